@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# r2c2 top-level Makefile.
+#
+#   make                 modules for the running kernel's headers + userspace
+#   make modules KVER=X  modules against /lib/modules/X/build into build/X/
+#   make modules-all     modules for both target kernels (see setup.sh)
+#   make userspace       r2c2ctl, r2c2d, libr2c2
+#   make check           set up and run every test (what CI runs)
+#   make demo            set up and run the demo in a VM
+#   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
+#
+# Out-of-tree kbuild writes objects next to the sources, so each kernel
+# gets a shadow tree of symlinks under build/<kver>/ and builds there.
+
+KVER	?= $(shell uname -r)
+KDIR	?= /lib/modules/$(KVER)/build
+BUILD	:= $(CURDIR)/build/$(KVER)
+R2C2_CACHE ?= /var/cache/r2c2
+KSRC_DIRS := kmod qdisc common include
+W	?= 1
+
+.PHONY: all modules modules-all userspace check demo clean checkpatch
+
+all: modules userspace
+
+modules:
+	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR); run scripts/setup.sh or pass KVER=" >&2; exit 1; }
+	@mkdir -p $(BUILD)
+	@for d in $(KSRC_DIRS); do \
+		rm -rf $(BUILD)/$$d; cp -rs $(CURDIR)/$$d $(BUILD)/$$d; \
+	done; ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
+	$(MAKE) -C $(KDIR) M=$(BUILD) W=$(W) modules
+	@for k in $$(find $(BUILD) -name '*.ko'); do ln -sf $$k $(BUILD)/; done
+
+modules-all:
+	@test -f $(R2C2_CACHE)/kernels || { echo "run scripts/setup.sh first" >&2; exit 1; }
+	@for k in $$(cat $(R2C2_CACHE)/kernels); do \
+		$(MAKE) --no-print-directory modules KVER=$$k || exit 1; \
+	done
+
+userspace:
+	$(MAKE) -C userspace
+
+check:
+	bash scripts/check.sh
+
+demo:
+	bash scripts/demo.sh
+
+checkpatch:
+	@perl $(R2C2_CACHE)/linux-source-6.1/scripts/checkpatch.pl --strict \
+		--no-tree --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
+		-f $$(find kmod qdisc common include -name '*.[ch]')
+
+clean:
+	rm -rf build
+	-$(MAKE) -C userspace clean

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * r2c2.h - R2C2 rack-scale network stack: wire format and netlink ABI.
+ *
+ * This is the one definition of everything the kernel (r2c2.ko,
+ * sch_r2c2.ko) and userspace (r2c2d, r2c2ctl) must agree on: the frame
+ * layouts on the fabric and the generic netlink family "r2c2".
+ * Documentation/wire-format.rst and Documentation/netlink.rst describe
+ * both byte by byte.
+ */
+#ifndef _UAPI_LINUX_R2C2_H
+#define _UAPI_LINUX_R2C2_H
+
+#include <linux/types.h>
+
+/* ------------------------------------------------------------------ */
+/* Wire format                                                         */
+/* ------------------------------------------------------------------ */
+
+/** R2C2_ETH_P - default ethertype (IEEE 802 local experimental 1) */
+#define R2C2_ETH_P		0x88B5
+
+/** R2C2_VERSION - protocol version carried in the high nibble of byte 0 */
+#define R2C2_VERSION		1
+
+/** R2C2_MAX_PORTS - ports a node has at most (3 bits a hop) */
+#define R2C2_MAX_PORTS		8
+
+/** R2C2_MAX_HOPS - hops a source route holds at most (3 * 42 <= 128) */
+#define R2C2_MAX_HOPS		42
+
+/** R2C2_ROUTE_BYTES - size of the packed route field */
+#define R2C2_ROUTE_BYTES	16
+
+/** R2C2_ADDR_NONE - no node; 0xffff is never a valid node address */
+#define R2C2_ADDR_NONE		0xffff
+
+/** R2C2_MAX_TREES - broadcast trees a source has at most */
+#define R2C2_MAX_TREES		16
+
+/** R2C2_MAC_OUI - first four bytes of an r2c0 MAC: 02:52:32:43 ("R2C") */
+#define R2C2_MAC_B0		0x02
+#define R2C2_MAC_B1		0x52
+#define R2C2_MAC_B2		0x32
+#define R2C2_MAC_B3		0x43
+
+/**
+ * enum r2c2_pkt_type - frame type, low nibble of byte 0 of every header
+ * @R2C2_T_DATA: source-routed unicast data (struct r2c2_data_hdr)
+ * @R2C2_T_HELLO: link-local neighbour hello (struct r2c2_ctl_hdr +
+ *	struct r2c2_hello), never forwarded
+ * @R2C2_T_LSA: link-state advertisement, flooded (struct r2c2_ctl_hdr +
+ *	struct r2c2_lsa + entries)
+ * @R2C2_T_BCAST_ETH: an Ethernet frame broadcast by r2c0 (ARP, ND, ...)
+ *	over a broadcast tree (struct r2c2_ctl_hdr + the whole frame)
+ * @R2C2_T_FLOW: flow event over a broadcast tree (struct r2c2_ctl_hdr +
+ *	struct r2c2_flow_evt)
+ * @R2C2_T_ROUTES: routing-protocol assignments over a broadcast tree
+ *	(struct r2c2_ctl_hdr + struct r2c2_routes + entries)
+ * @__R2C2_T_MAX: one past the last type
+ */
+enum r2c2_pkt_type {
+	R2C2_T_DATA = 1,
+	R2C2_T_HELLO = 2,
+	R2C2_T_LSA = 3,
+	R2C2_T_BCAST_ETH = 4,
+	R2C2_T_FLOW = 5,
+	R2C2_T_ROUTES = 6,
+	__R2C2_T_MAX,
+};
+
+/**
+ * enum r2c2_rproto - routing protocol of a flow
+ * @R2C2_RP_RPS: random packet spraying, uniform over all minimal paths
+ * @R2C2_RP_DOR: one minimal path: at each hop the lowest-numbered port
+ *	that is on a minimal path (dimension order on a torus wired with
+ *	port 2d = +d, 2d+1 = -d; ties go the + way)
+ * @R2C2_RP_VLB: Valiant: a uniformly random intermediate node, then
+ *	RPS-minimal to it and RPS-minimal from it to the destination
+ * @__R2C2_RP_MAX: number of protocols
+ */
+enum r2c2_rproto {
+	R2C2_RP_RPS = 0,
+	R2C2_RP_DOR = 1,
+	R2C2_RP_VLB = 2,
+	__R2C2_RP_MAX,
+};
+
+/**
+ * struct r2c2_data_hdr - header of a source-routed data frame (40 bytes)
+ * @ver_type: R2C2_VERSION << 4 | R2C2_T_DATA
+ * @rlen: number of hops in @route, 0..R2C2_MAX_HOPS
+ * @ridx: index of the next hop to take; the sender writes 0, every
+ *	forwarding node increments it; equals @rlen at the destination
+ * @rproto: routing protocol the sender used (enum r2c2_rproto)
+ * @flow: flow identifier, unique per source node
+ * @src: source node address
+ * @dst: destination node address
+ * @seq: per-flow sequence number, for resequencing at the receiver
+ * @plen: payload length in bytes (the frame may be padded beyond it)
+ * @proto: ethertype of the payload (the r2c0 frame's ethertype)
+ * @csum: Internet checksum over the 40 header bytes computed with @ridx
+ *	and @csum taken as zero, so forwarding does not change it
+ * @resv: zero
+ * @route: hop i's output port in bits 3i..3i+2 of the 128-bit
+ *	little-endian number @route[0] | @route[1] << 8 | ...
+ */
+struct r2c2_data_hdr {
+	__u8	ver_type;
+	__u8	rlen;
+	__u8	ridx;
+	__u8	rproto;
+	__be32	flow;
+	__be16	src;
+	__be16	dst;
+	__be32	seq;
+	__be16	plen;
+	__be16	proto;
+	__sum16	csum;
+	__be16	resv;
+	__u8	route[R2C2_ROUTE_BYTES];
+} __attribute__((packed));
+
+#define R2C2_DATA_HLEN	40
+
+/**
+ * struct r2c2_ctl_hdr - header of every control frame (8 bytes)
+ * @ver_type: R2C2_VERSION << 4 | type (HELLO, LSA, BCAST_ETH, FLOW, ROUTES)
+ * @tree: broadcast tree id chosen by the source (0 for HELLO and LSA)
+ * @src: originating node address
+ * @seq: per-source broadcast sequence number (duplicate suppression)
+ * @csum: Internet checksum over this header (with @csum zero) and the
+ *	type's fixed body; BCAST_ETH: over the header and the first 14 bytes
+ *	of the frame; LSA and ROUTES: over header, body and all entries
+ */
+struct r2c2_ctl_hdr {
+	__u8	ver_type;
+	__u8	tree;
+	__be16	src;
+	__be16	seq;
+	__sum16	csum;
+} __attribute__((packed));
+
+#define R2C2_CTL_HLEN	8
+
+/**
+ * struct r2c2_hello - body of a HELLO (8 bytes)
+ * @port: the sender's port number the hello left by
+ * @flags: R2C2_HELLO_F_*
+ * @interval_ms: the sender's hello interval, for the neighbour's timeout
+ * @topo_hash: hash of the sender's declared topology (0 = none declared)
+ */
+struct r2c2_hello {
+	__u8	port;
+	__u8	flags;
+	__be16	interval_ms;
+	__be32	topo_hash;
+} __attribute__((packed));
+
+#define R2C2_HELLO_LEN	8
+
+/**
+ * struct r2c2_lsa - body of a link-state advertisement (8 bytes)
+ * @lsa_seq: sequence number of this node's LSA; a receiver keeps the
+ *	newest (serial number arithmetic)
+ * @count: number of struct r2c2_lsa_ent that follow, 0..R2C2_MAX_PORTS
+ * @resv: zero
+ * @max_age_s: seconds after which a receiver forgets this LSA unless
+ *	refreshed
+ */
+struct r2c2_lsa {
+	__be32	lsa_seq;
+	__u8	count;
+	__u8	resv;
+	__be16	max_age_s;
+} __attribute__((packed));
+
+/**
+ * struct r2c2_lsa_ent - one up link of the advertising node (4 bytes)
+ * @port: port of the advertising node
+ * @nbr_port: port of the neighbour the link lands on
+ * @nbr: neighbour node address
+ */
+struct r2c2_lsa_ent {
+	__u8	port;
+	__u8	nbr_port;
+	__be16	nbr;
+} __attribute__((packed));
+
+/**
+ * enum r2c2_flow_evt_type - what a flow event announces
+ * @R2C2_FE_START: a flow started
+ * @R2C2_FE_FINISH: a flow finished
+ * @R2C2_FE_UPDATE: a flow's demand, weight, priority or routing changed
+ * @R2C2_FE_REFRESH: periodic re-announcement of a live flow (soft state)
+ */
+enum r2c2_flow_evt_type {
+	R2C2_FE_START = 1,
+	R2C2_FE_FINISH = 2,
+	R2C2_FE_UPDATE = 3,
+	R2C2_FE_REFRESH = 4,
+};
+
+/**
+ * struct r2c2_flow_evt - body of a FLOW broadcast (12 bytes; 20 on the
+ * wire with the control header)
+ * @flow: flow identifier (unique per source node)
+ * @dst: destination node address
+ * @weight: allocation weight, 1..255
+ * @evt_prio: event type (enum r2c2_flow_evt_type) in the high nibble,
+ *	priority level in the low nibble (0 = highest, 15 = lowest)
+ * @rproto_demand: routing protocol (enum r2c2_rproto) in bits 30..31,
+ *	demand in Kbit/s in bits 0..29 (0x3fffffff = unlimited)
+ */
+struct r2c2_flow_evt {
+	__be32	flow;
+	__be16	dst;
+	__u8	weight;
+	__u8	evt_prio;
+	__be32	rproto_demand;
+} __attribute__((packed));
+
+#define R2C2_FLOW_EVT_LEN	12
+#define R2C2_DEMAND_UNLIMITED	0x3fffffff
+
+/**
+ * struct r2c2_routes - body of a ROUTES broadcast (4 bytes), followed by
+ * @count struct r2c2_route_ent
+ * @count: number of entries, 1..R2C2_ROUTES_MAX
+ * @resv: zero
+ */
+struct r2c2_routes {
+	__be16	count;
+	__be16	resv;
+} __attribute__((packed));
+
+/**
+ * struct r2c2_route_ent - one routing assignment (7 bytes)
+ * @src: the flow's source node
+ * @flow: flow identifier (unique per source node, hence @src)
+ * @rproto: enum r2c2_rproto the source must use from now on
+ *
+ * Flow identifiers are chosen by each source without coordination, so an
+ * entry names the source too: 212 entries fit a 1,500-byte frame (the
+ * paper's 5-byte entries, 300 a frame, assume rack-unique identifiers).
+ */
+struct r2c2_route_ent {
+	__be16	src;
+	__be32	flow;
+	__u8	rproto;
+} __attribute__((packed));
+
+#define R2C2_ROUTES_MAX		212
+
+/* ------------------------------------------------------------------ */
+/* Generic netlink family "r2c2"                                       */
+/* ------------------------------------------------------------------ */
+
+#define R2C2_GENL_NAME		"r2c2"
+#define R2C2_GENL_VERSION	1
+#define R2C2_GENL_MCGRP_EVENTS	"events"
+
+/**
+ * enum r2c2_cmd - generic netlink commands
+ * @R2C2_CMD_UNSPEC: unused
+ * @R2C2_CMD_NODE_GET: get this netns's node (doit)
+ * @R2C2_CMD_NODE_SET: create or configure this netns's node (admin)
+ * @R2C2_CMD_NODE_DEL: remove the node, its ports and r2c0 (admin)
+ * @R2C2_CMD_PORT_ADD: attach a netdev as a port (admin)
+ * @R2C2_CMD_PORT_DEL: detach a port (admin)
+ * @R2C2_CMD_PORT_GET: ports with neighbour and counters (dump)
+ * @R2C2_CMD_TOPO_GET: the discovered rack graph, one node a message (dump)
+ * @R2C2_CMD_TREE_GET: broadcast FIB entries of this node (dump)
+ * @R2C2_CMD_ROUTE_GET: sample a source route to a destination (doit)
+ * @R2C2_CMD_STATS_GET: node counters (doit)
+ * @R2C2_CMD_STATS_RESET: zero node and port counters (admin)
+ * @R2C2_CMD_FLOW_GET: this node's sending flows (dump)
+ * @R2C2_CMD_FLOW_SET: set a sending flow's routing protocol (admin)
+ * @R2C2_CMD_FLOW_EVENT: broadcast a flow event to the rack (admin,
+ *	request) / a flow event heard from the rack (multicast)
+ * @R2C2_CMD_TOPO_EVENT: the topology or the tables changed (multicast)
+ * @R2C2_CMD_ROUTES_SEND: broadcast routing assignments (admin)
+ * @R2C2_CMD_ROUTES_EVENT: routing assignments heard (multicast)
+ * @__R2C2_CMD_MAX: one past the last command
+ */
+enum r2c2_cmd {
+	R2C2_CMD_UNSPEC,
+	R2C2_CMD_NODE_GET,
+	R2C2_CMD_NODE_SET,
+	R2C2_CMD_NODE_DEL,
+	R2C2_CMD_PORT_ADD,
+	R2C2_CMD_PORT_DEL,
+	R2C2_CMD_PORT_GET,
+	R2C2_CMD_TOPO_GET,
+	R2C2_CMD_TREE_GET,
+	R2C2_CMD_ROUTE_GET,
+	R2C2_CMD_STATS_GET,
+	R2C2_CMD_STATS_RESET,
+	R2C2_CMD_FLOW_GET,
+	R2C2_CMD_FLOW_SET,
+	R2C2_CMD_FLOW_EVENT,
+	R2C2_CMD_TOPO_EVENT,
+	R2C2_CMD_ROUTES_SEND,
+	R2C2_CMD_ROUTES_EVENT,
+	__R2C2_CMD_MAX,
+};
+#define R2C2_CMD_MAX (__R2C2_CMD_MAX - 1)
+
+/**
+ * enum r2c2_attr - top-level attributes
+ * @R2C2_A_UNSPEC: unused
+ * @R2C2_A_NODE_ADDR: u16, this node's address (0..0xfffe)
+ * @R2C2_A_IFNAME: string, name of the node's soft interface (NODE_SET
+ *	on creation only; default "r2c0")
+ * @R2C2_A_IFINDEX: u32, ifindex of the soft interface or of a port's netdev
+ * @R2C2_A_PORT: u8, port number 0..7
+ * @R2C2_A_PORT_IFNAME: string, a port's netdev by name (PORT_ADD)
+ * @R2C2_A_PORT_STATE: u8, enum r2c2_port_state
+ * @R2C2_A_NBR_ADDR: u16, neighbour node on a port
+ * @R2C2_A_NBR_PORT: u8, neighbour's port number
+ * @R2C2_A_NBR_MAC: binary (6), neighbour port's MAC
+ * @R2C2_A_HELLO_MS: u32, hello interval in ms (10..60000)
+ * @R2C2_A_TREES: u8, broadcast trees per source (1..R2C2_MAX_TREES)
+ * @R2C2_A_RPROTO: u8, enum r2c2_rproto
+ * @R2C2_A_TOPO_DIMS: nested: u8 R2C2_A_TOPO_DIM per dimension (1..3 of
+ *	them, each 2..255); empty nest = no declared topology
+ * @R2C2_A_TOPO_DIM: u8, radix of one torus dimension
+ * @R2C2_A_NODES: u32, nodes in the discovered graph
+ * @R2C2_A_LINKS: u32, directed links in the discovered graph
+ * @R2C2_A_TOPO_OK: u8, 1 when the discovered graph matches the
+ *	declared topology (absent when none is declared)
+ * @R2C2_A_TABLES_GEN: u32, generation of the path/FIB tables
+ * @R2C2_A_STATS: nested, enum r2c2_stat_attr
+ * @R2C2_A_TOPO_NODE: nested in TOPO_GET: u16 NODE_ADDR, nested LINK list
+ * @R2C2_A_TOPO_LINK: nested: PORT, NBR_ADDR, NBR_PORT
+ * @R2C2_A_TREE_SRC: u16, source of a broadcast tree
+ * @R2C2_A_TREE_ID: u8, tree id
+ * @R2C2_A_TREE_PORTS: u8, bitmask of ports this node forwards to
+ * @R2C2_A_TREE_PARENT: u8, port the tree reaches this node on (0xff at root)
+ * @R2C2_A_DST: u16, destination node address
+ * @R2C2_A_ROUTE: binary, hop ports (one byte a hop)
+ * @R2C2_A_FLOW_ID: u32, flow identifier
+ * @R2C2_A_FLOW_SRC: u16, flow's source node (events)
+ * @R2C2_A_WEIGHT: u8, flow weight (1..255)
+ * @R2C2_A_PRIO: u8, flow priority (0..15)
+ * @R2C2_A_DEMAND_KBPS: u32, flow demand in Kbit/s (0..R2C2_DEMAND_UNLIMITED)
+ * @R2C2_A_FLOW_EVT: u8, enum r2c2_flow_evt_type
+ * @R2C2_A_PACKETS: u64, packets
+ * @R2C2_A_BYTES: u64, bytes
+ * @R2C2_A_SEQ: u32, next sequence number of a flow
+ * @R2C2_A_AGE_MS: u32, ms since a flow or neighbour was last seen
+ * @R2C2_A_ROUTES: nested list of R2C2_A_ROUTE_ENT
+ * @R2C2_A_ROUTE_ENT: nested: FLOW_SRC, FLOW_ID, RPROTO
+ * @R2C2_A_PAD: padding for u64
+ * @R2C2_A_ETHERTYPE: u16, ethertype of the fabric (NODE_SET before ports)
+ * @R2C2_A_COUNT: u32, a count (samples for ROUTE_GET)
+ * @R2C2_A_LINK_COUNTS: binary, u32 per directed link (node index * 8 +
+ *	port) counting hops of ROUTE_GET samples
+ * @__R2C2_A_MAX: one past the last attribute
+ */
+enum r2c2_attr {
+	R2C2_A_UNSPEC,
+	R2C2_A_NODE_ADDR,
+	R2C2_A_IFNAME,
+	R2C2_A_IFINDEX,
+	R2C2_A_PORT,
+	R2C2_A_PORT_IFNAME,
+	R2C2_A_PORT_STATE,
+	R2C2_A_NBR_ADDR,
+	R2C2_A_NBR_PORT,
+	R2C2_A_NBR_MAC,
+	R2C2_A_HELLO_MS,
+	R2C2_A_TREES,
+	R2C2_A_RPROTO,
+	R2C2_A_TOPO_DIMS,
+	R2C2_A_TOPO_DIM,
+	R2C2_A_NODES,
+	R2C2_A_LINKS,
+	R2C2_A_TOPO_OK,
+	R2C2_A_TABLES_GEN,
+	R2C2_A_STATS,
+	R2C2_A_TOPO_NODE,
+	R2C2_A_TOPO_LINK,
+	R2C2_A_TREE_SRC,
+	R2C2_A_TREE_ID,
+	R2C2_A_TREE_PORTS,
+	R2C2_A_TREE_PARENT,
+	R2C2_A_DST,
+	R2C2_A_ROUTE,
+	R2C2_A_FLOW_ID,
+	R2C2_A_FLOW_SRC,
+	R2C2_A_WEIGHT,
+	R2C2_A_PRIO,
+	R2C2_A_DEMAND_KBPS,
+	R2C2_A_FLOW_EVT,
+	R2C2_A_PACKETS,
+	R2C2_A_BYTES,
+	R2C2_A_SEQ,
+	R2C2_A_AGE_MS,
+	R2C2_A_ROUTES,
+	R2C2_A_ROUTE_ENT,
+	R2C2_A_PAD,
+	R2C2_A_ETHERTYPE,
+	R2C2_A_COUNT,
+	R2C2_A_LINK_COUNTS,
+	__R2C2_A_MAX,
+};
+#define R2C2_A_MAX (__R2C2_A_MAX - 1)
+
+/**
+ * enum r2c2_port_state - state of a port
+ * @R2C2_PS_DOWN: netdev admin down or no carrier
+ * @R2C2_PS_UP: carrier up, no neighbour heard yet
+ * @R2C2_PS_NBR: a neighbour is heard on the port (usable)
+ */
+enum r2c2_port_state {
+	R2C2_PS_DOWN,
+	R2C2_PS_UP,
+	R2C2_PS_NBR,
+};
+
+/**
+ * enum r2c2_stat - counters, per node (sum of all ports and r2c0) and per
+ * port. Each is a u64 attribute of the same number inside R2C2_A_STATS.
+ * @R2C2_S_UNSPEC: unused
+ * @R2C2_S_RX_PACKETS: frames of our ethertype received on ports
+ * @R2C2_S_RX_BYTES: their bytes
+ * @R2C2_S_TX_PACKETS: frames sent on ports (originated, forwarded, control)
+ * @R2C2_S_TX_BYTES: their bytes
+ * @R2C2_S_FORWARDED: data frames forwarded to another node
+ * @R2C2_S_DELIVERED: data frames delivered up through r2c0
+ * @R2C2_S_ORIGINATED: data frames sent by r2c0 of this node
+ * @R2C2_S_BCAST_TX: broadcast frames originated (BCAST_ETH, FLOW, ROUTES, LSA)
+ * @R2C2_S_BCAST_FWD: broadcast frames relayed along a tree or flood
+ * @R2C2_S_BCAST_RX: broadcast frames accepted (delivered locally once)
+ * @R2C2_S_HELLO_TX: hellos sent
+ * @R2C2_S_HELLO_RX: hellos received
+ * @R2C2_S_DROP_TRUNCATED: frame shorter than its headers
+ * @R2C2_S_DROP_VERSION: unknown version or type
+ * @R2C2_S_DROP_CSUM: header checksum failed
+ * @R2C2_S_DROP_RLEN: route length above R2C2_MAX_HOPS
+ * @R2C2_S_DROP_RIDX: route index beyond route length
+ * @R2C2_S_DROP_NO_PORT: route names a port that is not attached
+ * @R2C2_S_DROP_PORT_DOWN: route names a port that is down or has no neighbour
+ * @R2C2_S_DROP_LOOP: route ends at a node that is not the destination,
+ *	reaches the destination with hops left, or a broadcast came back
+ *	to its source
+ * @R2C2_S_DROP_DUP: broadcast already seen (duplicate suppression)
+ * @R2C2_S_DROP_NO_ROUTE: sender has no path to the destination or the
+ *	frame's destination MAC is not an r2c0 MAC
+ * @R2C2_S_DROP_NO_NODE: frame received before the node has an address
+ * @R2C2_S_DROP_TX_ERR: the port's transmit failed
+ * @R2C2_S_DROP_NOMEM: allocation failed
+ * @R2C2_S_DROP_BAD_LSA: malformed LSA, hello or flow event body
+ * @__R2C2_S_MAX: one past the last counter
+ */
+enum r2c2_stat {
+	R2C2_S_UNSPEC,
+	R2C2_S_RX_PACKETS,
+	R2C2_S_RX_BYTES,
+	R2C2_S_TX_PACKETS,
+	R2C2_S_TX_BYTES,
+	R2C2_S_FORWARDED,
+	R2C2_S_DELIVERED,
+	R2C2_S_ORIGINATED,
+	R2C2_S_BCAST_TX,
+	R2C2_S_BCAST_FWD,
+	R2C2_S_BCAST_RX,
+	R2C2_S_HELLO_TX,
+	R2C2_S_HELLO_RX,
+	R2C2_S_DROP_TRUNCATED,
+	R2C2_S_DROP_VERSION,
+	R2C2_S_DROP_CSUM,
+	R2C2_S_DROP_RLEN,
+	R2C2_S_DROP_RIDX,
+	R2C2_S_DROP_NO_PORT,
+	R2C2_S_DROP_PORT_DOWN,
+	R2C2_S_DROP_LOOP,
+	R2C2_S_DROP_DUP,
+	R2C2_S_DROP_NO_ROUTE,
+	R2C2_S_DROP_NO_NODE,
+	R2C2_S_DROP_TX_ERR,
+	R2C2_S_DROP_NOMEM,
+	R2C2_S_DROP_BAD_LSA,
+	__R2C2_S_MAX,
+};
+#define R2C2_S_MAX (__R2C2_S_MAX - 1)
+
+#endif /* _UAPI_LINUX_R2C2_H */

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# setup.sh - install everything r2c2 needs on a fresh Debian 12 machine,
+# from apt only. Idempotent: a second run installs nothing new.
+#
+# Installs: the toolchain, libnl-3/libnl-genl-3, iproute2, iperf3, qemu,
+# Debian's stock cloud kernels (6.1 from bookworm, 6.12 from
+# bookworm-backports) with matching headers, linux-source-6.1 for KUnit,
+# and the iproute2 source for the tc plugin. Downloads stay in apt's own
+# cache (/var/cache/apt) and in $R2C2_CACHE (default /var/cache/r2c2),
+# never in the repository.
+set -euo pipefail
+
+R2C2_CACHE=${R2C2_CACHE:-/var/cache/r2c2}
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+add_sources() {
+	local f=/etc/apt/sources.list.d/r2c2.sources
+	[ -f "$f" ] && return 0
+	log "adding bookworm-backports and deb-src to $f"
+	$SUDO tee "$f" >/dev/null <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	rm -f "$R2C2_CACHE/.apt-updated"
+}
+
+apt_update() {
+	$SUDO mkdir -p "$R2C2_CACHE"
+	if [ ! -f "$R2C2_CACHE/.apt-updated" ] ||
+	   [ -n "$(find "$R2C2_CACHE/.apt-updated" -mmin +1440)" ]; then
+		log "apt-get update"
+		$SUDO apt-get update -qq
+		$SUDO touch "$R2C2_CACHE/.apt-updated"
+	fi
+}
+
+# Packages needed to build and test, all from bookworm.
+BASE_PKGS=(
+	build-essential pkg-config bc bison flex libelf-dev libssl-dev
+	libnl-3-dev libnl-genl-3-dev libnl-route-3-dev
+	iproute2 iperf3 iputils-ping ethtool tcpdump busybox-static cpio kmod
+	qemu-system-x86 qemu-utils
+	python3 dwarves dpkg-dev
+	glpk-utils libglpk-dev
+	linux-source-6.1
+)
+
+pkg_missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || echo "$p"
+	done
+}
+
+install_pkgs() {
+	local missing
+	mapfile -t missing < <(pkg_missing "$@")
+	[ "${#missing[@]}" -eq 0 ] && return 0
+	log "installing ${missing[*]}"
+	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+		>>"$R2C2_CACHE/apt.log" 2>&1 || { tail -n 30 "$R2C2_CACHE/apt.log" >&2; exit 1; }
+}
+
+# Versioned cloud kernel ABI (e.g. 6.1.0-56-cloud-amd64) that the
+# linux-headers-cloud-amd64 metapackage of a kernel series depends on.
+kernel_abi() {
+	local series=$1
+	apt-cache show linux-headers-cloud-amd64 |
+		awk -v s="$series" '
+			/^Version:/ { v = $2 }
+			/^Depends:/ && index(v, s ".") == 1 {
+				match($0, /linux-headers-[^ ,]*-cloud-amd64/)
+				print v, substr($0, RSTART + 14, RLENGTH - 14)
+			}' | sort -V | tail -n 1 | cut -d' ' -f2
+}
+
+install_kernels() {
+	local abi61 abi612
+	abi61=$(kernel_abi 6.1)
+	abi612=$(kernel_abi 6.12)
+	[ -n "$abi61" ] || { log "no 6.1 cloud kernel found in apt"; exit 1; }
+	[ -n "$abi612" ] || { log "no 6.12 cloud kernel found in bookworm-backports"; exit 1; }
+	install_pkgs "linux-image-$abi61" "linux-headers-$abi61"
+	local missing
+	mapfile -t missing < <(pkg_missing "linux-image-$abi612" "linux-headers-$abi612")
+	if [ "${#missing[@]}" -gt 0 ]; then
+		log "installing ${missing[*]} from bookworm-backports"
+		$SUDO apt-get install -y -qq --no-install-recommends \
+			-t bookworm-backports "${missing[@]}" \
+			>>"$R2C2_CACHE/apt.log" 2>&1 || { tail -n 30 "$R2C2_CACHE/apt.log" >&2; exit 1; }
+	fi
+	printf '%s\n%s\n' "$abi61" "$abi612" | $SUDO tee "$R2C2_CACHE/kernels" >/dev/null
+	log "kernels: $abi61 $abi612"
+}
+
+# iproute2 source of the installed tc, for the q_r2c2.so plugin.
+fetch_iproute2_src() {
+	local ver dir
+	ver=$(dpkg-query -W -f='${Version}' iproute2)
+	dir="$R2C2_CACHE/iproute2-$ver"
+	[ -d "$dir/src" ] && return 0
+	log "fetching iproute2 $ver source"
+	$SUDO mkdir -p "$dir"
+	(cd "$dir" && $SUDO apt-get source -qq "iproute2=$ver" >/dev/null &&
+	 $SUDO sh -c 'mv iproute2-*/ src')
+}
+
+# linux-source tarball unpacked once, for kunit.py and checkpatch.pl.
+unpack_linux_source() {
+	local tb
+	[ -d "$R2C2_CACHE/linux-source-6.1/tools/testing/kunit" ] && return 0
+	tb=$(ls /usr/src/linux-source-6.1.tar.* | head -n 1)
+	log "unpacking $tb"
+	$SUDO mkdir -p "$R2C2_CACHE"
+	$SUDO tar -C "$R2C2_CACHE" -xf "$tb"
+}
+
+add_sources
+apt_update
+install_pkgs "${BASE_PKGS[@]}"
+install_kernels
+fetch_iproute2_src
+unpack_linux_source
+log "done"
