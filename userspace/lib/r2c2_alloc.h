@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * r2c2_alloc.h - the R2C2 allocation engine (userspace, no kernel
+ * dependency): topologies, per-link weights of the routing protocols,
+ * weighted max-min water-filling (R2C2 §3.3), proportional fairness with
+ * NED + F-NORM (Flowtune §3-4) and genetic route selection (R2C2 §3.4).
+ *
+ * No global state. Objects are either read-only after construction
+ * (struct r2c2_topo, struct r2c2_rtab once prepared) and may be shared by
+ * threads, or owned by one thread at a time (struct r2c2_ws, struct
+ * r2c2_pf). Every function returns 0 or a negative errno.
+ *
+ * Rates and capacities are doubles in one unit of the caller's choice
+ * (the CLI uses bit/s).
+ */
+#ifndef _R2C2_ALLOC_H
+#define _R2C2_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <r2c2/paths.h>
+
+#define R2C2_NLINKS(n)		((size_t)(n) * R2C2_MAX_PORTS)
+#define R2C2_PRIO_LEVELS	16
+#define R2C2_HEADROOM_DEFAULT	0.05
+
+/* ---------------------------------------------------------------- */
+/* Topologies                                                        */
+/* ---------------------------------------------------------------- */
+
+enum r2c2_topo_kind {
+	R2C2_TOPO_TORUS,
+	R2C2_TOPO_MESH,
+	R2C2_TOPO_GRAPH,
+};
+
+/**
+ * struct r2c2_topo - a rack topology
+ * @kind: enum r2c2_topo_kind
+ * @n: number of nodes
+ * @ndims: torus/mesh: number of dimensions
+ * @dims: torus/mesh: radix of each dimension
+ * @nbr: n * 8 neighbour indices (R2C2_IDX_NONE: no link)
+ * @nbr_port: n * 8 ports on the neighbour side
+ * @cap: n * 8 link capacities (0 where there is no link)
+ * @nlinks: number of existing directed links
+ * @paths: minimal-path tables (common/paths.c)
+ */
+struct r2c2_topo {
+	int kind;
+	u16 n;
+	u8 ndims;
+	u8 dims[R2C2_MAX_DIMS];
+	u16 *nbr;
+	u8 *nbr_port;
+	double *cap;
+	unsigned int nlinks;
+	struct r2c2_paths paths;
+};
+
+int r2c2_topo_grid(struct r2c2_topo **tp, const u8 *dims, unsigned int ndims,
+		   bool wrap, double cap);
+int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
+		       const double *cap);
+/*
+ * spec: "torus:8x8x8", "mesh:4x4", "file:PATH" or a path. On error,
+ * err receives a message naming the file and line where applicable.
+ */
+int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
+		    char *err, size_t errlen);
+int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
+		   char *err, size_t errlen);
+void r2c2_topo_free(struct r2c2_topo *t);
+
+/* "10G", "2.5Gbit", "100M", "1e9", "40k": bit/s. -EINVAL if malformed. */
+int r2c2_parse_rate(const char *s, double *out);
+int r2c2_parse_rproto(const char *s);		/* enum r2c2_rproto or -EINVAL */
+const char *r2c2_rproto_name(int rproto);
+
+/* ---------------------------------------------------------------- */
+/* Routing tables: a flow's weight on every link                    */
+/* ---------------------------------------------------------------- */
+
+/**
+ * struct r2c2_vec - a sparse per-link weight vector
+ * @link: link indices (relative to the source on a torus, see rtab.c)
+ * @coef: expected crossings of one packet, > 0
+ * @len: number of entries
+ */
+struct r2c2_vec {
+	u32 *link;
+	double *coef;
+	u32 len;
+};
+
+struct r2c2_rtab;
+
+int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t);
+void r2c2_rtab_free(struct r2c2_rtab *rt);
+/*
+ * Make sure the vectors of (src, dst, rproto) exist (arbitrary graphs
+ * cache them per pair; tori have them all). The only call that modifies
+ * a table: do it before sharing the table between threads.
+ */
+int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 src, u16 dst, u8 rproto);
+/* Add scale * weights of (src, dst, rproto) into dense w[n * 8]. */
+int r2c2_rtab_weights_add(const struct r2c2_rtab *rt, u16 src, u16 dst,
+			  u8 rproto, double scale, double *w);
+/* Bytes of tables held for one protocol. */
+size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto);
+const struct r2c2_topo *r2c2_rtab_topo(const struct r2c2_rtab *rt);
+
+/* ---------------------------------------------------------------- */
+/* Flows and allocation                                              */
+/* ---------------------------------------------------------------- */
+
+/**
+ * struct r2c2_flow - one flow as the allocator sees it
+ * @src: source node
+ * @dst: destination node (!= @src)
+ * @rproto: enum r2c2_rproto
+ * @prio: 0 (highest) .. 15
+ * @weight: > 0
+ * @demand: maximum rate, or 0 for unlimited (network-limited)
+ */
+struct r2c2_flow {
+	u16 src;
+	u16 dst;
+	u8 rproto;
+	u8 prio;
+	double weight;
+	double demand;
+};
+
+enum r2c2_policy {
+	R2C2_POL_MAXMIN,
+	R2C2_POL_PROPFAIR,
+};
+
+/* Per-thread scratch space, grown on demand; reuse it across calls. */
+struct r2c2_ws;
+struct r2c2_ws *r2c2_ws_new(void);
+void r2c2_ws_free(struct r2c2_ws *ws);
+
+/*
+ * Weighted max-min water-filling with priorities, demands and headroom
+ * (capacity used: cap * (1 - headroom)). rate[i] receives flow i's rate.
+ * ws may be NULL (a temporary one is used).
+ */
+int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
+		size_t nf, double headroom, double *rate, struct r2c2_ws *ws);
+/*
+ * The paper's straightforward water-filling, O(rounds * N * path length):
+ * each round rescans every flow. Vectors from r2c2_link_weights_add().
+ * Kept as the baseline; must give the same rates as r2c2_maxmin().
+ */
+int r2c2_maxmin_baseline(const struct r2c2_topo *t, const struct r2c2_flow *f,
+			 size_t nf, double headroom, double *rate);
+
+/**
+ * struct r2c2_check - result of r2c2_maxmin_check()
+ * @max_over: largest (load - usable capacity) / usable capacity
+ * @bad_flow: index of the first flow without a max-min certificate, or -1
+ * @why: what failed, or NULL
+ */
+struct r2c2_check {
+	double max_over;
+	long bad_flow;
+	const char *why;
+};
+/*
+ * Verify feasibility and the max-min certificate: every flow is at its
+ * demand or has a saturated link where its rate/weight is maximal among
+ * flows of its priority. Returns 0 if it holds (tolerance tol), -EDOM.
+ */
+int r2c2_maxmin_check(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
+		      size_t nf, double headroom, const double *rate,
+		      double tol, struct r2c2_check *res);
+
+/* Per-link load of an allocation (n * 8 doubles). */
+int r2c2_link_loads(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
+		    size_t nf, const double *rate, double *load);
+
+/* ---------------------------------------------------------------- */
+/* Proportional fairness: NED + F-NORM (Flowtune)                   */
+/* ---------------------------------------------------------------- */
+
+/**
+ * struct r2c2_pf_opts - knobs of the NED optimiser
+ * @gamma: step size (Flowtune uses 0.4; 1 converges faster here)
+ * @tol: stop when no flow's rate changes by more than tol (relative)
+ * @max_iter: iteration cap per call
+ */
+struct r2c2_pf_opts {
+	double gamma;
+	double tol;
+	unsigned int max_iter;
+};
+
+/* Optimiser state: link prices kept warm across calls. One thread. */
+struct r2c2_pf;
+struct r2c2_pf *r2c2_pf_new(const struct r2c2_rtab *rt,
+			    const struct r2c2_pf_opts *opts);
+void r2c2_pf_free(struct r2c2_pf *pf);
+/*
+ * Iterate NED from the current prices until converged, then F-NORM the
+ * rates so that no link exceeds cap * (1 - headroom). Priorities are
+ * served level by level on the capacity left. *iters (may be NULL)
+ * receives the number of NED iterations run.
+ */
+int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
+		  double headroom, double *rate, unsigned int *iters);
+
+/* Either policy; pf may be NULL (cold prices) for R2C2_POL_PROPFAIR. */
+int r2c2_allocate(const struct r2c2_rtab *rt, int policy,
+		  const struct r2c2_flow *f, size_t nf, double headroom,
+		  double *rate, struct r2c2_ws *ws);
+
+/* ---------------------------------------------------------------- */
+/* Genetic route selection (R2C2 §3.4)                              */
+/* ---------------------------------------------------------------- */
+
+enum r2c2_utility {
+	R2C2_UTIL_SUM,		/* aggregate throughput */
+	R2C2_UTIL_MIN,		/* minimum (tail) throughput */
+};
+
+/**
+ * struct r2c2_ga_opts - genetic search parameters
+ * @population: genotypes per generation (100)
+ * @mutation: per-gene mutation probability (0.01)
+ * @elite: genotypes copied unchanged into the next generation (>= 1, so
+ *	the best so far, initially the current assignment, is kept)
+ * @max_gen: generation cap
+ * @stall_gen: stop after this many generations without improvement
+ * @time_budget_ms: stop when exceeded (0: none; makes runs
+ *	time-dependent, hence not reproducible)
+ * @threads: fitness evaluators (0: one per online CPU)
+ * @seed: random seed; same seed, options and input give the same result
+ *	when no time budget cuts the search
+ * @utility: enum r2c2_utility
+ * @policy: enum r2c2_policy used to compute fitness
+ * @protos: bit mask of protocols a gene may take (1 << R2C2_RP_*)
+ * @headroom: as for r2c2_maxmin()
+ */
+struct r2c2_ga_opts {
+	unsigned int population;
+	double mutation;
+	unsigned int elite;
+	unsigned int max_gen;
+	unsigned int stall_gen;
+	unsigned int time_budget_ms;
+	unsigned int threads;
+	uint64_t seed;
+	int utility;
+	int policy;
+	unsigned int protos;
+	double headroom;
+};
+
+/**
+ * struct r2c2_ga_result - what the search found
+ * @fitness: utility of the chosen assignment
+ * @initial: utility of the assignment passed in
+ * @generations: generations run
+ * @evaluations: fitness evaluations
+ */
+struct r2c2_ga_result {
+	double fitness;
+	double initial;
+	unsigned int generations;
+	unsigned long evaluations;
+};
+
+void r2c2_ga_defaults(struct r2c2_ga_opts *o);
+/*
+ * Choose a protocol for every flow with is_long[i] set (NULL: all);
+ * f[i].rproto is the current assignment and receives the chosen one.
+ * The table must have every (src, dst, proto) allowed prepared.
+ */
+int r2c2_ga_select(const struct r2c2_rtab *rt, struct r2c2_flow *f,
+		   size_t nf, const bool *is_long,
+		   const struct r2c2_ga_opts *o, struct r2c2_ga_result *res);
+/* Utility of an assignment (uses rate scratch of nf doubles if given). */
+int r2c2_utility(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
+		 size_t nf, int policy, int utility, double headroom,
+		 struct r2c2_ws *ws, double *out);
+
+/* ---------------------------------------------------------------- */
+/* Flow files                                                        */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Parse "SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb] [demand=RATE]
+ * [long]" lines ('#' comments) against topology t. *fp is malloc'd.
+ * On error err names the file and line.
+ */
+int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
+		    struct r2c2_flow **fp, bool **longp, size_t *nfp,
+		    char *err, size_t errlen);
+
+#endif /* _R2C2_ALLOC_H */

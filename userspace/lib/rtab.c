@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtab.c - per-link weights of every (source, destination, protocol),
+ * in a form the allocators can use thousands of times a second.
+ *
+ * Everything here is derived from r2c2_link_weights_add() in
+ * common/paths.c - the very distribution the data plane samples routes
+ * from - never from a second definition:
+ *
+ * - Tori are vertex-transitive and r2c2_next_hops() only looks at
+ *   distances, path counts and port numbers, all invariant under
+ *   translation. So one sparse vector per relative offset r and protocol,
+ *   r2c2_link_weights_add(0 -> r), serves every pair (s, s + r): its link
+ *   (u, p) means (s + u, p). 512 nodes: 511 vectors per protocol.
+ * - VLB of (s, d) is, by r2c2_link_weights_add(), the sum over eligible
+ *   intermediates m of RPS(s -> m) + RPS(m -> d), each scaled by
+ *   1/count. When every node is eligible (count = n; true whenever twice
+ *   the diameter fits R2C2_MAX_HOPS) this is (A_s + B_d) / n with
+ *   A_s = sum_m RPS(s -> m) and B_d = sum_m RPS(m -> d), computed once
+ *   per node (on a torus once: A_0, B_0, translated). The allocators
+ *   keep VLB flows in 2n groups instead of touching ~2,300 links per
+ *   flow. Pairs with fewer eligible intermediates get their exact vector.
+ * - Arbitrary graphs (and meshes) cache a sparse vector per (protocol,
+ *   source, destination) in use, filled by r2c2_rtab_prepare().
+ *
+ * tests/rtab_test.c checks every pair against r2c2_link_weights_add().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtab_int.h"
+
+struct pair_ent {
+	u64 key;		/* proto << 32 | s << 16 | d, +1; 0 = empty */
+	struct r2c2_vec v;
+};
+
+struct r2c2_rtab {
+	const struct r2c2_topo *t;
+	u16 n;
+	bool sym;		/* torus: translated offset vectors */
+	bool vlb_split;		/* sym: VLB of every pair is split */
+	u16 *tr;		/* sym: tr[s * n + r] = s + r */
+	u16 *rel;		/* sym: rel[s * n + d] = d - s */
+	struct r2c2_vec *off[__R2C2_RP_MAX];	/* sym: n each */
+	/* groups 0..n-1: A_s, n..2n-1: B_d (sym: only A_0, B_0 stored) */
+	struct r2c2_vec *grp;
+	double **gdense;	/* per group, n * 8 (sym: 2 of them) */
+	/* graphs: pair cache */
+	struct pair_ent *ht;
+	size_t htcap, htcnt;
+	size_t pair_bytes[__R2C2_RP_MAX];
+};
+
+static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < nl; i++)
+		c += w[i] != 0;
+	v->len = (u32)c;
+	v->link = malloc((c ? c : 1) * sizeof(*v->link));
+	v->coef = malloc((c ? c : 1) * sizeof(*v->coef));
+	if (!v->link || !v->coef)
+		return -ENOMEM;
+	c = 0;
+	for (i = 0; i < nl; i++)
+		if (w[i] != 0) {
+			v->link[c] = (u32)i;
+			v->coef[c++] = w[i];
+		}
+	return 0;
+}
+
+static void vec_free(struct r2c2_vec *v)
+{
+	free(v->link);
+	free(v->coef);
+	memset(v, 0, sizeof(*v));
+}
+
+const struct r2c2_topo *r2c2_rtab_topo(const struct r2c2_rtab *rt)
+{
+	return rt->t;
+}
+
+/* node a + b (b relative) on a torus, by coordinates */
+static u16 torus_add(const struct r2c2_topo *t, unsigned int a,
+		     unsigned int b, bool sub)
+{
+	unsigned int d, id = 0, stride = 1;
+
+	for (d = 0; d < t->ndims; d++) {
+		unsigned int k = t->dims[d], ca = a % k, cb = b % k, c;
+
+		a /= k;
+		b /= k;
+		c = sub ? (ca + k - cb) % k : (ca + cb) % k;
+		id += c * stride;
+		stride *= k;
+	}
+	return (u16)id;
+}
+
+static int build_sym(struct r2c2_rtab *rt)
+{
+	const struct r2c2_topo *t = rt->t;
+	unsigned int n = t->n, s, r, m, p;
+	size_t nl = R2C2_NLINKS(n), i;
+	double *w = malloc(nl * sizeof(*w));
+	int ret = -ENOMEM;
+
+	rt->tr = malloc((size_t)n * n * sizeof(*rt->tr));
+	rt->rel = malloc((size_t)n * n * sizeof(*rt->rel));
+	if (!w || !rt->tr || !rt->rel)
+		goto out;
+	for (s = 0; s < n; s++)
+		for (r = 0; r < n; r++) {
+			rt->tr[(size_t)s * n + r] = torus_add(t, s, r, false);
+			rt->rel[(size_t)s * n + r] = torus_add(t, r, s, true);
+		}
+	rt->vlb_split = true;
+	for (r = 0; r < n; r++) {
+		unsigned int cnt = 0;
+
+		for (m = 0; m < n; m++)
+			cnt += r2c2_vlb_ok(&t->paths, 0, (u16)m, (u16)r);
+		if (cnt != n)
+			rt->vlb_split = false;
+	}
+	for (p = 0; p < __R2C2_RP_MAX; p++) {
+		if (p == R2C2_RP_VLB && rt->vlb_split)
+			continue;
+		rt->off[p] = calloc(n, sizeof(struct r2c2_vec));
+		if (!rt->off[p])
+			goto out;
+		for (r = 1; r < n; r++) {
+			memset(w, 0, nl * sizeof(*w));
+			ret = r2c2_link_weights_add(&t->paths, (u8)p, 0, (u16)r, 1.0, w);
+			if (ret)
+				goto out;
+			ret = vec_from_dense(&rt->off[p][r], w, nl);
+			if (ret)
+				goto out;
+		}
+	}
+	ret = -ENOMEM;
+	if (rt->vlb_split) {
+		rt->grp = calloc(2, sizeof(*rt->grp));
+		rt->gdense = calloc(2, sizeof(*rt->gdense));
+		if (!rt->grp || !rt->gdense)
+			goto out;
+		rt->gdense[0] = calloc(nl, sizeof(double));
+		rt->gdense[1] = calloc(nl, sizeof(double));
+		if (!rt->gdense[0] || !rt->gdense[1])
+			goto out;
+		/* A_0 = sum_m RPS(0 -> m); B_0 = sum_m RPS(m -> 0) */
+		for (m = 1; m < n; m++) {
+			const struct r2c2_vec *v = &rt->off[R2C2_RP_RPS][m];
+			const struct r2c2_vec *vb =
+				&rt->off[R2C2_RP_RPS][rt->rel[(size_t)m * n + 0]];
+			const u16 *row = rt->tr + (size_t)m * n;
+
+			for (i = 0; i < v->len; i++)
+				rt->gdense[0][v->link[i]] += v->coef[i];
+			for (i = 0; i < vb->len; i++)
+				rt->gdense[1][r2c2_fv_link(row, vb->link[i])] += vb->coef[i];
+		}
+		if (vec_from_dense(&rt->grp[0], rt->gdense[0], nl) ||
+		    vec_from_dense(&rt->grp[1], rt->gdense[1], nl))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(w);
+	return ret;
+}
+
+/**
+ * r2c2_rtab_new() - routing tables of a topology
+ * @rtp: out
+ * @t: topology; must outlive the tables
+ *
+ * A torus gets all its tables now; other topologies fill a cache in
+ * r2c2_rtab_prepare().
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
+{
+	struct r2c2_rtab *rt = calloc(1, sizeof(*rt));
+	int ret = 0;
+
+	*rtp = NULL;
+	if (!rt)
+		return -ENOMEM;
+	rt->t = t;
+	rt->n = t->n;
+	rt->sym = t->kind == R2C2_TOPO_TORUS;
+	if (rt->sym) {
+		ret = build_sym(rt);
+	} else {
+		rt->grp = calloc(2 * (size_t)t->n, sizeof(*rt->grp));
+		rt->gdense = calloc(2 * (size_t)t->n, sizeof(*rt->gdense));
+		if (!rt->grp || !rt->gdense)
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		r2c2_rtab_free(rt);
+		return ret;
+	}
+	*rtp = rt;
+	return 0;
+}
+
+void r2c2_rtab_free(struct r2c2_rtab *rt)
+{
+	unsigned int p, i, ng;
+
+	if (!rt)
+		return;
+	for (p = 0; p < __R2C2_RP_MAX; p++) {
+		if (!rt->off[p])
+			continue;
+		for (i = 0; i < rt->n; i++)
+			vec_free(&rt->off[p][i]);
+		free(rt->off[p]);
+	}
+	ng = rt->sym ? 2 : 2 * (unsigned int)rt->n;
+	if (rt->grp)
+		for (i = 0; i < ng; i++)
+			vec_free(&rt->grp[i]);
+	if (rt->gdense)
+		for (i = 0; i < ng; i++)
+			free(rt->gdense[i]);
+	free(rt->grp);
+	free(rt->gdense);
+	for (i = 0; i < rt->htcap; i++)
+		if (rt->ht[i].key)
+			vec_free(&rt->ht[i].v);
+	free(rt->ht);
+	free(rt->tr);
+	free(rt->rel);
+	free(rt);
+}
+
+static u64 pair_key(u8 p, u16 s, u16 d)
+{
+	return ((u64)p << 32 | (u64)s << 16 | d) + 1;
+}
+
+static struct pair_ent *pair_find(const struct r2c2_rtab *rt, u64 key)
+{
+	size_t i;
+
+	if (!rt->htcap)
+		return NULL;
+	i = (key * 0x9E3779B97F4A7C15ull >> 20) & (rt->htcap - 1);
+	for (;; i = (i + 1) & (rt->htcap - 1)) {
+		if (rt->ht[i].key == key)
+			return &rt->ht[i];
+		if (!rt->ht[i].key)
+			return NULL;
+	}
+}
+
+static int pair_insert(struct r2c2_rtab *rt, u64 key, struct r2c2_vec *v)
+{
+	size_t i;
+
+	if ((rt->htcnt + 1) * 2 > rt->htcap) {
+		size_t ncap = rt->htcap ? rt->htcap * 2 : 256, j;
+		struct pair_ent *old = rt->ht, *nh = calloc(ncap, sizeof(*nh));
+
+		if (!nh)
+			return -ENOMEM;
+		rt->ht = nh;
+		for (j = 0; j < rt->htcap; j++) {
+			if (!old[j].key)
+				continue;
+			i = (old[j].key * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
+			while (nh[i].key)
+				i = (i + 1) & (ncap - 1);
+			nh[i] = old[j];
+		}
+		rt->htcap = ncap;
+		free(old);
+	}
+	i = (key * 0x9E3779B97F4A7C15ull >> 20) & (rt->htcap - 1);
+	while (rt->ht[i].key)
+		i = (i + 1) & (rt->htcap - 1);
+	rt->ht[i].key = key;
+	rt->ht[i].v = *v;
+	rt->htcnt++;
+	return 0;
+}
+
+static bool graph_vlb_split(const struct r2c2_rtab *rt, u16 s, u16 d)
+{
+	unsigned int m;
+
+	for (m = 0; m < rt->n; m++)
+		if (!r2c2_vlb_ok(&rt->t->paths, s, (u16)m, d))
+			return false;
+	return true;
+}
+
+/* graph: A_s (g < n) or B_d (g >= n) */
+static int graph_group(struct r2c2_rtab *rt, u32 g)
+{
+	const struct r2c2_paths *p = &rt->t->paths;
+	size_t nl = R2C2_NLINKS(rt->n);
+	unsigned int m, x = g % rt->n;
+	double *w;
+	int ret;
+
+	if (rt->gdense[g])
+		return 0;
+	w = calloc(nl, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (m = 0; m < rt->n; m++) {
+		if (m == x)
+			continue;
+		ret = g < rt->n ?
+			r2c2_link_weights_add(p, R2C2_RP_RPS, (u16)x, (u16)m, 1.0, w) :
+			r2c2_link_weights_add(p, R2C2_RP_RPS, (u16)m, (u16)x, 1.0, w);
+		if (ret) {
+			free(w);
+			return ret;
+		}
+	}
+	ret = vec_from_dense(&rt->grp[g], w, nl);
+	if (ret) {
+		vec_free(&rt->grp[g]);
+		free(w);
+		return ret;
+	}
+	rt->gdense[g] = w;
+	rt->pair_bytes[R2C2_RP_VLB] += nl * sizeof(double) +
+		rt->grp[g].len * (sizeof(u32) + sizeof(double));
+	return 0;
+}
+
+/**
+ * r2c2_rtab_prepare() - make the weights of one pair available
+ * @rt: tables
+ * @s: source
+ * @d: destination
+ * @rproto: enum r2c2_rproto
+ *
+ * Not thread-safe: call before sharing @rt. A no-op on a torus.
+ *
+ * Return: 0, -EINVAL (bad node, protocol, or @s == @d), -EHOSTUNREACH
+ * or -ENOMEM.
+ */
+int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
+{
+	const struct r2c2_paths *p = &rt->t->paths;
+	size_t nl = R2C2_NLINKS(rt->n);
+	struct r2c2_vec v;
+	double *w;
+	u64 key;
+	int ret;
+
+	if (s >= rt->n || d >= rt->n || s == d || rproto >= __R2C2_RP_MAX)
+		return -EINVAL;
+	if (p->dist[(size_t)d * rt->n + s] == R2C2_DIST_INF)
+		return -EHOSTUNREACH;
+	if (rt->sym)
+		return 0;
+	if (rproto == R2C2_RP_VLB && graph_vlb_split(rt, s, d)) {
+		ret = graph_group(rt, s);
+		return ret ? ret : graph_group(rt, rt->n + (u32)d);
+	}
+	key = pair_key(rproto, s, d);
+	if (pair_find(rt, key))
+		return 0;
+	w = calloc(nl, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
+	if (!ret)
+		ret = vec_from_dense(&v, w, nl);
+	free(w);
+	if (!ret) {
+		ret = pair_insert(rt, key, &v);
+		if (ret)
+			vec_free(&v);
+		else
+			rt->pair_bytes[rproto] += sizeof(struct pair_ent) * 2 +
+				v.len * (sizeof(u32) + sizeof(double));
+	}
+	return ret;
+}
+
+/**
+ * r2c2_rtab_fv() - how to walk the weights of a flow
+ * @rt: tables
+ * @s: source
+ * @d: destination
+ * @rproto: protocol
+ * @fv: out
+ *
+ * Return: 0, -EINVAL or -ENOENT (graph pair not prepared).
+ */
+int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
+		 struct r2c2_fv *fv)
+{
+	unsigned int n = rt->n;
+	const struct pair_ent *e;
+
+	memset(fv, 0, sizeof(*fv));
+	if (s >= n || d >= n || s == d || rproto >= __R2C2_RP_MAX)
+		return -EINVAL;
+	if (rt->sym) {
+		if (rproto == R2C2_RP_VLB && rt->vlb_split) {
+			fv->nv = 2;
+			fv->split = true;
+			fv->v[0] = &rt->grp[0];
+			fv->v[1] = &rt->grp[1];
+			fv->tr[0] = rt->tr + (size_t)s * n;
+			fv->tr[1] = rt->tr + (size_t)d * n;
+			fv->scale[0] = fv->scale[1] = 1.0 / n;
+			fv->group[0] = s;
+			fv->group[1] = n + d;
+			return 0;
+		}
+		fv->nv = 1;
+		fv->v[0] = &rt->off[rproto][rt->rel[(size_t)s * n + d]];
+		fv->tr[0] = rt->tr + (size_t)s * n;
+		fv->scale[0] = 1.0;
+		return 0;
+	}
+	if (rproto == R2C2_RP_VLB && rt->gdense[s] && rt->gdense[n + d] &&
+	    graph_vlb_split(rt, s, d)) {
+		fv->nv = 2;
+		fv->split = true;
+		fv->v[0] = &rt->grp[s];
+		fv->v[1] = &rt->grp[n + d];
+		fv->scale[0] = fv->scale[1] = 1.0 / n;
+		fv->group[0] = s;
+		fv->group[1] = n + d;
+		return 0;
+	}
+	e = pair_find(rt, pair_key(rproto, s, d));
+	if (!e)
+		return -ENOENT;
+	fv->nv = 1;
+	fv->v[0] = &e->v;
+	fv->scale[0] = 1.0;
+	return 0;
+}
+
+void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
+		     const u16 **tr)
+{
+	unsigned int n = rt->n;
+
+	if (rt->sym) {
+		*v = &rt->grp[g >= n];
+		*tr = rt->tr + (size_t)(g % n) * n;
+	} else {
+		*v = &rt->grp[g];
+		*tr = NULL;
+	}
+}
+
+double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l)
+{
+	unsigned int n = rt->n;
+
+	if (rt->sym) {
+		u32 base = g % n;
+
+		return rt->gdense[g >= n][(u32)rt->rel[(size_t)base * n + (l >> 3)] *
+					  R2C2_MAX_PORTS + (l & 7)];
+	}
+	return rt->gdense[g] ? rt->gdense[g][l] : 0;
+}
+
+/**
+ * r2c2_rtab_weights_add() - dense weights of a flow from the tables
+ * @rt: tables
+ * @s: source
+ * @d: destination
+ * @rproto: protocol
+ * @scale: multiplier
+ * @w: n * 8 doubles, added to
+ *
+ * Must equal r2c2_link_weights_add() (tests/rtab_test.c).
+ *
+ * Return: 0 or as r2c2_rtab_fv().
+ */
+int r2c2_rtab_weights_add(const struct r2c2_rtab *rt, u16 s, u16 d,
+			  u8 rproto, double scale, double *w)
+{
+	struct r2c2_fv fv;
+	int ret = r2c2_rtab_fv(rt, s, d, rproto, &fv), i;
+	u32 j;
+
+	if (ret)
+		return ret;
+	for (i = 0; i < fv.nv; i++)
+		for (j = 0; j < fv.v[i]->len; j++)
+			w[r2c2_fv_link(fv.tr[i], fv.v[i]->link[j])] +=
+				scale * fv.scale[i] * fv.v[i]->coef[j];
+	return 0;
+}
+
+/**
+ * r2c2_rtab_memory() - bytes held for one protocol
+ * @rt: tables
+ * @rproto: protocol
+ *
+ * Torus: offset vectors (and VLB's two group vectors, sparse and dense);
+ * the translation tables (2 * n^2 * 2 bytes) are shared by all protocols
+ * and counted with RPS. Graph: cache entries so far.
+ *
+ * Return: bytes.
+ */
+size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
+{
+	size_t b = 0, nl = R2C2_NLINKS(rt->n);
+	unsigned int i;
+
+	if (rproto >= __R2C2_RP_MAX)
+		return 0;
+	if (!rt->sym)
+		return rt->pair_bytes[rproto];
+	if (rt->off[rproto])
+		for (i = 0; i < rt->n; i++)
+			b += sizeof(struct r2c2_vec) +
+			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double));
+	if (rproto == R2C2_RP_VLB && rt->vlb_split)
+		for (i = 0; i < 2; i++)
+			b += nl * sizeof(double) +
+			     rt->grp[i].len * (sizeof(u32) + sizeof(double));
+	if (rproto == R2C2_RP_RPS)
+		b += 2 * (size_t)rt->n * rt->n * sizeof(u16);
+	return b;
+}

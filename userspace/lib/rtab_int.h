@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rtab_int.h - internals of the routing tables shared by the allocators.
+ */
+#ifndef _R2C2_RTAB_INT_H
+#define _R2C2_RTAB_INT_H
+
+#include "r2c2_alloc.h"
+
+/*
+ * A flow's per-link weights are the sum of nv parts; part i is vector
+ * v[i] scaled by scale[i], whose link l means absolute link
+ *	tr[i] ? tr[i][l >> 3] * 8 + (l & 7) : l
+ * (tr[i] is the translation row of a torus: relative node -> node).
+ * Split VLB flows (VLB = RPS to every node, then RPS from every node,
+ * each leg weighted 1/n) have two parts: group[0] = source group (the
+ * source node's index), group[1] = n + destination.
+ */
+struct r2c2_fv {
+	const struct r2c2_vec *v[2];
+	const u16 *tr[2];
+	double scale[2];
+	u32 group[2];
+	int nv;
+	bool split;
+};
+
+static inline u32 r2c2_fv_link(const u16 *tr, u32 l)
+{
+	return tr ? (u32)tr[l >> 3] * R2C2_MAX_PORTS + (l & 7) : l;
+}
+
+int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
+		 struct r2c2_fv *fv);
+/* group g (0..2n-1): its vector and translation row */
+void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
+		     const u16 **tr);
+/* coefficient of group g on absolute link l (0 if absent) */
+double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l);
+
+#endif

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topo.c - topologies of the allocation engine: tori and meshes (node
+ * id = x + k1 * (y + k2 * z), ports as r2c2_torus_nbrs()), and arbitrary
+ * graphs with per-link capacities read from a file.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "r2c2_alloc.h"
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static int topo_finish(struct r2c2_topo *t)
+{
+	size_t i;
+	int ret;
+
+	t->nlinks = 0;
+	for (i = 0; i < R2C2_NLINKS(t->n); i++) {
+		if (t->nbr[i] == R2C2_IDX_NONE) {
+			t->cap[i] = 0;
+			continue;
+		}
+		if (!(t->cap[i] > 0) || !isfinite(t->cap[i]))
+			return -EINVAL;
+		t->nlinks++;
+	}
+	ret = r2c2_paths_build(&t->paths, t->n, t->nbr, t->nbr_port);
+	return ret;
+}
+
+static struct r2c2_topo *topo_alloc(u16 n)
+{
+	struct r2c2_topo *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->n = n;
+	t->nbr = malloc(R2C2_NLINKS(n) * sizeof(*t->nbr));
+	t->nbr_port = calloc(R2C2_NLINKS(n), 1);
+	t->cap = calloc(R2C2_NLINKS(n), sizeof(*t->cap));
+	if (!t->nbr || !t->nbr_port || !t->cap) {
+		r2c2_topo_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/**
+ * r2c2_topo_grid() - a torus (@wrap) or mesh with uniform capacity
+ * @tp: out
+ * @dims: radix per dimension (>= 2)
+ * @ndims: 1..3
+ * @wrap: torus when true
+ * @cap: capacity of every directed link, > 0
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int r2c2_topo_grid(struct r2c2_topo **tp, const u8 *dims, unsigned int ndims,
+		   bool wrap, double cap)
+{
+	unsigned int i, n = 1;
+	struct r2c2_topo *t;
+	size_t l;
+	int ret;
+
+	*tp = NULL;
+	if (!ndims || ndims > R2C2_MAX_DIMS || !(cap > 0) || !isfinite(cap))
+		return -EINVAL;
+	for (i = 0; i < ndims; i++) {
+		if (dims[i] < 2)
+			return -EINVAL;
+		n *= dims[i];
+	}
+	if (n > 0xfffe)
+		return -EINVAL;
+	t = topo_alloc((u16)n);
+	if (!t)
+		return -ENOMEM;
+	t->kind = wrap ? R2C2_TOPO_TORUS : R2C2_TOPO_MESH;
+	t->ndims = (u8)ndims;
+	memcpy(t->dims, dims, ndims);
+	ret = r2c2_torus_nbrs(dims, ndims, wrap, t->nbr, t->nbr_port);
+	if (ret < 0)
+		goto fail;
+	for (l = 0; l < R2C2_NLINKS(n); l++)
+		t->cap[l] = t->nbr[l] == R2C2_IDX_NONE ? 0 : cap;
+	ret = topo_finish(t);
+	if (ret)
+		goto fail;
+	*tp = t;
+	return 0;
+fail:
+	r2c2_topo_free(t);
+	return ret;
+}
+
+/**
+ * r2c2_topo_from_adj() - an arbitrary graph
+ * @tp: out
+ * @n: nodes
+ * @nbr: n * 8 neighbours (R2C2_IDX_NONE: no link)
+ * @cap: n * 8 capacities, > 0 for every link
+ *
+ * Neighbour ports are found by looking for the reverse link (0 if none).
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
+		       const double *cap)
+{
+	struct r2c2_topo *t;
+	unsigned int u, p, q;
+	int ret;
+
+	*tp = NULL;
+	if (!n || n > 0xfffe)
+		return -EINVAL;
+	t = topo_alloc(n);
+	if (!t)
+		return -ENOMEM;
+	t->kind = R2C2_TOPO_GRAPH;
+	memcpy(t->nbr, nbr, R2C2_NLINKS(n) * sizeof(*nbr));
+	memcpy(t->cap, cap, R2C2_NLINKS(n) * sizeof(*cap));
+	for (u = 0; u < n; u++)
+		for (p = 0; p < R2C2_MAX_PORTS; p++) {
+			u16 v = nbr[u * R2C2_MAX_PORTS + p];
+
+			if (v == R2C2_IDX_NONE)
+				continue;
+			if (v >= n) {
+				ret = -EINVAL;
+				goto fail;
+			}
+			for (q = 0; q < R2C2_MAX_PORTS; q++)
+				if (nbr[v * R2C2_MAX_PORTS + q] == u) {
+					t->nbr_port[u * R2C2_MAX_PORTS + p] = (u8)q;
+					break;
+				}
+		}
+	ret = topo_finish(t);
+	if (ret)
+		goto fail;
+	*tp = t;
+	return 0;
+fail:
+	r2c2_topo_free(t);
+	return ret;
+}
+
+void r2c2_topo_free(struct r2c2_topo *t)
+{
+	if (!t)
+		return;
+	r2c2_paths_free(&t->paths);
+	free(t->nbr);
+	free(t->nbr_port);
+	free(t->cap);
+	free(t);
+}
+
+/**
+ * r2c2_parse_rate() - parse a rate with an optional SI suffix
+ * @s: "10G", "2.5Gbit", "100Mbps", "40k", "1e9"; suffixes k, M, G, T
+ *	(powers of 1000), optionally followed by "bit", "bps" or "b"
+ * @out: bit/s
+ *
+ * Return: 0, or -EINVAL when malformed, not finite or negative.
+ */
+int r2c2_parse_rate(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v < 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	case 't': case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	if (!strcmp(end, "bit") || !strcmp(end, "bps") || !strcmp(end, "b"))
+		end += strlen(end);
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static const char *const rproto_names[__R2C2_RP_MAX] = {
+	[R2C2_RP_RPS] = "rps",
+	[R2C2_RP_DOR] = "dor",
+	[R2C2_RP_VLB] = "vlb",
+};
+
+int r2c2_parse_rproto(const char *s)
+{
+	int i;
+
+	for (i = 0; i < __R2C2_RP_MAX; i++)
+		if (!strcasecmp(s, rproto_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+const char *r2c2_rproto_name(int rproto)
+{
+	return rproto >= 0 && rproto < __R2C2_RP_MAX ? rproto_names[rproto] : "?";
+}
+
+/* "8x8x8" -> dims; 0 or -EINVAL */
+static int parse_dims(const char *s, u8 *dims, unsigned int *ndims)
+{
+	unsigned int nd = 0;
+	char *end;
+
+	for (;;) {
+		long v;
+
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		v = strtol(s, &end, 10);
+		if (v < 2 || v > 255 || nd == R2C2_MAX_DIMS)
+			return -EINVAL;
+		dims[nd++] = (u8)v;
+		if (!*end)
+			break;
+		if (*end != 'x' && *end != 'X')
+			return -EINVAL;
+		s = end + 1;
+	}
+	*ndims = nd;
+	return 0;
+}
+
+/**
+ * r2c2_topo_parse() - build a topology from a command-line spec
+ * @tp: out
+ * @spec: "torus:K1xK2[xK3]", "mesh:K1xK2[xK3]", "file:PATH" or a path
+ * @cap: capacity of grid links, default for file links
+ * @err: message on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, -EINVAL, -ENOENT (file) or -ENOMEM.
+ */
+int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
+		    char *err, size_t errlen)
+{
+	unsigned int ndims;
+	u8 dims[R2C2_MAX_DIMS];
+	bool wrap;
+	int ret;
+
+	*tp = NULL;
+	if (!strncmp(spec, "torus:", 6) || !strncmp(spec, "mesh:", 5)) {
+		wrap = spec[0] == 't';
+		if (parse_dims(spec + (wrap ? 6 : 5), dims, &ndims)) {
+			seterr(err, errlen,
+			       "topology '%s': expected %s:K1xK2[xK3] with radices 2..255",
+			       spec, wrap ? "torus" : "mesh");
+			return -EINVAL;
+		}
+		ret = r2c2_topo_grid(tp, dims, ndims, wrap, cap);
+		if (ret == -EINVAL)
+			seterr(err, errlen, "topology '%s': %s", spec,
+			       !(cap > 0) ? "capacity must be positive" :
+			       "too many nodes (max 65534)");
+		else if (ret)
+			seterr(err, errlen, "topology '%s': %s", spec, strerror(-ret));
+		return ret;
+	}
+	if (!strncmp(spec, "file:", 5))
+		spec += 5;
+	return r2c2_topo_load(tp, spec, cap, err, errlen);
+}
+
+/* split line into at most max words (in place); returns count */
+static int split_words(char *line, char **w, int max)
+{
+	int c = 0;
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(line, " \t\r\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\r\n", &save)) {
+		if (c == max)
+			return max + 1;
+		w[c++] = tok;
+	}
+	return c;
+}
+
+static int parse_node(const char *s, unsigned int n, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	v = strtoul(s, &end, 10);
+	if (*end || v >= n)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/**
+ * r2c2_topo_load() - read a topology file
+ * @tp: out
+ * @path: file; its format (one directive a line, '#' comments):
+ *	nodes N                  first directive, 1..65534 nodes
+ *	capacity RATE            default capacity of the links that follow
+ *	link U V [RATE]          directed link U -> V
+ *	duplex U V [RATE]        links U -> V and V -> U
+ *	Each link takes the next free port of its tail node (8 at most),
+ *	in file order.
+ * @cap: default capacity before any "capacity" line (0: links must name one)
+ * @err: message naming the file and line on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, -ENOENT, -EINVAL or -ENOMEM.
+ */
+int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
+		   char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	char buf[1024], *w[8];
+	u16 *nbr = NULL;
+	double *caps = NULL;
+	u8 *nports = NULL;
+	unsigned int n = 0, lineno = 0, nlinks = 0;
+	double dcap = cap;
+	int ret = -EINVAL, nw;
+
+	*tp = NULL;
+	if (!fp) {
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	while (fgets(buf, sizeof(buf), fp)) {
+		char *hash = strchr(buf, '#');
+		unsigned int u, v, k;
+		double c;
+
+		lineno++;
+		if (hash)
+			*hash = 0;
+		if (!strchr(buf, '\n') && !feof(fp)) {
+			seterr(err, errlen, "%s:%u: line too long", path, lineno);
+			goto out;
+		}
+		nw = split_words(buf, w, 4);
+		if (!nw)
+			continue;
+		if (!strcmp(w[0], "nodes")) {
+			char *end;
+			unsigned long v2;
+
+			if (n) {
+				seterr(err, errlen, "%s:%u: 'nodes' given twice", path, lineno);
+				goto out;
+			}
+			v2 = nw == 2 ? strtoul(w[1], &end, 10) : 0;
+			if (nw != 2 || !isdigit((unsigned char)*w[1]) || *end ||
+			    v2 < 1 || v2 > 0xfffe) {
+				seterr(err, errlen, "%s:%u: expected 'nodes N' with N in 1..65534",
+				       path, lineno);
+				goto out;
+			}
+			n = (unsigned int)v2;
+			nbr = malloc(R2C2_NLINKS(n) * sizeof(*nbr));
+			caps = calloc(R2C2_NLINKS(n), sizeof(*caps));
+			nports = calloc(n, 1);
+			if (!nbr || !caps || !nports) {
+				ret = -ENOMEM;
+				seterr(err, errlen, "%s: out of memory", path);
+				goto out;
+			}
+			memset(nbr, 0xff, R2C2_NLINKS(n) * sizeof(*nbr));
+			continue;
+		}
+		if (!strcmp(w[0], "capacity")) {
+			if (nw != 2 || r2c2_parse_rate(w[1], &dcap) || !(dcap > 0)) {
+				seterr(err, errlen, "%s:%u: expected 'capacity RATE' with RATE > 0",
+				       path, lineno);
+				goto out;
+			}
+			continue;
+		}
+		if (strcmp(w[0], "link") && strcmp(w[0], "duplex")) {
+			seterr(err, errlen, "%s:%u: unknown directive '%s' (nodes, capacity, link, duplex)",
+			       path, lineno, w[0]);
+			goto out;
+		}
+		if (!n) {
+			seterr(err, errlen, "%s:%u: 'nodes N' must come first", path, lineno);
+			goto out;
+		}
+		if (nw < 3 || nw > 4) {
+			seterr(err, errlen, "%s:%u: expected '%s U V [RATE]'", path, lineno, w[0]);
+			goto out;
+		}
+		if (parse_node(w[1], n, &u) || parse_node(w[2], n, &v)) {
+			seterr(err, errlen, "%s:%u: unknown node '%s' (nodes are 0..%u)", path,
+			       lineno, parse_node(w[1], n, &u) ? w[1] : w[2], n - 1);
+			goto out;
+		}
+		if (u == v) {
+			seterr(err, errlen, "%s:%u: link from node %u to itself", path, lineno, u);
+			goto out;
+		}
+		c = dcap;
+		if (nw == 4 && (r2c2_parse_rate(w[3], &c))) {
+			seterr(err, errlen, "%s:%u: malformed rate '%s'", path, lineno, w[3]);
+			goto out;
+		}
+		if (!(c > 0)) {
+			seterr(err, errlen, "%s:%u: link %u -> %u has zero capacity%s", path,
+			       lineno, u, v, nw == 4 ? "" : " (no 'capacity' line or --capacity)");
+			goto out;
+		}
+		for (k = 0; k < (w[0][0] == 'd' ? 2u : 1u); k++) {
+			unsigned int a = k ? v : u, b = k ? u : v;
+
+			if (nports[a] >= R2C2_MAX_PORTS) {
+				seterr(err, errlen, "%s:%u: node %u has more than %d links", path,
+				       lineno, a, R2C2_MAX_PORTS);
+				goto out;
+			}
+			nbr[a * R2C2_MAX_PORTS + nports[a]] = (u16)b;
+			caps[a * R2C2_MAX_PORTS + nports[a]] = c;
+			nports[a]++;
+			nlinks++;
+		}
+	}
+	if (!n) {
+		seterr(err, errlen, "%s:%u: no 'nodes N' line", path, lineno);
+		goto out;
+	}
+	if (!nlinks) {
+		seterr(err, errlen, "%s:%u: no links", path, lineno);
+		goto out;
+	}
+	ret = r2c2_topo_from_adj(tp, (u16)n, nbr, caps);
+	if (ret)
+		seterr(err, errlen, "%s: %s", path, strerror(-ret));
+out:
+	fclose(fp);
+	free(nbr);
+	free(caps);
+	free(nports);
+	return ret;
+}

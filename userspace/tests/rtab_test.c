@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtab_test.c - the allocator's routing tables equal the shared
+ * definition r2c2_link_weights_add() (common/paths.c) for every pair and
+ * protocol on small tori, meshes and random graphs; Figure 3.
+ */
+#include <math.h>
+#include <string.h>
+#include "r2c2_alloc.h"
+#include "alloc_tap.h"
+
+/* random graph: each node gets 2..4 random out-links, plus a ring so it
+ * is strongly connected; sometimes a sparse one where VLB cannot split */
+static struct r2c2_topo *rand_graph(uint64_t *seed, unsigned int n, bool line)
+{
+	u16 nbr[64 * 8];
+	double cap[64 * 8];
+	u8 np[64] = { 0 };
+	struct r2c2_topo *t;
+	unsigned int u, k;
+
+	memset(nbr, 0xff, sizeof(nbr));
+	memset(cap, 0, sizeof(cap));
+	for (u = 0; u < n; u++) {
+		unsigned int v = (u + 1) % n;
+
+		if (line && u + 1 == n)
+			continue;
+		nbr[u * 8 + np[u]] = (u16)v; cap[u * 8 + np[u]++] = 1;
+		nbr[v * 8 + np[v]] = (u16)u; cap[v * 8 + np[v]++] = 1;
+	}
+	for (u = 0; u < n && !line; u++)
+		for (k = tbelow(seed, 3); k > 0 && np[u] < 8; k--) {
+			unsigned int v = tbelow(seed, n);
+
+			if (v == u)
+				continue;
+			nbr[u * 8 + np[u]] = (u16)v;
+			cap[u * 8 + np[u]++] = 1 + tbelow(seed, 3);
+		}
+	if (r2c2_topo_from_adj(&t, (u16)n, nbr, cap))
+		return NULL;
+	return t;
+}
+
+static int compare_all(struct r2c2_topo *t, const char *name)
+{
+	size_t nl = R2C2_NLINKS(t->n);
+	double *a = calloc(nl, sizeof(double)), *b = calloc(nl, sizeof(double));
+	struct r2c2_rtab *rt;
+	unsigned int s, d, p;
+	double worst = 0;
+	int ret = r2c2_rtab_new(&rt, t), bad = 0;
+	size_t l;
+
+	if (ret) {
+		ok(0, "%s: rtab_new %d", name, ret);
+		return 1;
+	}
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		for (s = 0; s < t->n; s++)
+			for (d = 0; d < t->n; d++) {
+				int r1, r2;
+
+				if (s == d)
+					continue;
+				memset(a, 0, nl * sizeof(double));
+				memset(b, 0, nl * sizeof(double));
+				r1 = r2c2_link_weights_add(&t->paths, (u8)p, (u16)s, (u16)d, 1.0, a);
+				r2 = r2c2_rtab_prepare(rt, (u16)s, (u16)d, (u8)p);
+				if (!r2)
+					r2 = r2c2_rtab_weights_add(rt, (u16)s, (u16)d, (u8)p, 1.0, b);
+				if (r1 != r2) {
+					bad++;
+					continue;
+				}
+				for (l = 0; l < nl; l++) {
+					worst = fmax(worst, fabs(a[l] - b[l]));
+					if ((a[l] == 0) != (b[l] == 0) && fabs(a[l] - b[l]) > 1e-12)
+						bad++;
+				}
+			}
+	ok(!bad && worst <= 1e-12, "%s: tables == r2c2_link_weights_add for all pairs x {rps,dor,vlb} (max diff %.2g)",
+	   name, worst);
+	r2c2_rtab_free(rt);
+	free(a);
+	free(b);
+	return 0;
+}
+
+int main(void)
+{
+	static const struct { u8 dims[3]; unsigned int nd; bool wrap; } g[] = {
+		{ { 2, 2 }, 2, true }, { { 3, 3 }, 2, true }, { { 4, 4 }, 2, true },
+		{ { 5, 3 }, 2, true }, { { 3, 3, 3 }, 3, true }, { { 4, 4, 4 }, 3, true },
+		{ { 4, 2, 3 }, 3, true }, { { 6 }, 1, true },
+		{ { 3, 3 }, 2, false }, { { 4, 3, 2 }, 3, false }, { { 2, 2 }, 2, false },
+	};
+	uint64_t seed = 42;
+	unsigned int i;
+	char name[64];
+
+	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		struct r2c2_topo *t;
+
+		if (r2c2_topo_grid(&t, g[i].dims, g[i].nd, g[i].wrap, 1.0)) {
+			ok(0, "grid %u", i);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s %ux%ux%u", g[i].wrap ? "torus" : "mesh",
+			 g[i].dims[0], g[i].nd > 1 ? g[i].dims[1] : 1,
+			 g[i].nd > 2 ? g[i].dims[2] : 1);
+		compare_all(t, name);
+		r2c2_topo_free(t);
+	}
+	for (i = 0; i < 8; i++) {
+		struct r2c2_topo *t = rand_graph(&seed, 5 + tbelow(&seed, 12), false);
+
+		snprintf(name, sizeof(name), "random graph %u (%u nodes)", i, t ? t->n : 0);
+		if (!t) {
+			ok(0, "%s", name);
+			continue;
+		}
+		compare_all(t, name);
+		r2c2_topo_free(t);
+	}
+	{
+		/* a 30-node line: VLB pairs have fewer eligible intermediates
+		 * (routes > R2C2_MAX_HOPS) and must use exact per-pair vectors */
+		struct r2c2_topo *t = rand_graph(&seed, 30, true);
+
+		compare_all(t, "line of 30 nodes (VLB not splittable)");
+		r2c2_topo_free(t);
+	}
+	{
+		/* a 23x1 torus ring... 1D torus of 45: 2 * 22 > 42 hops */
+		u8 dims[1] = { 45 };
+		struct r2c2_topo *t;
+
+		r2c2_topo_grid(&t, dims, 1, true, 1.0);
+		compare_all(t, "ring of 45 (torus tables, VLB per offset)");
+		r2c2_topo_free(t);
+	}
+	{
+		/* Figure 3: 2x2 mesh, RPS 0 -> 3 puts w/2 on 0->1, 1->3, 0->2, 2->3 */
+		u8 dims[2] = { 2, 2 };
+		struct r2c2_topo *t;
+		struct r2c2_rtab *rt;
+		double w[32] = { 0 };
+		int good;
+
+		r2c2_topo_grid(&t, dims, 2, false, 1.0);
+		r2c2_rtab_new(&rt, t);
+		r2c2_rtab_prepare(rt, 0, 3, R2C2_RP_RPS);
+		r2c2_rtab_weights_add(rt, 0, 3, R2C2_RP_RPS, 3.0, w);
+		/* port 0 = +x (0->1, 2->3), port 2 = +y (0->2, 1->3) */
+		good = w[0 * 8 + 0] == 1.5 && w[1 * 8 + 2] == 1.5 &&
+		       w[0 * 8 + 2] == 1.5 && w[2 * 8 + 0] == 1.5;
+		for (i = 0; i < 32; i++)
+			if (w[i] != 0 && w[i] != 1.5)
+				good = 0;
+		w[0] = w[0 * 8 + 1];
+		ok(good, "Figure 3: RPS 0->3 on a 2x2 mesh has weight w/2 on each of its 4 links, 0 elsewhere");
+		r2c2_rtab_free(rt);
+		r2c2_topo_free(t);
+	}
+	return tap_done();
+}
