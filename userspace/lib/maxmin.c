@@ -661,7 +661,7 @@ int r2c2_maxmin_baseline(const struct r2c2_topo *t, const struct r2c2_flow *f,
 				}
 			}
 			for (l = 0; l < nl; l++)
-				if (C[l] > 0 && !sat[l] && fmax(0, rem[l] / C[l]) < lam) {
+				if (C[l] > 0 && fmax(0, rem[l] / C[l]) < lam) {
 					lam = fmax(0, rem[l] / C[l]);
 					dflow = -1;
 				}
@@ -674,9 +674,8 @@ int r2c2_maxmin_baseline(const struct r2c2_topo *t, const struct r2c2_flow *f,
 			if (lam == INFINITY)
 				break;
 			for (l = 0; l < nl; l++)
-				if (C[l] > 0 && !sat[l] &&
-				    fmax(0, rem[l] / C[l]) <= lam * (1 + TIE_EPS))
-					sat[l] = 1;
+				sat[l] = C[l] > 0 &&
+					 fmax(0, rem[l] / C[l]) <= lam * (1 + TIE_EPS);
 			for (i = 0; i < nf; i++) {
 				if (f[i].prio != prio || frozen[i])
 					continue;
