@@ -43,7 +43,7 @@ struct r2c2_ws {
 	/* per group (2n) */
 	size_t ng;
 	double *gW, *gdW, *gdX;
-	u32 *gcnt, *gdn, *gstart, *gfill, *glist;
+	u32 *gcnt, *gdn, *gstart, *gfill, *glist, *gact;
 	u8 *gdirty;
 };
 
@@ -63,7 +63,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	free(ws->frozen); free(ws->fv);
 	free(ws->gW); free(ws->gdW); free(ws->gdX); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
-	free(ws->gdirty);
+	free(ws->gdirty); free(ws->gact);
 	free(ws);
 }
 
@@ -100,7 +100,8 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng)
 		if (!GROW(ws->gW, ng) || !GROW(ws->gdW, ng) || !GROW(ws->gdX, ng) ||
 		    !GROW(ws->gcnt, ng) || !GROW(ws->gdn, ng) ||
 		    !GROW(ws->gstart, ng + 1) || !GROW(ws->gfill, ng) ||
-		    !GROW(ws->glist, ng) || !GROW(ws->gdirty, ng))
+		    !GROW(ws->glist, ng) || !GROW(ws->gdirty, ng) ||
+		    !GROW(ws->gact, ng))
 			return -ENOMEM;
 		ws->ng = ng;
 	}
@@ -170,14 +171,6 @@ static void h_remove(struct heap *hp, u32 x)
 	hp->pos[x] = HNONE;
 }
 
-static void h_update(struct heap *hp, u32 x)
-{
-	u32 i = hp->pos[x];
-
-	h_up(hp, i);
-	h_down(hp, hp->pos[x]);
-}
-
 /* ---- the engine ---- */
 
 struct eng {
@@ -186,17 +179,9 @@ struct eng {
 	double *rate;
 	struct r2c2_ws *ws;
 	struct heap hp;
-	u32 ndirty, nunfrozen, ngdirty;
+	u32 nunfrozen, ngdirty, nact;
 	u32 *gdlist;
 };
-
-static void mark_dirty(struct eng *e, u32 l)
-{
-	if (!e->ws->dirty[l]) {
-		e->ws->dirty[l] = 1;
-		e->ws->dlist[e->ndirty++] = l;
-	}
-}
 
 static void freeze(struct eng *e, u32 i, double x)
 {
@@ -235,7 +220,6 @@ static void freeze(struct eng *e, u32 i, double x)
 			ws->C[l] -= w * a;
 			if (--ws->cnt[l] == 0)
 				ws->C[l] = 0;
-			mark_dirty(e, l);
 		}
 	}
 }
@@ -262,7 +246,6 @@ static void apply_groups(struct eng *e)
 			ws->cnt[l] -= dn;
 			if (!ws->cnt[l])
 				ws->C[l] = 0;
-			mark_dirty(e, l);
 		}
 		ws->gW[g] -= dW;
 		ws->gcnt[g] -= dn;
@@ -273,25 +256,34 @@ static void apply_groups(struct eng *e)
 	e->ngdirty = 0;
 }
 
-static void rekey(struct eng *e, double floor)
+/*
+ * Lazy heap: a link's lambda only grows as flows freeze (removing a flow
+ * whose share is at the current level from a link at or above it raises
+ * the link's level), so stored keys are lower bounds. Before using the
+ * top, recompute its key; if it grew, sift it down and look again.
+ * Links without unfrozen flows leave the heap.
+ */
+static bool top_fresh(struct eng *e, double floor, double *lam)
 {
 	struct r2c2_ws *ws = e->ws;
-	u32 k;
 
-	for (k = 0; k < e->ndirty; k++) {
-		u32 l = ws->dlist[k];
+	while (e->hp.n) {
+		u32 l = ws->heap[0];
+		double v;
 
-		ws->dirty[l] = 0;
-		if (e->hp.pos[l] == HNONE)
-			continue;
 		if (!ws->cnt[l]) {
 			h_remove(&e->hp, l);
 			continue;
 		}
-		ws->lam[l] = fmax(floor, (ws->ucap[l] - ws->F[l]) / ws->C[l]);
-		h_update(&e->hp, l);
+		v = fmax(floor, (ws->ucap[l] - ws->F[l]) / ws->C[l]);
+		if (v <= ws->lam[l]) {
+			*lam = ws->lam[l];
+			return true;
+		}
+		ws->lam[l] = v;
+		h_down(&e->hp, 0);
 	}
-	e->ndirty = 0;
+	return false;
 }
 
 static int cmp_dem(const void *a, const void *b, void *arg)
@@ -309,7 +301,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	struct r2c2_ws *ws = e->ws;
 	const struct r2c2_flow *f = e->f;
 	u32 nl = (u32)R2C2_NLINKS(r2c2_rtab_topo(e->rt)->n), ng = 2 * (u32)r2c2_rtab_topo(e->rt)->n;
-	u32 i, j, k, l, ndem = 0, di = 0, nsplit = 0;
+	u32 i, j, k, l, m, ndem = 0, di = 0, nsplit = 0;
 	double lambda = 0;
 
 	memset(ws->C, 0, nl * sizeof(*ws->C));
@@ -317,6 +309,8 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	/* per-link sums and counts of the non-split flows */
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv;
+		const struct r2c2_vec *v;
+		const u16 *tr;
 		double w;
 
 		i = lv[k];
@@ -329,13 +323,15 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 			nsplit++;
 			continue;
 		}
-		for (j = 0; j < fv->v[0]->len; j++) {
-			l = r2c2_fv_link(fv->tr[0], fv->v[0]->link[j]);
-			ws->C[l] += w * fv->v[0]->coef[j];
+		v = fv->v[0];
+		tr = fv->tr[0];
+		for (j = 0; j < v->len; j++) {
+			l = r2c2_fv_link(tr, v->link[j]);
+			ws->C[l] += w * v->coef[j];
 			ws->cnt[l]++;
 		}
 	}
-	/* inverse index: link -> flows */
+	/* inverse index: link -> flows (CSR) */
 	ws->istart[0] = 0;
 	for (l = 0; l < nl; l++) {
 		ws->istart[l + 1] = ws->istart[l] + ws->cnt[l];
@@ -343,13 +339,13 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	}
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv = &ws->fv[lv[k]];
+		const struct r2c2_vec *v = fv->v[0];
+		const u16 *tr = fv->tr[0];
 
 		if (fv->split)
 			continue;
-		for (j = 0; j < fv->v[0]->len; j++) {
-			l = r2c2_fv_link(fv->tr[0], fv->v[0]->link[j]);
-			ws->inv[ws->ifill[l]++] = lv[k];
-		}
+		for (j = 0; j < v->len; j++)
+			ws->inv[ws->ifill[r2c2_fv_link(tr, v->link[j])]++] = lv[k];
 	}
 	/* groups of split VLB flows */
 	if (nsplit) {
@@ -377,12 +373,14 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 				for (j = 0; j < 2; j++)
 					ws->gmem[ws->gfill[fv->group[j]]++] = lv[k];
 		}
+		e->nact = 0;
 		for (i = 0; i < ng; i++) {
 			const struct r2c2_vec *v;
 			const u16 *tr;
 
 			if (!ws->gcnt[i])
 				continue;
+			ws->gact[e->nact++] = i;
 			r2c2_rtab_group(e->rt, i, &v, &tr);
 			for (j = 0; j < v->len; j++) {
 				l = r2c2_fv_link(tr, v->link[j]);
@@ -407,11 +405,11 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		qsort_r(ws->dem, ndem, sizeof(*ws->dem), cmp_dem, (void *)f);
 
 	e->nunfrozen = nlv;
-	e->ndirty = 0;
 	e->ngdirty = 0;
 	while (e->nunfrozen) {
-		double ll = e->hp.n ? ws->lam[ws->heap[0]] : INFINITY;
-		double ld;
+		double ll, ld, top;
+
+		ll = top_fresh(e, lambda, &top) ? top : INFINITY;
 
 		while (di < ndem && ws->frozen[ws->dem[di]])
 			di++;
@@ -427,7 +425,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 
 			lambda = ll;
 			lim = ll * (1 + TIE_EPS);
-			while (e->hp.n && ws->lam[ws->heap[0]] <= lim) {
+			while (top_fresh(e, lambda, &top) && top <= lim) {
 				l = ws->heap[0];
 				h_remove(&e->hp, l);
 				for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
@@ -437,8 +435,9 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 				}
 				if (!nsplit)
 					continue;
-				for (k = 0; k < ng; k++) {
-					if (!ws->gcnt[k] || ws->gcnt[k] == ws->gdn[k] ||
+				for (m = 0; m < e->nact; m++) {
+					k = ws->gact[m];
+					if (ws->gcnt[k] == ws->gdn[k] ||
 					    r2c2_rtab_group_coef(e->rt, k, l) == 0)
 						continue;
 					for (j = ws->gstart[k]; j < ws->gstart[k + 1]; j++) {
@@ -449,12 +448,14 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 				}
 			}
 		}
-		apply_groups(e);
-		rekey(e, lambda);
+		if (e->ngdirty) {
+			apply_groups(e);
+			for (m = k = 0; k < e->nact; k++)
+				if (ws->gcnt[ws->gact[k]])
+					ws->gact[m++] = ws->gact[k];
+			e->nact = m;
+		}
 	}
-	/* links left in the heap keep their state for lower levels */
-	for (k = 0; k < nl; k++)
-		ws->dirty[k] = 0;
 }
 
 static int cmp_prio(const void *a, const void *b, void *arg)

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * alloc_bench.c - water-filling on the 8x8x8 torus (3,072 directed links),
+ * uniform random pairs, for RPS / DOR / VLB and mixes, 10^3..10^5 flows;
+ * the baseline where it finishes in reasonable time; table memory.
+ *
+ * usage: alloc_bench [-r RUNS] [-b MAXBASELINE] [-n MAXFLOWS]
+ * Prints medians (one core, this thread only).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "r2c2_alloc.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t rs = 88172645463325252ull;
+static uint64_t xr(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+struct mix {
+	const char *name;
+	int pct[3];	/* rps, dor, vlb */
+};
+
+int main(int argc, char **argv)
+{
+	static const struct mix mixes[] = {
+		{ "rps", { 100, 0, 0 } }, { "dor", { 0, 100, 0 } },
+		{ "vlb", { 0, 0, 100 } }, { "mix-1/3", { 34, 33, 33 } },
+		{ "vlb-heavy-80", { 20, 0, 80 } },
+	};
+	size_t sizes[] = { 1000, 10000, 100000 }, maxbase = 10000, maxn = 100000;
+	int runs = 7, opt, p;
+	u8 dims[3] = { 8, 8, 8 };
+	struct r2c2_topo *t;
+	struct r2c2_rtab *rt;
+	struct r2c2_ws *ws = r2c2_ws_new();
+	double t0;
+	unsigned int mi, si;
+
+	while ((opt = getopt(argc, argv, "r:b:n:")) != -1) {
+		if (opt == 'r')
+			runs = atoi(optarg);
+		else if (opt == 'b')
+			maxbase = strtoul(optarg, NULL, 10);
+		else if (opt == 'n')
+			maxn = strtoul(optarg, NULL, 10);
+	}
+	r2c2_topo_grid(&t, dims, 3, true, 10e9);
+	t0 = now_ms();
+	r2c2_rtab_new(&rt, t);
+	printf("8x8x8 torus: %u nodes, %u directed links; tables built in %.1f ms\n",
+	       t->n, t->nlinks, now_ms() - t0);
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		printf("memory %s: %.2f MB\n", r2c2_rproto_name(p),
+		       r2c2_rtab_memory(rt, (u8)p) / 1e6);
+	printf("%-14s %8s %12s %12s %12s %9s %s\n", "mix", "flows", "median_ms",
+	       "min_ms", "baseline_ms", "speedup", "max_rel_diff");
+	for (si = 0; si < 3; si++) {
+		size_t n = sizes[si];
+
+		if (n > maxn)
+			break;
+		for (mi = 0; mi < sizeof(mixes) / sizeof(mixes[0]); mi++) {
+			struct r2c2_flow *f = calloc(n, sizeof(*f));
+			double *x = calloc(n, sizeof(double)), *xb = calloc(n, sizeof(double));
+			double *tm = calloc(runs, sizeof(double)), bms = NAN, diff = NAN;
+			size_t i;
+			int r;
+
+			for (i = 0; i < n; i++) {
+				int q = (int)(xr() % 100);
+
+				f[i].src = (u16)(xr() % t->n);
+				do
+					f[i].dst = (u16)(xr() % t->n);
+				while (f[i].dst == f[i].src);
+				f[i].rproto = q < mixes[mi].pct[0] ? R2C2_RP_RPS :
+					q < mixes[mi].pct[0] + mixes[mi].pct[1] ?
+					R2C2_RP_DOR : R2C2_RP_VLB;
+				f[i].weight = 1;
+			}
+			for (r = 0; r < runs; r++) {
+				t0 = now_ms();
+				if (r2c2_maxmin(rt, f, n, 0.05, x, ws)) {
+					fprintf(stderr, "maxmin failed\n");
+					return 1;
+				}
+				tm[r] = now_ms() - t0;
+			}
+			qsort(tm, runs, sizeof(double), cmpd);
+			if (n <= maxbase) {
+				t0 = now_ms();
+				r2c2_maxmin_baseline(t, f, n, 0.05, xb);
+				bms = now_ms() - t0;
+				diff = 0;
+				for (i = 0; i < n; i++)
+					diff = fmax(diff, fabs(x[i] - xb[i]) / fmax(xb[i], 1));
+			}
+			printf("%-14s %8zu %12.3f %12.3f %12.1f %9.1f %.2g\n", mixes[mi].name, n,
+			       tm[runs / 2], tm[0], bms, bms / tm[runs / 2], diff);
+			fflush(stdout);
+			free(f); free(x); free(xb); free(tm);
+		}
+	}
+	r2c2_ws_free(ws);
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+	return 0;
+}
