@@ -21,7 +21,7 @@
 #define R2C2_IDX_NONE		0xffff
 #define R2C2_DIST_INF		0xff
 /* path counts saturate here so that 8 of them sum below 2^32 */
-#define R2C2_NPATHS_MAX		(1u << 28)
+#define R2C2_NPATHS_MAX		0x10000000u
 #define R2C2_MAX_DIMS		3
 
 /**

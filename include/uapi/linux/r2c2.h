@@ -304,6 +304,7 @@ enum r2c2_cmd {
 	R2C2_CMD_ROUTES_EVENT,
 	__R2C2_CMD_MAX,
 };
+
 #define R2C2_CMD_MAX (__R2C2_CMD_MAX - 1)
 
 /**
@@ -405,6 +406,7 @@ enum r2c2_attr {
 	R2C2_A_LINK_COUNTS,
 	__R2C2_A_MAX,
 };
+
 #define R2C2_A_MAX (__R2C2_A_MAX - 1)
 
 /**
@@ -452,6 +454,8 @@ enum r2c2_port_state {
  * @R2C2_S_DROP_TX_ERR: the port's transmit failed
  * @R2C2_S_DROP_NOMEM: allocation failed
  * @R2C2_S_DROP_BAD_LSA: malformed LSA, hello or flow event body
+ * @R2C2_S_FLOW_TABLE_FULL: data frames sent without a sender flow entry
+ *	(table full or no memory; sequence number 0, node default routing)
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -482,8 +486,10 @@ enum r2c2_stat {
 	R2C2_S_DROP_TX_ERR,
 	R2C2_S_DROP_NOMEM,
 	R2C2_S_DROP_BAD_LSA,
+	R2C2_S_FLOW_TABLE_FULL,
 	__R2C2_S_MAX,
 };
+
 #define R2C2_S_MAX (__R2C2_S_MAX - 1)
 
 #endif /* _UAPI_LINUX_R2C2_H */

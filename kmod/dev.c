@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dev.c - r2c0, the node's soft interface: turns Ethernet frames of the
+ * stack into source-routed data frames (unicast) or tree broadcasts
+ * (broadcast and multicast), and keeps the sender flow table.
+ */
+#include <linux/hash.h>
+#include <linux/rtnetlink.h>
+
+#include "r2c2.h"
+
+static struct r2c2_flow *r2c2_flow_find(struct r2c2_node *node, u32 id)
+{
+	struct hlist_head *head = &node->flows[hash_32(id, R2C2_FLOW_HBITS)];
+	struct r2c2_flow *f;
+
+	hlist_for_each_entry_rcu(f, head, hnode,
+				 lockdep_is_held(&node->flow_lock))
+		if (f->id == id)
+			return f;
+	return NULL;
+}
+
+/* Insert a flow; NULL when the table is full or memory is short. */
+static struct r2c2_flow *r2c2_flow_insert(struct r2c2_node *node, u32 id,
+					  u16 dst, u8 rproto)
+{
+	struct r2c2_flow *f;
+
+	spin_lock_bh(&node->flow_lock);
+	f = r2c2_flow_find(node, id);
+	if (f || node->nflows >= R2C2_FLOW_MAX)
+		goto out;
+	f = kzalloc(sizeof(*f), GFP_ATOMIC);
+	if (!f)
+		goto out;
+	f->id = id;
+	f->dst = dst;
+	f->rproto = rproto;
+	f->last_used = jiffies;
+	hlist_add_head_rcu(&f->hnode,
+			   &node->flows[hash_32(id, R2C2_FLOW_HBITS)]);
+	node->nflows++;
+out:
+	spin_unlock_bh(&node->flow_lock);
+	return f;
+}
+
+/**
+ * r2c2_flow_set() - set the routing protocol of a sender flow
+ * @node: the node
+ * @id: flow identifier
+ * @dst: destination, or R2C2_ADDR_NONE to leave it as it is
+ * @rproto: enum r2c2_rproto, or R2C2_RP_NODE for the node default
+ *
+ * Creates the flow when it does not exist yet, so that an assignment may
+ * precede the flow's first packet.
+ *
+ * Context: any; caller in an RCU read-side section.
+ * Return: the flow, or NULL when the table is full.
+ */
+struct r2c2_flow *r2c2_flow_set(struct r2c2_node *node, u32 id, u16 dst,
+				u8 rproto)
+{
+	struct r2c2_flow *f = r2c2_flow_find(node, id);
+
+	if (!f)
+		f = r2c2_flow_insert(node, id, dst, rproto);
+	if (!f)
+		return NULL;
+	if (dst != R2C2_ADDR_NONE)
+		WRITE_ONCE(f->dst, dst);
+	WRITE_ONCE(f->rproto, rproto);
+	WRITE_ONCE(f->last_used, jiffies);
+	return f;
+}
+
+/**
+ * r2c2_flows_gc() - forget idle sender flows
+ * @node: the node
+ * @all: forget every flow
+ *
+ * Context: process or softirq context.
+ */
+void r2c2_flows_gc(struct r2c2_node *node, bool all)
+{
+	struct r2c2_flow *f;
+	struct hlist_node *tmp;
+	unsigned int i;
+
+	spin_lock_bh(&node->flow_lock);
+	for (i = 0; i < ARRAY_SIZE(node->flows); i++)
+		hlist_for_each_entry_safe(f, tmp, &node->flows[i], hnode) {
+			if (!all && time_before(jiffies, READ_ONCE(f->last_used) +
+						R2C2_FLOW_IDLE))
+				continue;
+			hlist_del_rcu(&f->hnode);
+			node->nflows--;
+			kfree_rcu(f, rcu);
+		}
+	spin_unlock_bh(&node->flow_lock);
+}
+
+static void r2c2_dev_drop(struct r2c2_node *node, struct sk_buff *skb,
+			  enum r2c2_stat why)
+{
+	r2c2_stat_add(node, NULL, why, 1);
+	kfree_skb(skb);
+}
+
+/* Broadcast or multicast frame of r2c0: send it over a broadcast tree. */
+static void r2c2_dev_bcast(struct r2c2_node *node, struct sk_buff *skb)
+{
+	if (skb_cow_head(skb, R2C2_CTL_HLEN + LL_MAX_HEADER)) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_NOMEM);
+		return;
+	}
+	skb_push(skb, R2C2_CTL_HLEN);
+	r2c2_bcast_send(node, skb, R2C2_T_BCAST_ETH, ETH_HLEN);
+}
+
+/* Unicast to another node: sample a route and send the first hop. */
+static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
+			     u16 dst)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	u8 hops[R2C2_MAX_HOPS], rproto;
+	const struct r2c2_tables *t;
+	struct r2c2_data_hdr *h;
+	struct r2c2_flow *f;
+	struct r2c2_port *port;
+	struct r2c2_nbr *nbr;
+	__be16 proto;
+	int di, len;
+	u32 id, seq = 0;
+
+	t = rcu_dereference(node->tables);
+	di = t ? r2c2_tables_idx(t, dst) : -1;
+	if (di < 0 || t->me == R2C2_IDX_NONE) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
+		return;
+	}
+	id = skb_get_hash(skb) ?: 1;
+	f = r2c2_flow_find(node, id);
+	if (!f)
+		f = r2c2_flow_insert(node, id, dst, R2C2_RP_NODE);
+	rproto = f ? READ_ONCE(f->rproto) : R2C2_RP_NODE;
+	if (rproto == R2C2_RP_NODE)
+		rproto = READ_ONCE(node->rproto);
+	len = r2c2_route_sample(&t->paths, rproto, t->me, (u16)di, r2c2_rand,
+				NULL, hops);
+	if (len <= 0) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
+		return;
+	}
+	port = rcu_dereference(node->ports[hops[0]]);
+	if (!port) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_PORT);
+		return;
+	}
+	nbr = rcu_dereference(port->nbr);
+	if (!nbr || !READ_ONCE(port->up)) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_PORT_DOWN);
+		return;
+	}
+	if (skb_cow_head(skb, R2C2_DATA_HLEN + LL_RESERVED_SPACE(port->dev))) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_NOMEM);
+		return;
+	}
+	if (f) {
+		seq = (u32)atomic_inc_return(&f->seq) - 1;
+		atomic64_inc(&f->packets);
+		atomic64_add(skb->len - ETH_HLEN, &f->bytes);
+		if (READ_ONCE(f->dst) != dst)
+			WRITE_ONCE(f->dst, dst);
+		if (time_after(jiffies, READ_ONCE(f->last_used)))
+			WRITE_ONCE(f->last_used, jiffies);
+	} else {
+		r2c2_stat_add(node, NULL, R2C2_S_FLOW_TABLE_FULL, 1);
+	}
+	proto = eth->h_proto;
+	skb_pull(skb, ETH_HLEN);
+	h = skb_push(skb, R2C2_DATA_HLEN);
+	memset(h, 0, sizeof(*h));
+	h->ver_type = r2c2_ver_type(R2C2_T_DATA);
+	h->rlen = (u8)len;
+	h->rproto = rproto;
+	h->flow = htonl(id);
+	h->src = htons(READ_ONCE(node->addr));
+	h->dst = htons(dst);
+	h->seq = htonl(seq);
+	h->plen = htons(skb->len - R2C2_DATA_HLEN);
+	h->proto = proto;
+	r2c2_route_pack(h->route, hops, len);
+	h->csum = (__force __sum16)r2c2_data_csum(h);
+	r2c2_stat_add(node, NULL, R2C2_S_ORIGINATED, 1);
+	r2c2_port_xmit(port, skb, nbr->mac);
+}
+
+static netdev_tx_t r2c2_dev_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct r2c2_dev_priv *priv = netdev_priv(dev);
+	struct r2c2_node *node = priv->node;
+	const struct ethhdr *eth;
+	u16 dst;
+
+	if (!READ_ONCE(node->active)) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_NODE);
+		return NETDEV_TX_OK;
+	}
+	if (!pskb_may_pull(skb, ETH_HLEN)) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_TRUNCATED);
+		return NETDEV_TX_OK;
+	}
+	dev_sw_netstats_tx_add(dev, 1, skb->len);
+	eth = (const struct ethhdr *)skb->data;
+	rcu_read_lock();
+	if (is_multicast_ether_addr(eth->h_dest)) {
+		r2c2_dev_bcast(node, skb);
+		goto out;
+	}
+	dst = r2c2_mac_to_addr(eth->h_dest);
+	if (dst == R2C2_ADDR_NONE) {
+		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
+		goto out;
+	}
+	if (dst == READ_ONCE(node->addr)) {
+		skb_scrub_packet(skb, false);
+		r2c2_stat_add(node, NULL, R2C2_S_DELIVERED, 1);
+		r2c2_deliver_eth(node, skb);
+		goto out;
+	}
+	r2c2_dev_unicast(node, skb, dst);
+out:
+	rcu_read_unlock();
+	return NETDEV_TX_OK;
+}
+
+static int r2c2_dev_init(struct net_device *dev)
+{
+	dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
+	return dev->tstats ? 0 : -ENOMEM;
+}
+
+static void r2c2_dev_uninit(struct net_device *dev)
+{
+	free_percpu(dev->tstats);
+}
+
+static const struct net_device_ops r2c2_netdev_ops = {
+	.ndo_init = r2c2_dev_init,
+	.ndo_uninit = r2c2_dev_uninit,
+	.ndo_start_xmit = r2c2_dev_xmit,
+	.ndo_get_stats64 = dev_get_tstats64,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+static void r2c2_dev_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &r2c2_netdev_ops;
+	dev->needs_free_netdev = true;
+	dev->mtu = ETH_DATA_LEN - R2C2_DATA_HLEN;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_DATA_LEN - R2C2_DATA_HLEN;
+	dev->needed_headroom = R2C2_DATA_HLEN + ETH_HLEN;
+	r2c2_dev_set_lltx(dev);
+	r2c2_dev_set_netns_local(dev);
+}
+
+/**
+ * r2c2_dev_create() - create and register r2c0 of a node
+ * @node: the node, @node->addr set
+ * @ifname: interface name (may hold a %d)
+ *
+ * Context: RTNL held.
+ * Return: the registered netdev or an ERR_PTR().
+ */
+struct net_device *r2c2_dev_create(struct r2c2_node *node,
+				   const char *ifname)
+{
+	struct r2c2_dev_priv *priv;
+	struct net_device *dev;
+	u8 mac[ETH_ALEN];
+	int err;
+
+	dev = alloc_netdev(sizeof(*priv), ifname, NET_NAME_USER,
+			   r2c2_dev_setup);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	priv = netdev_priv(dev);
+	priv->node = node;
+	dev_net_set(dev, node->net);
+	r2c2_addr_to_mac(node->addr, mac);
+	eth_hw_addr_set(dev, mac);
+	err = register_netdevice(dev);
+	if (err) {
+		free_netdev(dev);
+		return ERR_PTR(err);
+	}
+	netif_carrier_on(dev);
+	return dev;
+}
+
+/**
+ * r2c2_dev_set_mac() - give r2c0 the MAC of the node's (new) address
+ * @node: the node
+ *
+ * Context: RTNL held.
+ */
+void r2c2_dev_set_mac(struct r2c2_node *node)
+{
+	u8 mac[ETH_ALEN];
+
+	ASSERT_RTNL();
+	if (!node->dev)
+		return;
+	r2c2_addr_to_mac(node->addr, mac);
+	eth_hw_addr_set(node->dev, mac);
+	call_netdevice_notifiers(NETDEV_CHANGEADDR, node->dev);
+}

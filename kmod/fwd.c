@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fwd.c - receive path of the ports: dispatch by frame type, forwarding
+ * of source-routed data frames and delivery through r2c0.
+ */
+#include "r2c2.h"
+
+static void r2c2_drop(struct r2c2_port *port, struct sk_buff *skb,
+		      enum r2c2_stat why)
+{
+	r2c2_stat_add(port->node, port, why, 1);
+	kfree_skb(skb);
+}
+
+/**
+ * r2c2_deliver_eth() - hand an Ethernet frame to the stack through r2c0
+ * @node: the node
+ * @skb: the frame, starting at its Ethernet header; consumed
+ *
+ * Context: any (netif_rx() queues to the backlog).
+ */
+void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
+{
+	struct net_device *dev = READ_ONCE(node->dev);
+
+	if (!dev || !(dev->flags & IFF_UP) || skb->len < ETH_HLEN) {
+		r2c2_stat_add(node, NULL, R2C2_S_DROP_NO_NODE, 1);
+		kfree_skb(skb);
+		return;
+	}
+	/* checksums were computed by the sender's stack, nothing to trust */
+	skb->ip_summed = CHECKSUM_NONE;
+	skb_clear_tstamp(skb);
+	skb->protocol = eth_type_trans(skb, dev);
+	dev_sw_netstats_rx_add(dev, skb->len + ETH_HLEN);
+	netif_rx(skb);
+}
+
+static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
+{
+	struct r2c2_node *node = port->node;
+	const struct r2c2_data_hdr *h = (void *)skb->data;
+	struct net_device *dev = READ_ONCE(node->dev);
+	unsigned int plen = ntohs(h->plen);
+	u16 src = ntohs(h->src);
+	__be16 proto = h->proto;
+	struct ethhdr *eth;
+
+	if (skb->len < R2C2_DATA_HLEN + plen) {
+		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		return;
+	}
+	if (!dev) {
+		r2c2_drop(port, skb, R2C2_S_DROP_NO_NODE);
+		return;
+	}
+	skb_pull(skb, R2C2_DATA_HLEN);
+	if (pskb_trim(skb, plen) || skb_cow_head(skb, ETH_HLEN)) {
+		r2c2_drop(port, skb, R2C2_S_DROP_NOMEM);
+		return;
+	}
+	eth = skb_push(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, dev->dev_addr);
+	r2c2_addr_to_mac(src, eth->h_source);
+	eth->h_proto = proto;
+	r2c2_stat_add(node, port, R2C2_S_DELIVERED, 1);
+	r2c2_deliver_eth(node, skb);
+}
+
+/* A source-routed data frame: deliver it, or forward it one hop. */
+static void r2c2_rcv_data(struct r2c2_port *port, struct sk_buff *skb)
+{
+	struct r2c2_node *node = port->node;
+	struct r2c2_data_hdr *h;
+	struct r2c2_port *out;
+	struct r2c2_nbr *nbr;
+	u8 num;
+
+	if (!pskb_may_pull(skb, R2C2_DATA_HLEN)) {
+		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		return;
+	}
+	h = (struct r2c2_data_hdr *)skb->data;
+	if (r2c2_data_csum(h) != (__force u16)h->csum) {
+		r2c2_drop(port, skb, R2C2_S_DROP_CSUM);
+		return;
+	}
+	if (h->rlen > R2C2_MAX_HOPS) {
+		r2c2_drop(port, skb, R2C2_S_DROP_RLEN);
+		return;
+	}
+	if (h->ridx > h->rlen) {
+		r2c2_drop(port, skb, R2C2_S_DROP_RIDX);
+		return;
+	}
+	if (ntohs(h->dst) == READ_ONCE(node->addr)) {
+		if (h->ridx != h->rlen)
+			r2c2_drop(port, skb, R2C2_S_DROP_LOOP);
+		else
+			r2c2_data_deliver(port, skb);
+		return;
+	}
+	if (h->ridx == h->rlen) {
+		r2c2_drop(port, skb, R2C2_S_DROP_LOOP);
+		return;
+	}
+	num = r2c2_route_get(h->route, h->ridx);
+	out = rcu_dereference(node->ports[num]);
+	if (!out) {
+		r2c2_drop(port, skb, R2C2_S_DROP_NO_PORT);
+		return;
+	}
+	nbr = rcu_dereference(out->nbr);
+	if (!nbr || !READ_ONCE(out->up)) {
+		r2c2_drop(port, skb, R2C2_S_DROP_PORT_DOWN);
+		return;
+	}
+	if (skb_ensure_writable(skb, R2C2_DATA_HLEN)) {
+		r2c2_drop(port, skb, R2C2_S_DROP_NOMEM);
+		return;
+	}
+	h = (struct r2c2_data_hdr *)skb->data;
+	h->ridx++;		/* not covered by the checksum */
+	r2c2_stat_add(node, port, R2C2_S_FORWARDED, 1);
+	r2c2_port_xmit(out, skb, nbr->mac);
+}
+
+typedef void (*r2c2_rx_handler)(struct r2c2_port *port, struct sk_buff *skb);
+
+static const r2c2_rx_handler r2c2_rx_handlers[__R2C2_T_MAX] = {
+	[R2C2_T_DATA] = r2c2_rcv_data,
+	[R2C2_T_HELLO] = r2c2_rcv_hello,
+	[R2C2_T_LSA] = r2c2_rcv_lsa,
+	[R2C2_T_BCAST_ETH] = r2c2_rcv_bcast,
+	[R2C2_T_FLOW] = r2c2_rcv_bcast,
+	[R2C2_T_ROUTES] = r2c2_rcv_bcast,
+};
+
+/**
+ * r2c2_rcv() - packet_type handler of a port
+ * @skb: a frame of our ethertype received on the port's netdev
+ * @dev: the netdev
+ * @pt: the port's packet_type
+ * @orig_dev: the original netdev
+ *
+ * Context: softirq, RCU read side.
+ * Return: NET_RX_SUCCESS or NET_RX_DROP.
+ */
+int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
+	     struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct r2c2_port *port = container_of(pt, struct r2c2_port, pt);
+	struct r2c2_node *node = port->node;
+	r2c2_rx_handler handler = NULL;
+	u8 vt;
+
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb) {
+		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+		return NET_RX_DROP;
+	}
+	if (skb->pkt_type == PACKET_OTHERHOST ||
+	    skb->pkt_type == PACKET_LOOPBACK ||
+	    skb->pkt_type == PACKET_OUTGOING) {
+		kfree_skb(skb);
+		return NET_RX_DROP;
+	}
+	r2c2_stat_add(node, port, R2C2_S_RX_PACKETS, 1);
+	r2c2_stat_add(node, port, R2C2_S_RX_BYTES, skb->len);
+	if (!READ_ONCE(node->active)) {
+		r2c2_drop(port, skb, R2C2_S_DROP_NO_NODE);
+		return NET_RX_DROP;
+	}
+	if (!pskb_may_pull(skb, 1)) {
+		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		return NET_RX_DROP;
+	}
+	vt = skb->data[0];
+	if (r2c2_hdr_version(vt) == R2C2_VERSION &&
+	    r2c2_hdr_type(vt) < __R2C2_T_MAX)
+		handler = r2c2_rx_handlers[r2c2_hdr_type(vt)];
+	if (!handler) {
+		r2c2_drop(port, skb, R2C2_S_DROP_VERSION);
+		return NET_RX_DROP;
+	}
+	handler(port, skb);
+	return NET_RX_SUCCESS;
+}

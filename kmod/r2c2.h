@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * r2c2.h - internal definitions of r2c2.ko.
+ *
+ * One struct r2c2_node per network namespace (net_generic). It owns up to
+ * R2C2_MAX_PORTS ports (Ethernet netdevs of the same netns), the soft
+ * interface r2c0, the link-state database and the path/FIB tables.
+ *
+ * Locking:
+ * - RTNL serialises configuration (netlink set commands, the netdevice
+ *   notifier, namespace exit): node fields written by them, the port
+ *   array and r2c0.
+ * - @node->lock (BH) protects neighbour changes, the link-state database
+ *   and our own LSA sequence; @node->dup_lock the broadcast duplicate
+ *   state; @node->flow_lock insertions and removals of sender flows.
+ * - @node->tbl_lock serialises table computation and publication; the
+ *   fast paths read ports, neighbours, tables and flows under RCU.
+ * - Works never take RTNL, so teardown can cancel them holding it.
+ */
+#ifndef _R2C2_KMOD_H
+#define _R2C2_KMOD_H
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/percpu.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include <r2c2/wire.h>
+#include <r2c2/paths.h>
+#include <r2c2/trees.h>
+
+#include "kcompat.h"
+
+#define R2C2_HELLO_MS_DEFAULT	1000
+#define R2C2_TREES_DEFAULT	4
+#define R2C2_RP_NODE		0xff	/* flow follows the node default */
+#define R2C2_FLOW_HBITS		10
+#define R2C2_FLOW_MAX		65536
+#define R2C2_FLOW_IDLE		(10 * HZ)
+#define R2C2_DUP_MAX		4096
+#define R2C2_DUP_WIN		64
+#define R2C2_DUP_RESET		HZ	/* idle time after which a source may restart */
+#define R2C2_RECOMPUTE_DELAY	msecs_to_jiffies(15)
+#define R2C2_LSA_REFRESH_MAX_MS	10000
+#define R2C2_LSA_REFRESH_HELLOS	30
+#define R2C2_ROUTE_SAMPLES_MAX	1000000
+
+/**
+ * struct r2c2_stats - per-CPU counters, one per enum r2c2_stat
+ * @c: the counters
+ * @syncp: 64-bit consistency on 32-bit hosts
+ */
+struct r2c2_stats {
+	u64_stats_t c[__R2C2_S_MAX];
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct r2c2_nbr - the neighbour heard on a port (immutable, RCU)
+ * @rcu: for kfree_rcu()
+ * @addr: neighbour node address
+ * @port: neighbour's port number
+ * @mac: neighbour port's MAC (source of its hellos)
+ * @interval_ms: neighbour's hello interval
+ * @topo_hash: neighbour's declared topology hash
+ */
+struct r2c2_nbr {
+	struct rcu_head rcu;
+	u16 addr;
+	u8 port;
+	u8 mac[ETH_ALEN];
+	u16 interval_ms;
+	u32 topo_hash;
+};
+
+/**
+ * struct r2c2_port - an attached netdev
+ * @rcu: for kfree_rcu()
+ * @node: owning node
+ * @dev: the netdev (reference held)
+ * @pt: packet_type receiving our ethertype on @dev only
+ * @stats: per-port counters
+ * @nbr: neighbour heard, or NULL
+ * @last_heard: jiffies of the last hello from @nbr
+ * @num: port number
+ * @up: @dev running with carrier
+ * @sync: send the whole link-state database on this port soon
+ */
+struct r2c2_port {
+	struct rcu_head rcu;
+	struct r2c2_node *node;
+	struct net_device *dev;
+	struct packet_type pt;
+	struct r2c2_stats __percpu *stats;
+	struct r2c2_nbr __rcu *nbr;
+	unsigned long last_heard;
+	u8 num;
+	bool up;
+	bool sync;
+};
+
+/**
+ * struct r2c2_lsa_rec - a node's link-state advertisement (immutable, RCU)
+ * @rcu: for kfree_rcu()
+ * @addr: advertising node
+ * @seq: its LSA sequence number
+ * @max_age_s: lifetime announced by the advertiser
+ * @count: entries in @ent
+ * @expires: jiffies after which it is forgotten (not for our own)
+ * @ent: the advertised up links
+ */
+struct r2c2_lsa_rec {
+	struct rcu_head rcu;
+	u16 addr;
+	u32 seq;
+	u16 max_age_s;
+	u8 count;
+	unsigned long expires;
+	struct r2c2_lsa_ent ent[R2C2_MAX_PORTS];
+};
+
+/**
+ * struct r2c2_dup - duplicate-suppression window of one broadcast source
+ * @top: highest sequence number seen
+ * @bits: bit i set when @top - i was seen
+ * @last: jiffies of the last accepted broadcast
+ */
+struct r2c2_dup {
+	u16 top;
+	u64 bits;
+	unsigned long last;
+};
+
+/**
+ * struct r2c2_flow - a flow sent by r2c0 (sender flow table)
+ * @hnode: in @node->flows
+ * @rcu: for kfree_rcu()
+ * @id: flow identifier (skb hash)
+ * @dst: destination node of its last packet
+ * @rproto: enum r2c2_rproto, or R2C2_RP_NODE for the node default
+ * @seq: next sequence number
+ * @packets: packets sent
+ * @bytes: bytes sent
+ * @last_used: jiffies of the last packet or change
+ */
+struct r2c2_flow {
+	struct hlist_node hnode;
+	struct rcu_head rcu;
+	u32 id;
+	u16 dst;
+	u8 rproto;
+	atomic_t seq;
+	atomic64_t packets;
+	atomic64_t bytes;
+	unsigned long last_used;
+};
+
+/**
+ * struct r2c2_tables - routing and broadcast tables (immutable, RCU)
+ * @rcu: for call_rcu()
+ * @gen: generation
+ * @n: number of nodes
+ * @me: our index, R2C2_IDX_NONE if we are not in the graph
+ * @links: directed links
+ * @topo_ok: 1 matches the declared topology, 0 does not, -1 none declared
+ * @addrs: n node addresses, ascending (index = position)
+ * @paths: distance and path-count tables
+ * @fib_ports: n * R2C2_MAX_TREES port masks of our broadcast FIB
+ * @fib_parent: n * R2C2_MAX_TREES ports we are reached on
+ */
+struct r2c2_tables {
+	struct rcu_head rcu;
+	u32 gen;
+	u16 n;
+	u16 me;
+	u32 links;
+	int topo_ok;
+	u16 *addrs;
+	struct r2c2_paths paths;
+	u8 *fib_ports;
+	u8 *fib_parent;
+};
+
+/**
+ * struct r2c2_node - the R2C2 node of a network namespace
+ * @net: the namespace
+ * @active: configured and running (READ_ONCE outside RTNL)
+ * @addr: node address, R2C2_ADDR_NONE until configured
+ * @hello_ms: hello interval
+ * @trees: broadcast trees this node uses as a source
+ * @rproto: default routing protocol of new flows
+ * @ndims: declared torus dimensions (0 = none)
+ * @dims: their radices
+ * @topo_hash: r2c2_topo_hash() of @dims
+ * @dev: the soft interface (r2c0)
+ * @ports: attached ports
+ * @stats: node counters
+ * @lock: neighbours, link-state database, @lsa_seq
+ * @lsdb: link-state database, struct r2c2_lsa_rec by address
+ * @nlsa: records in @lsdb
+ * @lsa_seq: sequence number of our own LSA
+ * @lsa_refresh: jiffies when our LSA is re-flooded next
+ * @tick: periodic work: hellos, expiry, refresh, flow GC
+ * @lsa_work: originates our LSA and syncs new neighbours
+ * @recompute: debounced table computation
+ * @tbl_lock: serialises computing and sampling the tables
+ * @tables: current tables
+ * @tables_gen: generation counter
+ * @bcast_seq: our broadcast sequence number
+ * @bcast_rr: round robin over our trees
+ * @dup_lock: protects @dups and @ndups
+ * @dups: struct r2c2_dup by source address
+ * @ndups: entries in @dups
+ * @flow_lock: protects insertions and removals in @flows, @nflows
+ * @nflows: entries in @flows
+ * @flow_gc: jiffies of the next flow garbage collection
+ * @flows: sender flow table
+ */
+struct r2c2_node {
+	struct net *net;
+	bool active;
+	u16 addr;
+	u32 hello_ms;
+	u8 trees;
+	u8 rproto;
+	u8 ndims;
+	u8 dims[R2C2_MAX_DIMS];
+	u32 topo_hash;
+	struct net_device *dev;
+	struct r2c2_port __rcu *ports[R2C2_MAX_PORTS];
+	struct r2c2_stats __percpu *stats;
+
+	spinlock_t lock;	/* see above */
+	struct xarray lsdb;
+	unsigned int nlsa;
+	u32 lsa_seq;
+	unsigned long lsa_refresh;
+	struct delayed_work tick;
+	struct work_struct lsa_work;
+	struct delayed_work recompute;
+
+	struct mutex tbl_lock;	/* see above */
+	struct r2c2_tables __rcu *tables;
+	u32 tables_gen;
+
+	atomic_t bcast_seq;
+	atomic_t bcast_rr;
+	spinlock_t dup_lock;	/* see above */
+	struct xarray dups;
+	unsigned int ndups;
+
+	spinlock_t flow_lock;	/* see above */
+	unsigned int nflows;
+	unsigned long flow_gc;
+	struct hlist_head flows[1 << R2C2_FLOW_HBITS];
+};
+
+/**
+ * struct r2c2_dev_priv - private area of r2c0
+ * @node: owning node
+ */
+struct r2c2_dev_priv {
+	struct r2c2_node *node;
+};
+
+extern unsigned int r2c2_net_id;
+
+/**
+ * r2c2_node_get() - the node of a network namespace
+ * @net: the namespace
+ *
+ * Return: the node (always present, maybe not configured).
+ */
+static inline struct r2c2_node *r2c2_node_get(const struct net *net)
+{
+	return net_generic(net, r2c2_net_id);
+}
+
+/* main.c */
+void r2c2_stat_add(struct r2c2_node *node, struct r2c2_port *port,
+		   enum r2c2_stat s, u64 v);
+void r2c2_stats_read(struct r2c2_stats __percpu *stats, u64 *out);
+void r2c2_stats_zero(struct r2c2_stats __percpu *stats);
+int r2c2_node_create(struct r2c2_node *node, u16 addr, const char *ifname);
+void r2c2_node_destroy(struct r2c2_node *node);
+int r2c2_node_set_addr(struct r2c2_node *node, u16 addr);
+u32 r2c2_rand(void *ctx);
+
+/* port.c */
+struct r2c2_port *r2c2_port_find_dev(struct r2c2_node *node,
+				     const struct net_device *dev);
+int r2c2_port_add(struct r2c2_node *node, u8 num, struct net_device *dev,
+		  struct netlink_ext_ack *extack);
+void r2c2_port_del(struct r2c2_node *node, u8 num, bool sync);
+u8 r2c2_port_state(struct r2c2_port *port);
+void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
+		    const u8 *dst);
+bool r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb);
+int r2c2_notifier_register(void);
+void r2c2_notifier_unregister(void);
+
+/* fwd.c */
+int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
+	     struct packet_type *pt, struct net_device *orig_dev);
+void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb);
+
+/* dev.c */
+struct net_device *r2c2_dev_create(struct r2c2_node *node,
+				   const char *ifname);
+void r2c2_dev_set_mac(struct r2c2_node *node);
+struct r2c2_flow *r2c2_flow_set(struct r2c2_node *node, u32 id, u16 dst,
+				u8 rproto);
+void r2c2_flows_gc(struct r2c2_node *node, bool all);
+
+/* topo.c */
+void r2c2_topo_tick(struct work_struct *work);
+void r2c2_lsa_work(struct work_struct *work);
+void r2c2_recompute_work(struct work_struct *work);
+void r2c2_rcv_hello(struct r2c2_port *port, struct sk_buff *skb);
+void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb);
+void r2c2_nbr_clear(struct r2c2_port *port);
+void r2c2_topo_changed(struct r2c2_node *node);
+void r2c2_lsdb_flush(struct r2c2_node *node);
+void r2c2_tables_free(struct r2c2_tables *t);
+int r2c2_tables_idx(const struct r2c2_tables *t, u16 addr);
+
+/* bcast.c */
+void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
+		     unsigned int csum_len);
+struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len);
+void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb);
+void r2c2_dups_flush(struct r2c2_node *node);
+int r2c2_flow_evt_send(struct r2c2_node *node,
+		       const struct r2c2_flow_evt *evt);
+int r2c2_routes_send(struct r2c2_node *node,
+		     const struct r2c2_route_ent *ent, unsigned int count);
+void r2c2_routes_apply(struct r2c2_node *node,
+		       const struct r2c2_route_ent *ent, unsigned int count);
+
+/* netlink.c */
+int r2c2_genl_register(void);
+void r2c2_genl_unregister(void);
+void r2c2_genl_topo_event(struct r2c2_node *node,
+			  const struct r2c2_tables *t);
+void r2c2_genl_flow_event(struct r2c2_node *node, u16 src,
+			  const struct r2c2_flow_evt *evt);
+void r2c2_genl_routes_event(struct r2c2_node *node, u16 src,
+			    const struct r2c2_route_ent *ent,
+			    unsigned int count);
+
+#endif /* _R2C2_KMOD_H */

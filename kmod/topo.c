@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topo.c - topology discovery: hellos on every port, flooded link-state
+ * advertisements, the graph of two-way links and the tables computed
+ * from it (paths, broadcast FIB, declared-topology check).
+ */
+#include <linux/sort.h>
+
+#include "r2c2.h"
+
+static u32 r2c2_lsa_refresh_ms(const struct r2c2_node *node)
+{
+	return min_t(u32, READ_ONCE(node->hello_ms) * R2C2_LSA_REFRESH_HELLOS,
+		     R2C2_LSA_REFRESH_MAX_MS);
+}
+
+static u16 r2c2_lsa_max_age_s(const struct r2c2_node *node)
+{
+	return max_t(u16, DIV_ROUND_UP(4 * r2c2_lsa_refresh_ms(node), 1000), 2);
+}
+
+/* serial number arithmetic: a is newer than b */
+static bool r2c2_seq_after(u32 a, u32 b)
+{
+	return (s32)(a - b) > 0;
+}
+
+static void r2c2_recompute_soon(struct r2c2_node *node)
+{
+	if (READ_ONCE(node->active))
+		queue_delayed_work(system_wq, &node->recompute,
+				   R2C2_RECOMPUTE_DELAY);
+}
+
+/**
+ * r2c2_topo_changed() - our links changed: re-originate our LSA
+ * @node: the node
+ *
+ * Context: any.
+ */
+void r2c2_topo_changed(struct r2c2_node *node)
+{
+	if (READ_ONCE(node->active))
+		queue_work(system_wq, &node->lsa_work);
+}
+
+/**
+ * r2c2_nbr_clear() - forget the neighbour of a port
+ * @port: the port
+ *
+ * Context: any but hard IRQ.
+ */
+void r2c2_nbr_clear(struct r2c2_port *port)
+{
+	struct r2c2_node *node = port->node;
+	struct r2c2_nbr *old;
+
+	spin_lock_bh(&node->lock);
+	old = rcu_replace_pointer(port->nbr, NULL, lockdep_is_held(&node->lock));
+	spin_unlock_bh(&node->lock);
+	if (old) {
+		kfree_rcu(old, rcu);
+		r2c2_topo_changed(node);
+	}
+}
+
+/**
+ * r2c2_ctl_alloc() - allocate a control frame
+ * @node: the node
+ * @len: bytes of R2C2 header and body, zeroed
+ *
+ * Return: an skb with room for any link-layer header, or NULL.
+ */
+struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(LL_MAX_HEADER + len, GFP_ATOMIC);
+
+	if (!skb) {
+		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		return NULL;
+	}
+	skb_reserve(skb, LL_MAX_HEADER);
+	skb_put_zero(skb, len);
+	skb->priority = TC_PRIO_CONTROL;
+	return skb;
+}
+
+static void r2c2_hello_send(struct r2c2_node *node, struct r2c2_port *port)
+{
+	struct r2c2_ctl_hdr *ch;
+	struct r2c2_hello *hello;
+	struct sk_buff *skb;
+
+	skb = r2c2_ctl_alloc(node, R2C2_CTL_HLEN + R2C2_HELLO_LEN);
+	if (!skb)
+		return;
+	ch = (struct r2c2_ctl_hdr *)skb->data;
+	hello = (struct r2c2_hello *)(ch + 1);
+	ch->ver_type = r2c2_ver_type(R2C2_T_HELLO);
+	ch->src = htons(READ_ONCE(node->addr));
+	hello->port = port->num;
+	hello->interval_ms = htons((u16)READ_ONCE(node->hello_ms));
+	hello->topo_hash = htonl(READ_ONCE(node->topo_hash));
+	ch->csum = (__force __sum16)r2c2_ctl_csum(ch, hello, R2C2_HELLO_LEN);
+	r2c2_stat_add(node, port, R2C2_S_HELLO_TX, 1);
+	r2c2_port_xmit(port, skb, port->dev->broadcast);
+}
+
+/**
+ * r2c2_rcv_hello() - a neighbour's hello
+ * @port: port it came on
+ * @skb: the frame at its control header; consumed
+ *
+ * Context: softirq.
+ */
+void r2c2_rcv_hello(struct r2c2_port *port, struct sk_buff *skb)
+{
+	struct r2c2_node *node = port->node;
+	const struct r2c2_ctl_hdr *ch;
+	const struct r2c2_hello *hello;
+	struct r2c2_nbr *old, *nbr;
+	const u8 *mac;
+	enum r2c2_stat why;
+	bool changed;
+	u16 src, ivl;
+
+	why = R2C2_S_DROP_TRUNCATED;
+	if (!pskb_may_pull(skb, R2C2_CTL_HLEN + R2C2_HELLO_LEN))
+		goto drop;
+	ch = (const struct r2c2_ctl_hdr *)skb->data;
+	hello = (const struct r2c2_hello *)(ch + 1);
+	mac = eth_hdr(skb)->h_source;
+	why = R2C2_S_DROP_CSUM;
+	if (r2c2_ctl_csum(ch, hello, R2C2_HELLO_LEN) != (__force u16)ch->csum)
+		goto drop;
+	r2c2_stat_add(node, port, R2C2_S_HELLO_RX, 1);
+	src = ntohs(ch->src);
+	ivl = ntohs(hello->interval_ms);
+	why = R2C2_S_DROP_LOOP;
+	if (src == READ_ONCE(node->addr))
+		goto drop;
+	why = R2C2_S_DROP_BAD_LSA;
+	if (src == R2C2_ADDR_NONE || !ivl || hello->port >= R2C2_MAX_PORTS ||
+	    !is_valid_ether_addr(mac))
+		goto drop;
+
+	WRITE_ONCE(port->last_heard, jiffies);
+	old = rcu_dereference(port->nbr);
+	if (old && old->addr == src && old->port == hello->port &&
+	    ether_addr_equal(old->mac, mac) && old->interval_ms == ivl &&
+	    old->topo_hash == ntohl(hello->topo_hash))
+		goto done;
+	why = R2C2_S_DROP_NOMEM;
+	nbr = kzalloc(sizeof(*nbr), GFP_ATOMIC);
+	if (!nbr)
+		goto drop;
+	nbr->addr = src;
+	nbr->port = hello->port;
+	ether_addr_copy(nbr->mac, mac);
+	nbr->interval_ms = ivl;
+	nbr->topo_hash = ntohl(hello->topo_hash);
+	spin_lock(&node->lock);
+	old = rcu_replace_pointer(port->nbr, nbr, lockdep_is_held(&node->lock));
+	changed = !old || old->addr != src || old->port != hello->port;
+	if (changed)
+		port->sync = true;
+	spin_unlock(&node->lock);
+	if (old)
+		kfree_rcu(old, rcu);
+	if (changed)
+		r2c2_topo_changed(node);
+	else
+		r2c2_recompute_soon(node);	/* topology hash may differ */
+done:
+	consume_skb(skb);
+	return;
+drop:
+	r2c2_stat_add(node, port, why, 1);
+	kfree_skb(skb);
+}
+
+/* An LSA frame of a record. Context: any; rec stable (lock or RCU). */
+static struct sk_buff *r2c2_lsa_skb(struct r2c2_node *node,
+				    const struct r2c2_lsa_rec *rec)
+{
+	unsigned int blen = sizeof(struct r2c2_lsa) +
+			    rec->count * sizeof(struct r2c2_lsa_ent);
+	struct r2c2_ctl_hdr *ch;
+	struct r2c2_lsa *lsa;
+	struct sk_buff *skb;
+
+	skb = r2c2_ctl_alloc(node, R2C2_CTL_HLEN + blen);
+	if (!skb)
+		return NULL;
+	ch = (struct r2c2_ctl_hdr *)skb->data;
+	lsa = (struct r2c2_lsa *)(ch + 1);
+	ch->ver_type = r2c2_ver_type(R2C2_T_LSA);
+	ch->src = htons(rec->addr);
+	ch->seq = htons((u16)rec->seq);
+	lsa->lsa_seq = htonl(rec->seq);
+	lsa->count = rec->count;
+	lsa->max_age_s = htons(rec->max_age_s);
+	memcpy(lsa + 1, rec->ent, rec->count * sizeof(struct r2c2_lsa_ent));
+	ch->csum = (__force __sum16)r2c2_ctl_csum(ch, lsa, blen);
+	return skb;
+}
+
+/*
+ * Send copies of skb on every port with a neighbour but @except (a port
+ * number or R2C2_PORT_NONE); counts @stat per copy unless it is 0.
+ * The caller keeps skb. Context: RCU read side.
+ */
+static void r2c2_flood(struct r2c2_node *node, struct sk_buff *skb,
+		       u8 except, enum r2c2_stat stat)
+{
+	struct r2c2_port *port;
+	struct sk_buff *nskb;
+	int i;
+
+	for (i = 0; i < R2C2_MAX_PORTS; i++) {
+		port = rcu_dereference(node->ports[i]);
+		if (!port || i == except || !rcu_access_pointer(port->nbr))
+			continue;
+		nskb = pskb_copy(skb, GFP_ATOMIC);
+		if (!nskb) {
+			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+			continue;
+		}
+		if (!r2c2_port_xmit_nbr(port, nskb)) {
+			kfree_skb(nskb);
+			continue;
+		}
+		if (stat)
+			r2c2_stat_add(node, port, stat, 1);
+	}
+}
+
+/* Send every record of the database on a port (new neighbour). */
+static void r2c2_lsdb_sync(struct r2c2_node *node, struct r2c2_port *port)
+{
+	struct r2c2_lsa_rec *rec;
+	struct sk_buff *skb;
+	unsigned long idx;
+
+	xa_for_each(&node->lsdb, idx, rec) {
+		skb = r2c2_lsa_skb(node, rec);
+		if (!skb)
+			break;
+		if (!r2c2_port_xmit_nbr(port, skb)) {
+			kfree_skb(skb);
+			break;
+		}
+	}
+}
+
+/**
+ * r2c2_lsa_work() - originate our LSA; send the database to new neighbours
+ * @work: @node->lsa_work
+ */
+void r2c2_lsa_work(struct work_struct *work)
+{
+	struct r2c2_node *node = container_of(work, struct r2c2_node, lsa_work);
+	struct r2c2_lsa_rec *rec, *old;
+	struct r2c2_port *port;
+	struct r2c2_nbr *nbr;
+	struct sk_buff *skb;
+	bool sync[R2C2_MAX_PORTS] = {};
+	int i;
+
+	if (!READ_ONCE(node->active))
+		return;
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec) {
+		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		return;
+	}
+	rcu_read_lock();
+	for (i = 0; i < R2C2_MAX_PORTS; i++) {
+		port = rcu_dereference(node->ports[i]);
+		if (!port)
+			continue;
+		nbr = rcu_dereference(port->nbr);
+		if (!nbr || !READ_ONCE(port->up))
+			continue;
+		rec->ent[rec->count].port = i;
+		rec->ent[rec->count].nbr_port = nbr->port;
+		rec->ent[rec->count].nbr = htons(nbr->addr);
+		rec->count++;
+	}
+
+	spin_lock_bh(&node->lock);
+	rec->addr = node->addr;
+	rec->seq = ++node->lsa_seq;
+	rec->max_age_s = r2c2_lsa_max_age_s(node);
+	rec->expires = jiffies;		/* never checked for our own */
+	old = xa_store(&node->lsdb, rec->addr, rec, GFP_ATOMIC);
+	if (xa_is_err(old)) {
+		spin_unlock_bh(&node->lock);
+		rcu_read_unlock();
+		kfree(rec);
+		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		return;
+	}
+	if (!old)
+		node->nlsa++;
+	node->lsa_refresh = jiffies +
+			    msecs_to_jiffies(r2c2_lsa_refresh_ms(node));
+	skb = r2c2_lsa_skb(node, rec);
+	for (i = 0; i < R2C2_MAX_PORTS; i++) {
+		port = rcu_dereference(node->ports[i]);
+		if (port && port->sync) {
+			port->sync = false;
+			sync[i] = true;
+		}
+	}
+	spin_unlock_bh(&node->lock);
+	if (old)
+		kfree_rcu(old, rcu);
+
+	if (skb) {
+		r2c2_stat_add(node, NULL, R2C2_S_BCAST_TX, 1);
+		r2c2_flood(node, skb, R2C2_PORT_NONE, 0);
+		consume_skb(skb);
+	}
+	for (i = 0; i < R2C2_MAX_PORTS; i++) {
+		port = rcu_dereference(node->ports[i]);
+		if (sync[i] && port)
+			r2c2_lsdb_sync(node, port);
+	}
+	rcu_read_unlock();
+	r2c2_recompute_soon(node);
+}
+
+static bool r2c2_lsa_same(const struct r2c2_lsa_rec *a,
+			  const struct r2c2_lsa_rec *b)
+{
+	return a->count == b->count &&
+	       !memcmp(a->ent, b->ent, a->count * sizeof(a->ent[0]));
+}
+
+/**
+ * r2c2_rcv_lsa() - a flooded link-state advertisement
+ * @port: port it came on
+ * @skb: the frame at its control header; consumed
+ *
+ * A newer LSA is stored and flooded on every other port with a neighbour.
+ *
+ * Context: softirq.
+ */
+void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
+{
+	struct r2c2_node *node = port->node;
+	const struct r2c2_ctl_hdr *ch;
+	const struct r2c2_lsa *lsa;
+	const struct r2c2_lsa_ent *ent;
+	struct r2c2_lsa_rec *rec, *old;
+	unsigned int len, i, seen = 0;
+	enum r2c2_stat why;
+	bool bump = false, same;
+	u16 src, max_age;
+	u32 seq;
+
+	why = R2C2_S_DROP_TRUNCATED;
+	if (!pskb_may_pull(skb, R2C2_CTL_HLEN + sizeof(*lsa)))
+		goto drop;
+	lsa = (const struct r2c2_lsa *)(skb->data + R2C2_CTL_HLEN);
+	why = R2C2_S_DROP_BAD_LSA;
+	if (lsa->count > R2C2_MAX_PORTS)
+		goto drop;
+	len = R2C2_CTL_HLEN + sizeof(*lsa) + lsa->count * sizeof(*ent);
+	why = R2C2_S_DROP_TRUNCATED;
+	if (!pskb_may_pull(skb, len))
+		goto drop;
+	ch = (const struct r2c2_ctl_hdr *)skb->data;
+	lsa = (const struct r2c2_lsa *)(ch + 1);
+	ent = (const struct r2c2_lsa_ent *)(lsa + 1);
+	why = R2C2_S_DROP_CSUM;
+	if (r2c2_ctl_csum(ch, lsa, len - R2C2_CTL_HLEN) != (__force u16)ch->csum)
+		goto drop;
+	src = ntohs(ch->src);
+	seq = ntohl(lsa->lsa_seq);
+	max_age = ntohs(lsa->max_age_s);
+	why = R2C2_S_DROP_BAD_LSA;
+	if (src == R2C2_ADDR_NONE || !max_age)
+		goto drop;
+	for (i = 0; i < lsa->count; i++) {
+		if (ent[i].port >= R2C2_MAX_PORTS ||
+		    ent[i].nbr_port >= R2C2_MAX_PORTS ||
+		    (seen & BIT(ent[i].port)))
+			goto drop;
+		seen |= BIT(ent[i].port);
+	}
+
+	why = R2C2_S_DROP_DUP;
+	if (src == READ_ONCE(node->addr)) {
+		/* ours from before a restart: continue above it */
+		spin_lock(&node->lock);
+		if (r2c2_seq_after(seq, node->lsa_seq)) {
+			node->lsa_seq = seq;
+			bump = true;
+		}
+		spin_unlock(&node->lock);
+		if (bump)
+			r2c2_topo_changed(node);
+		goto drop;
+	}
+
+	why = R2C2_S_DROP_NOMEM;
+	if (pskb_trim(skb, len))
+		goto drop;
+	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
+	if (!rec)
+		goto drop;
+	rec->addr = src;
+	rec->seq = seq;
+	rec->max_age_s = max_age;
+	rec->count = lsa->count;
+	rec->expires = jiffies + max_age * HZ;
+	memcpy(rec->ent, ent, rec->count * sizeof(*ent));
+
+	spin_lock(&node->lock);
+	old = xa_load(&node->lsdb, src);
+	if (old && !r2c2_seq_after(seq, old->seq)) {
+		spin_unlock(&node->lock);
+		kfree(rec);
+		why = R2C2_S_DROP_DUP;
+		goto drop;
+	}
+	old = xa_store(&node->lsdb, src, rec, GFP_ATOMIC);
+	if (xa_is_err(old)) {
+		spin_unlock(&node->lock);
+		kfree(rec);
+		goto drop;
+	}
+	if (!old)
+		node->nlsa++;
+	spin_unlock(&node->lock);
+	same = old && r2c2_lsa_same(old, rec);
+	if (old)
+		kfree_rcu(old, rcu);
+
+	r2c2_stat_add(node, port, R2C2_S_BCAST_RX, 1);
+	r2c2_flood(node, skb, port->num, R2C2_S_BCAST_FWD);
+	consume_skb(skb);
+	if (!same)
+		r2c2_recompute_soon(node);
+	return;
+drop:
+	r2c2_stat_add(node, port, why, 1);
+	kfree_skb(skb);
+}
+
+/**
+ * r2c2_lsdb_flush() - forget every LSA, ours included
+ * @node: the node
+ */
+void r2c2_lsdb_flush(struct r2c2_node *node)
+{
+	struct r2c2_lsa_rec *rec;
+	unsigned long idx;
+
+	spin_lock_bh(&node->lock);
+	xa_for_each(&node->lsdb, idx, rec) {
+		xa_erase(&node->lsdb, idx);
+		kfree_rcu(rec, rcu);
+	}
+	node->nlsa = 0;
+	spin_unlock_bh(&node->lock);
+}
+
+/* Forget LSAs not refreshed in time. */
+static bool r2c2_lsdb_expire(struct r2c2_node *node)
+{
+	struct r2c2_lsa_rec *rec;
+	unsigned long idx;
+	bool gone = false;
+
+	spin_lock_bh(&node->lock);
+	xa_for_each(&node->lsdb, idx, rec) {
+		if (rec->addr == node->addr || time_before(jiffies, rec->expires))
+			continue;
+		xa_erase(&node->lsdb, idx);
+		node->nlsa--;
+		kfree_rcu(rec, rcu);
+		gone = true;
+	}
+	spin_unlock_bh(&node->lock);
+	return gone;
+}
+
+/**
+ * r2c2_topo_tick() - periodic work: hellos, neighbour and LSA expiry,
+ * LSA refresh, flow garbage collection
+ * @work: @node->tick
+ */
+void r2c2_topo_tick(struct work_struct *work)
+{
+	struct r2c2_node *node = container_of(to_delayed_work(work),
+					      struct r2c2_node, tick);
+	struct r2c2_port *port;
+	struct r2c2_nbr *nbr;
+	unsigned long dead;
+	int i;
+
+	if (!READ_ONCE(node->active))
+		return;
+	rcu_read_lock();
+	for (i = 0; i < R2C2_MAX_PORTS; i++) {
+		port = rcu_dereference(node->ports[i]);
+		if (!port)
+			continue;
+		nbr = rcu_dereference(port->nbr);
+		dead = READ_ONCE(port->last_heard) +
+		       msecs_to_jiffies(nbr ? nbr->interval_ms * 7 / 2 : 0);
+		if (nbr && time_after(jiffies, dead))
+			r2c2_nbr_clear(port);
+		if (READ_ONCE(port->up))
+			r2c2_hello_send(node, port);
+	}
+	rcu_read_unlock();
+	if (r2c2_lsdb_expire(node))
+		r2c2_recompute_soon(node);
+	if (time_after_eq(jiffies, READ_ONCE(node->lsa_refresh)))
+		r2c2_topo_changed(node);
+	if (time_after_eq(jiffies, node->flow_gc)) {
+		node->flow_gc = jiffies + HZ;
+		r2c2_flows_gc(node, false);
+	}
+	queue_delayed_work(system_wq, &node->tick,
+			   msecs_to_jiffies(READ_ONCE(node->hello_ms)));
+}
+
+/**
+ * r2c2_tables_idx() - dense index of a node address
+ * @t: tables
+ * @addr: node address
+ *
+ * Return: the index, or -1 when @addr is not in the graph.
+ */
+int r2c2_tables_idx(const struct r2c2_tables *t, u16 addr)
+{
+	int lo = 0, hi = t->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (t->addrs[mid] == addr)
+			return mid;
+		if (t->addrs[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/**
+ * r2c2_tables_free() - free tables (after a grace period)
+ * @t: tables or NULL
+ */
+void r2c2_tables_free(struct r2c2_tables *t)
+{
+	if (!t)
+		return;
+	r2c2_paths_free(&t->paths);
+	kvfree(t->addrs);
+	kvfree(t->fib_ports);
+	kvfree(t->fib_parent);
+	kfree(t);
+}
+
+/* what the graph computation needs of an LSA */
+struct r2c2_snap {
+	u16 addr;
+	u8 count;
+	struct r2c2_lsa_ent ent[R2C2_MAX_PORTS];
+};
+
+static int r2c2_snap_cmp(const void *a, const void *b)
+{
+	const struct r2c2_snap *x = a, *y = b;
+
+	return (int)x->addr - (int)y->addr;
+}
+
+static int r2c2_snap_idx(const struct r2c2_snap *s, unsigned int n, u16 addr)
+{
+	int lo = 0, hi = (int)n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s[mid].addr == addr)
+			return mid;
+		if (s[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Copy the database, sorted, with ourselves in it. */
+static struct r2c2_snap *r2c2_lsdb_snapshot(struct r2c2_node *node,
+					    unsigned int *np, u16 *me)
+{
+	struct r2c2_lsa_rec *rec;
+	struct r2c2_snap *s;
+	unsigned long idx;
+	unsigned int cap, n;
+
+again:
+	cap = READ_ONCE(node->nlsa) + 8;
+	s = kvcalloc(cap + 1, sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	n = 0;
+	spin_lock_bh(&node->lock);
+	if (node->nlsa > cap) {
+		spin_unlock_bh(&node->lock);
+		kvfree(s);
+		goto again;
+	}
+	*me = node->addr;
+	xa_for_each(&node->lsdb, idx, rec) {
+		if (n == cap)
+			break;
+		s[n].addr = rec->addr;
+		s[n].count = rec->count;
+		memcpy(s[n].ent, rec->ent, sizeof(rec->ent));
+		n++;
+	}
+	spin_unlock_bh(&node->lock);
+	if (r2c2_snap_idx(s, n, *me) < 0) {
+		s[n].addr = *me;
+		n++;
+		sort(s, n, sizeof(*s), r2c2_snap_cmp, NULL);
+	}
+	*np = n;
+	return s;
+}
+
+/* Whether any neighbour announces a declared topology other than ours. */
+static bool r2c2_hash_mismatch(struct r2c2_node *node)
+{
+	u32 hash = READ_ONCE(node->topo_hash);
+	struct r2c2_port *port;
+	struct r2c2_nbr *nbr;
+	bool bad = false;
+	int i;
+
+	rcu_read_lock();
+	for (i = 0; i < R2C2_MAX_PORTS; i++) {
+		port = rcu_dereference(node->ports[i]);
+		nbr = port ? rcu_dereference(port->nbr) : NULL;
+		if (nbr && nbr->topo_hash && nbr->topo_hash != hash)
+			bad = true;
+	}
+	rcu_read_unlock();
+	return bad;
+}
+
+static struct r2c2_tables *r2c2_tables_build(struct r2c2_node *node)
+{
+	struct r2c2_tables *t = NULL;
+	struct r2c2_snap *s;
+	unsigned int n, u, i, j;
+	u8 *nbr_port = NULL;
+	u16 *nbr = NULL, me;
+	u8 dims[R2C2_MAX_DIMS], ndims;
+	int err;
+
+	s = r2c2_lsdb_snapshot(node, &n, &me);
+	if (!s)
+		return NULL;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	nbr = kvmalloc_array(n * R2C2_MAX_PORTS, sizeof(*nbr), GFP_KERNEL);
+	nbr_port = kvzalloc(n * R2C2_MAX_PORTS, GFP_KERNEL);
+	if (!t || !nbr || !nbr_port)
+		goto err;
+	t->addrs = kvmalloc_array(n, sizeof(*t->addrs), GFP_KERNEL);
+	t->fib_ports = kvzalloc(n * R2C2_MAX_TREES, GFP_KERNEL);
+	t->fib_parent = kvmalloc(n * R2C2_MAX_TREES, GFP_KERNEL);
+	if (!t->addrs || !t->fib_ports || !t->fib_parent)
+		goto err;
+	memset(t->fib_parent, R2C2_PORT_NONE, n * R2C2_MAX_TREES);
+
+	t->n = n;
+	for (u = 0; u < n; u++) {
+		t->addrs[u] = s[u].addr;
+		for (i = 0; i < R2C2_MAX_PORTS; i++)
+			nbr[u * R2C2_MAX_PORTS + i] = R2C2_IDX_NONE;
+	}
+	/* a link counts when both ends advertise it */
+	for (u = 0; u < n; u++) {
+		for (i = 0; i < s[u].count; i++) {
+			const struct r2c2_lsa_ent *e = &s[u].ent[i];
+			int v = r2c2_snap_idx(s, n, ntohs(e->nbr));
+
+			if (v < 0 || v == (int)u)
+				continue;
+			for (j = 0; j < s[v].count; j++) {
+				const struct r2c2_lsa_ent *r = &s[v].ent[j];
+
+				if (r->port == e->nbr_port &&
+				    r->nbr_port == e->port &&
+				    ntohs(r->nbr) == s[u].addr)
+					break;
+			}
+			if (j == s[v].count)
+				continue;
+			nbr[u * R2C2_MAX_PORTS + e->port] = (u16)v;
+			nbr_port[u * R2C2_MAX_PORTS + e->port] = e->nbr_port;
+			t->links++;
+		}
+	}
+	err = r2c2_paths_build(&t->paths, (u16)n, nbr, nbr_port);
+	if (err)
+		goto err;
+	i = r2c2_snap_idx(s, n, me);
+	t->me = (u16)i;
+	r2c2_fib_build(&t->paths, t->me, R2C2_MAX_TREES, t->fib_ports,
+		       t->fib_parent);
+
+	spin_lock_bh(&node->lock);
+	ndims = node->ndims;
+	memcpy(dims, node->dims, sizeof(dims));
+	spin_unlock_bh(&node->lock);
+	t->topo_ok = -1;
+	if (ndims) {
+		err = r2c2_torus_match(&t->paths, t->addrs, dims, ndims);
+		t->topo_ok = err > 0 && !r2c2_hash_mismatch(node);
+	}
+	kvfree(s);
+	kvfree(nbr);
+	kvfree(nbr_port);
+	return t;
+err:
+	kvfree(s);
+	kvfree(nbr);
+	kvfree(nbr_port);
+	r2c2_tables_free(t);
+	return NULL;
+}
+
+static void r2c2_tables_rcu_free(struct rcu_head *head)
+{
+	r2c2_tables_free(container_of(head, struct r2c2_tables, rcu));
+}
+
+/**
+ * r2c2_recompute_work() - compute and publish the tables
+ * @work: @node->recompute
+ */
+void r2c2_recompute_work(struct work_struct *work)
+{
+	struct r2c2_node *node = container_of(to_delayed_work(work),
+					      struct r2c2_node, recompute);
+	struct r2c2_tables *t, *old;
+
+	mutex_lock(&node->tbl_lock);
+	if (!READ_ONCE(node->active)) {
+		mutex_unlock(&node->tbl_lock);
+		return;
+	}
+	t = r2c2_tables_build(node);
+	if (!t) {
+		mutex_unlock(&node->tbl_lock);
+		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		queue_delayed_work(system_wq, &node->recompute, HZ / 10);
+		return;
+	}
+	t->gen = ++node->tables_gen;
+	old = rcu_replace_pointer(node->tables, t,
+				  lockdep_is_held(&node->tbl_lock));
+	r2c2_genl_topo_event(node, t);
+	mutex_unlock(&node->tbl_lock);
+	if (old)
+		call_rcu(&old->rcu, r2c2_tables_rcu_free);
+}
