@@ -188,8 +188,8 @@ int r2c2_link_loads(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 
 /**
  * struct r2c2_pf_opts - knobs of the NED optimiser
- * @gamma: step size (Flowtune uses 0.4; 1 converges faster here)
- * @tol: stop when no flow's rate changes by more than tol (relative)
+ * @gamma: step size (default 0.3; Flowtune reports 0.2..1.5 work, 1 oscillates here)
+ * @tol: stop when no flow's rate changes by more than tol (relative; 1e-4)
  * @max_iter: iteration cap per call
  */
 struct r2c2_pf_opts {
