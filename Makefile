@@ -31,7 +31,7 @@ modules:
 		rm -rf $(BUILD)/$$d; cp -rs $(CURDIR)/$$d $(BUILD)/$$d; \
 	done; ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=$(W) modules
-	@for k in $$(find $(BUILD) -name '*.ko'); do ln -sf $$k $(BUILD)/; done
+	@for k in $$(find $(BUILD) -mindepth 2 -name '*.ko'); do ln -sf $$k $(BUILD)/; done
 
 modules-all:
 	@test -f $(R2C2_CACHE)/kernels || { echo "run scripts/setup.sh first" >&2; exit 1; }
