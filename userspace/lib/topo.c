@@ -361,12 +361,12 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 		double c;
 
 		lineno++;
-		if (hash)
-			*hash = 0;
 		if (!strchr(buf, '\n') && !feof(fp)) {
 			seterr(err, errlen, "%s:%u: line too long", path, lineno);
 			goto out;
 		}
+		if (hash)
+			*hash = 0;
 		nw = split_words(buf, w, 4);
 		if (!nw)
 			continue;

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flowfile.c - read a flow list for the offline allocator.
+ *
+ * One flow a line, '#' starts a comment:
+ *	SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb] [demand=RATE] [long]
+ * SRC and DST are node ids (0..n-1; on a torus id = x + k1 * (y + k2 * z)).
+ * Defaults: weight 1, prio 0 (highest; 0..15), routing rps, no demand
+ * cap. "long" marks a flow whose protocol route-select may change (when
+ * no line says "long", every flow may change).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "r2c2_alloc.h"
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return *end || errno || *out > max ? -1 : 0;
+}
+
+/**
+ * r2c2_flows_load() - read a flow file
+ * @path: file ("-" for stdin)
+ * @t: topology, to check node ids and reachability
+ * @fp: out, malloc'd flows
+ * @longp: out, malloc'd "long" flags (all true if no line says long)
+ * @nfp: out, number of flows
+ * @err: message naming the file and line on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, -ENOENT, -EINVAL or -ENOMEM.
+ */
+int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
+		    struct r2c2_flow **fp, bool **longp, size_t *nfp,
+		    char *err, size_t errlen)
+{
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct r2c2_flow *f = NULL;
+	bool *lg = NULL, anylong = false;
+	size_t nf = 0, cap = 0, i;
+	unsigned int lineno = 0;
+	char buf[1024];
+	int ret = -EINVAL;
+
+	*fp = NULL;
+	*longp = NULL;
+	*nfp = 0;
+	if (!in) {
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	while (fgets(buf, sizeof(buf), in)) {
+		char *hash = strchr(buf, '#'), *save = NULL, *tok;
+		struct r2c2_flow fl = { .weight = 1, .rproto = R2C2_RP_RPS };
+		unsigned long v;
+		int field = 0;
+		bool islong = false;
+
+		lineno++;
+		if (!strchr(buf, '\n') && !feof(in)) {
+			seterr(err, errlen, "%s:%u: line too long", path, lineno);
+			goto out;
+		}
+		if (hash)
+			*hash = 0;
+		for (tok = strtok_r(buf, " \t\r\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\r\n", &save), field++) {
+			char *eq = strchr(tok, '=');
+
+			if (field < 2) {
+				if (eq || parse_uint(tok, ~0ul, &v)) {
+					seterr(err, errlen, "%s:%u: expected node id, got '%s'",
+					       path, lineno, tok);
+					goto out;
+				}
+				if (v >= t->n) {
+					seterr(err, errlen, "%s:%u: unknown node %s (nodes are 0..%u)",
+					       path, lineno, tok, t->n - 1);
+					goto out;
+				}
+				if (field == 0)
+					fl.src = (u16)v;
+				else
+					fl.dst = (u16)v;
+				continue;
+			}
+			if (!strcmp(tok, "long")) {
+				islong = true;
+				continue;
+			}
+			if (!eq) {
+				seterr(err, errlen, "%s:%u: unexpected '%s' (weight=, prio=, routing=, demand=, long)",
+				       path, lineno, tok);
+				goto out;
+			}
+			*eq++ = 0;
+			if (!strcmp(tok, "weight")) {
+				char *end;
+
+				fl.weight = strtod(eq, &end);
+				if (end == eq || *end || !(fl.weight > 0) || !isfinite(fl.weight)) {
+					seterr(err, errlen, "%s:%u: weight must be a positive number, got '%s'",
+					       path, lineno, eq);
+					goto out;
+				}
+			} else if (!strcmp(tok, "prio")) {
+				if (parse_uint(eq, R2C2_PRIO_LEVELS - 1, &v)) {
+					seterr(err, errlen, "%s:%u: prio must be 0..%d, got '%s'",
+					       path, lineno, R2C2_PRIO_LEVELS - 1, eq);
+					goto out;
+				}
+				fl.prio = (u8)v;
+			} else if (!strcmp(tok, "routing")) {
+				int p = r2c2_parse_rproto(eq);
+
+				if (p < 0) {
+					seterr(err, errlen, "%s:%u: unknown routing protocol '%s' (rps, dor, vlb)",
+					       path, lineno, eq);
+					goto out;
+				}
+				fl.rproto = (u8)p;
+			} else if (!strcmp(tok, "demand")) {
+				if (r2c2_parse_rate(eq, &fl.demand) || !(fl.demand > 0)) {
+					seterr(err, errlen, "%s:%u: demand must be a positive rate, got '%s'",
+					       path, lineno, eq);
+					goto out;
+				}
+			} else {
+				seterr(err, errlen, "%s:%u: unknown attribute '%s' (weight, prio, routing, demand)",
+				       path, lineno, tok);
+				goto out;
+			}
+		}
+		if (!field)
+			continue;
+		if (field < 2) {
+			seterr(err, errlen, "%s:%u: expected 'SRC DST [attr=value...]'", path, lineno);
+			goto out;
+		}
+		if (fl.src == fl.dst) {
+			seterr(err, errlen, "%s:%u: source and destination are both %u", path,
+			       lineno, fl.src);
+			goto out;
+		}
+		if (t->paths.dist[(size_t)fl.dst * t->n + fl.src] == R2C2_DIST_INF) {
+			seterr(err, errlen, "%s:%u: node %u cannot reach node %u", path, lineno,
+			       fl.src, fl.dst);
+			goto out;
+		}
+		if (nf == cap) {
+			size_t nc = cap ? 2 * cap : 256;
+			void *a = realloc(f, nc * sizeof(*f)), *b;
+
+			if (!a) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			f = a;
+			b = realloc(lg, nc * sizeof(*lg));
+			if (!b) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			lg = b;
+			cap = nc;
+		}
+		anylong |= islong;
+		lg[nf] = islong;
+		f[nf++] = fl;
+	}
+	if (ferror(in)) {
+		seterr(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	if (!anylong)
+		for (i = 0; i < nf; i++)
+			lg[i] = true;
+	*fp = f;
+	*longp = lg;
+	*nfp = nf;
+	f = NULL;
+	lg = NULL;
+	ret = 0;
+out:
+	if (in != stdin)
+		fclose(in);
+	free(f);
+	free(lg);
+	return ret;
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# r2c2ctl alloc / route-select: documented output, clear errors on bad input.
+set -u
+cd "$(dirname "$0")/.."
+R=./r2c2ctl/r2c2ctl
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+n=0 fail=0
+check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=$((fail+1)); fi; }
+# expect failure: exit 1, message on stderr naming file:line, nothing on stdout
+bad() { local what=$1 pat=$2; shift 2
+	"$R" "$@" >"$T/out" 2>"$T/err"; local rc=$?
+	n=$((n+1))
+	if [ $rc -ne 0 ] && [ ! -s "$T/out" ] && grep -qF -- "$pat" "$T/err"; then
+		echo "ok $n - $what"
+	else
+		echo "not ok $n - $what"; fail=$((fail+1)); sed 's/^/# /' "$T/err" "$T/out"
+	fi; }
+
+cat >"$T/fig4.topo" <<'E'
+nodes 6
+capacity 2G
+link 1 5
+link 5 4 1G   # 1->4 drawn as a two-hop path
+link 1 3
+link 3 4 1G
+link 2 3
+E
+printf '1 4\n2 4 routing=rps\n' >"$T/fig4.flows"
+out=$("$R" alloc --topology "file:$T/fig4.topo" --flows "$T/fig4.flows" --headroom 0)
+check "Figure 4 via the CLI: both flows 666.7Mbit/s" "[ \$(grep -c 'rate 666.7Mbit/s' <<<\"\$out\") = 2 ]"
+out=$("$R" -j alloc --topology "file:$T/fig4.topo" --flows "$T/fig4.flows" --headroom 0)
+check "-j prints JSON with rate_bps" "grep -q '\"rate_bps\":666666667' <<<\"\$out\""
+printf '0 511 routing=vlb\n1 2 weight=2 prio=1 demand=1G\n3 100 routing=dor long\n5 6 long\n' >"$T/t.flows"
+out=$("$R" alloc --topology torus:8x8x8 --flows "$T/t.flows" --policy propfair --capacity 40G)
+check "propfair on torus:8x8x8 prints 4 flows" "[ \$(grep -c '^flow' <<<\"\$out\") = 4 ]"
+for i in $(seq 0 40); do echo "$((i % 64)) $(((i * 7 + 13) % 64)) long"; done >"$T/t2.flows"
+a=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --threads 2)
+b=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --threads 1)
+check "route-select reproducible for a seed (1 or 2 threads)" "[ \"\$a\" = \"\$b\" ]"
+check "route-select prints all-rps, all-vlb, all-dor, random" "grep -q all-rps <<<\"\$a\" && grep -q all-vlb <<<\"\$a\" && grep -q all-dor <<<\"\$a\" && grep -q random <<<\"\$a\""
+
+printf '0 99\n' >"$T/unk.flows"
+bad "unknown node names file and line" "unk.flows:1: unknown node 99" alloc --topology torus:4x4 --flows "$T/unk.flows"
+printf '# c\n0 1\n0 1 weight=x\n' >"$T/mal.flows"
+bad "malformed weight names line 3" "mal.flows:3: weight" alloc --topology torus:4x4 --flows "$T/mal.flows"
+printf '0 1 routing=ecmp\n' >"$T/proto.flows"
+bad "unknown protocol" "proto.flows:1: unknown routing protocol 'ecmp'" alloc --topology torus:4x4 --flows "$T/proto.flows"
+printf '0\n' >"$T/short.flows"
+bad "missing destination" "short.flows:1: expected 'SRC DST" alloc --topology torus:4x4 --flows "$T/short.flows"
+printf 'nodes 3\nlink 0 1 0\n' >"$T/zero.topo"
+bad "zero capacity names topology line" "zero.topo:2: link 0 -> 1 has zero capacity" alloc --topology "$T/zero.topo" --flows "$T/short.flows"
+printf 'nodes 3\nlink 0 7\n' >"$T/unk.topo"
+bad "unknown node in topology" "unk.topo:2: unknown node '7'" alloc --topology "$T/unk.topo" --flows "$T/short.flows"
+bad "zero --capacity rejected" "capacity" alloc --topology torus:4x4 --flows "$T/fig4.flows" --capacity 0
+bad "bad torus spec" "expected torus:K1xK2" alloc --topology torus:8x1 --flows "$T/fig4.flows"
+bad "missing flow file" "nosuch.flows" alloc --topology torus:4x4 --flows "$T/nosuch.flows"
+printf '1 2\n' >"$T/unreach.flows"
+bad "unreachable pair" "unreach.flows:1: node 1 cannot reach node 2" alloc --topology "$T/fig4.topo" --flows "$T/unreach.flows"
+echo "1..$n"
+[ $fail -eq 0 ]
