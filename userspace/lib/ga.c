@@ -5,7 +5,8 @@
  * A genotype gives every long flow a protocol. Its fitness is a utility
  * of the rates the allocator computes for all flows (long ones with the
  * genotype's protocols): aggregate throughput, or the minimum rate. The
- * first population holds the current assignment and random genotypes;
+ * first population holds the current assignment, one genotype per
+ * allowed protocol (all flows on it) and random genotypes;
  * each generation keeps the elite unchanged (so the result is never
  * worse than the current assignment) and breeds the rest by tournament
  * selection, uniform crossover and per-gene mutation. Fitness is
@@ -264,12 +265,17 @@ int r2c2_ga_select(const struct r2c2_rtab *rt, struct r2c2_flow *f,
 			goto out;
 		memcpy(w[i].f, f, nf * sizeof(*f));
 	}
-	/* generation 0: the current assignment and random ones */
+	/*
+	 * generation 0: the current assignment, every single-protocol
+	 * assignment (so the result is never worse than the best of them)
+	 * and random ones
+	 */
 	for (j = 0; j < ng; j++)
 		ga.pop[j] = f[gene[j]].rproto;
 	for (i = 1; i < P; i++)
 		for (j = 0; j < ng; j++)
-			ga.pop[(size_t)i * ng + j] = allowed[rnd(&seed) % nallowed];
+			ga.pop[(size_t)i * ng + j] = i <= nallowed ? allowed[i - 1] :
+				allowed[rnd(&seed) % nallowed];
 	ret = evaluate(&ga, w, nw, 0);
 	if (ret)
 		goto out;
