@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * r2c2ctl.h - helpers shared by r2c2ctl's objects: usage errors, strict
+ * number and keyword parsing, the names of enum values, counters.
+ */
+#ifndef _R2C2CTL_H
+#define _R2C2CTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/r2c2.h>
+
+#include "cmds.h"
+
+struct nlattr;
+
+/* ---- usage errors (util.c) ------------------------------------------ */
+
+/* the object being run, for "Try r2c2ctl OBJECT help" (set by main) */
+extern const char *ctl_object;
+
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int invalid_arg(const char *what, const char *tok, const char *why);
+int missing_arg(const char *keyword);
+int duplicate_arg(const char *keyword);
+int unknown_arg(const char *tok);
+bool is_help(const char *tok);
+
+/*
+ * Move to the value after a keyword, or fail with a usage error naming
+ * the keyword (iproute2's NEXT_ARG).
+ */
+#define NEXT_ARG() do {					\
+	if (argc < 2)					\
+		return missing_arg(*argv);		\
+	argc--, argv++;					\
+} while (0)
+
+/* ---- parsing (util.c): 0 or, after a usage message, -1 --------------- */
+
+int parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+	      uint32_t *v);
+int parse_addr(const char *what, const char *s, uint16_t *v);
+int parse_port(const char *s, uint8_t *v);
+int parse_rproto(const char *s, uint8_t *v);
+int parse_flowid(const char *s, uint32_t *v);
+int parse_rate(const char *s, uint32_t *kbps);
+int parse_topology(const char *s, uint8_t *dims, unsigned int *ndims);
+int parse_ifname(const char *what, const char *s);
+int parse_seconds(const char *s, int *ms);
+
+/* ---- names of enum values (util.c) ------------------------------------ */
+
+const char *rproto_name(unsigned int v, char *buf, size_t len);
+const char *port_state_name(unsigned int v, char *buf, size_t len);
+const char *flow_evt_name(unsigned int v, char *buf, size_t len);
+int parse_flow_evt(const char *s, uint8_t *v);
+void format_rate(uint32_t kbps, char *buf, size_t len);
+void format_flowid(uint32_t id, char *buf, size_t len);
+void format_mac(const uint8_t *mac, char *buf, size_t len);
+
+/* ---- counters (stats.c) ------------------------------------------------ */
+
+/* the one table of counter names, indexed by enum r2c2_stat */
+extern const char *const r2c2_stat_names[__R2C2_S_MAX];
+
+/*
+ * Print a R2C2_A_STATS nest: JSON object @key with every known counter
+ * by name; in text, @per_line counters a line, each line indented by
+ * @indent spaces. Unknown (newer) counters are skipped.
+ */
+void print_stats(const char *key, const struct nlattr *nest,
+		 unsigned int per_line, unsigned int indent);
+
+/* ---- ports (port.c), shared with neigh.c ------------------------------- */
+
+struct port_info {
+	bool has_port, has_ifindex, has_state, has_nbr, has_nbr_port;
+	bool has_mac, has_age;
+	uint8_t port, state, nbr_port;
+	uint16_t nbr;
+	uint32_t ifindex, age_ms;
+	uint8_t mac[6];
+	char dev[64];
+	const struct nlattr *stats;
+};
+
+int port_info_parse(struct nlattr **tb, struct port_info *pi);
+
+#endif /* _R2C2CTL_H */

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - usage errors, strict parsing of numbers and keywords, and the
+ * names of the enum values of <linux/r2c2.h> for r2c2ctl.
+ *
+ * Every parser names the bad token in its message, so that a script's
+ * author sees which word was wrong; nothing reaches the kernel before
+ * the whole command line has parsed.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "r2c2ctl.h"
+
+const char *ctl_object;
+
+static void usage_hint(void)
+{
+	if (ctl_object)
+		fprintf(stderr, "Try \"r2c2ctl %s help\".\n", ctl_object);
+	else
+		fputs("Try \"r2c2ctl help\".\n", stderr);
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("r2c2ctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage_hint();
+	return R2C2CTL_EXIT_USAGE;
+}
+
+int invalid_arg(const char *what, const char *tok, const char *why)
+{
+	if (why)
+		return usage_error("invalid %s \"%s\" (%s)", what, tok, why);
+	return usage_error("invalid %s \"%s\"", what, tok);
+}
+
+int missing_arg(const char *keyword)
+{
+	return usage_error("missing value after \"%s\"", keyword);
+}
+
+int duplicate_arg(const char *keyword)
+{
+	return usage_error("\"%s\" given twice", keyword);
+}
+
+int unknown_arg(const char *tok)
+{
+	return usage_error("unknown argument \"%s\"", tok);
+}
+
+bool is_help(const char *tok)
+{
+	return !strcmp(tok, "help");
+}
+
+/* usage message, then -1: what the parsers return */
+static int bad(const char *what, const char *tok, const char *why)
+{
+	invalid_arg(what, tok, why);
+	return -1;
+}
+
+/* Decimal, or hex with 0x; no sign, no spaces, no octal surprises. */
+static int parse_ull(const char *s, unsigned long long *v)
+{
+	const char *p = s;
+	char *end;
+	int base = 10;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		p = s + 2;
+		if (!isxdigit((unsigned char)*p))
+			return -1;
+	} else if (!isdigit((unsigned char)*p)) {
+		return -1;
+	}
+	errno = 0;
+	*v = strtoull(p, &end, base);
+	if (errno || *end)
+		return -1;
+	return 0;
+}
+
+int parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+	      uint32_t *v)
+{
+	unsigned long long x;
+	char why[48];
+
+	snprintf(why, sizeof(why), "expected %u..%u", min, max);
+	if (parse_ull(s, &x))
+		return bad(what, s, why);
+	if (x < min || x > max)
+		return bad(what, s, why);
+	*v = (uint32_t)x;
+	return 0;
+}
+
+int parse_addr(const char *what, const char *s, uint16_t *v)
+{
+	uint32_t x;
+
+	if (parse_u32(what, s, 0, R2C2_ADDR_NONE - 1, &x))
+		return -1;
+	*v = (uint16_t)x;
+	return 0;
+}
+
+int parse_port(const char *s, uint8_t *v)
+{
+	uint32_t x;
+
+	if (parse_u32("port", s, 0, R2C2_MAX_PORTS - 1, &x))
+		return -1;
+	*v = (uint8_t)x;
+	return 0;
+}
+
+int parse_flowid(const char *s, uint32_t *v)
+{
+	return parse_u32("flow id", s, 0, UINT32_MAX, v);
+}
+
+/* names indexed by enum value; NULL holes are unnamed values */
+static const char *const rproto_names[__R2C2_RP_MAX] = {
+	[R2C2_RP_RPS] = "rps",
+	[R2C2_RP_DOR] = "dor",
+	[R2C2_RP_VLB] = "vlb",
+};
+
+static const char *const port_state_names[] = {
+	[R2C2_PS_DOWN] = "down",
+	[R2C2_PS_UP] = "up",
+	[R2C2_PS_NBR] = "neighbour",
+};
+
+static const char *const flow_evt_names[] = {
+	[R2C2_FE_START] = "start",
+	[R2C2_FE_FINISH] = "finish",
+	[R2C2_FE_UPDATE] = "update",
+	[R2C2_FE_REFRESH] = "refresh",
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *enum_name(const char *const *names, size_t n,
+			     unsigned int v, char *buf, size_t len)
+{
+	if (v < n && names[v])
+		return names[v];
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
+static int enum_parse(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+const char *rproto_name(unsigned int v, char *buf, size_t len)
+{
+	return enum_name(rproto_names, ARRAY_SIZE(rproto_names), v, buf, len);
+}
+
+const char *port_state_name(unsigned int v, char *buf, size_t len)
+{
+	return enum_name(port_state_names, ARRAY_SIZE(port_state_names), v,
+			 buf, len);
+}
+
+const char *flow_evt_name(unsigned int v, char *buf, size_t len)
+{
+	return enum_name(flow_evt_names, ARRAY_SIZE(flow_evt_names), v,
+			 buf, len);
+}
+
+int parse_rproto(const char *s, uint8_t *v)
+{
+	int i = enum_parse(rproto_names, ARRAY_SIZE(rproto_names), s);
+
+	if (i < 0)
+		return bad("routing", s, "expected rps, dor or vlb");
+	*v = (uint8_t)i;
+	return 0;
+}
+
+int parse_flow_evt(const char *s, uint8_t *v)
+{
+	int i = enum_parse(flow_evt_names, ARRAY_SIZE(flow_evt_names), s);
+
+	if (i < 0)
+		return bad("event type", s,
+			   "expected start, finish, update or refresh");
+	*v = (uint8_t)i;
+	return 0;
+}
+
+/*
+ * A rate in bit/s: a decimal number (fraction allowed) with an optional
+ * k, M, G or T multiplier (powers of 1000, either case) and an optional
+ * "bit"; or "unlimited". Rounded up to whole Kbit/s.
+ */
+int parse_rate(const char *s, uint32_t *kbps)
+{
+	static const char why[] = "expected e.g. 100M, 10G, 1500k or unlimited";
+	unsigned long long ip = 0, frac = 0, scale = 1, mult = 1;
+	unsigned __int128 num, den, k;
+	const char *p = s;
+	char *end;
+
+	if (!strcmp(s, "unlimited")) {
+		*kbps = R2C2_DEMAND_UNLIMITED;
+		return 0;
+	}
+	if (!isdigit((unsigned char)*p))
+		return bad("rate", s, why);
+	errno = 0;
+	ip = strtoull(p, &end, 10);
+	if (errno)
+		return bad("rate", s, "too large");
+	p = end;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return bad("rate", s, why);
+		while (isdigit((unsigned char)*p)) {
+			if (scale >= 1000000000ULL)
+				return bad("rate", s, "too many decimals");
+			frac = frac * 10 + (unsigned long long)(*p - '0');
+			scale *= 10;
+			p++;
+		}
+	}
+	switch (*p) {
+	case 'k': case 'K': mult = 1000ULL; p++; break;
+	case 'm': case 'M': mult = 1000000ULL; p++; break;
+	case 'g': case 'G': mult = 1000000000ULL; p++; break;
+	case 't': case 'T': mult = 1000000000000ULL; p++; break;
+	}
+	if (!strcmp(p, "bit"))
+		p += 3;
+	if (*p)
+		return bad("rate", s, why);
+
+	/* bit/s = (ip * scale + frac) * mult / scale; Kbit/s rounded up */
+	num = ((unsigned __int128)ip * scale + frac) * mult;
+	den = (unsigned __int128)scale * 1000;
+	k = (num + den - 1) / den;
+	if (k >= R2C2_DEMAND_UNLIMITED) {
+		char lim[64];
+
+		snprintf(lim, sizeof(lim), "at most %uk; use unlimited",
+			 R2C2_DEMAND_UNLIMITED - 1);
+		return bad("rate", s, lim);
+	}
+	*kbps = (uint32_t)k;
+	return 0;
+}
+
+void format_rate(uint32_t kbps, char *buf, size_t len)
+{
+	if (kbps >= R2C2_DEMAND_UNLIMITED)
+		snprintf(buf, len, "unlimited");
+	else if (kbps && kbps % 1000000000u == 0)
+		snprintf(buf, len, "%uTbit", kbps / 1000000000u);
+	else if (kbps && kbps % 1000000u == 0)
+		snprintf(buf, len, "%uGbit", kbps / 1000000u);
+	else if (kbps && kbps % 1000u == 0)
+		snprintf(buf, len, "%uMbit", kbps / 1000u);
+	else
+		snprintf(buf, len, "%ukbit", kbps);
+}
+
+/* "none", or "torus:" and 1..3 radices of 2..255 joined by 'x' */
+int parse_topology(const char *s, uint8_t *dims, unsigned int *ndims)
+{
+	static const char why[] = "expected torus:K1xK2[xK3] or none";
+	const char *p;
+	unsigned int n = 0;
+
+	if (!strcmp(s, "none")) {
+		*ndims = 0;
+		return 0;
+	}
+	if (strncmp(s, "torus:", 6))
+		return bad("topology", s, why);
+	p = s + 6;
+	for (;;) {
+		unsigned long v;
+		char *end;
+
+		if (!isdigit((unsigned char)*p))
+			return bad("topology", s, why);
+		if (n == 3)
+			return bad("topology", s, "at most 3 dimensions");
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || v < 2 || v > 255) {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg),
+				 "radix %.*s out of range 2..255",
+				 (int)(end - p > 20 ? 20 : end - p), p);
+			return bad("topology", s, msg);
+		}
+		dims[n++] = (uint8_t)v;
+		p = end;
+		if (!*p)
+			break;
+		if (*p++ != 'x')
+			return bad("topology", s, why);
+	}
+	*ndims = n;
+	return 0;
+}
+
+/* the kernel's dev_valid_name() */
+int parse_ifname(const char *what, const char *s)
+{
+	if (!*s || strlen(s) >= IFNAMSIZ)
+		return bad(what, s, "1 to 15 characters");
+	if (!strcmp(s, ".") || !strcmp(s, ".."))
+		return bad(what, s, NULL);
+	if (strpbrk(s, "/: \t\n\v\f\r"))
+		return bad(what, s, "no '/', ':' or spaces");
+	return 0;
+}
+
+/* seconds, up to millisecond precision: "5", "0.25" */
+int parse_seconds(const char *s, int *ms)
+{
+	static const char why[] = "expected seconds, e.g. 5 or 0.5, above 0";
+	unsigned long long v = 0;
+	unsigned int frac = 0, digits = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return bad("timeout", s, why);
+	while (isdigit((unsigned char)*p)) {
+		v = v * 10 + (unsigned long long)(*p++ - '0');
+		if (v > 2000000)
+			return bad("timeout", s, "at most 2000000 seconds");
+	}
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return bad("timeout", s, why);
+		for (; isdigit((unsigned char)*p); p++) {
+			if (++digits > 3)
+				return bad("timeout", s, "at most 3 decimals");
+			frac = frac * 10 + (unsigned int)(*p - '0');
+		}
+		for (; digits < 3; digits++)
+			frac *= 10;
+	}
+	if (*p || (v == 0 && frac == 0))
+		return bad("timeout", s, why);
+	*ms = (int)(v * 1000 + frac);
+	return 0;
+}
+
+void format_flowid(uint32_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "0x%08x", id);
+}
+
+void format_mac(const uint8_t *mac, char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x",
+		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
