@@ -1,0 +1,471 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# r2c2ctl_test.sh - r2c2ctl without the kernel module (TAP).
+#
+#   help of every object; usage errors exit 2 and name the bad token,
+#   before anything is sent; a missing family says how to load the module
+#   and exits 1; then, with the kernel's side replayed from fixtures
+#   (tests/r2c2ctl_nl.py, R2C2CTL_REPLAY), the text and JSON of every
+#   object, the kernel's errors and extack messages, and the exact
+#   requests each command sends (R2C2CTL_SENT).
+#
+# Runs the ASan+UBSan build (make test builds it); R2C2CTL=path overrides.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+CTL=${R2C2CTL:-build/tests/r2c2ctl-san}
+NL=tests/r2c2ctl_nl.py
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0
+failed=0
+
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	local l
+	for l in "$@"; do echo "#   $l"; done
+	sed 's/^/#   stdout: /' "$T/out" | head -n 20
+	sed 's/^/#   stderr: /' "$T/err" | head -n 20
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# run ARGS...: stdout in $T/out, stderr in $T/err, status in $rc
+run() {
+	"$CTL" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+
+# replay SCENARIO ARGS...: run with the kernel's side read from a fixture
+replay() {
+	local sc=$1
+	shift
+	python3 "$NL" build "$sc" "$T/$sc.bin" || { rc=99; return; }
+	R2C2CTL_REPLAY="$T/$sc.bin" R2C2CTL_SENT="$T/sent.bin" run "$@"
+}
+
+expect_rc() { # DESC WANT
+	if [ "$rc" -eq "$2" ]; then pass "$1"; else fail "$1" "exit $rc, want $2"; fi
+}
+
+expect_out() { # DESC WANT (exact stdout, status 0, empty stderr)
+	local got
+	got=$(cat "$T/out")
+	if [ "$rc" -ne 0 ]; then
+		fail "$1" "exit $rc, want 0"
+	elif [ "$got" != "$2" ]; then
+		fail "$1" "stdout differs; want:" "$2"
+	elif [ -s "$T/err" ]; then
+		fail "$1" "unexpected stderr"
+	else
+		pass "$1"
+	fi
+}
+
+expect_err() { # DESC RC WANT (exact stderr)
+	local got
+	got=$(cat "$T/err")
+	if [ "$rc" -ne "$2" ]; then
+		fail "$1" "exit $rc, want $2"
+	elif [ "$got" != "$3" ]; then
+		fail "$1" "stderr differs; want:" "$3"
+	else
+		pass "$1"
+	fi
+}
+
+# json_check DESC PYTHON-EXPR: stdout is JSON (python3 -m json.tool) and
+# EXPR holds for it, as d; S is the header's counter enum
+json_check() {
+	if ! python3 -m json.tool "$T/out" >/dev/null 2>&1; then
+		fail "$1" "stdout is not valid JSON"
+		return
+	fi
+	if python3 - "$T/out" "$2" <<'EOF'; then pass "$1"; else fail "$1" "false: $2"; fi
+import json, sys
+sys.path.insert(0, "tests")
+from r2c2ctl_nl import S
+names = [k[len("R2C2_S_"):].lower() for k in S
+         if k.startswith("R2C2_S_") and k != "R2C2_S_UNSPEC"]
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)
+EOF
+}
+
+# json_lines DESC N: stdout is N lines, each a JSON value
+json_lines() {
+	local lines bad=0 line
+	lines=$(wc -l <"$T/out")
+	while IFS= read -r line; do
+		printf '%s' "$line" | python3 -m json.tool >/dev/null 2>&1 || bad=1
+	done <"$T/out"
+	if [ "$rc" -ne 0 ] || [ "$lines" -ne "$2" ] || [ "$bad" -ne 0 ]; then
+		fail "$1" "exit $rc, $lines lines (want $2), invalid line: $bad"
+	else
+		pass "$1"
+	fi
+}
+
+# expect_sent DESC WANT: the requests sent, decoded one a line
+expect_sent() {
+	local got
+	got=$(python3 "$NL" decode "$T/sent.bin" 2>&1)
+	if [ "$rc" -ne 0 ]; then
+		fail "$1" "exit $rc"
+	elif [ "$got" != "$2" ]; then
+		fail "$1" "sent:" "$got" "want:" "$2"
+	else
+		pass "$1"
+	fi
+	rm -f "$T/sent.bin"
+}
+
+if [ ! -x "$CTL" ]; then
+	echo "1..0 # SKIP $CTL not built (make -C userspace test builds it)"
+	exit 0
+fi
+
+# ---- help ---------------------------------------------------------------
+run help
+expect_rc "help exits 0" 0
+objects=$(sed -n 's/^where  OBJECT  := { \(.*\) }$/\1/p' "$T/out" | tr -d '|')
+[ -n "$objects" ] && pass "help lists the objects" ||
+	fail "help lists the objects" "no 'where OBJECT := { ... }' line"
+for o in node port neigh topo tree route stats flow event routes monitor; do
+	case " $objects " in
+	*" $o "*) ;;
+	*) fail "help lists $o" "missing from: $objects"; continue ;;
+	esac
+done
+for flag in -h --help; do
+	run "$flag"
+	if [ "$rc" -eq 0 ] && grep -q '^Usage: r2c2ctl' "$T/out"; then
+		pass "$flag prints usage"
+	else
+		fail "$flag prints usage"
+	fi
+done
+for o in $objects; do
+	run "$o" help
+	cp "$T/out" "$T/help1"
+	if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && grep -q "r2c2ctl.* $o" "$T/out"; then
+		pass "$o help"
+	else
+		fail "$o help" "want status 0 and a usage naming $o"
+	fi
+	run help "$o"
+	if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/help1"; then
+		pass "help $o is $o help"
+	else
+		fail "help $o is $o help"
+	fi
+done
+run node set addr 1 help
+expect_rc "help inside a command line" 0
+run
+expect_rc "no object: usage, exit 2" 2
+
+run -V
+if [ "$rc" -eq 0 ] && grep -q '^r2c2ctl [0-9]' "$T/out"; then pass "-V"; else fail "-V"; fi
+run -j -V
+json_check "-j -V is JSON" 'd["genl_family"] == "r2c2" and d["genl_version"] == 1 and d["version"]'
+run -j -p --version
+json_check "-j -p --version is JSON" '"version" in d'
+
+# ---- usage errors: exit 2, the bad token named, nothing sent --------------
+python3 "$NL" build ack "$T/ack.bin"
+usage() { # TOKEN ARGS...
+	local tok=$1
+	shift
+	R2C2CTL_REPLAY="$T/ack.bin" R2C2CTL_SENT="$T/usage-sent.bin" run "$@"
+	if [ "$rc" -ne 2 ]; then
+		fail "usage error: $*" "exit $rc, want 2"
+	elif ! grep -qF "\"$tok\"" "$T/err"; then
+		fail "usage error: $*" "stderr does not name \"$tok\""
+	elif [ -s "$T/out" ]; then
+		fail "usage error: $*" "unexpected stdout"
+	else
+		pass "usage error: $*"
+	fi
+}
+usage 9 port add 9 dev p0
+usage 70000 node set addr 70000
+usage foo route get 3 routing foo
+usage 12X event send flow 1 dst 2 demand 12X
+usage torus:1x3 node set topology torus:1x3
+usage 65535 node set addr 65535
+usage abc node set addr abc
+usage -1 node set addr -1
+usage " 5" node set addr " 5"
+usage 5 node set hello 5
+usage 60001 node set hello 60001
+usage 0 node set trees 0
+usage 17 node set trees 17
+usage torus:3x3x3x3 node set topology torus:3x3x3x3
+usage torus:256x2 node set topology torus:256x2
+usage torus:3x node set topology torus:3x
+usage ring:4 node set topology ring:4
+usage 0x10 node set ethertype 0x10
+usage a/b node set ifname a/b
+usage thisnameistoolong port add 1 dev thisnameistoolong
+usage p0 port add p0 dev p0
+usage 8 port del 8
+usage x port show x
+usage 0x100000000 flow set 0x100000000 routing rps
+usage bogus flow set 1 routing bogus
+usage 256 event send flow 1 dst 2 weight 256
+usage 0 event send flow 1 dst 2 weight 0
+usage 16 event send flow 1 dst 2 prio 16
+usage restart event send flow 1 dst 2 type restart
+usage 2T event send flow 1 dst 2 demand 2T
+usage 1. event send flow 1 dst 2 demand 1.
+usage 10Mbps event send flow 1 dst 2 demand 10Mbps
+usage 3:0x1a routes send 3:0x1a
+usage 70000 routes send 70000:1=rps
+usage ecmp routes send 3:1=ecmp
+usage 0 route get 3 count 0
+usage 0 monitor count 0
+usage -1 monitor timeout -1
+usage 0 monitor timeout 0
+usage 1.2345 monitor timeout 1.2345
+usage frobnicate node frobnicate
+usage bogus bogus show
+usage --frob --frob node show
+usage addr node set addr
+usage addr node set addr 1 addr 2
+usage extra node show extra
+usage nope tree show src 1 nope
+usage "dev IFNAME" port add 1
+usage "dst ADDR" event send flow 1
+usage "routing PROTO" flow set 1
+R2C2CTL_REPLAY="$T/ack.bin" R2C2CTL_SENT="$T/usage-sent.bin" run node set
+expect_rc "node set without options: exit 2" 2
+R2C2CTL_REPLAY="$T/ack.bin" R2C2CTL_SENT="$T/usage-sent.bin" run route get
+expect_rc "route get without DST: exit 2" 2
+if [ -e "$T/usage-sent.bin" ]; then
+	fail "usage errors send nothing" "a request was sent"
+else
+	pass "usage errors send nothing"
+fi
+
+# ---- the module is not loaded --------------------------------------------
+absent() { # FAMILY: the message for a missing family
+	echo "r2c2ctl: the r2c2 kernel module is not loaded (generic netlink family \"$1\" not found); try: modprobe r2c2"
+}
+R2C2CTL_FAMILY=r2c2_test_absent run node show
+expect_err "missing family: message, exit 1" 1 "$(absent r2c2_test_absent)"
+R2C2CTL_FAMILY=r2c2_test_absent run -j port show
+if [ "$rc" -eq 1 ] && [ ! -s "$T/out" ]; then
+	pass "missing family: no JSON on stdout"
+else
+	fail "missing family: no JSON on stdout"
+fi
+R2C2CTL_FAMILY=r2c2_test_absent run monitor timeout 0.1
+expect_err "missing family: monitor, exit 1" 1 "$(absent r2c2_test_absent)"
+if [ -d /sys/module/r2c2 ]; then
+	skip "module not loaded: plain node show" "r2c2 is loaded here"
+else
+	run node show
+	expect_err "module not loaded: plain node show" 1 "$(absent r2c2)"
+fi
+
+# ---- objects, through replayed kernel messages ---------------------------
+replay node node show
+expect_out "node show" "node 5 dev r2c0 routing rps trees 4 hello 1000ms topology torus:3x3 (ok) nodes 9 links 36 tables gen 7"
+replay node -j node show
+json_check "node show -j" 'd == {"addr": 5, "ifname": "r2c0", "ifindex": 7, "ethertype": 34997, "routing": "rps", "trees": 4, "hello_ms": 1000, "topology": "torus:3x3", "topology_ok": True, "nodes": 9, "links": 36, "tables_gen": 7}'
+cp "$T/out" "$T/compact"
+replay node -j -p node show
+json_check "node show -j -p" "d == json.load(open('$T/compact'))"
+[ "$(wc -l <"$T/out")" -gt 5 ] && pass "-p indents" || fail "-p indents"
+replay node_none node show
+expect_out "node show, no topology" "node 5 dev r2c0 routing rps trees 4 hello 1000ms topology none nodes 9 links 36 tables gen 7"
+replay node_none -j node show
+json_check "node show -j, no topology" 'd["topology"] == "none" and d["topology_ok"] is None'
+replay node_mismatch node show
+expect_out "node show, mismatch" "node 5 dev r2c0 ethertype 0x88b6 routing rps trees 4 hello 1000ms topology torus:4x2x2 (mismatch) nodes 9 links 36 tables gen 7"
+replay node_evil -j node show
+json_check "hostile interface name: valid JSON" 'd["ifname"] == "a\"b\\c\x01\x7f\ufffd\u20ac"'
+replay node_malformed node show
+if [ "$rc" -eq 1 ] && grep -q 'malformed' "$T/err"; then
+	pass "malformed attribute: exit 1"
+else
+	fail "malformed attribute: exit 1"
+fi
+
+replay ports port show
+expect_out "port show" "port 0 dev p0 state neighbour node 1 port 1 mac 02:52:32:43:00:01 age 120ms
+port 1 dev p1 state down
+port 2 dev p2 state up
+port 3 dev p3 state neighbour node 2 port 0 mac 02:52:32:43:00:02 age 120ms"
+replay ports port show 3
+expect_out "port show 3" "port 3 dev p3 state neighbour node 2 port 0 mac 02:52:32:43:00:02 age 120ms"
+replay ports -s port show
+if [ "$rc" -eq 0 ] && grep -q '^    rx_packets 1  rx_bytes 2  tx_packets 3  tx_bytes 4$' "$T/out" &&
+	grep -q '^    .*drop_bad_lsa 326' "$T/out" && [ "$(grep -c '^port' "$T/out")" -eq 4 ]; then
+	pass "port show -s"
+else
+	fail "port show -s"
+fi
+replay ports -j port show
+json_check "port show -j" 'len(d) == 4 and d[0] == {"port": 0, "dev": "p0", "ifindex": 10, "state": "neighbour", "neighbour": {"addr": 1, "port": 1, "mac": "02:52:32:43:00:01", "age_ms": 120}} and d[1]["neighbour"] is None and d[2]["state"] == "up" and all("stats" not in p for p in d)'
+replay ports -j -s port show
+json_check "port show -j -s: every counter by name" 'list(d[0]["stats"]) == names and all(d[1]["stats"][k] == 100 + 1 + i for i, k in enumerate(names)) and "stats" not in d[2]'
+
+replay ports neigh show
+expect_out "neigh show" "node 1 port 1 mac 02:52:32:43:00:01 via port 0 dev p0 age 120ms
+node 2 port 0 mac 02:52:32:43:00:02 via port 3 dev p3 age 120ms"
+replay ports -j neigh show
+json_check "neigh show -j" 'd == [{"addr": 1, "neighbour_port": 1, "mac": "02:52:32:43:00:01", "port": 0, "dev": "p0", "ifindex": 10, "age_ms": 120}, {"addr": 2, "neighbour_port": 0, "mac": "02:52:32:43:00:02", "port": 3, "dev": "p3", "ifindex": 13, "age_ms": 120}]'
+
+replay topo topo show
+expect_out "topo show" "node 0
+    port 0 neighbour 1 port 1
+    port 2 neighbour 3 port 3
+node 1
+    port 1 neighbour 0 port 0
+node 4"
+replay topo -j topo show
+json_check "topo show -j" 'd == [{"addr": 0, "links": [{"port": 0, "neighbour": 1, "neighbour_port": 1}, {"port": 2, "neighbour": 3, "neighbour_port": 3}]}, {"addr": 1, "links": [{"port": 1, "neighbour": 0, "neighbour_port": 0}]}, {"addr": 4, "links": []}]'
+
+replay trees tree show
+expect_out "tree show" "src 0 tree 0 parent none ports 0 2
+src 0 tree 1 parent none ports 1
+src 3 tree 0 parent 2 ports none
+src 3 tree 1 parent 1 ports 0 3"
+replay trees -j tree show src 3
+json_check "tree show -j src 3" 'd == [{"src": 3, "tree": 0, "parent_port": 2, "ports": []}, {"src": 3, "tree": 1, "parent_port": 1, "ports": [0, 3]}]'
+replay trees -j tree show src 0
+json_check "tree show -j: root's parent is null" '[t["parent_port"] for t in d] == [None, None] and d[0]["ports"] == [0, 2]'
+
+replay route route get 8
+expect_out "route get" "0 2 2"
+replay route -j route get 8 routing dor
+json_check "route get -j" 'd == {"dst": 8, "routing": "dor", "hops": [0, 2, 2]}'
+replay route_count route get 8 count 1000
+expect_out "route get count" "dst 8 routing rps samples 1000 nodes 9
+node 0 port 0 count 500
+node 0 port 2 count 500
+node 1 port 2 count 250
+node 4 port 1 count 7"
+replay route_count -j route get 8 count 1000
+json_check "route get count -j" 'd["nodes"] == 9 and d["samples"] == 1000 and d["links"] == [{"node": 0, "port": 0, "count": 500}, {"node": 0, "port": 2, "count": 500}, {"node": 1, "port": 2, "count": 250}, {"node": 4, "port": 1, "count": 7}]'
+
+replay stats stats show
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq "$(python3 "$NL" enum r2c2_stat | grep -vc -e UNSPEC -e __)" ] &&
+	grep -q '^rx_packets  *1$' "$T/out"; then
+	pass "stats show: a line a counter"
+else
+	fail "stats show: a line a counter"
+fi
+replay stats -j stats show
+json_check "stats show -j" 'list(d) == names and all(d[k] == i + 1 for i, k in enumerate(names))'
+
+replay flows flow show
+expect_out "flow show" "flow 0x0000001a dst 5 routing vlb seq 10 packets 10 bytes 15000 age 12ms
+flow 0xdeadbeef dst 2 routing rps demand unlimited seq 0 packets 18446744073709551615 bytes 0 age 0ms"
+replay flows -j flow show
+json_check "flow show -j" 'd[0] == {"flow": "0x0000001a", "dst": 5, "routing": "vlb", "seq": 10, "packets": 10, "bytes": 15000, "age_ms": 12} and d[1]["packets"] == 2**64 - 1 and d[1]["demand_kbps"] is None'
+
+replay events monitor
+expect_out "monitor" "flow start src 3 flow 0x0000001a dst 5 weight 2 prio 1 demand 100Mbit routing rps
+topo node 5 nodes 9 links 36 tables gen 8 topology ok
+routes from 0 3:0x0000001a=vlb 4:0x00000002=rps
+flow finish src 4 flow 0x00000002 dst 1 weight 2 prio 1 demand unlimited routing dor"
+replay events -j monitor
+json_lines "monitor -j: a JSON object a line" 4
+cp "$T/out" "$T/mon"
+sed -n 1p "$T/mon" >"$T/out"
+json_check "monitor -j: flow event" 'd == {"event": "flow", "type": "start", "src": 3, "flow": "0x0000001a", "dst": 5, "weight": 2, "prio": 1, "demand_kbps": 100000, "routing": "rps"}'
+sed -n 2p "$T/mon" >"$T/out"
+json_check "monitor -j: topo event" 'd == {"event": "topo", "addr": 5, "nodes": 9, "links": 36, "tables_gen": 8, "topology_ok": True}'
+sed -n 3p "$T/mon" >"$T/out"
+json_check "monitor -j: routes event" 'd == {"event": "routes", "from": 0, "routes": [{"src": 3, "flow": "0x0000001a", "routing": "vlb"}, {"src": 4, "flow": "0x00000002", "routing": "rps"}]}'
+sed -n 4p "$T/mon" >"$T/out"
+json_check "monitor -j: unlimited demand is null" 'd["type"] == "finish" and d["demand_kbps"] is None'
+replay events -j -p monitor count 2
+json_lines "monitor -j -p count 2: two compact lines" 2
+
+# ---- kernel errors ------------------------------------------------------
+replay error_extack port add 3 dev p3
+expect_err "kernel error with extack: exit 1" 1 "r2c2ctl: port add: port 3 is already attached (Device or resource busy)"
+replay error_plain node del
+expect_err "kernel error without extack: exit 1" 1 "r2c2ctl: node del: No such device"
+replay error_eperm stats reset
+expect_err "EPERM: hint" 1 "r2c2ctl: stats reset: Operation not permitted
+r2c2ctl: changing r2c2 needs CAP_NET_ADMIN (run as root)"
+replay ack_warning node set hello 15
+expect_err "extack warning on success: exit 0" 0 "r2c2ctl: node set: warning: hello interval rounded to 10 ms"
+replay dump_error -j port show
+if [ "$rc" -eq 1 ] && grep -qF "r2c2ctl: port show: dump interrupted: node deleted (Invalid argument)" "$T/err" &&
+	python3 -m json.tool "$T/out" >/dev/null 2>&1; then
+	pass "failed dump: exit 1, extack, stdout still JSON"
+else
+	fail "failed dump: exit 1, extack, stdout still JSON"
+fi
+replay empty_dump port show
+expect_out "empty dump: nothing" ""
+replay empty_dump -j flow show
+json_check "empty dump -j: []" 'd == []'
+: >"$T/nothing.bin"
+R2C2CTL_REPLAY="$T/nothing.bin" run node show
+if [ "$rc" -eq 1 ] && grep -q 'replay ended' "$T/err"; then
+	pass "no answer: exit 1"
+else
+	fail "no answer: exit 1"
+fi
+
+# ---- what is sent -------------------------------------------------------
+rm -f "$T/sent.bin"
+replay ack node set addr 5 ifname r2c0 topology torus:3x3x2 hello 1000 trees 4 routing vlb ethertype 0x88b5
+expect_sent "node set: every attribute" "NODE_SET ack NODE_ADDR=5 IFNAME=\"r2c0\" ETHERTYPE=34997 TOPO_DIMS{TOPO_DIM=3 TOPO_DIM=3 TOPO_DIM=2} HELLO_MS=1000 TREES=4 RPROTO=2"
+replay ack node set topology none
+expect_sent "node set topology none: empty nest" "NODE_SET ack TOPO_DIMS{}"
+replay ack node del
+expect_sent "node del" "NODE_DEL ack"
+replay node node show
+expect_sent "node show" "NODE_GET ack"
+replay ack port add 7 dev eth1
+expect_sent "port add" "PORT_ADD ack PORT=7 PORT_IFNAME=\"eth1\""
+replay ack port del 0
+expect_sent "port del" "PORT_DEL ack PORT=0"
+replay ports port show
+expect_sent "port show is a dump" "PORT_GET dump"
+replay trees tree show src 3
+expect_sent "tree show src" "TREE_GET dump TREE_SRC=3"
+replay route_count route get 8 routing vlb count 5
+expect_sent "route get" "ROUTE_GET ack DST=8 RPROTO=2 COUNT=5"
+replay ack stats reset
+expect_sent "stats reset" "STATS_RESET ack"
+replay ack flow set 0x1a routing dor
+expect_sent "flow set" "FLOW_SET ack FLOW_ID=26 RPROTO=1"
+replay ack event send flow 0xdeadbeef dst 5
+expect_sent "event send: type start by default" "FLOW_EVENT ack FLOW_ID=3735928559 DST=5 FLOW_EVT=1"
+replay ack event send dst 5 flow 26 type update weight 3 prio 15 demand 1500k routing rps
+expect_sent "event send: every attribute" "FLOW_EVENT ack FLOW_ID=26 DST=5 FLOW_EVT=3 WEIGHT=3 PRIO=15 DEMAND_KBPS=1500 RPROTO=0"
+for r in 100M:100000 10G:10000000 1500k:1500 1.5Gbit:1500000 1:1 0:0 \
+	1000:1 1001:2 2.5k:3 1T:1000000000 unlimited:1073741823 1073741822k:1073741822; do
+	replay ack event send flow 1 dst 2 demand "${r%%:*}"
+	expect_sent "demand ${r%%:*} is ${r#*:} Kbit/s" "FLOW_EVENT ack FLOW_ID=1 DST=2 FLOW_EVT=1 DEMAND_KBPS=${r#*:}"
+done
+usage 1073741823k event send flow 1 dst 2 demand 1073741823k
+replay ack routes send 3:0x1a=vlb 4:2=rps
+expect_sent "routes send" "ROUTES_SEND ack ROUTES{ROUTE_ENT{FLOW_SRC=3 FLOW_ID=26 RPROTO=2} ROUTE_ENT{FLOW_SRC=4 FLOW_ID=2 RPROTO=0}}"
+routes=$(for i in $(seq 1 212); do printf '1:%d=rps ' "$i"; done)
+# shellcheck disable=SC2086
+replay ack routes send $routes
+rc_212=$rc
+rm -f "$T/sent.bin"
+# shellcheck disable=SC2086
+run routes send $routes 1:213=rps
+if [ "$rc_212" -eq 0 ] && [ "$rc" -eq 2 ]; then
+	pass "routes send: 212 fit, 213 do not"
+else
+	fail "routes send: 212 fit, 213 do not" "212: exit $rc_212, 213: exit $rc"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
