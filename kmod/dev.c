@@ -184,6 +184,8 @@ static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 	memset(h, 0, sizeof(*h));
 	h->ver_type = r2c2_ver_type(R2C2_T_DATA);
 	h->rlen = (u8)len;
+	/* the sender is the first forwarding node: it takes hop 0 */
+	h->ridx = 1;
 	h->rproto = rproto;
 	h->flow = htonl(id);
 	h->src = htons(READ_ONCE(node->addr));

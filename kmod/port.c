@@ -172,6 +172,7 @@ void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	struct net_device *dev = port->dev;
 	struct ethhdr *eth;
 	unsigned int len;
+	int ret;
 
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dev))) {
 		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
@@ -191,7 +192,9 @@ void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	len = skb->len;
 	r2c2_stat_add(node, port, R2C2_S_TX_PACKETS, 1);
 	r2c2_stat_add(node, port, R2C2_S_TX_BYTES, len);
-	if (net_xmit_eval(dev_queue_xmit(skb)))
+	ret = dev_queue_xmit(skb);
+	/* net_xmit_eval() evaluates its argument twice */
+	if (net_xmit_eval(ret))
 		r2c2_stat_add(node, port, R2C2_S_DROP_TX_ERR, 1);
 }
 
@@ -221,7 +224,8 @@ static int r2c2_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct r2c2_port *port;
 	bool up;
 
-	if (!node->stats || !node->dev)
+	/* NULL in a namespace whose earlier pernet inits (loopback) run */
+	if (!node || !node->dev)
 		return NOTIFY_DONE;
 	port = r2c2_port_find_dev(node, dev);
 	if (!port)

@@ -277,7 +277,8 @@ extern unsigned int r2c2_net_id;
  * r2c2_node_get() - the node of a network namespace
  * @net: the namespace
  *
- * Return: the node (always present, maybe not configured).
+ * Return: the node (maybe not configured); NULL only while the namespace
+ * is being set up and our init has not run yet (netdevice notifier).
  */
 static inline struct r2c2_node *r2c2_node_get(const struct net *net)
 {
