@@ -91,11 +91,8 @@ static int event_send(int argc, char **argv)
 			if (parse_rproto(*argv, &e.rp))
 				return R2C2CTL_EXIT_USAGE;
 			e.have_rp = true;
-		} else if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
 		} else {
-			return unknown_arg(*argv);
+			return extra_arg(*argv, usage);
 		}
 	}
 	if (!e.have_flow)

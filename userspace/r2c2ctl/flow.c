@@ -43,16 +43,8 @@ static int flow_cb(struct nl_msg *msg, void *arg)
 			   nla_get_u8(tb[R2C2_A_WEIGHT]));
 	if (tb[R2C2_A_PRIO])
 		print_uint("prio", " prio %llu", nla_get_u8(tb[R2C2_A_PRIO]));
-	if (tb[R2C2_A_DEMAND_KBPS]) {
-		uint32_t d = nla_get_u32(tb[R2C2_A_DEMAND_KBPS]);
-
-		format_rate(d, buf, sizeof(buf));
-		print_text(" demand %s", buf);
-		if (d >= R2C2_DEMAND_UNLIMITED)
-			print_null("demand_kbps", NULL);
-		else
-			print_uint("demand_kbps", NULL, d);
-	}
+	if (tb[R2C2_A_DEMAND_KBPS])
+		print_demand(nla_get_u32(tb[R2C2_A_DEMAND_KBPS]));
 	if (tb[R2C2_A_SEQ])
 		print_uint("seq", " seq %llu", nla_get_u32(tb[R2C2_A_SEQ]));
 	if (tb[R2C2_A_PACKETS])
@@ -74,13 +66,8 @@ static int flow_show(int argc, char **argv)
 	struct nl_msg *msg;
 	int err;
 
-	if (argc > 0) {
-		if (is_help(argv[0])) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		}
-		return unknown_arg(argv[0]);
-	}
+	if (argc > 0)
+		return extra_arg(argv[0], usage);
 	err = ctl_nl_open();
 	if (err)
 		return err;
@@ -109,15 +96,12 @@ static int flow_set(int argc, char **argv)
 			if (parse_rproto(*argv, &rp))
 				return R2C2CTL_EXIT_USAGE;
 			have_rp = true;
-		} else if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		} else if (!have_id) {
+		} else if (!have_id && !is_help(*argv)) {
 			if (parse_flowid(*argv, &id))
 				return R2C2CTL_EXIT_USAGE;
 			have_id = true;
 		} else {
-			return unknown_arg(*argv);
+			return extra_arg(*argv, usage);
 		}
 	}
 	if (!have_id)

@@ -55,8 +55,7 @@ static void jw_begin(struct json_writer *jw)
 	}
 	if (jw->depth == 0)
 		return;
-	/* levels beyond JW_MAX_DEPTH are written, without separators */
-	if (jw->depth <= JW_MAX_DEPTH && jw->count[jw->depth - 1]++)
+	if (jw->count[jw->depth - 1]++)
 		fputc(',', jw->f);
 	if (jw->pretty)
 		jw_indent(jw);
@@ -152,11 +151,11 @@ void jw_name(struct json_writer *jw, const char *name)
 
 static void jw_open(struct json_writer *jw, char c)
 {
+	if (jw->depth == JW_MAX_DEPTH)
+		abort();	/* r2c2ctl nests a few levels, never this many */
 	jw_begin(jw);
 	fputc(c, jw->f);
-	if (jw->depth < JW_MAX_DEPTH)
-		jw->count[jw->depth] = 0;
-	jw->depth++;
+	jw->count[jw->depth++] = 0;
 }
 
 static void jw_close(struct json_writer *jw, char c)
@@ -164,7 +163,7 @@ static void jw_close(struct json_writer *jw, char c)
 	if (!jw->depth)
 		return;
 	jw->depth--;
-	if (jw->pretty && jw->depth < JW_MAX_DEPTH && jw->count[jw->depth])
+	if (jw->pretty && jw->count[jw->depth])
 		jw_indent(jw);
 	fputc(c, jw->f);
 	jw_end(jw);

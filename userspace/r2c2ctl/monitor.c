@@ -49,16 +49,8 @@ static void print_flow_event(struct nlattr **tb)
 			   nla_get_u8(tb[R2C2_A_WEIGHT]));
 	if (tb[R2C2_A_PRIO])
 		print_uint("prio", " prio %llu", nla_get_u8(tb[R2C2_A_PRIO]));
-	if (tb[R2C2_A_DEMAND_KBPS]) {
-		uint32_t d = nla_get_u32(tb[R2C2_A_DEMAND_KBPS]);
-
-		format_rate(d, buf, sizeof(buf));
-		print_text(" demand %s", buf);
-		if (d >= R2C2_DEMAND_UNLIMITED)
-			print_null("demand_kbps", NULL);
-		else
-			print_uint("demand_kbps", NULL, d);
-	}
+	if (tb[R2C2_A_DEMAND_KBPS])
+		print_demand(nla_get_u32(tb[R2C2_A_DEMAND_KBPS]));
 	if (tb[R2C2_A_RPROTO])
 		print_str("routing", " routing %s",
 			  rproto_name(nla_get_u8(tb[R2C2_A_RPROTO]), buf,
@@ -183,11 +175,8 @@ int cmd_monitor(int argc, char **argv)
 				return duplicate_arg("timeout");
 			if (parse_seconds(*argv, &timeout_ms))
 				return R2C2CTL_EXIT_USAGE;
-		} else if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
 		} else {
-			return unknown_arg(*argv);
+			return extra_arg(*argv, usage);
 		}
 	}
 	err = ctl_nl_open();

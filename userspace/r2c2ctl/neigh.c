@@ -63,13 +63,8 @@ int cmd_neigh(int argc, char **argv)
 	}
 	if (strcmp(cmd, "show"))
 		return usage_error("unknown neigh command \"%s\"", cmd);
-	if (argc > 1) {
-		if (is_help(argv[1])) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		}
-		return unknown_arg(argv[1]);
-	}
+	if (argc > 1)
+		return extra_arg(argv[1], usage);
 	err = ctl_nl_open();
 	if (err)
 		return err;

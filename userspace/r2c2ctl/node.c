@@ -94,11 +94,8 @@ static int node_set(int argc, char **argv)
 			if (parse_u32("ethertype", *argv, 0x600, 0xffff, &etype))
 				return R2C2CTL_EXIT_USAGE;
 			have_etype = true;
-		} else if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
 		} else {
-			return unknown_arg(*argv);
+			return extra_arg(*argv, usage);
 		}
 	}
 	if (!(have_addr || have_ifname || have_topo || have_hello ||
@@ -248,13 +245,8 @@ int cmd_node(int argc, char **argv)
 		return node_set(argc - 1, argv + 1);
 	if (strcmp(cmd, "show") && strcmp(cmd, "del"))
 		return usage_error("unknown node command \"%s\"", cmd);
-	if (argc > 1) {
-		if (is_help(argv[1])) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		}
-		return unknown_arg(argv[1]);
-	}
+	if (argc > 1)
+		return extra_arg(argv[1], usage);
 	if (!strcmp(cmd, "show"))
 		return node_simple(R2C2_CMD_NODE_GET, node_cb);
 	return node_simple(R2C2_CMD_NODE_DEL, NULL);

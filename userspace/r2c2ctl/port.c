@@ -22,7 +22,7 @@ static void usage(FILE *f)
 	      f);
 }
 
-int port_info_parse(struct nlattr **tb, struct port_info *pi)
+void port_info_parse(struct nlattr **tb, struct port_info *pi)
 {
 	char ifn[IF_NAMESIZE];
 
@@ -64,7 +64,6 @@ int port_info_parse(struct nlattr **tb, struct port_info *pi)
 		pi->age_ms = nla_get_u32(tb[R2C2_A_AGE_MS]);
 	}
 	pi->stats = tb[R2C2_A_STATS];
-	return 0;
 }
 
 static int port_cb(struct nl_msg *msg, void *arg)
@@ -119,12 +118,8 @@ static int port_show(int argc, char **argv)
 	uint8_t p;
 
 	for (; argc > 0; argc--, argv++) {
-		if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		}
-		if (only >= 0)
-			return unknown_arg(*argv);
+		if (only >= 0 || is_help(*argv))
+			return extra_arg(*argv, usage);
 		if (parse_port(*argv, &p))
 			return R2C2CTL_EXIT_USAGE;
 		only = p;
@@ -150,22 +145,19 @@ static int port_add_del(bool add, int argc, char **argv)
 	int err;
 
 	for (; argc > 0; argc--, argv++) {
-		if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		} else if (add && !strcmp(*argv, "dev")) {
+		if (add && !strcmp(*argv, "dev")) {
 			NEXT_ARG();
 			if (dev)
 				return duplicate_arg("dev");
 			if (parse_ifname("dev", *argv))
 				return R2C2CTL_EXIT_USAGE;
 			dev = *argv;
-		} else if (!have_port) {
+		} else if (!have_port && !is_help(*argv)) {
 			if (parse_port(*argv, &port))
 				return R2C2CTL_EXIT_USAGE;
 			have_port = true;
 		} else {
-			return unknown_arg(*argv);
+			return extra_arg(*argv, usage);
 		}
 	}
 	if (!have_port)

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <linux/r2c2.h>
 
 #include "cmds.h"
@@ -25,6 +26,8 @@ int missing_arg(const char *keyword);
 int duplicate_arg(const char *keyword);
 int unknown_arg(const char *tok);
 bool is_help(const char *tok);
+/* a word nothing expects: "help" prints @usage (status 0), else an error */
+int extra_arg(const char *tok, void (*usage)(FILE *f));
 
 /*
  * Move to the value after a keyword, or fail with a usage error naming
@@ -58,6 +61,8 @@ int parse_flow_evt(const char *s, uint8_t *v);
 void format_rate(uint32_t kbps, char *buf, size_t len);
 void format_flowid(uint32_t id, char *buf, size_t len);
 void format_mac(const uint8_t *mac, char *buf, size_t len);
+/* demand: text "demand 100Mbit", JSON demand_kbps (null when unlimited) */
+void print_demand(uint32_t kbps);
 
 /* ---- counters (stats.c) ------------------------------------------------ */
 
@@ -85,6 +90,6 @@ struct port_info {
 	const struct nlattr *stats;
 };
 
-int port_info_parse(struct nlattr **tb, struct port_info *pi);
+void port_info_parse(struct nlattr **tb, struct port_info *pi);
 
 #endif /* _R2C2CTL_H */

@@ -142,15 +142,12 @@ static int route_get(int argc, char **argv)
 			if (parse_u32("count", *argv, 1, UINT32_MAX, &r.count))
 				return R2C2CTL_EXIT_USAGE;
 			have_count = true;
-		} else if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		} else if (!have_dst) {
+		} else if (!have_dst && !is_help(*argv)) {
 			if (parse_addr("destination", *argv, &r.dst))
 				return R2C2CTL_EXIT_USAGE;
 			have_dst = true;
 		} else {
-			return unknown_arg(*argv);
+			return extra_arg(*argv, usage);
 		}
 	}
 	if (!have_dst)

@@ -129,13 +129,8 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (strcmp(cmd, "show") && strcmp(cmd, "reset"))
 		return usage_error("unknown stats command \"%s\"", cmd);
-	if (argc > 1) {
-		if (is_help(argv[1])) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
-		}
-		return unknown_arg(argv[1]);
-	}
+	if (argc > 1)
+		return extra_arg(argv[1], usage);
 	show = !strcmp(cmd, "show");
 	err = ctl_nl_open();
 	if (err)

@@ -83,11 +83,8 @@ int cmd_tree(int argc, char **argv)
 			if (parse_addr("src", *argv, &src))
 				return R2C2CTL_EXIT_USAGE;
 			only = src;
-		} else if (is_help(*argv)) {
-			usage(stdout);
-			return R2C2CTL_EXIT_OK;
 		} else {
-			return unknown_arg(*argv);
+			return extra_arg(*argv, usage);
 		}
 	}
 	err = ctl_nl_open();

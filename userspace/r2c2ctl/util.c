@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "r2c2ctl.h"
 
 const char *ctl_object;
@@ -65,6 +66,14 @@ int unknown_arg(const char *tok)
 bool is_help(const char *tok)
 {
 	return !strcmp(tok, "help");
+}
+
+int extra_arg(const char *tok, void (*usage)(FILE *f))
+{
+	if (!is_help(tok))
+		return unknown_arg(tok);
+	usage(stdout);
+	return R2C2CTL_EXIT_OK;
 }
 
 /* usage message, then -1: what the parsers return */
@@ -377,6 +386,18 @@ int parse_seconds(const char *s, int *ms)
 		return bad("timeout", s, why);
 	*ms = (int)(v * 1000 + frac);
 	return 0;
+}
+
+void print_demand(uint32_t kbps)
+{
+	char buf[32];
+
+	format_rate(kbps, buf, sizeof(buf));
+	print_text(" demand %s", buf);
+	if (kbps >= R2C2_DEMAND_UNLIMITED)
+		print_null("demand_kbps", NULL);
+	else
+		print_uint("demand_kbps", NULL, kbps);
 }
 
 void format_flowid(uint32_t id, char *buf, size_t len)
