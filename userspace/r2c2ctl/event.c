@@ -22,8 +22,9 @@ static void usage(FILE *f)
 	      "       TYPE   := { start | finish | update | refresh } (default start)\n"
 	      "       W      := allocation weight, 1..255\n"
 	      "       P      := priority, 0 (highest)..15\n"
-	      "       RATE   := demand in bit/s: NUMBER[k|M|G|T][bit] or unlimited,\n"
-	      "                 e.g. 1500k, 100M, 10G (sent in Kbit/s, rounded up)\n"
+	      "       RATE   := demand in bit/s: NUMBER[k|M|G|T][bit|bps|b] or\n"
+	      "                 unlimited, e.g. 1500k, 100M, 10G (as in flow files;\n"
+	      "                 sent in Kbit/s, rounded up)\n"
 	      "       PROTO  := { rps | dor | vlb }\n", f);
 }
 

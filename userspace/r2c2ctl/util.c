@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "r2c2_alloc.h"
 #include "r2c2ctl.h"
 
 const char *ctl_object;
@@ -146,12 +148,6 @@ int parse_flowid(const char *s, uint32_t *v)
 }
 
 /* names indexed by enum value; NULL holes are unnamed values */
-static const char *const rproto_names[__R2C2_RP_MAX] = {
-	[R2C2_RP_RPS] = "rps",
-	[R2C2_RP_DOR] = "dor",
-	[R2C2_RP_VLB] = "vlb",
-};
-
 static const char *const port_state_names[] = {
 	[R2C2_PS_DOWN] = "down",
 	[R2C2_PS_UP] = "up",
@@ -186,9 +182,13 @@ static int enum_parse(const char *const *names, size_t n, const char *s)
 	return -1;
 }
 
+/* routing protocols: libr2c2's names (flow files use the same) */
 const char *rproto_name(unsigned int v, char *buf, size_t len)
 {
-	return enum_name(rproto_names, ARRAY_SIZE(rproto_names), v, buf, len);
+	if (v < __R2C2_RP_MAX)
+		return r2c2_rproto_name((int)v);
+	snprintf(buf, len, "%u", v);
+	return buf;
 }
 
 const char *port_state_name(unsigned int v, char *buf, size_t len)
@@ -205,9 +205,10 @@ const char *flow_evt_name(unsigned int v, char *buf, size_t len)
 
 int parse_rproto(const char *s, uint8_t *v)
 {
-	int i = enum_parse(rproto_names, ARRAY_SIZE(rproto_names), s);
+	int i = r2c2_parse_rproto(s);
 
-	if (i < 0)
+	/* keywords are exact on the command line; files may say "RPS" */
+	if (i < 0 || strcmp(r2c2_rproto_name(i), s))
 		return bad("routing", s, "expected rps, dor or vlb");
 	*v = (uint8_t)i;
 	return 0;
@@ -225,56 +226,23 @@ int parse_flow_evt(const char *s, uint8_t *v)
 }
 
 /*
- * A rate in bit/s: a decimal number (fraction allowed) with an optional
- * k, M, G or T multiplier (powers of 1000, either case) and an optional
- * "bit"; or "unlimited". Rounded up to whole Kbit/s.
+ * A demand: the rates of flow files (r2c2_parse_rate(): bit/s with an
+ * optional k, M, G or T and an optional "bit", "bps" or "b"), or
+ * "unlimited"; sent in whole Kbit/s, rounded up.
  */
 int parse_rate(const char *s, uint32_t *kbps)
 {
-	static const char why[] = "expected e.g. 100M, 10G, 1500k or unlimited";
-	unsigned long long ip = 0, frac = 0, scale = 1, mult = 1;
-	unsigned __int128 num, den, k;
-	const char *p = s;
-	char *end;
+	double bits, k;
 
 	if (!strcmp(s, "unlimited")) {
 		*kbps = R2C2_DEMAND_UNLIMITED;
 		return 0;
 	}
-	if (!isdigit((unsigned char)*p))
-		return bad("rate", s, why);
-	errno = 0;
-	ip = strtoull(p, &end, 10);
-	if (errno)
-		return bad("rate", s, "too large");
-	p = end;
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return bad("rate", s, why);
-		while (isdigit((unsigned char)*p)) {
-			if (scale >= 1000000000ULL)
-				return bad("rate", s, "too many decimals");
-			frac = frac * 10 + (unsigned long long)(*p - '0');
-			scale *= 10;
-			p++;
-		}
-	}
-	switch (*p) {
-	case 'k': case 'K': mult = 1000ULL; p++; break;
-	case 'm': case 'M': mult = 1000000ULL; p++; break;
-	case 'g': case 'G': mult = 1000000000ULL; p++; break;
-	case 't': case 'T': mult = 1000000000000ULL; p++; break;
-	}
-	if (!strcmp(p, "bit"))
-		p += 3;
-	if (*p)
-		return bad("rate", s, why);
-
-	/* bit/s = (ip * scale + frac) * mult / scale; Kbit/s rounded up */
-	num = ((unsigned __int128)ip * scale + frac) * mult;
-	den = (unsigned __int128)scale * 1000;
-	k = (num + den - 1) / den;
+	if (r2c2_parse_rate(s, &bits))
+		return bad("rate", s,
+			   "expected e.g. 100M, 10G, 1500k or unlimited");
+	/* decimal input such as 4.35M lands a hair above a whole Kbit/s */
+	k = ceil(bits / 1000 * (1 - 1e-12));
 	if (k >= R2C2_DEMAND_UNLIMITED) {
 		char lim[64];
 

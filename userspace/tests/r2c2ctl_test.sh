@@ -221,8 +221,9 @@ usage 0 event send flow 1 dst 2 weight 0
 usage 16 event send flow 1 dst 2 prio 16
 usage restart event send flow 1 dst 2 type restart
 usage 2T event send flow 1 dst 2 demand 2T
-usage 1. event send flow 1 dst 2 demand 1.
-usage 10Mbps event send flow 1 dst 2 demand 10Mbps
+usage M event send flow 1 dst 2 demand M
+usage -5M event send flow 1 dst 2 demand -5M
+usage 10Mbitz event send flow 1 dst 2 demand 10Mbitz
 usage 3:0x1a routes send 3:0x1a
 usage 70000 routes send 70000:1=rps
 usage ecmp routes send 3:1=ecmp
@@ -447,7 +448,8 @@ expect_sent "event send: type start by default" "FLOW_EVENT ack FLOW_ID=37359285
 replay ack event send dst 5 flow 26 type update weight 3 prio 15 demand 1500k routing rps
 expect_sent "event send: every attribute" "FLOW_EVENT ack FLOW_ID=26 DST=5 FLOW_EVT=3 WEIGHT=3 PRIO=15 DEMAND_KBPS=1500 RPROTO=0"
 for r in 100M:100000 10G:10000000 1500k:1500 1.5Gbit:1500000 1:1 0:0 \
-	1000:1 1001:2 2.5k:3 1T:1000000000 unlimited:1073741823 1073741822k:1073741822; do
+	1000:1 1001:2 2.5k:3 1T:1000000000 unlimited:1073741823 1073741822k:1073741822 \
+	10Mbps:10000 4.35M:4350 2.3M:2300 0.001k:1; do
 	replay ack event send flow 1 dst 2 demand "${r%%:*}"
 	expect_sent "demand ${r%%:*} is ${r#*:} Kbit/s" "FLOW_EVENT ack FLOW_ID=1 DST=2 FLOW_EVT=1 DEMAND_KBPS=${r#*:}"
 done
