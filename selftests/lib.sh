@@ -1,0 +1,320 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# lib.sh - helpers for r2c2 shell selftests, in the style of the kernel's
+# tools/testing/selftests/net/forwarding/lib.sh, printing TAP.
+#
+# Source it at the top of a test (selftests/*_test.sh):
+#
+#	lib_dir=$(dirname "$0")
+#	source "$lib_dir/lib.sh"
+#
+#	ns_create a; ns_create b
+#	veth_link a va b vb
+#	...
+#	RET=0
+#	ip netns exec a ping -c1 -W2 10.0.0.2 >/dev/null
+#	check_err $? "no reply from b"
+#	log_test "ping a -> b"
+#	...
+#	ksft_exit
+#
+# Do not use `set -e` in tests: a failing command is a result that
+# check_err records, not a reason to stop. Exit codes follow kselftest:
+# 0 pass, 1 fail, 4 skip.
+#
+# Namespaces created with ns_create are deleted on exit (trap on EXIT);
+# add further cleanup with cleanup_add "command ...".
+
+# shellcheck disable=SC2034  # some variables are for the tests
+
+# ---------------------------------------------------------------- kselftest
+ksft_pass=0
+ksft_fail=0
+ksft_skip=0
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+R2C2_REPO=${R2C2_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+TESTS_RUN=0
+RET=0
+retmsg=
+EXIT_STATUS=0
+VERBOSE=${VERBOSE:-0}
+
+# The repo's own tools first on PATH, when built (outside the VM runner,
+# which installs them in /usr/local/bin).
+for _d in "$R2C2_REPO/userspace/r2c2ctl" "$R2C2_REPO/userspace/r2c2d"; do
+	[ -d "$_d" ] && PATH=$_d:$PATH
+done
+unset _d
+export PATH
+
+# Record the first error of the current test: check_err STATUS MSG.
+check_err()
+{
+	local err=$1
+	local msg=$2
+
+	if [[ $RET -eq 0 && $err -ne 0 ]]; then
+		RET=$err
+		retmsg=$msg
+	fi
+}
+
+# Record an error if a command that must fail succeeded.
+check_fail()
+{
+	local err=$1
+	local msg=$2
+
+	if [[ $RET -eq 0 && $err -eq 0 ]]; then
+		RET=1
+		retmsg=$msg
+	fi
+}
+
+# check_err or check_fail depending on $1 (0: expect success).
+check_err_fail()
+{
+	local should_fail=$1; shift
+	local err=$1
+	local what=$2
+
+	if ((should_fail)); then
+		check_fail "$err" "$what succeeded, but should have failed"
+	else
+		check_err "$err" "$what failed"
+	fi
+}
+
+# Print the TAP line of the current test and reset RET.
+# log_test NAME [DETAIL]; a test that set RET=$KSFT_SKIP is reported as
+# skipped with retmsg as the reason.
+log_test()
+{
+	local name=$1
+	local detail=${2:-}
+
+	[[ -n $detail ]] && name="$name ($detail)"
+	TESTS_RUN=$((TESTS_RUN + 1))
+	if [[ $RET -eq 0 ]]; then
+		ksft_pass=$((ksft_pass + 1))
+		printf 'ok %d - %s\n' "$TESTS_RUN" "$name"
+	elif [[ $RET -eq $KSFT_SKIP ]]; then
+		ksft_skip=$((ksft_skip + 1))
+		printf 'ok %d - %s # SKIP %s\n' "$TESTS_RUN" "$name" "$retmsg"
+	else
+		ksft_fail=$((ksft_fail + 1))
+		EXIT_STATUS=1
+		printf 'not ok %d - %s\n' "$TESTS_RUN" "$name"
+		[[ -z $retmsg ]] || printf '# %s\n' "$retmsg"
+	fi
+	RET=0
+	retmsg=
+}
+
+# Report a test as skipped: log_test_skip NAME REASON.
+log_test_skip()
+{
+	RET=$KSFT_SKIP
+	retmsg=$2
+	log_test "$1"
+}
+
+log_info() { printf '# INFO: %s\n' "$*"; }
+
+# Print the plan and totals; exit 1 if anything failed, 4 if everything
+# was skipped (or nothing ran), 0 otherwise.
+ksft_exit()
+{
+	printf '1..%d\n' "$TESTS_RUN"
+	printf '# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n' \
+		"$ksft_pass" "$ksft_fail" "$ksft_skip"
+	if ((ksft_fail > 0)); then
+		exit "$KSFT_FAIL"
+	elif ((ksft_pass == 0)); then
+		exit "$KSFT_SKIP"
+	fi
+	exit "$KSFT_PASS"
+}
+
+# Skip the whole test file: ksft_skip_all REASON.
+ksft_skip_all()
+{
+	printf '1..0 # SKIP %s\n' "$*"
+	exit "$KSFT_SKIP"
+}
+
+require_root()
+{
+	[[ $(id -u) -eq 0 ]] || ksft_skip_all "needs root"
+}
+
+# require_cmd CMD...: skip the test if a command is missing.
+require_cmd()
+{
+	local c
+
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || ksft_skip_all "'$c' not found"
+	done
+}
+
+# require_module MOD...: load in-tree kernel modules or skip the test.
+require_module()
+{
+	local m
+
+	for m in "$@"; do
+		modprobe -q "$m" 2>/dev/null || [[ -d /sys/module/$m ]] ||
+			ksft_skip_all "kernel module '$m' not available"
+	done
+}
+
+# ---------------------------------------------------------------- r2c2 modules
+# Load the r2c2 modules for the running kernel: modprobe (the VM runner
+# installs build/<abi>/*.ko under /lib/modules/<abi>/updates), else insmod
+# from build/$(uname -r)/ after loading their in-tree dependencies (vng
+# on a workstation). Returns 4 if r2c2.ko is not available, 1 if loading
+# failed.
+r2c2_modules_load()
+{
+	local dir m ko d deps
+
+	dir=$R2C2_REPO/build/$(uname -r)
+	for m in r2c2 sch_r2c2; do
+		[[ -d /sys/module/$m ]] && continue
+		modprobe -q "$m" 2>/dev/null && continue
+		ko=$dir/$m.ko
+		if [[ ! -f $ko ]]; then
+			[[ $m == r2c2 ]] && return "$KSFT_SKIP"
+			continue
+		fi
+		deps=$(modinfo -F depends "$ko" 2>/dev/null)
+		for d in ${deps//,/ }; do
+			[[ -d /sys/module/$d ]] || modprobe -q "$d" || return 1
+		done
+		insmod "$ko" || return 1
+	done
+}
+
+# Load the r2c2 modules or skip the whole test.
+require_r2c2()
+{
+	local rc=0
+
+	r2c2_modules_load || rc=$?
+	case $rc in
+	0) ;;
+	4) ksft_skip_all "r2c2.ko not built for $(uname -r) (build/$(uname -r)/)" ;;
+	*) printf '# could not load the r2c2 modules\n'; exit "$KSFT_FAIL" ;;
+	esac
+	require_cmd r2c2ctl
+}
+
+# ---------------------------------------------------------------- cleanup
+CLEANUP_HOOKS=()
+NS_LIST=()
+
+# cleanup_add "command ...": run at exit, last added first.
+cleanup_add()
+{
+	CLEANUP_HOOKS+=("$*")
+}
+
+lib_cleanup()
+{
+	local rc=$? i
+
+	for ((i = ${#CLEANUP_HOOKS[@]} - 1; i >= 0; i--)); do
+		eval "${CLEANUP_HOOKS[i]}" >/dev/null 2>&1 || true
+	done
+	CLEANUP_HOOKS=()
+	ns_destroy_all
+	return "$rc"
+}
+trap lib_cleanup EXIT
+
+# ---------------------------------------------------------------- netns
+# ns_create NAME: a fresh network namespace with lo up. A namespace of the
+# same name left over by an aborted run is deleted first.
+ns_create()
+{
+	local ns=$1
+
+	if [[ -e /run/netns/$ns || -e /var/run/netns/$ns ]]; then
+		ip netns del "$ns" 2>/dev/null
+	fi
+	ip netns add "$ns" || return 1
+	NS_LIST+=("$ns")
+	ip -n "$ns" link set lo up
+}
+
+# ns_del NAME: delete a namespace created by ns_create.
+ns_del()
+{
+	local ns=$1 i
+
+	ip netns del "$ns" 2>/dev/null
+	for i in "${!NS_LIST[@]}"; do
+		[[ ${NS_LIST[i]} == "$ns" ]] && unset 'NS_LIST[i]'
+	done
+	NS_LIST=("${NS_LIST[@]}")
+}
+
+ns_destroy_all()
+{
+	local ns
+
+	for ns in "${NS_LIST[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	NS_LIST=()
+}
+
+# ns_exec NS CMD...: run a command in a namespace.
+ns_exec()
+{
+	local ns=$1; shift
+
+	ip netns exec "$ns" "$@"
+}
+
+# veth_link NS1 IF1 NS2 IF2: a veth pair IF1 (in NS1) <-> IF2 (in NS2),
+# both up. The devices are created directly in their namespaces, so names
+# never clash in the current one.
+veth_link()
+{
+	local ns1=$1 if1=$2 ns2=$3 if2=$4
+
+	ip link add "$if1" netns "$ns1" type veth peer name "$if2" netns "$ns2" ||
+		return 1
+	ip -n "$ns1" link set "$if1" up && ip -n "$ns2" link set "$if2" up
+}
+
+# ---------------------------------------------------------------- waiting
+# busywait TIMEOUT_MS CMD...: retry CMD until it succeeds or TIMEOUT_MS
+# passes; returns CMD's last status (and prints its last output).
+busywait()
+{
+	local timeout_ms=$1; shift
+	local start now out rc
+
+	start=$(date +%s%3N)
+	while true; do
+		out=$("$@")
+		rc=$?
+		if ((rc == 0)); then
+			[[ -z $out ]] || printf '%s\n' "$out"
+			return 0
+		fi
+		now=$(date +%s%3N)
+		if ((now - start > timeout_ms)); then
+			[[ -z $out ]] || printf '%s\n' "$out"
+			return "$rc"
+		fi
+		sleep 0.1
+	done
+}

@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# torus.sh - build an r2c2 torus out of network namespaces (one per node)
+# joined by veth pairs. Source it after lib.sh:
+#
+#	source "$lib_dir/lib.sh"
+#	source "$lib_dir/torus.sh"
+#	require_r2c2
+#	torus_create 3 3
+#	torus_wait_converged 30 || ...
+#	ip netns exec "$(torus_ns 0)" ping -c1 "$(torus_addr4 8)"
+#	torus_destroy            # also done at exit
+#
+# Node id = x + k1 * (y + k2 * z); namespace r2c2-<id>. In every node and
+# dimension d, port 2d (device p<2d>) goes in the + direction and is joined
+# to port 2d+1 (p<2d+1>, the - direction) of the next node along d, with
+# wrap-around:
+#
+#	 r2c2-0            r2c2-1            r2c2-2       (a 3x1 ring, d = 0)
+#	 p1  [0]  p0 ---- p1  [1]  p0 ---- p1  [2]  p0 --.
+#	  '----------------------------------------------'
+#
+# Each node is then configured with r2c2ctl:
+#	r2c2ctl node set addr ID topology torus:K1xK2[xK3]
+#	r2c2ctl port add P dev pP        (every port)
+# and r2c0 gets 10.42.<id/256>.<id%256>/16 and fd42::<id in hex>/64.
+
+TORUS_DIMS=()
+TORUS_N=0
+TORUS_NS=()
+R2C2CTL=${R2C2CTL:-r2c2ctl}
+
+torus_ns() { printf 'r2c2-%d\n' "$1"; }
+torus_addr4() { printf '10.42.%d.%d\n' $(($1 / 256)) $(($1 % 256)); }
+torus_addr6() { printf 'fd42::%x\n' "$1"; }
+torus_nodes() { seq 0 $((TORUS_N - 1)); }
+
+# torus_exec ID CMD...: run a command in node ID's namespace.
+torus_exec()
+{
+	local id=$1; shift
+
+	ip netns exec "$(torus_ns "$id")" "$@"
+}
+
+# torus_coord ID D: coordinate of node ID along dimension D.
+torus_coord()
+{
+	local id=$1 d=$2 i
+
+	for ((i = 0; i < d; i++)); do
+		id=$((id / TORUS_DIMS[i]))
+	done
+	echo $((id % TORUS_DIMS[d]))
+}
+
+# torus_nbr ID D: the node after ID along dimension D (with wrap-around).
+torus_nbr()
+{
+	local id=$1 d=$2 stride=1 i c
+
+	for ((i = 0; i < d; i++)); do
+		stride=$((stride * TORUS_DIMS[i]))
+	done
+	c=$(( (id / stride) % TORUS_DIMS[d] ))
+	echo $((id - c * stride + ((c + 1) % TORUS_DIMS[d]) * stride))
+}
+
+# torus_create K1 K2 [K3]: namespaces, veth links and r2c2 configuration.
+torus_create()
+{
+	local k topo id d nbr p ns
+
+	if (($# < 2 || $# > 3)); then
+		echo "torus_create: usage: torus_create K1 K2 [K3]" >&2
+		return 1
+	fi
+	for k in "$@"; do
+		if ! [[ $k =~ ^[0-9]+$ ]] || ((k < 2)); then
+			echo "torus_create: each dimension needs at least 2 nodes: $k" >&2
+			return 1
+		fi
+	done
+	TORUS_DIMS=("$@")
+	TORUS_N=1
+	for k in "$@"; do
+		TORUS_N=$((TORUS_N * k))
+	done
+	topo=torus:$(IFS=x; echo "$*")
+
+	for id in $(torus_nodes); do
+		ns=$(torus_ns "$id")
+		ns_create "$ns" || return 1
+		TORUS_NS+=("$ns")
+	done
+	for id in $(torus_nodes); do
+		for ((d = 0; d < ${#TORUS_DIMS[@]}; d++)); do
+			nbr=$(torus_nbr "$id" "$d")
+			veth_link "$(torus_ns "$id")" "p$((2 * d))" \
+				"$(torus_ns "$nbr")" "p$((2 * d + 1))" || return 1
+		done
+	done
+	for id in $(torus_nodes); do
+		ns=$(torus_ns "$id")
+		ip netns exec "$ns" "$R2C2CTL" node set addr "$id" topology "$topo" ||
+			{ echo "torus_create: r2c2ctl node set failed in $ns" >&2; return 1; }
+		for ((p = 0; p < 2 * ${#TORUS_DIMS[@]}; p++)); do
+			ip netns exec "$ns" "$R2C2CTL" port add "$p" dev "p$p" ||
+				{ echo "torus_create: r2c2ctl port add $p failed in $ns" >&2; return 1; }
+		done
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.r2c0.accept_dad=0
+		ip -n "$ns" link set r2c0 up || return 1
+		ip -n "$ns" addr add "$(torus_addr4 "$id")/16" dev r2c0 || return 1
+		ip -n "$ns" addr add "$(torus_addr6 "$id")/64" dev r2c0 nodad || return 1
+	done
+}
+
+# Number of nodes the r2c2 instance in namespace $1 knows ("nodes" of
+# `r2c2ctl -j node show`); empty if unknown.
+torus_known_nodes()
+{
+	local out
+
+	out=$(ip netns exec "$1" "$R2C2CTL" -j node show 2>/dev/null) || return 0
+	if command -v jq >/dev/null 2>&1; then
+		jq -r 'if type == "array" then .[0].nodes else .nodes end // empty' \
+			<<<"$out" 2>/dev/null
+	else
+		sed -n 's/.*"nodes"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p' <<<"$out" |
+			head -n 1
+	fi
+}
+
+# torus_wait_converged TIMEOUT: wait until every node knows all TORUS_N
+# nodes (hello + link-state flooding). Prints the laggards on timeout.
+torus_wait_converged()
+{
+	local timeout=${1:-30} deadline ns n pending
+
+	deadline=$((SECONDS + timeout))
+	while true; do
+		pending=()
+		for ns in "${TORUS_NS[@]}"; do
+			n=$(torus_known_nodes "$ns")
+			[[ $n == "$TORUS_N" ]] || pending+=("$ns:${n:-?}")
+		done
+		((${#pending[@]} == 0)) && return 0
+		if ((SECONDS >= deadline)); then
+			printf '# torus not converged after %ss (want %d nodes): %s\n' \
+				"$timeout" "$TORUS_N" "${pending[*]}"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# torus_destroy: delete the torus namespaces (their veths go with them).
+torus_destroy()
+{
+	local ns
+
+	for ns in "${TORUS_NS[@]}"; do
+		ns_del "$ns"
+	done
+	TORUS_NS=()
+	TORUS_DIMS=()
+	TORUS_N=0
+}
