@@ -53,9 +53,10 @@ apt_update() {
 BASE_PKGS=(
 	build-essential pkg-config bc bison flex libelf-dev libssl-dev
 	libnl-3-dev libnl-genl-3-dev libnl-route-3-dev
-	iproute2 iperf3 iputils-ping ethtool tcpdump busybox-static cpio kmod
+	iproute2 iperf3 iputils-ping ethtool tcpdump busybox-static cpio kmod jq
 	qemu-system-x86 qemu-utils
 	python3 dwarves dpkg-dev
+	shellcheck
 	glpk-utils libglpk-dev
 	linux-source-6.1
 )
