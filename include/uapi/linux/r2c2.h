@@ -90,8 +90,9 @@ enum r2c2_rproto {
  * struct r2c2_data_hdr - header of a source-routed data frame (40 bytes)
  * @ver_type: R2C2_VERSION << 4 | R2C2_T_DATA
  * @rlen: number of hops in @route, 0..R2C2_MAX_HOPS
- * @ridx: index of the next hop to take; the sender writes 0, every
- *	forwarding node increments it; equals @rlen at the destination
+ * @ridx: index of the next hop to take: every node, the sender included,
+ *	leaves by @route[@ridx] and increments @ridx, so a frame leaves its
+ *	source with @ridx 1 and arrives with @ridx == @rlen
  * @rproto: routing protocol the sender used (enum r2c2_rproto)
  * @flow: flow identifier, unique per source node
  * @src: source node address
