@@ -20,7 +20,8 @@
  * then path counts in order of increasing distance. O(n * (n + links)).
  * May sleep (allocates with GFP_KERNEL in the kernel).
  *
- * Return: 0, -EINVAL for a link to a node >= @n, or -ENOMEM.
+ * Return: 0, -EINVAL for a link to a node >= @n or more than
+ * R2C2_MAX_PORTS links into one node, or -ENOMEM.
  */
 int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 		     const u8 *nbr_port)
@@ -28,6 +29,7 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 	size_t nn = (size_t)n * n, np = (size_t)n * R2C2_MAX_PORTS;
 	u16 *queue = NULL, *rev = NULL, *revcnt = NULL;
 	unsigned int u, v, d, i, k;
+	int err = -ENOMEM;
 
 	memset(p, 0, sizeof(*p));
 	if (!n)
@@ -47,7 +49,7 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 	revcnt = r2c2_zalloc((size_t)n * sizeof(*revcnt));
 	if (!p->nbr || !p->nbr_port || !p->dist || !p->npaths || !queue ||
 	    !rev || !revcnt)
-		goto nomem;
+		goto fail;
 
 	memcpy(p->nbr, nbr, np * sizeof(*p->nbr));
 	if (nbr_port)
@@ -57,6 +59,11 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 			v = nbr[u * R2C2_MAX_PORTS + k];
 			if (v == R2C2_IDX_NONE)
 				continue;
+			/* 8 ports a node: no more than 8 links may land on it */
+			if (revcnt[v] >= R2C2_MAX_PORTS) {
+				err = -EINVAL;
+				goto fail;
+			}
 			/* a parallel link shows up twice, as it should */
 			rev[v * R2C2_MAX_PORTS + revcnt[v]++] = u;
 		}
@@ -102,12 +109,12 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 	r2c2_free(revcnt);
 	return 0;
 
-nomem:
+fail:
 	r2c2_free(queue);
 	r2c2_free(rev);
 	r2c2_free(revcnt);
 	r2c2_paths_free(p);
-	return -ENOMEM;
+	return err;
 }
 
 /**

@@ -611,12 +611,7 @@ static void r2c2_paths_build__in_degree_above_8(struct kunit *test)
 	 * but the table comes from what the nodes advertise. Rejecting it
 	 * and computing it right are both fine; overrunning the reversed
 	 * adjacency (8 slots a node) is not, and KASAN fails the test.
-	 *
-	 * Skipped while common/paths.c still overruns it: a KASAN report
-	 * also turns lockdep off for every test after it. Remove the skip
-	 * with the fix.
 	 */
-	kunit_skip(test, "known bug: r2c2_paths_build() overruns rev[] at in-degree > 8");
 	for (u = 0; u < 9; u++)
 		nbr[u * UT_P] = 9;
 	nbr[9 * UT_P] = 0;
