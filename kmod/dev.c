@@ -195,7 +195,7 @@ static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 	h->proto = proto;
 	r2c2_route_pack(h->route, hops, len);
 	h->csum = (__force __sum16)r2c2_data_csum(h);
-	r2c2_stat_add(node, NULL, R2C2_S_ORIGINATED, 1);
+	r2c2_stat_add(node, port, R2C2_S_ORIGINATED, 1);
 	r2c2_port_xmit(port, skb, nbr->mac);
 }
 

@@ -121,7 +121,7 @@ static void r2c2_rcv_data(struct r2c2_port *port, struct sk_buff *skb)
 	}
 	h = (struct r2c2_data_hdr *)skb->data;
 	h->ridx++;		/* not covered by the checksum */
-	r2c2_stat_add(node, port, R2C2_S_FORWARDED, 1);
+	r2c2_stat_add(node, out, R2C2_S_FORWARDED, 1);
 	r2c2_port_xmit(out, skb, nbr->mac);
 }
 

@@ -282,6 +282,11 @@ struct r2c2_route_ent {
  * @R2C2_CMD_TOPO_EVENT: the topology or the tables changed (multicast)
  * @R2C2_CMD_ROUTES_SEND: broadcast routing assignments (admin)
  * @R2C2_CMD_ROUTES_EVENT: routing assignments heard (multicast)
+ * @R2C2_CMD_RATE_SET: set sending rates of sch_r2c2 flows, a batch of
+ *	R2C2_A_RATE_ENT in R2C2_A_RATES; R2C2_A_IFINDEX picks the qdisc's
+ *	device (default r2c0) (admin)
+ * @R2C2_CMD_QFLOW_GET: flows of the sch_r2c2 qdisc with rate, backlog,
+ *	bytes sent and drops (dump; R2C2_A_IFINDEX as for RATE_SET)
  * @__R2C2_CMD_MAX: one past the last command
  */
 enum r2c2_cmd {
@@ -303,6 +308,8 @@ enum r2c2_cmd {
 	R2C2_CMD_TOPO_EVENT,
 	R2C2_CMD_ROUTES_SEND,
 	R2C2_CMD_ROUTES_EVENT,
+	R2C2_CMD_RATE_SET,
+	R2C2_CMD_QFLOW_GET,
 	__R2C2_CMD_MAX,
 };
 
@@ -358,6 +365,16 @@ enum r2c2_cmd {
  * @R2C2_A_COUNT: u32, a count (samples for ROUTE_GET)
  * @R2C2_A_LINK_COUNTS: binary, u32 per directed link (node index * 8 +
  *	port) counting hops of ROUTE_GET samples
+ * @R2C2_A_RATE: u64, a flow's rate in bit/s (R2C2_RATE_MIN..R2C2_RATE_MAX)
+ * @R2C2_A_RATES: nested list of R2C2_A_RATE_ENT (1..R2C2_RATES_MAX)
+ * @R2C2_A_RATE_ENT: nested: FLOW_ID, RATE
+ * @R2C2_A_QLEN: u32, packets queued
+ * @R2C2_A_BACKLOG: u32, bytes queued
+ * @R2C2_A_DROPS: u64, packets dropped
+ * @R2C2_A_RATE_STATE: u8, enum r2c2_rate_state
+ * @R2C2_A_SPORT: u16, transport source port of a flow's first packet
+ * @R2C2_A_DPORT: u16, transport destination port of a flow's first packet
+ * @R2C2_A_LEASE_MS: u32, ms left of a flow's rate lease
  * @__R2C2_A_MAX: one past the last attribute
  */
 enum r2c2_attr {
@@ -405,6 +422,16 @@ enum r2c2_attr {
 	R2C2_A_ETHERTYPE,
 	R2C2_A_COUNT,
 	R2C2_A_LINK_COUNTS,
+	R2C2_A_RATE,
+	R2C2_A_RATES,
+	R2C2_A_RATE_ENT,
+	R2C2_A_QLEN,
+	R2C2_A_BACKLOG,
+	R2C2_A_DROPS,
+	R2C2_A_RATE_STATE,
+	R2C2_A_SPORT,
+	R2C2_A_DPORT,
+	R2C2_A_LEASE_MS,
 	__R2C2_A_MAX,
 };
 
@@ -425,14 +452,19 @@ enum r2c2_port_state {
 /**
  * enum r2c2_stat - counters, per node (sum of all ports and r2c0) and per
  * port. Each is a u64 attribute of the same number inside R2C2_A_STATS.
+ * A port counts what arrived on it (rx, drops) and what left by it (tx,
+ * forwarded, originated, hellos).
  * @R2C2_S_UNSPEC: unused
  * @R2C2_S_RX_PACKETS: frames of our ethertype received on ports
  * @R2C2_S_RX_BYTES: their bytes
  * @R2C2_S_TX_PACKETS: frames sent on ports (originated, forwarded, control)
  * @R2C2_S_TX_BYTES: their bytes
- * @R2C2_S_FORWARDED: data frames forwarded to another node
+ * @R2C2_S_FORWARDED: data frames forwarded to another node (per port: the
+ *	port they left by, so forwarded + originated of a port is the data
+ *	the link carried)
  * @R2C2_S_DELIVERED: data frames delivered up through r2c0
- * @R2C2_S_ORIGINATED: data frames sent by r2c0 of this node
+ * @R2C2_S_ORIGINATED: data frames sent by r2c0 of this node (per port: the
+ *	first hop's port)
  * @R2C2_S_BCAST_TX: broadcast frames originated (BCAST_ETH, FLOW, ROUTES, LSA)
  * @R2C2_S_BCAST_FWD: broadcast frames relayed along a tree or flood
  * @R2C2_S_BCAST_RX: broadcast frames accepted (delivered locally once)
@@ -492,5 +524,108 @@ enum r2c2_stat {
 };
 
 #define R2C2_S_MAX (__R2C2_S_MAX - 1)
+
+/* ------------------------------------------------------------------ */
+/* sch_r2c2: the per-flow rate-limiting qdisc                          */
+/* ------------------------------------------------------------------ */
+
+/** R2C2_RATE_MIN - lowest rate a flow may be given, bit/s (1 Kbit/s) */
+#define R2C2_RATE_MIN		1000ULL
+/** R2C2_RATE_MAX - highest rate a flow may be given, bit/s (1 Tbit/s) */
+#define R2C2_RATE_MAX		1000000000000ULL
+/** R2C2_RATES_MAX - entries one RATE_SET message carries at most */
+#define R2C2_RATES_MAX		4096
+
+/**
+ * enum r2c2_rate_state - where a sch_r2c2 flow's rate comes from
+ * @R2C2_RS_INITIAL: the qdisc's initial rate (no rate set yet)
+ * @R2C2_RS_SET: a rate set through R2C2_CMD_RATE_SET, lease running
+ * @R2C2_RS_SAFE: the safe rate: the lease ran out
+ */
+enum r2c2_rate_state {
+	R2C2_RS_INITIAL,
+	R2C2_RS_SET,
+	R2C2_RS_SAFE,
+};
+
+/**
+ * enum tca_r2c2_attr - sch_r2c2 options (TCA_OPTIONS)
+ * @TCA_R2C2_UNSPEC: unused
+ * @TCA_R2C2_LIMIT: u32, packets queued at most (1..R2C2_LIMIT_MAX)
+ * @TCA_R2C2_FLOW_LIMIT: u32, packets queued per flow at most
+ *	(1..R2C2_LIMIT_MAX, at most LIMIT)
+ * @TCA_R2C2_INITIAL_RATE: u64, bit/s of a new flow until a rate is set
+ * @TCA_R2C2_SAFE_RATE: u64, bit/s of a flow whose lease ran out
+ * @TCA_R2C2_LEASE_MS: u32, lifetime of a rate (and of the initial rate);
+ *	0 = no lease (1..R2C2_TIME_MS_MAX otherwise)
+ * @TCA_R2C2_IDLE_MS: u32, a flow without packets for this long finishes
+ *	and is forgotten (1..R2C2_TIME_MS_MAX)
+ * @TCA_R2C2_BUCKETS_LOG: u32, log2 of the flow hash buckets (4..20)
+ * @TCA_R2C2_MAXFLOWS: u32, flows tracked at most (1..R2C2_MAXFLOWS_MAX)
+ * @TCA_R2C2_CATCHUP_US: u32, how far a late flow may catch up, in us
+ *	(0..R2C2_CATCHUP_US_MAX): the largest burst after a late wakeup
+ * @TCA_R2C2_PAD: padding for u64
+ * @__TCA_R2C2_MAX: one past the last attribute
+ */
+enum tca_r2c2_attr {
+	TCA_R2C2_UNSPEC,
+	TCA_R2C2_LIMIT,
+	TCA_R2C2_FLOW_LIMIT,
+	TCA_R2C2_INITIAL_RATE,
+	TCA_R2C2_SAFE_RATE,
+	TCA_R2C2_LEASE_MS,
+	TCA_R2C2_IDLE_MS,
+	TCA_R2C2_BUCKETS_LOG,
+	TCA_R2C2_MAXFLOWS,
+	TCA_R2C2_CATCHUP_US,
+	TCA_R2C2_PAD,
+	__TCA_R2C2_MAX,
+};
+
+#define TCA_R2C2_MAX (__TCA_R2C2_MAX - 1)
+
+#define R2C2_LIMIT_MAX		1000000
+#define R2C2_TIME_MS_MAX	3600000
+#define R2C2_BUCKETS_LOG_MIN	4
+#define R2C2_BUCKETS_LOG_MAX	20
+#define R2C2_MAXFLOWS_MAX	1000000
+#define R2C2_CATCHUP_US_MAX	1000000
+
+/** TC_R2C2_XSTATS_VERSION - version of struct tc_r2c2_xstats */
+#define TC_R2C2_XSTATS_VERSION	1
+
+/**
+ * struct tc_r2c2_xstats - sch_r2c2 statistics (tc -s qdisc show)
+ * @version: TC_R2C2_XSTATS_VERSION
+ * @flows: flows tracked
+ * @flows_active: flows with packets queued
+ * @flows_started: flows seen for the first time (flow-start events)
+ * @flows_finished: flows idle longer than idle_ms (flow-finish events)
+ * @throttled: dequeues that found the earliest flow not yet due
+ * @drops_limit: packets dropped because the qdisc held limit packets
+ * @drops_flow_limit: packets dropped because their flow held flow_limit
+ * @drops_maxflows: packets dropped because a new flow would exceed maxflows
+ * @drops_nomem: packets dropped because a flow could not be allocated
+ * @rate_updates: flow rates set through R2C2_CMD_RATE_SET
+ * @leases_expired: flows that fell back to the safe rate
+ * @events_lost: flow start/finish events lost (event queue full)
+ * @resv: zero
+ */
+struct tc_r2c2_xstats {
+	__u32	version;
+	__u32	flows;
+	__u32	flows_active;
+	__u32	resv;
+	__u64	flows_started;
+	__u64	flows_finished;
+	__u64	throttled;
+	__u64	drops_limit;
+	__u64	drops_flow_limit;
+	__u64	drops_maxflows;
+	__u64	drops_nomem;
+	__u64	rate_updates;
+	__u64	leases_expired;
+	__u64	events_lost;
+};
 
 #endif /* _UAPI_LINUX_R2C2_H */
