@@ -4,8 +4,10 @@
  * uniform random pairs, for RPS / DOR / VLB and mixes, 10^3..10^5 flows;
  * the baseline where it finishes in reasonable time; table memory.
  *
- * usage: alloc_bench [-r RUNS] [-b MAXBASELINE] [-n MAXFLOWS]
- * Prints medians (one core, this thread only).
+ * usage: alloc_bench [-r RUNS] [-b MAXBASELINE] [-n MAXFLOWS] [-m MIX] [-s FLOWS]
+ * Prints medians (one core, this thread only). -m and -s run one mix /
+ * one size only (e.g. under valgrind --tool=callgrind
+ * --toggle-collect=r2c2_maxmin for instruction counts).
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
 		{ "vlb-heavy-80", { 20, 0, 80 } },
 	};
 	size_t sizes[] = { 1000, 10000, 100000 }, maxbase = 10000, maxn = 100000;
+	size_t only_n = 0;
+	const char *only_mix = NULL;
 	int runs = 7, opt, p;
 	u8 dims[3] = { 8, 8, 8 };
 	struct r2c2_topo *t;
@@ -60,13 +64,17 @@ int main(int argc, char **argv)
 	double t0;
 	unsigned int mi, si;
 
-	while ((opt = getopt(argc, argv, "r:b:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:b:n:m:s:")) != -1) {
 		if (opt == 'r')
 			runs = atoi(optarg);
 		else if (opt == 'b')
 			maxbase = strtoul(optarg, NULL, 10);
 		else if (opt == 'n')
 			maxn = strtoul(optarg, NULL, 10);
+		else if (opt == 'm')
+			only_mix = optarg;
+		else if (opt == 's')
+			only_n = strtoul(optarg, NULL, 10);
 	}
 	r2c2_topo_grid(&t, dims, 3, true, 10e9);
 	t0 = now_ms();
@@ -90,6 +98,7 @@ int main(int argc, char **argv)
 			size_t i;
 			int r;
 
+			/* same flows whatever is skipped: draw them first */
 			for (i = 0; i < n; i++) {
 				int q = (int)(xr() % 100);
 
@@ -101,6 +110,11 @@ int main(int argc, char **argv)
 					q < mixes[mi].pct[0] + mixes[mi].pct[1] ?
 					R2C2_RP_DOR : R2C2_RP_VLB;
 				f[i].weight = 1;
+			}
+			if ((only_mix && strcmp(only_mix, mixes[mi].name)) ||
+			    (only_n && only_n != n)) {
+				free(f); free(x); free(xb); free(tm);
+				continue;
 			}
 			for (r = 0; r < runs; r++) {
 				t0 = now_ms();

@@ -5,15 +5,26 @@
  * round per level on the capacity left), demand caps and headroom.
  *
  * Every unfrozen flow of the current level runs at weight * lambda; a
- * link saturates at lambda_l = (usable - frozen load) / (sum of the
- * weights * coefficients of its unfrozen flows). The engine keeps those
- * per-link sums up to date incrementally and the links in a heap keyed
- * by lambda_l, so a whole allocation costs O(sum of path lengths * log L)
- * instead of the paper's O(NL + N^2) rescans. A saturated link freezes
- * the flows crossing it (inverse index); a demand-capped flow freezes at
- * its demand when lambda reaches demand / weight. Split VLB flows live in
- * per-node groups (rtab.c): their per-link sums are updated per group,
- * once per round, not per flow.
+ * link saturates at lambda_l = P_l / C_l, P_l = usable capacity - frozen
+ * load, C_l = sum of weight * coefficient of its unfrozen flows. The
+ * engine keeps P and C up to date incrementally and the links in a lazy
+ * heap keyed by lambda_l, so a whole allocation costs about three passes
+ * over the flows' link entries instead of the paper's O(NL + N^2)
+ * rescans:
+ *
+ *  1. translate every flow's (shared, per-offset) vector to absolute
+ *     link indices once, into one contiguous array, adding weight *
+ *     coefficient into C and counting entries per link;
+ *  2. counting sort of those entries into the inverse index link ->
+ *     flows;
+ *  3. when a link saturates, freeze the unfrozen flows crossing it:
+ *     P -= rate * coefficient, C -= weight * coefficient over the flow's
+ *     entries.
+ *
+ * A demand-capped flow freezes at its demand when lambda reaches
+ * demand / weight. Split VLB flows live in per-node groups (rtab.c):
+ * their contribution is updated per group, once per round, with dense
+ * vectorised row updates (r2c2_rtab_group_axpy()).
  *
  * r2c2_maxmin_baseline() is the straightforward algorithm, kept to
  * measure against; r2c2_maxmin_check() verifies the max-min certificate.
@@ -28,21 +39,32 @@
 /* relative slack when grouping links that saturate "together" */
 #define TIE_EPS		1e-12
 
+/* (C, P) of one link: unfrozen weight * coefficient, capacity left */
+typedef double v2d __attribute__((vector_size(16)));
+
+struct hent {
+	double key;
+	u32 l;
+};
+
 struct r2c2_ws {
 	/* per link */
 	size_t nl;
-	double *C, *F, *ucap, *lam;
-	u32 *cnt, *hpos, *heap, *istart, *ifill, *dlist;
-	u8 *dirty;
+	v2d *CP;
+	double *dG;
+	struct hent *heap;
+	u32 *cnt, *istart;
 	/* per flow */
 	size_t nf;
-	u32 *lvl, *dem, *inv, *gmem;
+	u32 *lvl, *dem, *foff, *gmem;
 	u8 *frozen;
 	struct r2c2_fv *fv;
+	/* per link entry of the non-split flows */
 	size_t ninv;
+	u32 *inv, *L;
 	/* per group (2n) */
 	size_t ng;
-	double *gW, *gdW, *gdX;
+	double *gW, *gdW;
 	u32 *gcnt, *gdn, *gstart, *gfill, *glist, *gact;
 	u8 *gdirty;
 };
@@ -56,12 +78,12 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 {
 	if (!ws)
 		return;
-	free(ws->C); free(ws->F); free(ws->ucap); free(ws->lam);
-	free(ws->cnt); free(ws->hpos); free(ws->heap); free(ws->istart);
-	free(ws->ifill); free(ws->dlist); free(ws->dirty);
-	free(ws->lvl); free(ws->dem); free(ws->inv); free(ws->gmem);
+	free(ws->CP); free(ws->dG); free(ws->heap);
+	free(ws->cnt); free(ws->istart);
+	free(ws->lvl); free(ws->dem); free(ws->foff); free(ws->gmem);
 	free(ws->frozen); free(ws->fv);
-	free(ws->gW); free(ws->gdW); free(ws->gdX); free(ws->gcnt);
+	free(ws->inv); free(ws->L);
+	free(ws->gW); free(ws->gdW); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
 	free(ws->gdirty); free(ws->gact);
 	free(ws);
@@ -81,23 +103,25 @@ static bool grow(void **p, size_t bytes)
 static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng)
 {
 	if (nl > ws->nl) {
-		if (!GROW(ws->C, nl) || !GROW(ws->F, nl) || !GROW(ws->ucap, nl) ||
-		    !GROW(ws->lam, nl) || !GROW(ws->cnt, nl) ||
-		    !GROW(ws->hpos, nl) || !GROW(ws->heap, nl) ||
-		    !GROW(ws->istart, nl + 1) || !GROW(ws->ifill, nl) ||
-		    !GROW(ws->dlist, nl) || !GROW(ws->dirty, nl))
+		/* CP and dG: 16-byte aligned (vector loads) */
+		free(ws->CP);
+		free(ws->dG);
+		ws->CP = aligned_alloc(16, nl * sizeof(*ws->CP));
+		ws->dG = aligned_alloc(16, nl * sizeof(*ws->dG) + 16);
+		if (!ws->CP || !ws->dG || !GROW(ws->heap, nl) ||
+		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1))
 			return -ENOMEM;
 		ws->nl = nl;
 	}
 	if (nf > ws->nf) {
 		if (!GROW(ws->lvl, nf) || !GROW(ws->dem, nf) ||
-		    !GROW(ws->gmem, 2 * nf) || !GROW(ws->frozen, nf) ||
-		    !GROW(ws->fv, nf))
+		    !GROW(ws->foff, nf) || !GROW(ws->gmem, 2 * nf) ||
+		    !GROW(ws->frozen, nf) || !GROW(ws->fv, nf))
 			return -ENOMEM;
 		ws->nf = nf;
 	}
 	if (ng > ws->ng) {
-		if (!GROW(ws->gW, ng) || !GROW(ws->gdW, ng) || !GROW(ws->gdX, ng) ||
+		if (!GROW(ws->gW, ng) || !GROW(ws->gdW, ng) ||
 		    !GROW(ws->gcnt, ng) || !GROW(ws->gdn, ng) ||
 		    !GROW(ws->gstart, ng + 1) || !GROW(ws->gfill, ng) ||
 		    !GROW(ws->glist, ng) || !GROW(ws->gdirty, ng) ||
@@ -108,67 +132,37 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng)
 	return 0;
 }
 
-/* ---- indexed min-heap of links keyed by lam[] ---- */
+/*
+ * ---- min-heap of links keyed by their lambda ----
+ * Only the top is ever removed or re-keyed (see top_fresh()), so the
+ * heap holds (key, link) pairs and no position index.
+ */
 
-#define HNONE	0xffffffffu
-
-struct heap {
-	u32 *h, *pos;
-	const double *key;
-	u32 n;
-};
-
-static void h_swap(struct heap *hp, u32 i, u32 j)
+static void h_sift(struct hent *h, u32 n, u32 i)
 {
-	u32 a = hp->h[i], b = hp->h[j];
+	struct hent x = h[i];
 
-	hp->h[i] = b;
-	hp->h[j] = a;
-	hp->pos[b] = i;
-	hp->pos[a] = j;
-}
-
-static void h_up(struct heap *hp, u32 i)
-{
-	while (i) {
-		u32 p = (i - 1) / 2;
-
-		if (hp->key[hp->h[p]] <= hp->key[hp->h[i]])
-			break;
-		h_swap(hp, i, p);
-		i = p;
-	}
-}
-
-static void h_down(struct heap *hp, u32 i)
-{
 	for (;;) {
-		u32 l = 2 * i + 1, m = i;
+		u32 c = 2 * i + 1;
 
-		if (l < hp->n && hp->key[hp->h[l]] < hp->key[hp->h[m]])
-			m = l;
-		if (l + 1 < hp->n && hp->key[hp->h[l + 1]] < hp->key[hp->h[m]])
-			m = l + 1;
-		if (m == i)
+		if (c >= n)
 			break;
-		h_swap(hp, i, m);
-		i = m;
+		if (c + 1 < n && h[c + 1].key < h[c].key)
+			c++;
+		if (!(h[c].key < x.key))
+			break;
+		h[i] = h[c];
+		i = c;
 	}
+	h[i] = x;
 }
 
-static void h_remove(struct heap *hp, u32 x)
+static void h_pop(struct hent *h, u32 *n)
 {
-	u32 i = hp->pos[x];
-
-	if (i == HNONE)
-		return;
-	hp->n--;
-	if (i != hp->n) {
-		h_swap(hp, i, hp->n);
-		h_up(hp, i);
-		h_down(hp, hp->pos[hp->h[i]] == i ? i : hp->pos[hp->h[i]]);
+	if (--*n) {
+		h[0] = h[*n];
+		h_sift(h, *n, 0);
 	}
-	hp->pos[x] = HNONE;
 }
 
 /* ---- the engine ---- */
@@ -178,9 +172,8 @@ struct eng {
 	const struct r2c2_flow *f;
 	double *rate;
 	struct r2c2_ws *ws;
-	struct heap hp;
+	u32 hn, nl;
 	u32 nunfrozen, ngdirty, nact;
-	u32 *gdlist;
 };
 
 static void freeze(struct eng *e, u32 i, double x)
@@ -194,96 +187,121 @@ static void freeze(struct eng *e, u32 i, double x)
 	e->rate[i] = x;
 	e->nunfrozen--;
 	if (fv->split) {
+		/* applied in apply_groups() at the end of the round */
 		for (k = 0; k < 2; k++) {
 			u32 g = fv->group[k];
 
 			ws->gdW[g] += w * fv->scale[k];
-			ws->gdX[g] += x * fv->scale[k];
 			ws->gdn[g]++;
 			if (!ws->gdirty[g]) {
 				ws->gdirty[g] = 1;
-				e->gdlist[e->ngdirty++] = g;
+				ws->glist[e->ngdirty++] = g;
 			}
 		}
 		return;
 	}
 	{
-		const struct r2c2_vec *v = fv->v[0];
-		const u16 *tr = fv->tr[0];
-		u32 j;
+		const u32 *restrict lk = ws->L + ws->foff[i];
+		const double *restrict a = fv->v[0]->coef;
+		v2d *restrict CP = ws->CP, wx = { w, x };
+		u32 j, len = fv->v[0]->len;
 
-		for (j = 0; j < v->len; j++) {
-			u32 l = r2c2_fv_link(tr, v->link[j]);
-			double a = v->coef[j];
-
-			ws->F[l] += x * a;
-			ws->C[l] -= w * a;
-			if (--ws->cnt[l] == 0)
-				ws->C[l] = 0;
-		}
+#pragma GCC unroll 4
+		for (j = 0; j < len; j++)
+			CP[lk[j]] -= wx * a[j];
 	}
 }
 
-static void apply_groups(struct eng *e)
+/*
+ * Subtract the split flows frozen this round, group by group, in one
+ * dense pass each. Every flow frozen in a round has rate / weight =
+ * lambda (the saturating level, or demand / weight = the level it was
+ * frozen at), so the frozen load added is lambda times the weight
+ * removed: accumulate the weight in dG, then one pass over the links.
+ */
+static void apply_groups(struct eng *e, double lambda)
 {
 	struct r2c2_ws *ws = e->ws;
-	u32 k, j;
+	double *restrict dG = ws->dG;
+	v2d *restrict CP = ws->CP, m1l = { -1, -lambda };
+	u32 k, l;
 
+	memset(dG, 0, e->nl * sizeof(*dG));
 	for (k = 0; k < e->ngdirty; k++) {
-		u32 g = e->gdlist[k];
-		const struct r2c2_vec *v;
-		const u16 *tr;
-		double dW = ws->gdW[g], dX = ws->gdX[g];
-		u32 dn = ws->gdn[g];
+		u32 g = ws->glist[k];
 
-		r2c2_rtab_group(e->rt, g, &v, &tr);
-		for (j = 0; j < v->len; j++) {
-			u32 l = r2c2_fv_link(tr, v->link[j]);
-			double a = v->coef[j];
-
-			ws->F[l] += dX * a;
-			ws->C[l] -= dW * a;
-			ws->cnt[l] -= dn;
-			if (!ws->cnt[l])
-				ws->C[l] = 0;
-		}
-		ws->gW[g] -= dW;
-		ws->gcnt[g] -= dn;
-		ws->gdW[g] = ws->gdX[g] = 0;
+		r2c2_rtab_group_axpy(e->rt, g, ws->gdW[g], dG);
+		ws->gW[g] -= ws->gdW[g];
+		ws->gcnt[g] -= ws->gdn[g];
+		ws->gdW[g] = 0;
 		ws->gdn[g] = 0;
 		ws->gdirty[g] = 0;
 	}
 	e->ngdirty = 0;
+	for (l = 0; l < e->nl; l++)
+		CP[l] += m1l * dG[l];
 }
 
 /*
  * Lazy heap: a link's lambda only grows as flows freeze (removing a flow
  * whose share is at the current level from a link at or above it raises
- * the link's level), so stored keys are lower bounds. Before using the
- * top, recompute its key; if it grew, sift it down and look again.
- * Links without unfrozen flows leave the heap.
+ * the link's level), so stored keys are lower bounds - and so are keys
+ * computed before this round's group updates are applied. Before using
+ * the top, recompute its key; if it grew, sift it down and look again.
+ * A link whose C reached zero (or rounding dust below) has no unfrozen
+ * flow and leaves the heap; one with dust above zero leaves it when it
+ * reaches the top and freezes nobody (see fill_level()).
  */
 static bool top_fresh(struct eng *e, double floor, double *lam)
 {
-	struct r2c2_ws *ws = e->ws;
+	struct hent *h = e->ws->heap;
+	const v2d *CP = e->ws->CP;
 
-	while (e->hp.n) {
-		u32 l = ws->heap[0];
+	while (e->hn) {
+		v2d cp = CP[h[0].l];
 		double v;
 
-		if (!ws->cnt[l]) {
-			h_remove(&e->hp, l);
+		if (!(cp[0] > 0)) {
+			h_pop(h, &e->hn);
 			continue;
 		}
-		v = fmax(floor, (ws->ucap[l] - ws->F[l]) / ws->C[l]);
-		if (v <= ws->lam[l]) {
-			*lam = ws->lam[l];
+		v = fmax(floor, cp[1] / cp[0]);
+		if (v <= h[0].key) {
+			*lam = h[0].key;
 			return true;
 		}
-		ws->lam[l] = v;
-		h_down(&e->hp, 0);
+		h[0].key = v;
+		h_sift(h, e->hn, 0);
 	}
 	return false;
+}
+
+/* freeze at weight * lambda every unfrozen flow crossing link l; how many */
+static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
+{
+	struct r2c2_ws *ws = e->ws;
+	const struct r2c2_flow *f = e->f;
+	u32 j, m, k, i, before = e->nunfrozen;
+
+	for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
+		i = ws->inv[j];
+		if (!ws->frozen[i])
+			freeze(e, i, f[i].weight * lambda);
+	}
+	if (!nsplit)
+		return before - e->nunfrozen;
+	for (m = 0; m < e->nact; m++) {
+		k = ws->gact[m];
+		if (ws->gcnt[k] == ws->gdn[k] ||
+		    r2c2_rtab_group_coef(e->rt, k, l) == 0)
+			continue;
+		for (j = ws->gstart[k]; j < ws->gstart[k + 1]; j++) {
+			i = ws->gmem[j];
+			if (!ws->frozen[i])
+				freeze(e, i, f[i].weight * lambda);
+		}
+	}
+	return before - e->nunfrozen;
 }
 
 static int cmp_dem(const void *a, const void *b, void *arg)
@@ -295,119 +313,168 @@ static int cmp_dem(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
 }
 
+/* pass 1: absolute links of every non-split flow, C and entries per link */
+static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
+			  u32 *nsplit)
+{
+	struct r2c2_ws *ws = e->ws;
+	const struct r2c2_flow *f = e->f;
+	v2d *restrict CP = ws->CP;
+	u32 *restrict cnt = ws->cnt, *restrict L = ws->L;
+	u32 i, j, k, l, pos = 0;
+
+	for (k = 0; k < nlv; k++) {
+		const struct r2c2_fv *fv;
+		const u32 *restrict lk;
+		const double *restrict a;
+		const u16 *tr;
+		double w;
+		u32 len;
+
+		i = lv[k];
+		fv = &ws->fv[i];
+		ws->frozen[i] = 0;
+		if (f[i].demand > 0)
+			ws->dem[(*ndem)++] = i;
+		if (fv->split) {
+			(*nsplit)++;
+			continue;
+		}
+		w = f[i].weight;
+		lk = fv->v[0]->link;
+		a = fv->v[0]->coef;
+		len = fv->v[0]->len;
+		tr = fv->tr[0];
+		ws->foff[i] = pos;
+		if (tr) {
+#pragma GCC unroll 4
+			for (j = 0; j < len; j++) {
+				l = (u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7);
+				L[pos + j] = l;
+				CP[l][0] += w * a[j];
+				cnt[l]++;
+			}
+		} else {
+			for (j = 0; j < len; j++) {
+				l = lk[j];
+				L[pos + j] = l;
+				CP[l][0] += w * a[j];
+				cnt[l]++;
+			}
+		}
+		pos += len;
+	}
+}
+
+/* pass 2: inverse index link -> flows (CSR), by counting sort */
+static void build_inverse(struct eng *e, const u32 *lv, u32 nlv)
+{
+	struct r2c2_ws *ws = e->ws;
+	u32 *restrict cnt = ws->cnt, *restrict inv = ws->inv;
+	u32 i, j, k, l;
+
+	ws->istart[0] = 0;
+	for (l = 0; l < e->nl; l++) {
+		ws->istart[l + 1] = ws->istart[l] + cnt[l];
+		cnt[l] = ws->istart[l];
+	}
+	for (k = 0; k < nlv; k++) {
+		const struct r2c2_fv *fv;
+		const u32 *restrict lk;
+		u32 len;
+
+		i = lv[k];
+		fv = &ws->fv[i];
+		if (fv->split)
+			continue;
+		lk = ws->L + ws->foff[i];
+		len = fv->v[0]->len;
+#pragma GCC unroll 4
+		for (j = 0; j < len; j++)
+			inv[cnt[lk[j]]++] = i;
+	}
+}
+
+/* groups of split VLB flows: members (CSR), weights, and C += W_g * G_g */
+static void build_groups(struct eng *e, const u32 *lv, u32 nlv, u32 ng)
+{
+	struct r2c2_ws *ws = e->ws;
+	const struct r2c2_flow *f = e->f;
+	double *restrict dG = ws->dG;
+	v2d *restrict CP = ws->CP;
+	u32 i, j, k, l;
+
+	memset(ws->gW, 0, ng * sizeof(*ws->gW));
+	memset(ws->gcnt, 0, ng * sizeof(*ws->gcnt));
+	for (k = 0; k < nlv; k++) {
+		const struct r2c2_fv *fv = &ws->fv[lv[k]];
+
+		if (!fv->split)
+			continue;
+		for (j = 0; j < 2; j++) {
+			ws->gW[fv->group[j]] += f[lv[k]].weight * fv->scale[j];
+			ws->gcnt[fv->group[j]]++;
+		}
+	}
+	ws->gstart[0] = 0;
+	for (i = 0; i < ng; i++) {
+		ws->gstart[i + 1] = ws->gstart[i] + ws->gcnt[i];
+		ws->gfill[i] = ws->gstart[i];
+	}
+	for (k = 0; k < nlv; k++) {
+		const struct r2c2_fv *fv = &ws->fv[lv[k]];
+
+		if (fv->split)
+			for (j = 0; j < 2; j++)
+				ws->gmem[ws->gfill[fv->group[j]]++] = lv[k];
+	}
+	memset(dG, 0, e->nl * sizeof(*dG));
+	e->nact = 0;
+	for (i = 0; i < ng; i++) {
+		if (!ws->gcnt[i])
+			continue;
+		ws->gact[e->nact++] = i;
+		r2c2_rtab_group_axpy(e->rt, i, ws->gW[i], dG);
+	}
+	for (l = 0; l < e->nl; l++)
+		CP[l][0] += dG[l];
+}
+
 /* water-fill the flows lv[0..nlv) of one priority level */
 static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 {
 	struct r2c2_ws *ws = e->ws;
 	const struct r2c2_flow *f = e->f;
-	u32 nl = (u32)R2C2_NLINKS(r2c2_rtab_topo(e->rt)->n), ng = 2 * (u32)r2c2_rtab_topo(e->rt)->n;
-	u32 i, j, k, l, m, ndem = 0, di = 0, nsplit = 0;
+	struct hent *h = ws->heap;
+	u32 k, l, m, ndem = 0, di = 0, nsplit = 0;
 	double lambda = 0;
 
-	memset(ws->C, 0, nl * sizeof(*ws->C));
-	memset(ws->cnt, 0, nl * sizeof(*ws->cnt));
-	/* per-link sums and counts of the non-split flows */
-	for (k = 0; k < nlv; k++) {
-		const struct r2c2_fv *fv;
-		const struct r2c2_vec *v;
-		const u16 *tr;
-		double w;
-
-		i = lv[k];
-		fv = &ws->fv[i];
-		w = f[i].weight;
-		ws->frozen[i] = 0;
-		if (f[i].demand > 0)
-			ws->dem[ndem++] = i;
-		if (fv->split) {
-			nsplit++;
-			continue;
-		}
-		v = fv->v[0];
-		tr = fv->tr[0];
-		for (j = 0; j < v->len; j++) {
-			l = r2c2_fv_link(tr, v->link[j]);
-			ws->C[l] += w * v->coef[j];
-			ws->cnt[l]++;
-		}
-	}
-	/* inverse index: link -> flows (CSR) */
-	ws->istart[0] = 0;
-	for (l = 0; l < nl; l++) {
-		ws->istart[l + 1] = ws->istart[l] + ws->cnt[l];
-		ws->ifill[l] = ws->istart[l];
-	}
-	for (k = 0; k < nlv; k++) {
-		const struct r2c2_fv *fv = &ws->fv[lv[k]];
-		const struct r2c2_vec *v = fv->v[0];
-		const u16 *tr = fv->tr[0];
-
-		if (fv->split)
-			continue;
-		for (j = 0; j < v->len; j++)
-			ws->inv[ws->ifill[r2c2_fv_link(tr, v->link[j])]++] = lv[k];
-	}
-	/* groups of split VLB flows */
-	if (nsplit) {
-		memset(ws->gW, 0, ng * sizeof(*ws->gW));
-		memset(ws->gcnt, 0, ng * sizeof(*ws->gcnt));
-		for (k = 0; k < nlv; k++) {
-			const struct r2c2_fv *fv = &ws->fv[lv[k]];
-
-			if (!fv->split)
-				continue;
-			for (j = 0; j < 2; j++) {
-				ws->gW[fv->group[j]] += f[lv[k]].weight * fv->scale[j];
-				ws->gcnt[fv->group[j]]++;
-			}
-		}
-		ws->gstart[0] = 0;
-		for (i = 0; i < ng; i++) {
-			ws->gstart[i + 1] = ws->gstart[i] + ws->gcnt[i];
-			ws->gfill[i] = ws->gstart[i];
-		}
-		for (k = 0; k < nlv; k++) {
-			const struct r2c2_fv *fv = &ws->fv[lv[k]];
-
-			if (fv->split)
-				for (j = 0; j < 2; j++)
-					ws->gmem[ws->gfill[fv->group[j]]++] = lv[k];
-		}
-		e->nact = 0;
-		for (i = 0; i < ng; i++) {
-			const struct r2c2_vec *v;
-			const u16 *tr;
-
-			if (!ws->gcnt[i])
-				continue;
-			ws->gact[e->nact++] = i;
-			r2c2_rtab_group(e->rt, i, &v, &tr);
-			for (j = 0; j < v->len; j++) {
-				l = r2c2_fv_link(tr, v->link[j]);
-				ws->C[l] += ws->gW[i] * v->coef[j];
-				ws->cnt[l] += ws->gcnt[i];
-			}
-		}
-	}
+	for (l = 0; l < e->nl; l++)
+		ws->CP[l][0] = 0;
+	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
+	build_entries(e, lv, nlv, &ndem, &nsplit);
+	build_inverse(e, lv, nlv);
+	if (nsplit)
+		build_groups(e, lv, nlv, 2 * (e->nl / R2C2_MAX_PORTS));
 	/* heap of links carrying flows of this level */
-	e->hp.n = 0;
-	for (l = 0; l < nl; l++) {
-		ws->hpos[l] = HNONE;
-		if (!ws->cnt[l])
+	e->hn = 0;
+	for (l = 0; l < e->nl; l++) {
+		v2d cp = ws->CP[l];
+
+		if (!(cp[0] > 0))
 			continue;
-		ws->lam[l] = fmax(0, (ws->ucap[l] - ws->F[l]) / ws->C[l]);
-		ws->heap[e->hp.n] = l;
-		ws->hpos[l] = e->hp.n++;
+		h[e->hn].key = fmax(0, cp[1] / cp[0]);
+		h[e->hn++].l = l;
 	}
-	for (k = e->hp.n / 2 + 1; k-- > 0;)
-		h_down(&e->hp, k);
+	for (k = e->hn / 2 + 1; k-- > 0;)
+		h_sift(h, e->hn, k);
 	if (ndem > 1)
 		qsort_r(ws->dem, ndem, sizeof(*ws->dem), cmp_dem, (void *)f);
 
 	e->nunfrozen = nlv;
 	e->ngdirty = 0;
 	while (e->nunfrozen) {
-		double ll, ld, top;
+		double ll, ld, top, rl;
 
 		ll = top_fresh(e, lambda, &top) ? top : INFINITY;
 
@@ -420,36 +487,22 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		if (ld <= ll) {
 			lambda = fmax(lambda, ld);
 			freeze(e, ws->dem[di], f[ws->dem[di]].demand);
+			rl = ld;
 		} else {
-			double lim;
-
-			lambda = ll;
-			lim = ll * (1 + TIE_EPS);
-			while (top_fresh(e, lambda, &top) && top <= lim) {
-				l = ws->heap[0];
-				h_remove(&e->hp, l);
-				for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
-					i = ws->inv[j];
-					if (!ws->frozen[i])
-						freeze(e, i, f[i].weight * lambda);
-				}
-				if (!nsplit)
-					continue;
-				for (m = 0; m < e->nact; m++) {
-					k = ws->gact[m];
-					if (ws->gcnt[k] == ws->gdn[k] ||
-					    r2c2_rtab_group_coef(e->rt, k, l) == 0)
-						continue;
-					for (j = ws->gstart[k]; j < ws->gstart[k + 1]; j++) {
-						i = ws->gmem[j];
-						if (!ws->frozen[i])
-							freeze(e, i, f[i].weight * lambda);
-					}
-				}
+			l = h[0].l;
+			h_pop(h, &e->hn);
+			/* only rounding dust left on it: not a bottleneck */
+			if (!freeze_link(e, l, ll, nsplit))
+				continue;
+			rl = lambda = ll;
+			while (top_fresh(e, lambda, &top) && top <= ll * (1 + TIE_EPS)) {
+				l = h[0].l;
+				h_pop(h, &e->hn);
+				freeze_link(e, l, lambda, nsplit);
 			}
 		}
 		if (e->ngdirty) {
-			apply_groups(e);
+			apply_groups(e, rl);
 			for (m = k = 0; k < e->nact; k++)
 				if (ws->gcnt[ws->gact[k]])
 					ws->gact[m++] = ws->gact[k];
@@ -530,19 +583,15 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		ws->lvl[i] = (u32)i;
 	}
 	if (ninv > ws->ninv) {
-		if (!GROW(ws->inv, ninv)) {
+		if (!GROW(ws->inv, ninv) || !GROW(ws->L, ninv)) {
 			ret = -ENOMEM;
 			goto out;
 		}
 		ws->ninv = ninv;
 	}
-	for (i = 0; i < nl; i++) {
-		ws->ucap[i] = t->cap[i] * (1 - headroom);
-		ws->F[i] = 0;
-		ws->dirty[i] = 0;
-	}
+	for (i = 0; i < nl; i++)
+		ws->CP[i][1] = t->cap[i] * (1 - headroom);
 	memset(ws->gdW, 0, 2 * t->n * sizeof(double));
-	memset(ws->gdX, 0, 2 * t->n * sizeof(double));
 	memset(ws->gdn, 0, 2 * t->n * sizeof(u32));
 	memset(ws->gdirty, 0, 2 * t->n);
 	memset(&e, 0, sizeof(e));
@@ -550,10 +599,7 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	e.f = f;
 	e.rate = rate;
 	e.ws = ws;
-	e.hp.h = ws->heap;
-	e.hp.pos = ws->hpos;
-	e.hp.key = ws->lam;
-	e.gdlist = ws->glist;
+	e.nl = (u32)nl;
 	/* levels, highest priority (0) first */
 	for (i = 1; i < nf; i++)
 		if (f[i].prio != f[i - 1].prio)

@@ -73,6 +73,16 @@ static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
 	return 0;
 }
 
+/* zeroed, 16-byte aligned (r2c2_rtab_group_axpy() loads pairs) */
+static double *dense_zalloc(size_t nl)
+{
+	double *w = aligned_alloc(16, (nl * sizeof(double) + 15) & ~(size_t)15);
+
+	if (w)
+		memset(w, 0, nl * sizeof(double));
+	return w;
+}
+
 static void vec_free(struct r2c2_vec *v)
 {
 	free(v->link);
@@ -151,8 +161,8 @@ static int build_sym(struct r2c2_rtab *rt)
 		rt->gdense = calloc(2, sizeof(*rt->gdense));
 		if (!rt->grp || !rt->gdense)
 			goto out;
-		rt->gdense[0] = calloc(nl, sizeof(double));
-		rt->gdense[1] = calloc(nl, sizeof(double));
+		rt->gdense[0] = dense_zalloc(nl);
+		rt->gdense[1] = dense_zalloc(nl);
 		if (!rt->gdense[0] || !rt->gdense[1])
 			goto out;
 		/* A_0 = sum_m RPS(0 -> m); B_0 = sum_m RPS(m -> 0) */
@@ -317,7 +327,7 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 
 	if (rt->gdense[g])
 		return 0;
-	w = calloc(nl, sizeof(*w));
+	w = dense_zalloc(nl);
 	if (!w)
 		return -ENOMEM;
 	for (m = 0; m < rt->n; m++) {
@@ -478,6 +488,58 @@ double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l)
 					  R2C2_MAX_PORTS + (l & 7)];
 	}
 	return rt->gdense[g] ? rt->gdense[g][l] : 0;
+}
+
+typedef double v2d __attribute__((vector_size(16)));
+
+/* y[i] += a * x[i] over nblk blocks of one node's 8 links; both aligned */
+static void axpy_blocks(double *restrict y, const double *restrict x,
+			double a, size_t nblk)
+{
+	v2d *restrict vy = (v2d *)y;
+	const v2d *restrict vx = (const v2d *)x;
+	v2d va = { a, a };
+	size_t b;
+
+	for (b = 0; b < nblk; b++, vx += 4, vy += 4) {
+		vy[0] += va * vx[0];
+		vy[1] += va * vx[1];
+		vy[2] += va * vx[2];
+		vy[3] += va * vx[3];
+	}
+}
+
+void r2c2_rtab_group_axpy(const struct r2c2_rtab *rt, u32 g, double a,
+			  double *y)
+{
+	const struct r2c2_topo *t = rt->t;
+	unsigned int n = rt->n, k1, bx, row, nrows;
+	const double *x;
+	const u16 *tr;
+
+	if (!rt->sym) {
+		axpy_blocks(y, rt->gdense[g], a, n);
+		return;
+	}
+	/*
+	 * relative node u = x' + k1 * r' of base b lands on node
+	 * (bx + x') mod k1 + k1 * row(b + k1 * r'): per relative row, two
+	 * contiguous runs of nodes
+	 */
+	x = rt->gdense[g >= n];
+	tr = rt->tr + (size_t)(g % n) * n;
+	k1 = t->dims[0];
+	bx = (g % n) % k1;
+	nrows = n / k1;
+	for (row = 0; row < nrows; row++) {
+		size_t src = (size_t)row * k1, dst = (size_t)tr[src] - bx;
+
+		axpy_blocks(y + (dst + bx) * R2C2_MAX_PORTS,
+			    x + src * R2C2_MAX_PORTS, a, k1 - bx);
+		if (bx)
+			axpy_blocks(y + dst * R2C2_MAX_PORTS,
+				    x + (src + k1 - bx) * R2C2_MAX_PORTS, a, bx);
+	}
 }
 
 /**

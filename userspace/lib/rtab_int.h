@@ -37,5 +37,12 @@ void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **
 		     const u16 **tr);
 /* coefficient of group g on absolute link l (0 if absent) */
 double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l);
+/*
+ * y += a * group g over all n * 8 links (y 16-byte aligned): dense, in
+ * contiguous runs of whole nodes (a torus translation moves whole rows of
+ * nodes), vectorised.
+ */
+void r2c2_rtab_group_axpy(const struct r2c2_rtab *rt, u32 g, double a,
+			  double *y);
 
 #endif
