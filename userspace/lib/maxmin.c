@@ -12,14 +12,19 @@
  * over the flows' link entries instead of the paper's O(NL + N^2)
  * rescans:
  *
- *  1. translate every flow's (shared, per-offset) vector to absolute
- *     link indices once, into one contiguous array, adding weight *
- *     coefficient into C and counting entries per link;
- *  2. counting sort of those entries into the inverse index link ->
+ *  1. add weight * coefficient into C and count the entries of every
+ *     link;
+ *  2. counting sort of the entries into the inverse index link ->
  *     flows;
  *  3. when a link saturates, freeze the unfrozen flows crossing it:
  *     P -= rate * coefficient, C -= weight * coefficient over the flow's
  *     entries.
+ *
+ * Each pass reads the flow's shared per-offset vector (rtab.c, ~0.5 MB
+ * on 8x8x8, stays in cache) and translates it again: cheaper than
+ * materialising per-flow link arrays, which cost memory traffic at 10^5
+ * flows. Flows are taken in source order, so consecutive flows touch
+ * nearby links.
  *
  * A demand-capped flow freezes at its demand when lambda reaches
  * demand / weight. Split VLB flows live in per-node groups (rtab.c):
@@ -56,12 +61,12 @@ struct r2c2_ws {
 	u32 *cnt, *istart;
 	/* per flow */
 	size_t nf;
-	u32 *lvl, *dem, *foff, *gmem;
+	u32 *lvl, *dem, *gmem;
 	u8 *frozen;
 	struct r2c2_fv *fv;
 	/* per link entry of the non-split flows */
 	size_t ninv;
-	u32 *inv, *L;
+	u32 *inv;
 	/* per group (2n) */
 	size_t ng;
 	double *gW, *gdW;
@@ -80,9 +85,9 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 		return;
 	free(ws->CP); free(ws->dG); free(ws->heap);
 	free(ws->cnt); free(ws->istart);
-	free(ws->lvl); free(ws->dem); free(ws->foff); free(ws->gmem);
+	free(ws->lvl); free(ws->dem); free(ws->gmem);
 	free(ws->frozen); free(ws->fv);
-	free(ws->inv); free(ws->L);
+	free(ws->inv);
 	free(ws->gW); free(ws->gdW); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
 	free(ws->gdirty); free(ws->gact);
@@ -115,7 +120,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng)
 	}
 	if (nf > ws->nf) {
 		if (!GROW(ws->lvl, nf) || !GROW(ws->dem, nf) ||
-		    !GROW(ws->foff, nf) || !GROW(ws->gmem, 2 * nf) ||
+		    !GROW(ws->gmem, 2 * nf) ||
 		    !GROW(ws->frozen, nf) || !GROW(ws->fv, nf))
 			return -ENOMEM;
 		ws->nf = nf;
@@ -201,14 +206,20 @@ static void freeze(struct eng *e, u32 i, double x)
 		return;
 	}
 	{
-		const u32 *restrict lk = ws->L + ws->foff[i];
+		const u32 *restrict lk = fv->v[0]->link;
 		const double *restrict a = fv->v[0]->coef;
+		const u16 *tr = fv->tr[0];
 		v2d *restrict CP = ws->CP, wx = { w, x };
 		u32 j, len = fv->v[0]->len;
 
+		if (tr) {
 #pragma GCC unroll 4
-		for (j = 0; j < len; j++)
-			CP[lk[j]] -= wx * a[j];
+			for (j = 0; j < len; j++)
+				CP[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)] -= wx * a[j];
+		} else {
+			for (j = 0; j < len; j++)
+				CP[lk[j]] -= wx * a[j];
+		}
 	}
 }
 
@@ -313,15 +324,15 @@ static int cmp_dem(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
 }
 
-/* pass 1: absolute links of every non-split flow, C and entries per link */
+/* pass 1: C and the number of entries of every link, non-split flows */
 static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
 			  u32 *nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
 	const struct r2c2_flow *f = e->f;
 	v2d *restrict CP = ws->CP;
-	u32 *restrict cnt = ws->cnt, *restrict L = ws->L;
-	u32 i, j, k, l, pos = 0;
+	u32 *restrict cnt = ws->cnt;
+	u32 i, j, k, l;
 
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv;
@@ -345,24 +356,20 @@ static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
 		a = fv->v[0]->coef;
 		len = fv->v[0]->len;
 		tr = fv->tr[0];
-		ws->foff[i] = pos;
 		if (tr) {
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
 				l = (u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7);
-				L[pos + j] = l;
 				CP[l][0] += w * a[j];
 				cnt[l]++;
 			}
 		} else {
 			for (j = 0; j < len; j++) {
 				l = lk[j];
-				L[pos + j] = l;
 				CP[l][0] += w * a[j];
 				cnt[l]++;
 			}
 		}
-		pos += len;
 	}
 }
 
@@ -387,11 +394,17 @@ static void build_inverse(struct eng *e, const u32 *lv, u32 nlv)
 		fv = &ws->fv[i];
 		if (fv->split)
 			continue;
-		lk = ws->L + ws->foff[i];
+		lk = fv->v[0]->link;
 		len = fv->v[0]->len;
+		if (fv->tr[0]) {
+			const u16 *tr = fv->tr[0];
 #pragma GCC unroll 4
-		for (j = 0; j < len; j++)
-			inv[cnt[lk[j]]++] = i;
+			for (j = 0; j < len; j++)
+				inv[cnt[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)]++] = i;
+		} else {
+			for (j = 0; j < len; j++)
+				inv[cnt[lk[j]]++] = i;
+		}
 	}
 }
 
@@ -511,14 +524,31 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	}
 }
 
-static int cmp_prio(const void *a, const void *b, void *arg)
+/* ws->lvl = flow indices by (priority, source, index): two counting sorts */
+static void order_flows(struct r2c2_ws *ws, const struct r2c2_flow *f, u32 nf,
+			u32 n)
 {
-	const struct r2c2_flow *f = arg;
-	u32 i = *(const u32 *)a, j = *(const u32 *)b;
+	u32 *b = ws->istart, *tmp = ws->dem, i, c, p;
+	bool prios = false;
 
-	if (f[i].prio != f[j].prio)
-		return f[i].prio < f[j].prio ? -1 : 1;
-	return (i > j) - (i < j);
+	memset(b, 0, (n + 1) * sizeof(*b));
+	for (i = 0; i < nf; i++) {
+		b[f[i].src + 1]++;
+		prios |= f[i].prio != f[0].prio;
+	}
+	for (c = 0; c < n; c++)
+		b[c + 1] += b[c];
+	for (i = 0; i < nf; i++)
+		(prios ? tmp : ws->lvl)[b[f[i].src]++] = i;
+	if (!prios)
+		return;
+	memset(b, 0, (R2C2_PRIO_LEVELS + 1) * sizeof(*b));
+	for (i = 0; i < nf; i++)
+		b[f[i].prio + 1]++;
+	for (p = 0; p < R2C2_PRIO_LEVELS; p++)
+		b[p + 1] += b[p];
+	for (i = 0; i < nf; i++)
+		ws->lvl[b[f[tmp[i]].prio]++] = tmp[i];
 }
 
 static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
@@ -580,10 +610,9 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		}
 		if (!ws->fv[i].split)
 			ninv += ws->fv[i].v[0]->len;
-		ws->lvl[i] = (u32)i;
 	}
 	if (ninv > ws->ninv) {
-		if (!GROW(ws->inv, ninv) || !GROW(ws->L, ninv)) {
+		if (!GROW(ws->inv, ninv)) {
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -600,12 +629,12 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	e.rate = rate;
 	e.ws = ws;
 	e.nl = (u32)nl;
-	/* levels, highest priority (0) first */
-	for (i = 1; i < nf; i++)
-		if (f[i].prio != f[i - 1].prio)
-			break;
-	if (i < nf)
-		qsort_r(ws->lvl, nf, sizeof(*ws->lvl), cmp_prio, (void *)f);
+	/*
+	 * levels, highest priority (0) first; within a level by source, so
+	 * that consecutive flows touch nearby links (cache locality of the
+	 * inverse index and of (C, P))
+	 */
+	order_flows(ws, f, (u32)nf, t->n);
 	for (s = 0; s < nf; s = i) {
 		for (i = s + 1; i < nf && f[ws->lvl[i]].prio == f[ws->lvl[s]].prio; i++)
 			;
