@@ -7,6 +7,8 @@
 #include <linux/hash.h>
 #include <linux/rtnetlink.h>
 
+#include <r2c2/sch.h>
+
 #include "r2c2.h"
 
 static struct r2c2_flow *r2c2_flow_find(struct r2c2_node *node, u32 id)
@@ -140,7 +142,7 @@ static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
 		return;
 	}
-	id = skb_get_hash(skb) ?: 1;
+	id = r2c2_flow_id(skb);
 	f = r2c2_flow_find(node, id);
 	if (!f)
 		f = r2c2_flow_insert(node, id, dst, R2C2_RP_NODE);

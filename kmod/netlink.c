@@ -26,7 +26,11 @@ static struct netlink_range_validation r2c2_count_range __ro_after_init = {
 	.min = 1, .max = R2C2_ROUTE_SAMPLES_MAX,
 };
 
-static const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
+static struct netlink_range_validation r2c2_rate_range __ro_after_init = {
+	.min = R2C2_RATE_MIN, .max = R2C2_RATE_MAX,
+};
+
+const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_NODE_ADDR] = NLA_POLICY_FULL_RANGE(NLA_U16, &r2c2_addr_range),
 	[R2C2_A_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[R2C2_A_IFINDEX] = { .type = NLA_U32 },
@@ -70,9 +74,19 @@ static const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_ETHERTYPE] = { .type = NLA_U16 },
 	[R2C2_A_COUNT] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2_count_range),
 	[R2C2_A_LINK_COUNTS] = { .type = NLA_BINARY },
+	[R2C2_A_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &r2c2_rate_range),
+	[R2C2_A_RATES] = { .type = NLA_NESTED },
+	[R2C2_A_RATE_ENT] = { .type = NLA_NESTED },
+	[R2C2_A_QLEN] = { .type = NLA_U32 },
+	[R2C2_A_BACKLOG] = { .type = NLA_U32 },
+	[R2C2_A_DROPS] = { .type = NLA_U64 },
+	[R2C2_A_RATE_STATE] = NLA_POLICY_MAX(NLA_U8, R2C2_RS_SAFE),
+	[R2C2_A_SPORT] = { .type = NLA_U16 },
+	[R2C2_A_DPORT] = { .type = NLA_U16 },
+	[R2C2_A_LEASE_MS] = { .type = NLA_U32 },
 };
 
-static struct genl_family r2c2_genl_family;
+struct genl_family r2c2_genl_family;
 
 enum r2c2_mcgrp {
 	R2C2_MCGRP_EVENTS,
@@ -951,9 +965,18 @@ static const struct genl_small_ops r2c2_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = r2c2_nl_routes_send,
 	},
+	{
+		.cmd = R2C2_CMD_RATE_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = r2c2_nl_rate_set,
+	},
+	{
+		.cmd = R2C2_CMD_QFLOW_GET,
+		.dumpit = r2c2_nl_qflow_dump,
+	},
 };
 
-static struct genl_family r2c2_genl_family __ro_after_init = {
+struct genl_family r2c2_genl_family __ro_after_init = {
 	.name = R2C2_GENL_NAME,
 	.version = R2C2_GENL_VERSION,
 	.maxattr = R2C2_A_MAX,

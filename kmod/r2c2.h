@@ -32,6 +32,7 @@
 #include <linux/percpu.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/genetlink.h>
 
 #include <r2c2/wire.h>
 #include <r2c2/paths.h>
@@ -347,6 +348,8 @@ void r2c2_routes_apply(struct r2c2_node *node,
 		       const struct r2c2_route_ent *ent, unsigned int count);
 
 /* netlink.c */
+extern struct genl_family r2c2_genl_family;
+extern const struct nla_policy r2c2_policy[R2C2_A_MAX + 1];
 int r2c2_genl_register(void);
 void r2c2_genl_unregister(void);
 void r2c2_genl_topo_event(struct r2c2_node *node,
@@ -356,5 +359,11 @@ void r2c2_genl_flow_event(struct r2c2_node *node, u16 src,
 void r2c2_genl_routes_event(struct r2c2_node *node, u16 src,
 			    const struct r2c2_route_ent *ent,
 			    unsigned int count);
+
+/* sch_api.c */
+struct genl_info;
+struct netlink_callback;
+int r2c2_nl_rate_set(struct sk_buff *skb, struct genl_info *info);
+int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _R2C2_KMOD_H */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sch.h - the interface between r2c2.ko and sch_r2c2.ko (kernel only).
+ *
+ * r2c2.ko owns the "r2c2" generic netlink family and the fabric; the
+ * qdisc registers itself here so that rate pushes (R2C2_CMD_RATE_SET)
+ * and flow dumps (R2C2_CMD_QFLOW_GET) reach it, and calls back to
+ * announce flow starts and finishes (FLOW broadcast + netlink event).
+ */
+#ifndef _R2C2_SCH_H
+#define _R2C2_SCH_H
+
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/netlink.h>
+
+/**
+ * r2c2_flow_id() - the R2C2 flow identifier of a packet
+ * @skb: the packet
+ *
+ * One definition for r2c0 (the data header's flow field) and sch_r2c2
+ * (the rate limiter's key), so that a rate computed for (source node,
+ * flow id) lands on the right rate limiter. 0 is never a flow id.
+ *
+ * Return: the flow id.
+ */
+static inline u32 r2c2_flow_id(struct sk_buff *skb)
+{
+	return skb_get_hash(skb) ?: 1;
+}
+
+/**
+ * struct r2c2_rate_ent - one entry of a rate push
+ * @id: flow identifier
+ * @rate: bit/s, R2C2_RATE_MIN..R2C2_RATE_MAX
+ */
+struct r2c2_rate_ent {
+	u32 id;
+	u64 rate;
+};
+
+/**
+ * struct r2c2_qflow_info - one flow of the qdisc, for QFLOW_GET
+ * @id: flow identifier
+ * @dst: destination node, R2C2_ADDR_NONE when unknown
+ * @state: enum r2c2_rate_state
+ * @sport: transport source port of the first packet (0 = none)
+ * @dport: transport destination port of the first packet (0 = none)
+ * @rate: effective rate, bit/s
+ * @qlen: packets queued
+ * @backlog: bytes queued
+ * @packets: packets sent
+ * @bytes: bytes sent
+ * @drops: packets dropped
+ * @age_ms: ms since the flow last sent or queued a packet
+ * @lease_ms: ms left of the lease (0: none or expired)
+ */
+struct r2c2_qflow_info {
+	u32 id;
+	u16 dst;
+	u8 state;
+	u16 sport;
+	u16 dport;
+	u64 rate;
+	u32 qlen;
+	u32 backlog;
+	u64 packets;
+	u64 bytes;
+	u64 drops;
+	u32 age_ms;
+	u32 lease_ms;
+};
+
+/**
+ * typedef r2c2_qflow_fill_t - put one flow into a dump message
+ * @arg: the dump's context
+ * @fi: the flow
+ *
+ * Return: 0, or -EMSGSIZE when the message is full.
+ */
+typedef int (*r2c2_qflow_fill_t)(void *arg, const struct r2c2_qflow_info *fi);
+
+/**
+ * struct r2c2_sch_ops - what a registered qdisc offers r2c2.ko
+ * @rate_set: apply a batch of rates (all or nothing for validation
+ *	errors); process context, may take the qdisc lock
+ * @qflow_walk: call @fill for the flows from *@cursor on, until it
+ *	returns an error (the cursor then names that flow) or the flows
+ *	run out (return 0); process context
+ */
+struct r2c2_sch_ops {
+	int (*rate_set)(void *priv, const struct r2c2_rate_ent *ent,
+			unsigned int n, struct netlink_ext_ack *extack);
+	int (*qflow_walk)(void *priv, unsigned long *cursor,
+			  r2c2_qflow_fill_t fill, void *arg);
+};
+
+/**
+ * struct r2c2_sch - a qdisc registered with r2c2.ko
+ * @list: in the registry (r2c2.ko's)
+ * @dev: the qdisc's device (the qdisc lives no longer than its device)
+ * @ops: its operations
+ * @priv: their argument
+ */
+struct r2c2_sch {
+	struct list_head list;
+	struct net_device *dev;
+	const struct r2c2_sch_ops *ops;
+	void *priv;
+};
+
+void r2c2_sch_register(struct r2c2_sch *s);
+void r2c2_sch_unregister(struct r2c2_sch *s);
+void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst);
+
+#endif /* _R2C2_SCH_H */

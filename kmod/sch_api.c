@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_api.c - the registry through which sch_r2c2 qdiscs receive rate
+ * pushes (R2C2_CMD_RATE_SET) and flow dumps (R2C2_CMD_QFLOW_GET) of the
+ * "r2c2" family, and announce their flows to the rack.
+ *
+ * A qdisc registers when it is created and unregisters when destroyed;
+ * commands find it by device (default: the namespace's r2c0) under
+ * r2c2_sch_mutex, which they hold while calling into it, so a qdisc is
+ * never called after r2c2_sch_unregister() returned. The newest
+ * registration of a device wins (tc qdisc replace creates the new qdisc
+ * before it destroys the old one).
+ */
+#include <linux/module.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include <r2c2/sch.h>
+
+#include "r2c2.h"
+
+static DEFINE_MUTEX(r2c2_sch_mutex);
+static LIST_HEAD(r2c2_sch_list);
+
+/**
+ * r2c2_sch_register() - make a qdisc reachable by RATE_SET and QFLOW_GET
+ * @s: dev, ops and priv set
+ *
+ * Context: process.
+ */
+void r2c2_sch_register(struct r2c2_sch *s)
+{
+	mutex_lock(&r2c2_sch_mutex);
+	list_add(&s->list, &r2c2_sch_list);
+	mutex_unlock(&r2c2_sch_mutex);
+}
+EXPORT_SYMBOL_GPL(r2c2_sch_register);
+
+/**
+ * r2c2_sch_unregister() - forget a qdisc; no call into it follows
+ * @s: a registered qdisc
+ *
+ * Context: process.
+ */
+void r2c2_sch_unregister(struct r2c2_sch *s)
+{
+	mutex_lock(&r2c2_sch_mutex);
+	list_del(&s->list);
+	mutex_unlock(&r2c2_sch_mutex);
+}
+EXPORT_SYMBOL_GPL(r2c2_sch_unregister);
+
+/**
+ * r2c2_sch_flow_event() - announce a flow start or finish to the rack
+ * @s: the qdisc
+ * @type: R2C2_FE_START or R2C2_FE_FINISH
+ * @id: flow identifier
+ * @dst: destination node, or R2C2_ADDR_NONE
+ *
+ * Only a qdisc on the node's r2c0 speaks for the node: the event is
+ * broadcast over a tree and multicast to local listeners (FLOW_EVENT
+ * with this node as FLOW_SRC). Others are ignored.
+ *
+ * Context: process (never with the qdisc lock held: it transmits).
+ */
+void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst)
+{
+	struct r2c2_node *node = r2c2_node_get(dev_net(s->dev));
+	struct r2c2_flow_evt evt = {};
+
+	if (!node || !READ_ONCE(node->active) ||
+	    READ_ONCE(node->dev) != s->dev || dst == R2C2_ADDR_NONE)
+		return;
+	evt.flow = htonl(id);
+	evt.dst = htons(dst);
+	evt.weight = 1;
+	evt.evt_prio = (u8)(type << 4);
+	evt.rproto_demand = htonl((u32)READ_ONCE(node->rproto) << 30 |
+				  R2C2_DEMAND_UNLIMITED);
+	r2c2_flow_evt_send(node, &evt);
+	r2c2_genl_flow_event(node, READ_ONCE(node->addr), &evt);
+}
+EXPORT_SYMBOL_GPL(r2c2_sch_flow_event);
+
+/* the qdisc of @ifindex (0: of r2c0) in @net; r2c2_sch_mutex held */
+static struct r2c2_sch *r2c2_sch_find(struct net *net, int ifindex,
+				      struct netlink_ext_ack *extack)
+{
+	struct r2c2_node *node = r2c2_node_get(net);
+	struct net_device *r2c0 = NULL;
+	struct r2c2_sch *s;
+
+	lockdep_assert_held(&r2c2_sch_mutex);
+	if (!ifindex) {
+		if (READ_ONCE(node->active))
+			r2c0 = READ_ONCE(node->dev);
+		if (!r2c0) {
+			NL_SET_ERR_MSG(extack, "no r2c2 node in this namespace (give IFINDEX)");
+			return NULL;
+		}
+	}
+	list_for_each_entry(s, &r2c2_sch_list, list) {
+		if (r2c0 ? s->dev == r2c0 :
+		    s->dev->ifindex == ifindex && net_eq(dev_net(s->dev), net))
+			return s;
+	}
+	NL_SET_ERR_MSG(extack, "no r2c2 qdisc on the device");
+	return NULL;
+}
+
+/**
+ * r2c2_nl_rate_set() - R2C2_CMD_RATE_SET: a batch of flow rates
+ * @skb: the request
+ * @info: its attributes: RATES (nested RATE_ENT {FLOW_ID, RATE}),
+ *	optional IFINDEX
+ *
+ * Return: 0 or a negative errno; on a malformed batch nothing is set.
+ */
+int r2c2_nl_rate_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[R2C2_A_MAX + 1];
+	struct r2c2_rate_ent *ent;
+	unsigned int n = 0;
+	struct r2c2_sch *s;
+	struct nlattr *e;
+	int rem, err, ifindex = 0;
+
+	if (!info->attrs[R2C2_A_RATES]) {
+		NL_SET_ERR_MSG(extack, "RATES is required");
+		return -EINVAL;
+	}
+	if (info->attrs[R2C2_A_IFINDEX])
+		ifindex = (int)nla_get_u32(info->attrs[R2C2_A_IFINDEX]);
+	ent = kvcalloc(R2C2_RATES_MAX, sizeof(*ent), GFP_KERNEL);
+	if (!ent)
+		return -ENOMEM;
+	err = -EINVAL;
+	nla_for_each_nested(e, info->attrs[R2C2_A_RATES], rem) {
+		if (nla_type(e) != R2C2_A_RATE_ENT) {
+			NL_SET_ERR_MSG_ATTR(extack, e, "RATES holds RATE_ENT only");
+			goto out;
+		}
+		if (n == R2C2_RATES_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, e, "too many entries (max 4096)");
+			goto out;
+		}
+		err = nla_parse_nested(tb, R2C2_A_MAX, e, r2c2_policy, extack);
+		if (err)
+			goto out;
+		err = -EINVAL;
+		if (!tb[R2C2_A_FLOW_ID] || !tb[R2C2_A_RATE]) {
+			NL_SET_ERR_MSG_ATTR(extack, e, "RATE_ENT needs FLOW_ID and RATE");
+			goto out;
+		}
+		ent[n].id = nla_get_u32(tb[R2C2_A_FLOW_ID]);
+		ent[n].rate = nla_get_u64(tb[R2C2_A_RATE]);
+		n++;
+	}
+	if (rem || !n) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[R2C2_A_RATES],
+				    "RATES needs 1..4096 well-formed entries");
+		goto out;
+	}
+	mutex_lock(&r2c2_sch_mutex);
+	s = r2c2_sch_find(genl_info_net(info), ifindex, extack);
+	err = s ? s->ops->rate_set(s->priv, ent, n, extack) : -ENODEV;
+	mutex_unlock(&r2c2_sch_mutex);
+out:
+	kvfree(ent);
+	return err;
+}
+
+struct r2c2_qflow_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+};
+
+static int r2c2_qflow_fill(void *arg, const struct r2c2_qflow_info *fi)
+{
+	struct r2c2_qflow_dump *d = arg;
+	struct sk_buff *skb = d->skb;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(d->cb->skb).portid,
+			  d->cb->nlh->nlmsg_seq, &r2c2_genl_family,
+			  NLM_F_MULTI, R2C2_CMD_QFLOW_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, R2C2_A_FLOW_ID, fi->id) ||
+	    (fi->dst != R2C2_ADDR_NONE &&
+	     nla_put_u16(skb, R2C2_A_DST, fi->dst)) ||
+	    nla_put_u8(skb, R2C2_A_RATE_STATE, fi->state) ||
+	    nla_put_u16(skb, R2C2_A_SPORT, fi->sport) ||
+	    nla_put_u16(skb, R2C2_A_DPORT, fi->dport) ||
+	    nla_put_u64_64bit(skb, R2C2_A_RATE, fi->rate, R2C2_A_PAD) ||
+	    nla_put_u32(skb, R2C2_A_QLEN, fi->qlen) ||
+	    nla_put_u32(skb, R2C2_A_BACKLOG, fi->backlog) ||
+	    nla_put_u64_64bit(skb, R2C2_A_PACKETS, fi->packets, R2C2_A_PAD) ||
+	    nla_put_u64_64bit(skb, R2C2_A_BYTES, fi->bytes, R2C2_A_PAD) ||
+	    nla_put_u64_64bit(skb, R2C2_A_DROPS, fi->drops, R2C2_A_PAD) ||
+	    nla_put_u32(skb, R2C2_A_AGE_MS, fi->age_ms) ||
+	    nla_put_u32(skb, R2C2_A_LEASE_MS, fi->lease_ms)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static struct nlattr **r2c2_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/**
+ * r2c2_nl_qflow_dump() - R2C2_CMD_QFLOW_GET: the qdisc's flows
+ * @skb: the message to fill
+ * @cb: cb->args[0] the qdisc's cursor, args[1] its ifindex, args[2] done
+ *
+ * Return: bytes written, 0 at the end, or a negative errno.
+ */
+int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct r2c2_qflow_dump d = { .skb = skb, .cb = cb };
+	struct nlattr **attrs = r2c2_dump_attrs(cb);
+	unsigned long cursor = cb->args[0];
+	struct r2c2_sch *s;
+	int ifindex, err;
+
+	if (cb->args[2])
+		return 0;
+	ifindex = (int)cb->args[1];
+	if (!ifindex && attrs && attrs[R2C2_A_IFINDEX])
+		ifindex = (int)nla_get_u32(attrs[R2C2_A_IFINDEX]);
+	mutex_lock(&r2c2_sch_mutex);
+	s = r2c2_sch_find(sock_net(skb->sk), ifindex, cb->extack);
+	if (!s) {
+		mutex_unlock(&r2c2_sch_mutex);
+		/* the qdisc went away in the middle of a dump: end it */
+		return cb->args[1] ? 0 : -ENODEV;
+	}
+	cb->args[1] = s->dev->ifindex;
+	err = s->ops->qflow_walk(s->priv, &cursor, r2c2_qflow_fill, &d);
+	mutex_unlock(&r2c2_sch_mutex);
+	cb->args[0] = cursor;
+	if (!err)
+		cb->args[2] = 1;
+	else if (err != -EMSGSIZE)
+		return err;
+	return skb->len;
+}
