@@ -25,6 +25,7 @@
  *
  * tests/rtab_test.c checks every pair against r2c2_link_weights_add().
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,14 @@ struct r2c2_rtab {
 	/* groups 0..n-1: A_s, n..2n-1: B_d (sym: only A_0, B_0 stored) */
 	struct r2c2_vec *grp;
 	double **gdense;	/* per group, n * 8 (sym: 2 of them) */
+	/*
+	 * sym && vlb_split: spectra of A_0 and B_0 per port (DFT over the
+	 * torus group, divided by n; NULL for ports without links), the
+	 * DFT twiddles per dimension and the index of -k
+	 */
+	double *aspec[R2C2_MAX_PORTS], *bspec[R2C2_MAX_PORTS];
+	double *tw[R2C2_MAX_DIMS];
+	u16 *negk;
 	/* graphs: pair cache */
 	struct pair_ent *ht;
 	size_t htcap, htcnt;
@@ -113,6 +122,8 @@ static u16 torus_add(const struct r2c2_topo *t, unsigned int a,
 	return (u16)id;
 }
 
+static int build_spectra(struct r2c2_rtab *rt);
+
 static int build_sym(struct r2c2_rtab *rt)
 {
 	const struct r2c2_topo *t = rt->t;
@@ -178,13 +189,248 @@ static int build_sym(struct r2c2_rtab *rt)
 				rt->gdense[1][r2c2_fv_link(row, vb->link[i])] += vb->coef[i];
 		}
 		if (vec_from_dense(&rt->grp[0], rt->gdense[0], nl) ||
-		    vec_from_dense(&rt->grp[1], rt->gdense[1], nl))
+		    vec_from_dense(&rt->grp[1], rt->gdense[1], nl) ||
+		    build_spectra(rt))
 			goto out;
 	}
 	ret = 0;
 out:
 	free(w);
 	return ret;
+}
+
+/*
+ * ---- VLB groups by convolution ----
+ * On a torus, sum_s w_s * A_s (A_s = A_0 translated by s) is, port by
+ * port, the cyclic convolution of w with A_0 over Z_k1 x Z_k2 x Z_k3:
+ * a DFT of w, a product with the DFT of A_0 and an inverse DFT. That
+ * costs a few n * (k1 + k2 + k3) operations however many groups changed,
+ * instead of ~n * 8 per group.
+ */
+
+/* in-place radix-2 FFT of K (a power of two) complex values; T: twiddles */
+static void fft_line(double *x, unsigned int K, const double *T, double sg)
+{
+	unsigned int i, j, b, len;
+
+	for (i = 1, j = 0; i < K; i++) {
+		for (b = K >> 1; j & b; b >>= 1)
+			j ^= b;
+		j |= b;
+		if (i < j) {
+			double r = x[2 * i], m = x[2 * i + 1];
+
+			x[2 * i] = x[2 * j];
+			x[2 * i + 1] = x[2 * j + 1];
+			x[2 * j] = r;
+			x[2 * j + 1] = m;
+		}
+	}
+	for (len = 2; len <= K; len <<= 1) {
+		unsigned int h = len >> 1, step = K / len;
+
+		for (i = 0; i < K; i += len)
+			for (j = 0; j < h; j++) {
+				/* w = e^{-sg 2 pi i j / len} = row 1 of T at j * step */
+				double c = T[2 * (K + j * step)];
+				double sn = sg * T[2 * (K + j * step) + 1];
+				double *a = x + 2 * (i + j), *bb = x + 2 * (i + j + h);
+				double tr = bb[0] * c - bb[1] * sn;
+				double ti = bb[0] * sn + bb[1] * c;
+
+				bb[0] = a[0] - tr;
+				bb[1] = a[1] - ti;
+				a[0] += tr;
+				a[1] += ti;
+			}
+	}
+}
+
+/* in-place DFT of n complex (re, im) values over the torus; tmp: 2 * kmax */
+static void dft_torus(const struct r2c2_rtab *rt, double *z, double *tmp,
+		      bool inverse)
+{
+	const struct r2c2_topo *t = rt->t;
+	unsigned int n = rt->n, d, st = 1, K, lo, hi, j, m;
+	double sg = inverse ? -1 : 1;
+
+	for (d = 0; d < t->ndims; st *= K, d++) {
+		const double *T = rt->tw[d];
+		bool pow2;
+
+		K = t->dims[d];
+		pow2 = !(K & (K - 1));
+		for (hi = 0; hi < n; hi += st * K)
+			for (lo = 0; lo < st; lo++) {
+				double *line = z + 2 * ((size_t)hi + lo);
+
+				for (m = 0; m < K; m++) {
+					tmp[2 * m] = line[2 * (size_t)m * st];
+					tmp[2 * m + 1] = line[2 * (size_t)m * st + 1];
+				}
+				if (pow2) {
+					fft_line(tmp, K, T, sg);
+					for (m = 0; m < K; m++) {
+						line[2 * (size_t)m * st] = tmp[2 * m];
+						line[2 * (size_t)m * st + 1] = tmp[2 * m + 1];
+					}
+					continue;
+				}
+				for (j = 0; j < K; j++) {
+					const double *row = T + 2 * (size_t)j * K;
+					double re = 0, im = 0;
+
+					/* T = e^{-2 pi i jm/K}; conjugated if inverse */
+					for (m = 0; m < K; m++) {
+						double a = tmp[2 * m], b = tmp[2 * m + 1];
+						double c = row[2 * m], sn = sg * row[2 * m + 1];
+
+						re += a * c - b * sn;
+						im += a * sn + b * c;
+					}
+					line[2 * (size_t)j * st] = re;
+					line[2 * (size_t)j * st + 1] = im;
+				}
+			}
+	}
+}
+
+static int build_spectra(struct r2c2_rtab *rt)
+{
+	const struct r2c2_topo *t = rt->t;
+	unsigned int n = rt->n, d, j, m, p, u, kmax = 1;
+	double *z = NULL, *tmp = NULL;
+	int ret = -ENOMEM;
+
+	for (d = 0; d < t->ndims; d++) {
+		unsigned int K = t->dims[d];
+
+		kmax = K > kmax ? K : kmax;
+		rt->tw[d] = malloc(2 * (size_t)K * K * sizeof(double));
+		if (!rt->tw[d])
+			goto out;
+		for (j = 0; j < K; j++)
+			for (m = 0; m < K; m++) {
+				double ang = -2 * M_PI * (double)((j * m) % K) / K;
+
+				rt->tw[d][2 * (j * K + m)] = cos(ang);
+				rt->tw[d][2 * (j * K + m) + 1] = sin(ang);
+			}
+	}
+	rt->negk = malloc(n * sizeof(*rt->negk));
+	z = malloc(2 * (size_t)n * sizeof(double));
+	tmp = malloc(2 * (size_t)kmax * sizeof(double));
+	if (!rt->negk || !z || !tmp)
+		goto out;
+	for (u = 0; u < n; u++)
+		rt->negk[u] = torus_add(t, 0, u, true);
+	for (p = 0; p < R2C2_MAX_PORTS; p++) {
+		double **spec[2] = { &rt->aspec[p], &rt->bspec[p] };
+		bool any = false;
+		int ab;
+
+		for (u = 0; u < n; u++)
+			any |= rt->gdense[0][u * R2C2_MAX_PORTS + p] != 0 ||
+			       rt->gdense[1][u * R2C2_MAX_PORTS + p] != 0;
+		if (!any)
+			continue;
+		for (ab = 0; ab < 2; ab++) {
+			for (u = 0; u < n; u++) {
+				z[2 * u] = rt->gdense[ab][u * R2C2_MAX_PORTS + p] / n;
+				z[2 * u + 1] = 0;
+			}
+			dft_torus(rt, z, tmp, false);
+			*spec[ab] = z;
+			z = malloc(2 * (size_t)n * sizeof(double));
+			if (!z)
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(z);
+	free(tmp);
+	return ret;
+}
+
+size_t r2c2_rtab_conv_scratch(const struct r2c2_rtab *rt)
+{
+	return rt->negk ? 6 * (size_t)rt->n + 2 * 256 : 0;
+}
+
+/**
+ * r2c2_rtab_groups_conv() - y += sum_s wa[s] A_s + sum_d wb[d] B_d
+ * @rt: tables
+ * @wa: n weights of the source groups
+ * @wb: n weights of the destination groups
+ * @y: n * 8 links, added to
+ * @scratch: r2c2_rtab_conv_scratch() doubles
+ *
+ * Equal to r2c2_rtab_group_axpy() over all 2n groups up to rounding
+ * (~1e-16 of the largest term).
+ *
+ * Return: 0, or -EOPNOTSUPP when the tables have no spectra (not a torus,
+ * or VLB not split).
+ */
+int r2c2_rtab_groups_conv(const struct r2c2_rtab *rt, const double *wa,
+			  const double *wb, double *y, double *scratch)
+{
+	unsigned int n = rt->n, u, p;
+	double *WA = scratch, *WB = scratch + 2 * n, *Y = scratch + 4 * n;
+	double *tmp = scratch + 6 * n;
+
+	if (!rt->negk)
+		return -EOPNOTSUPP;
+	/* both real inputs in one complex DFT, then split by symmetry */
+	for (u = 0; u < n; u++) {
+		Y[2 * u] = wa[u];
+		Y[2 * u + 1] = wb[u];
+	}
+	dft_torus(rt, Y, tmp, false);
+	for (u = 0; u < n; u++) {
+		unsigned int v = rt->negk[u];
+		double zr = Y[2 * u], zi = Y[2 * u + 1];
+		double nr = Y[2 * v], ni = -Y[2 * v + 1];
+
+		WA[2 * u] = (zr + nr) / 2;
+		WA[2 * u + 1] = (zi + ni) / 2;
+		WB[2 * u] = (zi - ni) / 2;
+		WB[2 * u + 1] = (nr - zr) / 2;
+	}
+	/* two ports per inverse DFT: real part one, imaginary part the other */
+	for (p = 0; p < R2C2_MAX_PORTS; p += 2) {
+		const double *a0 = rt->aspec[p], *b0 = rt->bspec[p];
+		const double *a1 = rt->aspec[p + 1], *b1 = rt->bspec[p + 1];
+
+		if (!a0 && !a1)
+			continue;
+		for (u = 0; u < n; u++) {
+			double war = WA[2 * u], wai = WA[2 * u + 1];
+			double wbr = WB[2 * u], wbi = WB[2 * u + 1];
+			double r0 = 0, i0 = 0, r1 = 0, i1 = 0;
+
+			if (a0) {
+				r0 = a0[2 * u] * war - a0[2 * u + 1] * wai +
+				     b0[2 * u] * wbr - b0[2 * u + 1] * wbi;
+				i0 = a0[2 * u] * wai + a0[2 * u + 1] * war +
+				     b0[2 * u] * wbi + b0[2 * u + 1] * wbr;
+			}
+			if (a1) {
+				r1 = a1[2 * u] * war - a1[2 * u + 1] * wai +
+				     b1[2 * u] * wbr - b1[2 * u + 1] * wbi;
+				i1 = a1[2 * u] * wai + a1[2 * u + 1] * war +
+				     b1[2 * u] * wbi + b1[2 * u + 1] * wbr;
+			}
+			Y[2 * u] = r0 - i1;
+			Y[2 * u + 1] = i0 + r1;
+		}
+		dft_torus(rt, Y, tmp, true);
+		for (u = 0; u < n; u++) {
+			y[(size_t)u * R2C2_MAX_PORTS + p] += Y[2 * u];
+			y[(size_t)u * R2C2_MAX_PORTS + p + 1] += Y[2 * u + 1];
+		}
+	}
+	return 0;
 }
 
 /**
@@ -252,6 +498,13 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt->ht);
 	free(rt->tr);
 	free(rt->rel);
+	for (i = 0; i < R2C2_MAX_PORTS; i++) {
+		free(rt->aspec[i]);
+		free(rt->bspec[i]);
+	}
+	for (i = 0; i < R2C2_MAX_DIMS; i++)
+		free(rt->tw[i]);
+	free(rt->negk);
 	free(rt);
 }
 
@@ -595,10 +848,13 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		for (i = 0; i < rt->n; i++)
 			b += sizeof(struct r2c2_vec) +
 			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double));
-	if (rproto == R2C2_RP_VLB && rt->vlb_split)
+	if (rproto == R2C2_RP_VLB && rt->vlb_split) {
 		for (i = 0; i < 2; i++)
 			b += nl * sizeof(double) +
 			     rt->grp[i].len * (sizeof(u32) + sizeof(double));
+		for (i = 0; i < R2C2_MAX_PORTS; i++)
+			b += (rt->aspec[i] ? 4 : 0) * (size_t)rt->n * sizeof(double);
+	}
 	if (rproto == R2C2_RP_RPS)
 		b += 2 * (size_t)rt->n * rt->n * sizeof(u16);
 	return b;

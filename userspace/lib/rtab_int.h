@@ -44,5 +44,13 @@ double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l);
  */
 void r2c2_rtab_group_axpy(const struct r2c2_rtab *rt, u32 g, double a,
 			  double *y);
+/*
+ * y += sum_s wa[s] * group s + sum_d wb[d] * group n + d, all groups at
+ * once by DFT (torus with split VLB only, else -EOPNOTSUPP); scratch of
+ * r2c2_rtab_conv_scratch() doubles (0: not supported).
+ */
+int r2c2_rtab_groups_conv(const struct r2c2_rtab *rt, const double *wa,
+			  const double *wb, double *y, double *scratch);
+size_t r2c2_rtab_conv_scratch(const struct r2c2_rtab *rt);
 
 #endif

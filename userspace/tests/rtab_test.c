@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "r2c2_alloc.h"
+#include "rtab_int.h"
 #include "alloc_tap.h"
 
 /* random graph: each node gets 2..4 random out-links, plus a ring so it
@@ -88,6 +89,56 @@ static int compare_all(struct r2c2_topo *t, const char *name)
 	return 0;
 }
 
+/*
+ * The allocators update many VLB groups at once by a DFT convolution
+ * (r2c2_rtab_groups_conv()): it must equal sum_s wa[s] * A_s +
+ * sum_d wb[d] * B_d with A_s = sum_m RPS(s -> m), B_d = sum_m RPS(m -> d)
+ * straight from r2c2_link_weights_add().
+ */
+static void conv_check(struct r2c2_topo *t, const char *name, uint64_t *seed)
+{
+	size_t nl = R2C2_NLINKS(t->n), l;
+	double *a = calloc(nl, sizeof(double)), *b = calloc(nl, sizeof(double));
+	double *wa = calloc(t->n, sizeof(double)), *wb = calloc(t->n, sizeof(double));
+	struct r2c2_rtab *rt;
+	double *sc, worst = 0, big = 0;
+	unsigned int s, m;
+	int ret;
+
+	r2c2_rtab_new(&rt, t);
+	if (!r2c2_rtab_conv_scratch(rt)) {
+		ok(0, "%s: no convolution tables", name);
+		goto out;
+	}
+	sc = calloc(r2c2_rtab_conv_scratch(rt), sizeof(double));
+	for (s = 0; s < t->n; s++) {
+		wa[s] = tbelow(seed, 3) ? tunif(seed) * 4 : 0;
+		wb[s] = tbelow(seed, 3) ? tunif(seed) * 4 : 0;
+	}
+	/* (scale 0 is skipped: r2c2_link_weights_add() wants a nonzero one) */
+	for (s = 0; s < t->n; s++)
+		for (m = 0; m < t->n; m++) {
+			if (m == s)
+				continue;
+			if (wa[s] != 0)
+				r2c2_link_weights_add(&t->paths, R2C2_RP_RPS, (u16)s, (u16)m, wa[s], a);
+			if (wb[s] != 0)
+				r2c2_link_weights_add(&t->paths, R2C2_RP_RPS, (u16)m, (u16)s, wb[s], a);
+		}
+	ret = r2c2_rtab_groups_conv(rt, wa, wb, b, sc);
+	for (l = 0; l < nl; l++) {
+		worst = fmax(worst, fabs(a[l] - b[l]));
+		big = fmax(big, fabs(a[l]));
+	}
+	ok(!ret && worst <= 1e-12 * big,
+	   "%s: VLB groups by DFT convolution == sum of r2c2_link_weights_add (max diff %.2g of %.3g)",
+	   name, worst, big);
+	free(sc);
+out:
+	r2c2_rtab_free(rt);
+	free(a); free(b); free(wa); free(wb);
+}
+
 int main(void)
 {
 	static const struct { u8 dims[3]; unsigned int nd; bool wrap; } g[] = {
@@ -111,6 +162,8 @@ int main(void)
 			 g[i].dims[0], g[i].nd > 1 ? g[i].dims[1] : 1,
 			 g[i].nd > 2 ? g[i].dims[2] : 1);
 		compare_all(t, name);
+		if (g[i].wrap)
+			conv_check(t, name, &seed);
 		r2c2_topo_free(t);
 	}
 	for (i = 0; i < 8; i++) {
