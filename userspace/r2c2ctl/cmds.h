@@ -50,5 +50,6 @@ int cmd_monitor(int argc, char **argv);
 /* offline allocation, no kernel needed (alloc.c, libr2c2) */
 int cmd_alloc(int argc, char **argv);
 int cmd_route_select(int argc, char **argv);
+int cmd_path(int argc, char **argv);
 
 #endif /* _R2C2CTL_CMDS_H */

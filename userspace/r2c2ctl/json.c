@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * json.c - a tiny JSON writer (objects, arrays, escaped strings, u64,
- * bool, null; compact or pretty) and the print layer r2c2ctl's commands
- * use to produce either text or JSON from the same calls.
+ * double, bool, null; compact or pretty) and the print layer r2c2ctl's
+ * commands use to produce either text or JSON from the same calls.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,17 @@ void jw_null(struct json_writer *jw)
 	jw_end(jw);
 }
 
+/* %.17g reads back to the same double; JSON has no NaN or infinity */
+void jw_double(struct json_writer *jw, double v)
+{
+	jw_begin(jw);
+	if (isfinite(v))
+		fprintf(jw->f, "%.17g", v);
+	else
+		fputs("null", jw->f);
+	jw_end(jw);
+}
+
 /* ------------------------------------------------------------------ */
 /* Print layer                                                         */
 /* ------------------------------------------------------------------ */
@@ -312,6 +324,16 @@ void print_bool(const char *key, const char *fmt, bool val)
 		jw_bool(out, val);
 	} else if (fmt) {
 		printf(fmt, val ? "true" : "false");
+	}
+}
+
+void print_float(const char *key, const char *fmt, double val)
+{
+	if (out) {
+		json_key(key);
+		jw_double(out, val);
+	} else if (fmt) {
+		printf(fmt, val);
 	}
 }
 

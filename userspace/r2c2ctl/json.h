@@ -32,6 +32,7 @@ void jw_string_len(struct json_writer *jw, const char *s, size_t len);
 void jw_u64(struct json_writer *jw, uint64_t v);
 void jw_bool(struct json_writer *jw, bool v);
 void jw_null(struct json_writer *jw);
+void jw_double(struct json_writer *jw, double v);
 
 /* Print layer: one global output, stdout. */
 void print_init(bool json, bool pretty);
@@ -50,6 +51,7 @@ void print_str(const char *key, const char *fmt, const char *val);
 void print_uint(const char *key, const char *fmt, unsigned long long val);
 void print_bool(const char *key, const char *fmt, bool val);
 void print_null(const char *key, const char *text);
+void print_float(const char *key, const char *fmt, double val);
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_nl(void);
 

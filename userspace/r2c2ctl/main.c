@@ -48,6 +48,7 @@ static const struct object objects[] = {
 	{ "monitor",	cmd_monitor,	"[ count N ] [ timeout S ]" },
 	{ "alloc",	cmd_alloc,	"--topology SPEC --flows FILE [ --policy maxmin|propfair ] ..." },
 	{ "route-select", cmd_route_select, "--topology SPEC --flows FILE [ --utility sum|min ] ..." },
+	{ "path",	cmd_path,	"weights --topology SPEC [ --routing PROTO ] SRC DST" },
 };
 
 #define N_OBJECTS (sizeof(objects) / sizeof(objects[0]))
