@@ -45,10 +45,10 @@
 #define TIE_EPS		1e-12
 /*
  * from this many changed VLB groups on, update by convolution
- * (r2c2_rtab_groups_conv(), ~0.7M instructions on 8x8x8) rather than one
+ * (r2c2_rtab_groups_conv(), ~0.1M instructions on 8x8x8) rather than one
  * dense pass per group (~9K each)
  */
-#define CONV_MIN	64
+#define CONV_MIN	16
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
 typedef double v2d __attribute__((vector_size(16)));
@@ -128,7 +128,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		free(ws->dG);
 		ws->CP = aligned_alloc(16, nl * sizeof(*ws->CP));
 		ws->dG = aligned_alloc(16, nl * sizeof(*ws->dG) + 16);
-		if (!ws->CP || !ws->dG || !GROW(ws->heap, nl) ||
+		if (!ws->CP || !ws->dG || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1))
 			return -ENOMEM;
 		ws->nl = nl;
@@ -155,8 +155,15 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 /*
  * ---- min-heap of links keyed by their lambda ----
  * Only the top is ever removed or re-keyed (see top_fresh()), so the
- * heap holds (key, link) pairs and no position index.
+ * heap holds (key, link) pairs and no position index. h[n] is kept at
+ * +inf so that the smaller child is picked without a bounds test (one
+ * unpredictable branch less per level).
  */
+
+static inline double dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
 
 static void h_sift(struct hent *h, u32 n, u32 i)
 {
@@ -167,8 +174,7 @@ static void h_sift(struct hent *h, u32 n, u32 i)
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && h[c + 1].key < h[c].key)
-			c++;
+		c += h[c + 1].key < h[c].key;
 		if (!(h[c].key < x.key))
 			break;
 		h[i] = h[c];
@@ -177,10 +183,20 @@ static void h_sift(struct hent *h, u32 n, u32 i)
 	h[i] = x;
 }
 
+static void h_heapify(struct hent *h, u32 n)
+{
+	u32 i;
+
+	h[n].key = INFINITY;
+	for (i = n / 2 + 1; i-- > 0;)
+		h_sift(h, n, i);
+}
+
 static void h_pop(struct hent *h, u32 *n)
 {
 	if (--*n) {
 		h[0] = h[*n];
+		h[*n].key = INFINITY;
 		h_sift(h, *n, 0);
 	}
 }
@@ -307,7 +323,7 @@ static bool top_fresh(struct eng *e, double floor, double *lam)
 			h_pop(h, &e->hn);
 			continue;
 		}
-		v = fmax(floor, cp[1] / cp[0]);
+		v = dmax(floor, cp[1] / cp[0]);
 		if (v <= h[0].key) {
 			*lam = h[0].key;
 			return true;
@@ -316,6 +332,25 @@ static bool top_fresh(struct eng *e, double floor, double *lam)
 		h_sift(h, e->hn, 0);
 	}
 	return false;
+}
+
+/* fresh keys for the links in the heap (C <= 0: out), heapify */
+static void heap_rebuild(struct eng *e, double floor)
+{
+	struct hent *h = e->ws->heap;
+	const v2d *CP = e->ws->CP;
+	u32 i, m = 0;
+
+	for (i = 0; i < e->hn; i++) {
+		v2d cp = CP[h[i].l];
+
+		if (!(cp[0] > 0))
+			continue;
+		h[m].l = h[i].l;
+		h[m++].key = dmax(floor, cp[1] / cp[0]);
+	}
+	e->hn = m;
+	h_heapify(h, m);
 }
 
 /* freeze at weight * lambda every unfrozen flow crossing link l; how many */
@@ -488,7 +523,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	struct r2c2_ws *ws = e->ws;
 	const struct r2c2_flow *f = e->f;
 	struct hent *h = ws->heap;
-	u32 k, l, m, ndem = 0, di = 0, nsplit = 0;
+	u32 k, l, m, ng, ndem = 0, di = 0, nsplit = 0;
 	double lambda = 0;
 
 	for (l = 0; l < e->nl; l++)
@@ -499,17 +534,10 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	if (nsplit)
 		build_groups(e, lv, nlv, 2 * (e->nl / R2C2_MAX_PORTS));
 	/* heap of links carrying flows of this level */
-	e->hn = 0;
-	for (l = 0; l < e->nl; l++) {
-		v2d cp = ws->CP[l];
-
-		if (!(cp[0] > 0))
-			continue;
-		h[e->hn].key = fmax(0, cp[1] / cp[0]);
-		h[e->hn++].l = l;
-	}
-	for (k = e->hn / 2 + 1; k-- > 0;)
-		h_sift(h, e->hn, k);
+	for (l = 0; l < e->nl; l++)
+		h[l].l = l;
+	e->hn = e->nl;
+	heap_rebuild(e, 0);
 	if (ndem > 1)
 		qsort_r(ws->dem, ndem, sizeof(*ws->dem), cmp_dem, (void *)f);
 
@@ -544,11 +572,20 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 			}
 		}
 		if (e->ngdirty) {
+			ng = e->ngdirty;
 			apply_groups(e, rl);
 			for (m = k = 0; k < e->nact; k++)
 				if (ws->gcnt[ws->gact[k]])
 					ws->gact[m++] = ws->gact[k];
 			e->nact = m;
+			/*
+			 * VLB groups span most links: after a round that
+			 * changed many, nearly every key is stale and
+			 * refreshing them one by one at the top costs a sift
+			 * each; recompute them all and heapify instead
+			 */
+			if (ng >= CONV_MIN)
+				heap_rebuild(e, lambda);
 		}
 	}
 }

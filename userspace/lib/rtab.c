@@ -32,6 +32,8 @@
 
 #include "rtab_int.h"
 
+typedef double v2d __attribute__((vector_size(16)));
+
 struct pair_ent {
 	u64 key;		/* proto << 32 | s << 16 | d, +1; 0 = empty */
 	struct r2c2_vec v;
@@ -49,12 +51,16 @@ struct r2c2_rtab {
 	struct r2c2_vec *grp;
 	double **gdense;	/* per group, n * 8 (sym: 2 of them) */
 	/*
-	 * sym && vlb_split: spectra of A_0 and B_0 per port (DFT over the
-	 * torus group, divided by n; NULL for ports without links), the
-	 * DFT twiddles per dimension and the index of -k
+	 * sym && vlb_split: spectra of A_0 ([0]) and B_0 ([1]) per pair of
+	 * ports p, p + 1: DFT over the torus group of A_0(p) + i A_0(p + 1),
+	 * divided by n (NULL for pairs without links); the DFT twiddles per
+	 * dimension and the index of -k
 	 */
-	double *aspec[R2C2_MAX_PORTS], *bspec[R2C2_MAX_PORTS];
-	double *tw[R2C2_MAX_DIMS];
+	double *pspec[2][R2C2_MAX_PORTS / 2];
+	double *tw[R2C2_MAX_DIMS];	/* K x K */
+	double *tw2[R2C2_MAX_DIMS];	/* radix 2: K / 2 forward, K / 2 inverse */
+	u8 *rev[R2C2_MAX_DIMS];		/* radix 2: bit reversal */
+	double tw8[R2C2_MAX_DIMS][2][16];	/* K = 8: fft8_line() twiddles */
 	u16 *negk;
 	/* graphs: pair cache */
 	struct pair_ent *ht;
@@ -208,41 +214,83 @@ out:
  * instead of ~n * 8 per group.
  */
 
-/* in-place radix-2 FFT of K (a power of two) complex values; T: twiddles */
-static void fft_line(double *x, unsigned int K, const double *T, double sg)
+/* butterfly x[i], x[j] <- x[i] + w x[j], x[i] - w x[j] */
+#define BFW(x, i, j, c, s) do {						\
+	double tr_ = (x)[2 * (j)] * (c) - (x)[2 * (j) + 1] * (s);		\
+	double ti_ = (x)[2 * (j)] * (s) + (x)[2 * (j) + 1] * (c);		\
+	(x)[2 * (j)] = (x)[2 * (i)] - tr_;					\
+	(x)[2 * (j) + 1] = (x)[2 * (i) + 1] - ti_;				\
+	(x)[2 * (i)] += tr_;							\
+	(x)[2 * (i) + 1] += ti_;						\
+} while (0)
+#define BF1(x, i, j) do {						\
+	double tr_ = (x)[2 * (j)], ti_ = (x)[2 * (j) + 1];			\
+	(x)[2 * (j)] = (x)[2 * (i)] - tr_;					\
+	(x)[2 * (j) + 1] = (x)[2 * (i) + 1] - ti_;				\
+	(x)[2 * (i)] += tr_;							\
+	(x)[2 * (i) + 1] += ti_;						\
+} while (0)
+
+static inline v2d ld2(const double *p)
 {
-	unsigned int i, j, b, len;
+	v2d v;
 
-	for (i = 1, j = 0; i < K; i++) {
-		for (b = K >> 1; j & b; b >>= 1)
-			j ^= b;
-		j |= b;
-		if (i < j) {
-			double r = x[2 * i], m = x[2 * i + 1];
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
 
-			x[2 * i] = x[2 * j];
-			x[2 * i + 1] = x[2 * j + 1];
-			x[2 * j] = r;
-			x[2 * j + 1] = m;
-		}
-	}
+static inline void st2(double *p, v2d v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+/* x * w for complex x, w = (c, s); wr = (-s, c) */
+static inline v2d cmul(v2d x, v2d w, v2d wr)
+{
+	v2d re = { x[0], x[0] }, im = { x[1], x[1] };
+
+	return re * w + im * wr;
+}
+
+/*
+ * 8-point FFT of a strided line in place (the 8x8x8 case), in vector
+ * registers: gather in bit-reversed order, three radix-2 stages.
+ * w: twiddles (c, s) for j = 0..3 then (-s, c) for j = 0..3.
+ */
+static void fft8_line(double *line, size_t st, const double *w)
+{
+	static const u8 rev[8] = { 0, 4, 2, 6, 1, 5, 3, 7 };
+	v2d x[8], t, w1 = ld2(w + 2), w2 = ld2(w + 4), w3 = ld2(w + 6);
+	v2d w1r = ld2(w + 10), w2r = ld2(w + 12), w3r = ld2(w + 14);
+	int m;
+
+#pragma GCC unroll 8
+	for (m = 0; m < 8; m++)
+		x[m] = ld2(line + 2 * rev[m] * st);
+#define B1(i, j) do { t = x[j]; x[j] = x[i] - t; x[i] += t; } while (0)
+#define BW(i, j, a, ar) do { t = cmul(x[j], a, ar); x[j] = x[i] - t; x[i] += t; } while (0)
+	B1(0, 1); B1(2, 3); B1(4, 5); B1(6, 7);
+	B1(0, 2); BW(1, 3, w2, w2r); B1(4, 6); BW(5, 7, w2, w2r);
+	B1(0, 4); BW(1, 5, w1, w1r); BW(2, 6, w2, w2r); BW(3, 7, w3, w3r);
+#undef B1
+#undef BW
+#pragma GCC unroll 8
+	for (m = 0; m < 8; m++)
+		st2(line + 2 * m * st, x[m]);
+}
+
+/* radix-2 FFT of K complex values in bit-reversed order; w: K / 2 twiddles */
+static void fft_pow2(double *x, unsigned int K, const double *w)
+{
+	unsigned int i, j, len;
+
 	for (len = 2; len <= K; len <<= 1) {
 		unsigned int h = len >> 1, step = K / len;
 
 		for (i = 0; i < K; i += len)
-			for (j = 0; j < h; j++) {
-				/* w = e^{-sg 2 pi i j / len} = row 1 of T at j * step */
-				double c = T[2 * (K + j * step)];
-				double sn = sg * T[2 * (K + j * step) + 1];
-				double *a = x + 2 * (i + j), *bb = x + 2 * (i + j + h);
-				double tr = bb[0] * c - bb[1] * sn;
-				double ti = bb[0] * sn + bb[1] * c;
-
-				bb[0] = a[0] - tr;
-				bb[1] = a[1] - ti;
-				a[0] += tr;
-				a[1] += ti;
-			}
+			for (j = 0; j < h; j++)
+				BFW(x, i + j, i + j + h, w[2 * j * step],
+				    w[2 * j * step + 1]);
 	}
 }
 
@@ -255,26 +303,39 @@ static void dft_torus(const struct r2c2_rtab *rt, double *z, double *tmp,
 	double sg = inverse ? -1 : 1;
 
 	for (d = 0; d < t->ndims; st *= K, d++) {
-		const double *T = rt->tw[d];
+		const double *T = rt->tw[d], *w;
 		bool pow2;
 
 		K = t->dims[d];
+		/* K / 2 forward twiddles, then K / 2 inverse ones */
+		w = inverse ? rt->tw2[d] + K : rt->tw2[d];
 		pow2 = !(K & (K - 1));
 		for (hi = 0; hi < n; hi += st * K)
 			for (lo = 0; lo < st; lo++) {
 				double *line = z + 2 * ((size_t)hi + lo);
 
-				for (m = 0; m < K; m++) {
-					tmp[2 * m] = line[2 * (size_t)m * st];
-					tmp[2 * m + 1] = line[2 * (size_t)m * st + 1];
+				if (K == 8) {
+					fft8_line(line, st, rt->tw8[d][inverse]);
+					continue;
 				}
 				if (pow2) {
-					fft_line(tmp, K, T, sg);
+					const u8 *rev = rt->rev[d];
+
+					/* gather in bit-reversed order */
+					for (m = 0; m < K; m++) {
+						tmp[2 * m] = line[2 * (size_t)rev[m] * st];
+						tmp[2 * m + 1] = line[2 * (size_t)rev[m] * st + 1];
+					}
+					fft_pow2(tmp, K, w);
 					for (m = 0; m < K; m++) {
 						line[2 * (size_t)m * st] = tmp[2 * m];
 						line[2 * (size_t)m * st + 1] = tmp[2 * m + 1];
 					}
 					continue;
+				}
+				for (m = 0; m < K; m++) {
+					tmp[2 * m] = line[2 * (size_t)m * st];
+					tmp[2 * m + 1] = line[2 * (size_t)m * st + 1];
 				}
 				for (j = 0; j < K; j++) {
 					const double *row = T + 2 * (size_t)j * K;
@@ -316,6 +377,39 @@ static int build_spectra(struct r2c2_rtab *rt)
 				rt->tw[d][2 * (j * K + m)] = cos(ang);
 				rt->tw[d][2 * (j * K + m) + 1] = sin(ang);
 			}
+		if (K & (K - 1))
+			continue;
+		rt->tw2[d] = malloc(2 * (size_t)K * sizeof(double));
+		rt->rev[d] = malloc(K);
+		if (!rt->tw2[d] || !rt->rev[d])
+			goto out;
+		for (j = 0; j < K / 2; j++) {
+			/* e^{-2 pi i j / K} = row 1 of tw; inverse: conjugate */
+			rt->tw2[d][2 * j] = rt->tw[d][2 * (K + j)];
+			rt->tw2[d][2 * j + 1] = rt->tw[d][2 * (K + j) + 1];
+			rt->tw2[d][K + 2 * j] = rt->tw[d][2 * (K + j)];
+			rt->tw2[d][K + 2 * j + 1] = -rt->tw[d][2 * (K + j) + 1];
+		}
+		for (j = 0; K == 8 && j < 4; j++) {
+			int inv;
+
+			for (inv = 0; inv < 2; inv++) {
+				double c = rt->tw2[d][inv * K + 2 * j];
+				double sn = rt->tw2[d][inv * K + 2 * j + 1];
+
+				rt->tw8[d][inv][2 * j] = c;
+				rt->tw8[d][inv][2 * j + 1] = sn;
+				rt->tw8[d][inv][8 + 2 * j] = -sn;
+				rt->tw8[d][inv][8 + 2 * j + 1] = c;
+			}
+		}
+		for (j = 0; j < K; j++) {
+			unsigned int r = 0, b;
+
+			for (b = 1; b < K; b <<= 1)
+				r = (r << 1) | ((j & b) != 0);
+			rt->rev[d][j] = (u8)r;
+		}
 	}
 	rt->negk = malloc(n * sizeof(*rt->negk));
 	z = malloc(2 * (size_t)n * sizeof(double));
@@ -324,23 +418,23 @@ static int build_spectra(struct r2c2_rtab *rt)
 		goto out;
 	for (u = 0; u < n; u++)
 		rt->negk[u] = torus_add(t, 0, u, true);
-	for (p = 0; p < R2C2_MAX_PORTS; p++) {
-		double **spec[2] = { &rt->aspec[p], &rt->bspec[p] };
+	for (p = 0; p < R2C2_MAX_PORTS; p += 2) {
 		bool any = false;
 		int ab;
 
 		for (u = 0; u < n; u++)
-			any |= rt->gdense[0][u * R2C2_MAX_PORTS + p] != 0 ||
-			       rt->gdense[1][u * R2C2_MAX_PORTS + p] != 0;
+			for (ab = 0; ab < 2; ab++)
+				any |= rt->gdense[ab][u * R2C2_MAX_PORTS + p] != 0 ||
+				       rt->gdense[ab][u * R2C2_MAX_PORTS + p + 1] != 0;
 		if (!any)
 			continue;
 		for (ab = 0; ab < 2; ab++) {
 			for (u = 0; u < n; u++) {
 				z[2 * u] = rt->gdense[ab][u * R2C2_MAX_PORTS + p] / n;
-				z[2 * u + 1] = 0;
+				z[2 * u + 1] = rt->gdense[ab][u * R2C2_MAX_PORTS + p + 1] / n;
 			}
 			dft_torus(rt, z, tmp, false);
-			*spec[ab] = z;
+			rt->pspec[ab][p / 2] = z;
 			z = malloc(2 * (size_t)n * sizeof(double));
 			if (!z)
 				goto out;
@@ -397,32 +491,21 @@ int r2c2_rtab_groups_conv(const struct r2c2_rtab *rt, const double *wa,
 		WB[2 * u] = (zi - ni) / 2;
 		WB[2 * u + 1] = (nr - zr) / 2;
 	}
-	/* two ports per inverse DFT: real part one, imaginary part the other */
+	/*
+	 * two ports per inverse DFT: with PA = DFT(A_0(p) + i A_0(p + 1)),
+	 * IDFT(PA WA + PB WB) = y(p) + i y(p + 1), both real
+	 */
 	for (p = 0; p < R2C2_MAX_PORTS; p += 2) {
-		const double *a0 = rt->aspec[p], *b0 = rt->bspec[p];
-		const double *a1 = rt->aspec[p + 1], *b1 = rt->bspec[p + 1];
+		const double *pa = rt->pspec[0][p / 2], *pb = rt->pspec[1][p / 2];
 
-		if (!a0 && !a1)
+		if (!pa)
 			continue;
 		for (u = 0; u < n; u++) {
-			double war = WA[2 * u], wai = WA[2 * u + 1];
-			double wbr = WB[2 * u], wbi = WB[2 * u + 1];
-			double r0 = 0, i0 = 0, r1 = 0, i1 = 0;
+			v2d a = ld2(pa + 2 * u), b = ld2(pb + 2 * u);
+			v2d ar = { -a[1], a[0] }, br = { -b[1], b[0] };
 
-			if (a0) {
-				r0 = a0[2 * u] * war - a0[2 * u + 1] * wai +
-				     b0[2 * u] * wbr - b0[2 * u + 1] * wbi;
-				i0 = a0[2 * u] * wai + a0[2 * u + 1] * war +
-				     b0[2 * u] * wbi + b0[2 * u + 1] * wbr;
-			}
-			if (a1) {
-				r1 = a1[2 * u] * war - a1[2 * u + 1] * wai +
-				     b1[2 * u] * wbr - b1[2 * u + 1] * wbi;
-				i1 = a1[2 * u] * wai + a1[2 * u + 1] * war +
-				     b1[2 * u] * wbi + b1[2 * u + 1] * wbr;
-			}
-			Y[2 * u] = r0 - i1;
-			Y[2 * u + 1] = i0 + r1;
+			st2(Y + 2 * u, cmul(ld2(WA + 2 * u), a, ar) +
+				       cmul(ld2(WB + 2 * u), b, br));
 		}
 		dft_torus(rt, Y, tmp, true);
 		for (u = 0; u < n; u++) {
@@ -499,11 +582,16 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt->tr);
 	free(rt->rel);
 	for (i = 0; i < R2C2_MAX_PORTS; i++) {
-		free(rt->aspec[i]);
-		free(rt->bspec[i]);
+		if (i < R2C2_MAX_PORTS / 2) {
+			free(rt->pspec[0][i]);
+			free(rt->pspec[1][i]);
+		}
 	}
-	for (i = 0; i < R2C2_MAX_DIMS; i++)
+	for (i = 0; i < R2C2_MAX_DIMS; i++) {
 		free(rt->tw[i]);
+		free(rt->tw2[i]);
+		free(rt->rev[i]);
+	}
 	free(rt->negk);
 	free(rt);
 }
@@ -743,8 +831,6 @@ double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l)
 	return rt->gdense[g] ? rt->gdense[g][l] : 0;
 }
 
-typedef double v2d __attribute__((vector_size(16)));
-
 /* y[i] += a * x[i] over nblk blocks of one node's 8 links; both aligned */
 static void axpy_blocks(double *restrict y, const double *restrict x,
 			double a, size_t nblk)
@@ -852,8 +938,8 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		for (i = 0; i < 2; i++)
 			b += nl * sizeof(double) +
 			     rt->grp[i].len * (sizeof(u32) + sizeof(double));
-		for (i = 0; i < R2C2_MAX_PORTS; i++)
-			b += (rt->aspec[i] ? 4 : 0) * (size_t)rt->n * sizeof(double);
+		for (i = 0; i < R2C2_MAX_PORTS / 2; i++)
+			b += (rt->pspec[0][i] ? 4 : 0) * (size_t)rt->n * sizeof(double);
 	}
 	if (rproto == R2C2_RP_RPS)
 		b += 2 * (size_t)rt->n * rt->n * sizeof(u16);
