@@ -4,7 +4,8 @@
 # check.sh - set up and run every r2c2 test; what `make check` and CI run.
 #
 #   1. setup        scripts/setup.sh (apt packages, kernels, sources)
-#   2. build        make modules KVER=<abi> for each kernel; make userspace
+#   2. build        make modules KVER=<abi> for each kernel; make userspace;
+#                   make -C tc; make -C selftests/tools (when they exist)
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
 #   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP)
@@ -44,7 +45,7 @@ section() {
 # note STEP P F S [DETAIL]: add to the totals and the final table.
 note() {
 	passed=$((passed + $2)) failed=$((failed + $3)) skipped=$((skipped + $4))
-	report+=("$(printf '%-16s %4d passed %4d failed %4d skipped  %s' "$1" "$2" "$3" "$4" "${5:-}")")
+	report+=("$(printf '%-22s %4d passed %4d failed %4d skipped  %s' "$1" "$2" "$3" "$4" "${5:-}")")
 }
 
 want() { [[ $STEPS == *" $1 "* ]]; }
@@ -115,6 +116,18 @@ if want build; then
 			note build-userspace 0 1 0 "userspace build failed"
 		fi
 	fi
+	# The tc plugin and the selftests' helper programs, when present
+	# (the VM runner copies them into the guest).
+	for d in tc selftests/tools; do
+		[[ -f $d/Makefile ]] || continue
+		name=build-${d//\//-}
+		section "build: make -C $d"
+		if run_logged "$name" make -C "$d"; then
+			note "$name" 1 0 0
+		else
+			note "$name" 0 1 0 "build failed"
+		fi
+	done
 fi
 
 # ---------------------------------------------------------------- userspace
