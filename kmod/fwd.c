@@ -43,6 +43,8 @@ static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
 	struct net_device *dev = READ_ONCE(node->dev);
 	unsigned int plen = ntohs(h->plen);
 	u16 src = ntohs(h->src);
+	u32 flow = ntohl(h->flow), seq = ntohl(h->seq);
+	u8 rproto = h->rproto;
 	__be16 proto = h->proto;
 	struct ethhdr *eth;
 
@@ -64,7 +66,7 @@ static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
 	r2c2_addr_to_mac(src, eth->h_source);
 	eth->h_proto = proto;
 	r2c2_stat_add(node, port, R2C2_S_DELIVERED, 1);
-	r2c2_deliver_eth(node, skb);
+	r2c2_reseq_rcv(node, skb, src, flow, seq, rproto);
 }
 
 /* A source-routed data frame: deliver it, or forward it one hop. */

@@ -213,6 +213,7 @@ void r2c2_node_destroy(struct r2c2_node *node)
 		r2c2_port_del(node, i, false);
 	synchronize_net();
 	r2c2_node_stop_works(node);
+	r2c2_reseq_stop(node);	/* frees held frames before r2c0 goes */
 	if (node->dev) {
 		unregister_netdevice(node->dev);
 		node->dev = NULL;
@@ -245,6 +246,10 @@ static int __net_init r2c2_net_init(struct net *net)
 	INIT_DELAYED_WORK(&node->recompute, r2c2_recompute_work);
 	for (i = 0; i < ARRAY_SIZE(node->flows); i++)
 		INIT_HLIST_HEAD(&node->flows[i]);
+	if (r2c2_reseq_init(node)) {
+		free_percpu(node->stats);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -260,6 +265,7 @@ static void __net_exit r2c2_net_exit(struct net *net)
 	 */
 	xa_destroy(&node->lsdb);
 	xa_destroy(&node->dups);
+	r2c2_reseq_fini(node);
 	free_percpu(node->stats);
 	node->stats = NULL;
 }

@@ -26,6 +26,18 @@ static struct netlink_range_validation r2c2_count_range __ro_after_init = {
 	.min = 1, .max = R2C2_ROUTE_SAMPLES_MAX,
 };
 
+static struct netlink_range_validation r2c2_rsq_timeout_range __ro_after_init = {
+	.min = R2C2_RSQ_TIMEOUT_US_MIN, .max = R2C2_RSQ_TIMEOUT_US_MAX,
+};
+
+static struct netlink_range_validation r2c2_rsq_flow_limit_range __ro_after_init = {
+	.min = 1, .max = R2C2_RSQ_WIN - 1,
+};
+
+static struct netlink_range_validation r2c2_rsq_limit_range __ro_after_init = {
+	.min = 1, .max = R2C2_RSQ_LIMIT_MAX,
+};
+
 static struct netlink_range_validation r2c2_rate_range __ro_after_init = {
 	.min = R2C2_RATE_MIN, .max = R2C2_RATE_MAX,
 };
@@ -74,6 +86,10 @@ const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_ETHERTYPE] = { .type = NLA_U16 },
 	[R2C2_A_COUNT] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2_count_range),
 	[R2C2_A_LINK_COUNTS] = { .type = NLA_BINARY },
+	[R2C2_A_RESEQ] = NLA_POLICY_MAX(NLA_U8, 1),
+	[R2C2_A_RESEQ_TIMEOUT_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2_rsq_timeout_range),
+	[R2C2_A_RESEQ_FLOW_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2_rsq_flow_limit_range),
+	[R2C2_A_RESEQ_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2_rsq_limit_range),
 	[R2C2_A_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &r2c2_rate_range),
 	[R2C2_A_RATES] = { .type = NLA_NESTED },
 	[R2C2_A_RATE_ENT] = { .type = NLA_NESTED },
@@ -139,7 +155,8 @@ static int r2c2_fill_node(struct sk_buff *msg, struct r2c2_node *node)
 	    nla_put_u32(msg, R2C2_A_HELLO_MS, node->hello_ms) ||
 	    nla_put_u8(msg, R2C2_A_TREES, node->trees) ||
 	    nla_put_u8(msg, R2C2_A_RPROTO, node->rproto) ||
-	    nla_put_u16(msg, R2C2_A_ETHERTYPE, R2C2_ETH_P))
+	    nla_put_u16(msg, R2C2_A_ETHERTYPE, R2C2_ETH_P) ||
+	    r2c2_reseq_fill_node(msg, node))
 		return -EMSGSIZE;
 	nest = nla_nest_start(msg, R2C2_A_TOPO_DIMS);
 	if (!nest)
@@ -298,6 +315,7 @@ static int r2c2_nl_node_set(struct sk_buff *skb, struct genl_info *info)
 	memcpy(node->dims, dims, sizeof(dims));
 	WRITE_ONCE(node->topo_hash, r2c2_topo_hash(dims, ndims));
 	spin_unlock_bh(&node->lock);
+	r2c2_reseq_nl_set(node, a);
 
 	if (!node->active) {
 		err = r2c2_node_create(node, nla_get_u16(a[R2C2_A_NODE_ADDR]),
@@ -721,6 +739,7 @@ static int r2c2_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 
 	rtnl_lock();
 	r2c2_stats_zero(node->stats);
+	r2c2_reseq_reset(node);
 	for (i = 0; i < R2C2_MAX_PORTS; i++) {
 		port = rtnl_dereference(node->ports[i]);
 		if (port)
@@ -896,6 +915,11 @@ out:
 	return err;
 }
 
+static int r2c2_nl_reseq_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return r2c2_reseq_dump(skb, cb, &r2c2_genl_family);
+}
+
 static const struct genl_small_ops r2c2_ops[] = {
 	{
 		.cmd = R2C2_CMD_NODE_GET,
@@ -964,6 +988,10 @@ static const struct genl_small_ops r2c2_ops[] = {
 		.cmd = R2C2_CMD_ROUTES_SEND,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = r2c2_nl_routes_send,
+	},
+	{
+		.cmd = R2C2_CMD_RESEQ_GET,
+		.dumpit = r2c2_nl_reseq_dump,
 	},
 	{
 		.cmd = R2C2_CMD_RATE_SET,

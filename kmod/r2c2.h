@@ -39,6 +39,7 @@
 #include <r2c2/trees.h>
 
 #include "kcompat.h"
+#include "reseq.h"
 
 #define R2C2_HELLO_MS_DEFAULT	1000
 #define R2C2_TREES_DEFAULT	4
@@ -224,6 +225,7 @@ struct r2c2_tables {
  * @nflows: entries in @flows
  * @flow_gc: jiffies of the next flow garbage collection
  * @flows: sender flow table
+ * @rsq: receiver resequencing (reseqtab.c)
  */
 struct r2c2_node {
 	struct net *net;
@@ -262,6 +264,8 @@ struct r2c2_node {
 	unsigned int nflows;
 	unsigned long flow_gc;
 	struct hlist_head flows[1 << R2C2_FLOW_HBITS];
+
+	struct r2c2_rsq_node rsq;
 };
 
 /**

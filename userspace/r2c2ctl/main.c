@@ -46,6 +46,7 @@ static const struct object objects[] = {
 	{ "event",	cmd_event,	"send flow FLOWID dst ADDR ..." },
 	{ "routes",	cmd_routes,	"send SRC:FLOWID=PROTO ..." },
 	{ "monitor",	cmd_monitor,	"[ count N ] [ timeout S ]" },
+	{ "reseq",	cmd_reseq,	"show" },
 	{ "alloc",	cmd_alloc,	"--topology SPEC --flows FILE [ --policy maxmin|propfair ] ..." },
 	{ "route-select", cmd_route_select, "--topology SPEC --flows FILE [ --utility sum|min ] ..." },
 	{ "path",	cmd_path,	"weights --topology SPEC [ --routing PROTO ] SRC DST" },

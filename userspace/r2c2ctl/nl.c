@@ -86,6 +86,15 @@ static struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_ETHERTYPE]	= { .type = NLA_U16 },
 	[R2C2_A_COUNT]		= { .type = NLA_U32 },
 	[R2C2_A_LINK_COUNTS]	= { .type = NLA_UNSPEC },
+	[R2C2_A_RESEQ]		= { .type = NLA_U8 },
+	[R2C2_A_RESEQ_TIMEOUT_US] = { .type = NLA_U32 },
+	[R2C2_A_RESEQ_FLOW_LIMIT] = { .type = NLA_U32 },
+	[R2C2_A_RESEQ_LIMIT]	= { .type = NLA_U32 },
+	[R2C2_A_RESEQ_HELD]	= { .type = NLA_U32 },
+	[R2C2_A_RESEQ_MAX_DEPTH] = { .type = NLA_U32 },
+	[R2C2_A_RESEQ_FLOWS]	= { .type = NLA_U32 },
+	[R2C2_A_RESEQ_TIMEOUT_EFF_US] = { .type = NLA_U32 },
+	[R2C2_A_RESEQ_HIST]	= { .type = NLA_UNSPEC },
 };
 
 /* what the user typed, for messages about a failed command */
@@ -105,6 +114,7 @@ static const char *const cmd_names[__R2C2_CMD_MAX] = {
 	[R2C2_CMD_FLOW_SET]	= "flow set",
 	[R2C2_CMD_FLOW_EVENT]	= "event send",
 	[R2C2_CMD_ROUTES_SEND]	= "routes send",
+	[R2C2_CMD_RESEQ_GET]	= "reseq show",
 };
 
 /* ------------------------------------------------------------------ */

@@ -16,7 +16,9 @@ static void usage(FILE *f)
 {
 	fputs("Usage: r2c2ctl node set [ addr ADDR ] [ ifname NAME ] [ topology TOPO ]\n"
 	      "                        [ hello MS ] [ trees T ] [ routing PROTO ]\n"
-	      "                        [ ethertype TYPE ]\n"
+	      "                        [ ethertype TYPE ] [ reseq { on | off } ]\n"
+	      "                        [ reseq-timeout US ] [ reseq-flow-limit N ]\n"
+	      "                        [ reseq-limit N ]\n"
 	      "       r2c2ctl node show\n"
 	      "       r2c2ctl node del\n"
 	      "where  ADDR  := node address, 0..65534 (the first set needs it)\n"
@@ -25,7 +27,10 @@ static void usage(FILE *f)
 	      "       MS    := hello interval in milliseconds, 10..60000\n"
 	      "       T     := broadcast trees per source, 1..16\n"
 	      "       PROTO := { rps | dor | vlb }, the default routing\n"
-	      "       TYPE  := fabric ethertype, 0x0600..0xffff (before ports)\n",
+	      "       TYPE  := fabric ethertype, 0x0600..0xffff (before ports)\n"
+	      "       reseq: receiver resequencing (default on); US := gap timeout\n"
+	      "       in microseconds, 10..1000000; reseq-flow-limit 1..255 and\n"
+	      "       reseq-limit 1..1048576 bound the packets held a flow and a node\n",
 	      f);
 }
 
@@ -34,6 +39,7 @@ static int node_set(int argc, char **argv)
 	bool have_addr = false, have_ifname = false, have_topo = false;
 	bool have_hello = false, have_trees = false, have_rp = false;
 	bool have_etype = false;
+	struct reseq_opts rs = { 0 };
 	uint16_t addr = 0;
 	uint32_t hello = 0, trees = 0, etype = 0;
 	uint8_t rp = 0, dims[3];
@@ -95,11 +101,15 @@ static int node_set(int argc, char **argv)
 				return R2C2CTL_EXIT_USAGE;
 			have_etype = true;
 		} else {
-			return extra_arg(*argv, usage);
+			err = parse_reseq_opt(&argc, &argv, &rs);
+			if (err < 0)
+				return extra_arg(*argv, usage);
+			if (err > 0)
+				return err;
 		}
 	}
 	if (!(have_addr || have_ifname || have_topo || have_hello ||
-	      have_trees || have_rp || have_etype))
+	      have_trees || have_rp || have_etype || rs.have))
 		return usage_error("node set: nothing to set");
 
 	err = ctl_nl_open();
@@ -130,6 +140,8 @@ static int node_set(int argc, char **argv)
 		NLA_PUT_U8(msg, R2C2_A_TREES, (uint8_t)trees);
 	if (have_rp)
 		NLA_PUT_U8(msg, R2C2_A_RPROTO, rp);
+	if (put_reseq_opts(msg, &rs))
+		goto nla_put_failure;
 	return ctl_nl_talk(msg, NULL, NULL);
 
 nla_put_failure:
@@ -206,6 +218,7 @@ static int node_cb(struct nl_msg *msg, void *arg)
 			print_text(nla_get_u8(tb[R2C2_A_TOPO_OK]) ?
 				   " (ok)" : " (mismatch)");
 	}
+	print_reseq_node(tb);
 	if (tb[R2C2_A_NODES])
 		print_uint("nodes", " nodes %llu", nla_get_u32(tb[R2C2_A_NODES]));
 	if (tb[R2C2_A_LINKS])

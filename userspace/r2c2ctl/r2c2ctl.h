@@ -77,6 +77,30 @@ extern const char *const r2c2_stat_names[__R2C2_S_MAX];
 void print_stats(const char *key, const struct nlattr *nest,
 		 unsigned int per_line, unsigned int indent);
 
+/* ---- resequencing (reseq.c), shared with node.c ------------------------ */
+
+struct nl_msg;
+
+/**
+ * struct reseq_opts - resequencing words of `node set` (reseq.c)
+ * @have: any of them was given
+ * @have_on: "reseq on|off" given, value in @on
+ * @have_timeout: "reseq-timeout US" given, value in @timeout_us
+ * @have_flow_limit: "reseq-flow-limit N" given, value in @flow_limit
+ * @have_limit: "reseq-limit N" given, value in @limit
+ */
+struct reseq_opts {
+	bool have, have_on, have_timeout, have_flow_limit, have_limit;
+	uint8_t on;
+	uint32_t timeout_us, flow_limit, limit;
+};
+
+/* a resequencing word at **argv: 0 taken (argv moved to its value),
+ * -1 not one of ours, else an exit status after a usage message */
+int parse_reseq_opt(int *argc, char ***argv, struct reseq_opts *rs);
+int put_reseq_opts(struct nl_msg *msg, const struct reseq_opts *rs);
+void print_reseq_node(struct nlattr **tb);
+
 /* ---- ports (port.c), shared with neigh.c ------------------------------- */
 
 struct port_info {

@@ -40,10 +40,19 @@ const char *const r2c2_stat_names[__R2C2_S_MAX] = {
 	[R2C2_S_DROP_NOMEM]	= "drop_nomem",
 	[R2C2_S_DROP_BAD_LSA]	= "drop_bad_lsa",
 	[R2C2_S_FLOW_TABLE_FULL] = "flow_table_full",
+	[R2C2_S_RESEQ_INORDER]	= "reseq_inorder",
+	[R2C2_S_RESEQ_REORDERED] = "reseq_reordered",
+	[R2C2_S_RESEQ_TIMEOUT]	= "reseq_timeout",
+	[R2C2_S_RESEQ_LIMIT]	= "reseq_limit",
+	[R2C2_S_RESEQ_LATE]	= "reseq_late",
+	[R2C2_S_RESEQ_DUP]	= "reseq_dup",
+	[R2C2_S_RESEQ_RESYNC]	= "reseq_resync",
+	[R2C2_S_RESEQ_DIRECT]	= "reseq_direct",
+	[R2C2_S_RESEQ_NOSTATE]	= "reseq_nostate",
 };
 
 /* a counter appended to enum r2c2_stat needs its name above */
-_Static_assert(R2C2_S_MAX == R2C2_S_FLOW_TABLE_FULL,
+_Static_assert(R2C2_S_MAX == R2C2_S_RESEQ_NOSTATE,
 	       "r2c2_stat_names[] must name every enum r2c2_stat counter");
 
 void print_stats(const char *key, const struct nlattr *nest,

@@ -287,6 +287,8 @@ struct r2c2_route_ent {
  *	device (default r2c0) (admin)
  * @R2C2_CMD_QFLOW_GET: flows of the sch_r2c2 qdisc with rate, backlog,
  *	bytes sent and drops (dump; R2C2_A_IFINDEX as for RATE_SET)
+ * @R2C2_CMD_RESEQ_GET: receiver resequencing: a node summary, then one
+ *	message per flow being resequenced (dump)
  * @__R2C2_CMD_MAX: one past the last command
  */
 enum r2c2_cmd {
@@ -310,6 +312,7 @@ enum r2c2_cmd {
 	R2C2_CMD_ROUTES_EVENT,
 	R2C2_CMD_RATE_SET,
 	R2C2_CMD_QFLOW_GET,
+	R2C2_CMD_RESEQ_GET,
 	__R2C2_CMD_MAX,
 };
 
@@ -375,6 +378,18 @@ enum r2c2_cmd {
  * @R2C2_A_SPORT: u16, transport source port of a flow's first packet
  * @R2C2_A_DPORT: u16, transport destination port of a flow's first packet
  * @R2C2_A_LEASE_MS: u32, ms left of a flow's rate lease
+ * @R2C2_A_RESEQ: u8, 1 resequence received flows (default), 0 do not
+ * @R2C2_A_RESEQ_TIMEOUT_US: u32, give a sequence gap up after this many
+ *	microseconds (10..1000000; the floor of the adapted timeout)
+ * @R2C2_A_RESEQ_FLOW_LIMIT: u32, packets one flow may hold (1..255)
+ * @R2C2_A_RESEQ_LIMIT: u32, packets the node may hold (1..1048576)
+ * @R2C2_A_RESEQ_HELD: u32, packets held now (node or flow)
+ * @R2C2_A_RESEQ_MAX_DEPTH: u32, most packets held at once by one flow
+ * @R2C2_A_RESEQ_FLOWS: u32, flows with resequencing state
+ * @R2C2_A_RESEQ_TIMEOUT_EFF_US: u32, gap timeout in force (adapted to
+ *	the observed path-delay spread)
+ * @R2C2_A_RESEQ_HIST: binary, u64 per depth 0..255: packets after whose
+ *	arrival their flow held that many packets
  * @__R2C2_A_MAX: one past the last attribute
  */
 enum r2c2_attr {
@@ -432,6 +447,15 @@ enum r2c2_attr {
 	R2C2_A_SPORT,
 	R2C2_A_DPORT,
 	R2C2_A_LEASE_MS,
+	R2C2_A_RESEQ,
+	R2C2_A_RESEQ_TIMEOUT_US,
+	R2C2_A_RESEQ_FLOW_LIMIT,
+	R2C2_A_RESEQ_LIMIT,
+	R2C2_A_RESEQ_HELD,
+	R2C2_A_RESEQ_MAX_DEPTH,
+	R2C2_A_RESEQ_FLOWS,
+	R2C2_A_RESEQ_TIMEOUT_EFF_US,
+	R2C2_A_RESEQ_HIST,
 	__R2C2_A_MAX,
 };
 
@@ -489,6 +513,21 @@ enum r2c2_port_state {
  * @R2C2_S_DROP_BAD_LSA: malformed LSA, hello or flow event body
  * @R2C2_S_FLOW_TABLE_FULL: data frames sent without a sender flow entry
  *	(table full or no memory; sequence number 0, node default routing)
+ * @R2C2_S_RESEQ_INORDER: data frames delivered that arrived in sequence
+ * @R2C2_S_RESEQ_REORDERED: data frames that arrived ahead of a gap and
+ *	were held in the reorder buffer
+ * @R2C2_S_RESEQ_TIMEOUT: held frames released because their gap timed out
+ * @R2C2_S_RESEQ_LIMIT: frames released early (or not held) because the
+ *	flow's or the node's reorder-buffer limit was reached
+ * @R2C2_S_RESEQ_LATE: frames behind their flow's sequence (gap already
+ *	given up, or a duplicate of a delivered frame): delivered at once
+ * @R2C2_S_RESEQ_DUP: copies of a held frame: dropped
+ * @R2C2_S_RESEQ_RESYNC: frames a whole window ahead of or behind their
+ *	flow (sender restart, forged header): the flow restarted there
+ * @R2C2_S_RESEQ_DIRECT: frames delivered without resequencing state
+ *	(DOR flows, resequencing off)
+ * @R2C2_S_RESEQ_NOSTATE: frames delivered unordered because the node's
+ *	flow limit was reached or memory was short
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -520,6 +559,15 @@ enum r2c2_stat {
 	R2C2_S_DROP_NOMEM,
 	R2C2_S_DROP_BAD_LSA,
 	R2C2_S_FLOW_TABLE_FULL,
+	R2C2_S_RESEQ_INORDER,
+	R2C2_S_RESEQ_REORDERED,
+	R2C2_S_RESEQ_TIMEOUT,
+	R2C2_S_RESEQ_LIMIT,
+	R2C2_S_RESEQ_LATE,
+	R2C2_S_RESEQ_DUP,
+	R2C2_S_RESEQ_RESYNC,
+	R2C2_S_RESEQ_DIRECT,
+	R2C2_S_RESEQ_NOSTATE,
 	__R2C2_S_MAX,
 };
 
