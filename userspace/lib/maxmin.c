@@ -67,7 +67,8 @@ struct r2c2_ws {
 	u32 *cnt, *istart;
 	/* per flow */
 	size_t nf;
-	u32 *lvl, *dem, *gmem;
+	u32 *lvl, *dem, *gmem, *rep;
+	double *wt;		/* weight of the flow, or of its class */
 	u8 *frozen;
 	struct r2c2_fv *fv;
 	/* per link entry of the non-split flows */
@@ -81,6 +82,9 @@ struct r2c2_ws {
 	/* convolution scratch */
 	size_t ncs;
 	double *cs;
+	/* per (destination, protocol): class of the current source */
+	size_t nstamp;
+	u32 *stamp;
 };
 
 struct r2c2_ws *r2c2_ws_new(void)
@@ -94,7 +98,8 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 		return;
 	free(ws->CP); free(ws->dG); free(ws->heap);
 	free(ws->cnt); free(ws->istart);
-	free(ws->lvl); free(ws->dem); free(ws->gmem);
+	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
+	free(ws->stamp);
 	free(ws->frozen); free(ws->fv);
 	free(ws->inv);
 	free(ws->gW); free(ws->gdW); free(ws->gcnt);
@@ -117,6 +122,13 @@ static bool grow(void **p, size_t bytes)
 static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		      size_t ncs)
 {
+	size_t nst = 2 * (ng / 2) * __R2C2_RP_MAX;
+
+	if (nst > ws->nstamp) {
+		if (!GROW(ws->stamp, nst))
+			return -ENOMEM;
+		ws->nstamp = nst;
+	}
 	if (ncs > ws->ncs) {
 		if (!GROW(ws->cs, ncs))
 			return -ENOMEM;
@@ -135,7 +147,8 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 	}
 	if (nf > ws->nf) {
 		if (!GROW(ws->lvl, nf) || !GROW(ws->dem, nf) ||
-		    !GROW(ws->gmem, 2 * nf) ||
+		    !GROW(ws->gmem, 2 * nf) || !GROW(ws->rep, nf) ||
+		    !GROW(ws->wt, nf) ||
 		    !GROW(ws->frozen, nf) || !GROW(ws->fv, nf))
 			return -ENOMEM;
 		ws->nf = nf;
@@ -216,7 +229,7 @@ static void freeze(struct eng *e, u32 i, double x)
 {
 	struct r2c2_ws *ws = e->ws;
 	const struct r2c2_fv *fv = &ws->fv[i];
-	double w = e->f[i].weight;
+	double w = ws->wt[i];
 	int k;
 
 	ws->frozen[i] = 1;
@@ -357,13 +370,12 @@ static void heap_rebuild(struct eng *e, double floor)
 static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
-	const struct r2c2_flow *f = e->f;
 	u32 j, m, k, i, before = e->nunfrozen;
 
 	for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
 		i = ws->inv[j];
 		if (!ws->frozen[i])
-			freeze(e, i, f[i].weight * lambda);
+			freeze(e, i, ws->wt[i] * lambda);
 	}
 	if (!nsplit)
 		return before - e->nunfrozen;
@@ -375,7 +387,7 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 		for (j = ws->gstart[k]; j < ws->gstart[k + 1]; j++) {
 			i = ws->gmem[j];
 			if (!ws->frozen[i])
-				freeze(e, i, f[i].weight * lambda);
+				freeze(e, i, ws->wt[i] * lambda);
 		}
 	}
 	return before - e->nunfrozen;
@@ -417,7 +429,7 @@ static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
 			(*nsplit)++;
 			continue;
 		}
-		w = f[i].weight;
+		w = ws->wt[i];
 		lk = fv->v[0]->link;
 		a = fv->v[0]->coef;
 		len = fv->v[0]->len;
@@ -478,7 +490,6 @@ static void build_inverse(struct eng *e, const u32 *lv, u32 nlv)
 static void build_groups(struct eng *e, const u32 *lv, u32 nlv, u32 ng)
 {
 	struct r2c2_ws *ws = e->ws;
-	const struct r2c2_flow *f = e->f;
 	double *restrict dG = ws->dG;
 	v2d *restrict CP = ws->CP;
 	u32 i, j, k, l;
@@ -491,7 +502,7 @@ static void build_groups(struct eng *e, const u32 *lv, u32 nlv, u32 ng)
 		if (!fv->split)
 			continue;
 		for (j = 0; j < 2; j++) {
-			ws->gW[fv->group[j]] += f[lv[k]].weight * fv->scale[j];
+			ws->gW[fv->group[j]] += ws->wt[lv[k]] * fv->scale[j];
 			ws->gcnt[fv->group[j]]++;
 		}
 	}
@@ -634,6 +645,65 @@ static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	return 0;
 }
 
+/*
+ * Flows of one level with the same source, destination and protocol and
+ * no demand cross the same links with the same coefficients, so they
+ * freeze together and their rates are proportional to their weights:
+ * water-fill one flow per class, with the summed weight (ws->wt), and
+ * share its rate afterwards. ws->lvl (ordered by priority and source)
+ * keeps one flow per class; ws->rep[i] is flow i's class. Returns the
+ * number of classes.
+ */
+static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_flow *f,
+			 u32 nf, u32 n)
+{
+	u32 *st = ws->stamp, k, m = 0, run = 0, i;
+	const u32 slot = 0x80000000u;
+
+	/* stamp[2 * key] = run id, stamp[2 * key + 1] = class flow */
+	memset(st, 0, 2 * (size_t)n * __R2C2_RP_MAX * sizeof(*st));
+	for (k = 0; k < nf; k++) {
+		u32 key;
+
+		i = ws->lvl[k];
+		ws->rep[i] = i;
+		ws->wt[i] = f[i].weight;
+		if (!k || f[i].src != f[ws->lvl[k - 1]].src ||
+		    f[i].prio != f[ws->lvl[k - 1]].prio)
+			run++;
+		if (f[i].demand > 0) {
+			ws->lvl[m++] = i;
+			continue;
+		}
+		key = 2 * ((u32)f[i].dst * __R2C2_RP_MAX + f[i].rproto);
+		if (st[key] == (run | slot)) {
+			u32 r = st[key + 1];
+
+			ws->rep[i] = r;
+			ws->wt[r] += f[i].weight;
+			continue;
+		}
+		st[key] = run | slot;
+		st[key + 1] = i;
+		ws->lvl[m++] = i;
+	}
+	return m;
+}
+
+/* rate of every member of a class: its share, by weight, of the class's */
+static void split_classes(struct r2c2_ws *ws, const struct r2c2_flow *f,
+			  u32 nf, double *rate)
+{
+	u32 i;
+
+	for (i = 0; i < nf; i++)
+		if (ws->rep[i] != i)
+			rate[i] = rate[ws->rep[i]] * (f[i].weight / ws->wt[ws->rep[i]]);
+	for (i = 0; i < nf; i++)
+		if (ws->rep[i] == i && ws->wt[i] != f[i].weight)
+			rate[i] *= f[i].weight / ws->wt[i];
+}
+
 /**
  * r2c2_maxmin() - weighted max-min fair rates
  * @rt: routing tables (prepared for every flow on graphs)
@@ -650,7 +720,7 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		size_t nf, double headroom, double *rate, struct r2c2_ws *ws)
 {
 	const struct r2c2_topo *t = r2c2_rtab_topo(rt);
-	size_t nl = R2C2_NLINKS(t->n), ninv = 0, i, s;
+	size_t nl = R2C2_NLINKS(t->n), ninv = 0, i, s, nc;
 	struct r2c2_ws *tmp = NULL;
 	struct eng e;
 	int ret;
@@ -701,11 +771,14 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	 * inverse index and of (C, P))
 	 */
 	order_flows(ws, f, (u32)nf, t->n);
-	for (s = 0; s < nf; s = i) {
-		for (i = s + 1; i < nf && f[ws->lvl[i]].prio == f[ws->lvl[s]].prio; i++)
+	nc = merge_classes(ws, f, (u32)nf, t->n);
+	for (s = 0; s < nc; s = i) {
+		for (i = s + 1; i < nc && f[ws->lvl[i]].prio == f[ws->lvl[s]].prio; i++)
 			;
 		fill_level(&e, ws->lvl + s, (u32)(i - s));
 	}
+	if (nc < nf)
+		split_classes(ws, f, (u32)nf, rate);
 out:
 	r2c2_ws_free(tmp);
 	return ret;
