@@ -68,9 +68,12 @@ torus_nbr()
 }
 
 # torus_create K1 K2 [K3]: namespaces, veth links and r2c2 configuration.
+# Under TCG every process start costs 50-200 ms, so the ip work is done in
+# batches: all namespaces in one `ip -batch`, all veth pairs in another,
+# and one per node for its links and addresses.
 torus_create()
 {
-	local k topo id d nbr p ns
+	local k topo id d nbr p ns cmds
 
 	if (($# < 2 || $# > 3)); then
 		echo "torus_create: usage: torus_create K1 K2 [K3]" >&2
@@ -89,30 +92,51 @@ torus_create()
 	done
 	topo=torus:$(IFS=x; echo "$*")
 
+	# Namespaces (leftovers of an aborted run are deleted first).
+	cmds=
 	for id in $(torus_nodes); do
 		ns=$(torus_ns "$id")
-		ns_create "$ns" || return 1
+		[[ -e /run/netns/$ns || -e /var/run/netns/$ns ]] && ip netns del "$ns"
+		cmds+="netns add $ns"$'\n'
+		NS_LIST+=("$ns")
 		TORUS_NS+=("$ns")
 	done
+	ip -batch - <<<"$cmds" ||
+		{ echo "torus_create: creating the namespaces failed" >&2; return 1; }
+
+	# Links: port 2d of each node to port 2d+1 of the next node along d.
+	cmds=
 	for id in $(torus_nodes); do
 		for ((d = 0; d < ${#TORUS_DIMS[@]}; d++)); do
 			nbr=$(torus_nbr "$id" "$d")
-			veth_link "$(torus_ns "$id")" "p$((2 * d))" \
-				"$(torus_ns "$nbr")" "p$((2 * d + 1))" || return 1
+			cmds+="link add p$((2 * d)) netns $(torus_ns "$id") type veth"
+			cmds+=" peer name p$((2 * d + 1)) netns $(torus_ns "$nbr")"$'\n'
 		done
 	done
+	ip -batch - <<<"$cmds" ||
+		{ echo "torus_create: creating the veth links failed" >&2; return 1; }
+
 	for id in $(torus_nodes); do
 		ns=$(torus_ns "$id")
+		cmds="link set lo up"$'\n'
+		for ((p = 0; p < 2 * ${#TORUS_DIMS[@]}; p++)); do
+			cmds+="link set p$p up"$'\n'
+		done
+		ip -n "$ns" -batch - <<<"$cmds" || return 1
+
 		ip netns exec "$ns" "$R2C2CTL" node set addr "$id" topology "$topo" ||
 			{ echo "torus_create: r2c2ctl node set failed in $ns" >&2; return 1; }
 		for ((p = 0; p < 2 * ${#TORUS_DIMS[@]}; p++)); do
 			ip netns exec "$ns" "$R2C2CTL" port add "$p" dev "p$p" ||
 				{ echo "torus_create: r2c2ctl port add $p failed in $ns" >&2; return 1; }
 		done
+
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.r2c0.accept_dad=0
-		ip -n "$ns" link set r2c0 up || return 1
-		ip -n "$ns" addr add "$(torus_addr4 "$id")/16" dev r2c0 || return 1
-		ip -n "$ns" addr add "$(torus_addr6 "$id")/64" dev r2c0 nodad || return 1
+		ip -n "$ns" -batch - <<-EOF || return 1
+			link set r2c0 up
+			addr add $(torus_addr4 "$id")/16 dev r2c0
+			addr add $(torus_addr6 "$id")/64 dev r2c0 nodad
+		EOF
 	done
 }
 
