@@ -41,7 +41,7 @@
 #define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("net-sch-" id)
 #endif
 
-#define R2C2Q_EVQ		4096	/* events queued at most, power of 2 */
+#define R2C2Q_EVQ		16384	/* events queued at most, power of 2 */
 #define R2C2Q_GC_ENQ		2	/* flows collected per enqueue at most */
 #define R2C2Q_GC_WORK		4096	/* flows collected per work run at most */
 #define R2C2Q_TIMER_SLACK	(10 * NSEC_PER_USEC)
@@ -168,7 +168,7 @@ static const struct r2c2q_conf r2c2q_defaults = {
 	.buckets_log = 14,
 	.lease_ms = 2000,
 	.idle_ms = 3000,
-	.catchup_us = 1000,
+	.catchup_us = 2000,
 	.initial_rate = 1000000000ULL,
 	.safe_rate = 100000000ULL,
 };
@@ -280,8 +280,9 @@ static int r2c2q_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		f->tail->next = skb;
 	} else {
 		f->head = skb;
-		if ((s64)(f->time_next - (now - q->core.catchup_ns)) < 0)
-			f->time_next = now - q->core.catchup_ns;
+		/* no credit for the idle time: catchup is for late wakeups */
+		if ((s64)(f->time_next - now) < 0)
+			f->time_next = now;
 		r2c2q_activate(&q->core, f);
 	}
 	f->tail = skb;

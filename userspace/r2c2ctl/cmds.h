@@ -46,6 +46,8 @@ int cmd_flow(int argc, char **argv);
 int cmd_event(int argc, char **argv);
 int cmd_routes(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
+int cmd_rate(int argc, char **argv);
+int cmd_qflow(int argc, char **argv);
 int cmd_reseq(int argc, char **argv);
 
 /* offline allocation, no kernel needed (alloc.c, libr2c2) */

@@ -46,6 +46,8 @@ static const struct object objects[] = {
 	{ "event",	cmd_event,	"send flow FLOWID dst ADDR ..." },
 	{ "routes",	cmd_routes,	"send SRC:FLOWID=PROTO ..." },
 	{ "monitor",	cmd_monitor,	"[ count N ] [ timeout S ]" },
+	{ "rate",	cmd_rate,	"set [ dev IFNAME ] { FLOWID RATE ... | file FILE }" },
+	{ "qflow",	cmd_qflow,	"show [ dev IFNAME ]" },
 	{ "reseq",	cmd_reseq,	"show" },
 	{ "alloc",	cmd_alloc,	"--topology SPEC --flows FILE [ --policy maxmin|propfair ] ..." },
 	{ "route-select", cmd_route_select, "--topology SPEC --flows FILE [ --utility sum|min ] ..." },
