@@ -109,12 +109,17 @@ static void r2c2_rsq_run(struct r2c2_rsq_flow *f, struct sk_buff_head *out,
 		r2c2_rsq_cb(f->ring[(f->next + first) & R2C2_RSQ_MASK])->arrival : 0;
 }
 
-/* Give the gap at @next up: jump to the first held packet, release. */
-static void r2c2_rsq_skip(struct r2c2_rsq_flow *f, struct sk_buff_head *out,
-			  struct r2c2_rsq_res *res, unsigned int cnt)
+/*
+ * Give the gap at @next up at @now (0: not a timing decision): jump to the
+ * first held packet, release.
+ */
+static void r2c2_rsq_skip(struct r2c2_rsq_flow *f, u64 now,
+			  struct sk_buff_head *out, struct r2c2_rsq_res *res,
+			  unsigned int cnt)
 {
 	u32 first = r2c2_rsq_first(f);
 
+	f->skip_at = now;
 	f->skip_lo = f->next;
 	f->skip_hi = f->next + first;
 	f->skip_since = f->gap_since;
@@ -140,7 +145,7 @@ void r2c2_rsq_flush(struct r2c2_rsq_flow *f, struct sk_buff_head *out,
 		    struct r2c2_rsq_res *res)
 {
 	while (f->nheld)
-		r2c2_rsq_skip(f, out, res, __R2C2_RSQ_CNT);
+		r2c2_rsq_skip(f, 0, out, res, __R2C2_RSQ_CNT);
 	f->gap_since = 0;
 }
 
@@ -151,6 +156,7 @@ static void r2c2_rsq_resync(struct r2c2_rsq_flow *f, u32 seq,
 	r2c2_rsq_flush(f, out, res);
 	f->next = seq + 1;
 	f->skip_lo = f->skip_hi = 0;
+	f->skip_at = 0;
 	r2c2_rsq_count(f, res, R2C2_RSQ_RESYNC);
 }
 
@@ -160,7 +166,7 @@ static void r2c2_rsq_resync(struct r2c2_rsq_flow *f, u32 seq,
  * under its limit. Return true when @seq was released (consumed).
  */
 static bool r2c2_rsq_limit(struct r2c2_rsq_flow *f, struct sk_buff *skb,
-			   u32 seq, const struct r2c2_rsq_params *p,
+			   u32 seq, u64 now, const struct r2c2_rsq_params *p,
 			   struct sk_buff_head *out, struct r2c2_rsq_res *res)
 {
 	bool global = p->global_held >= p->limit;
@@ -173,13 +179,14 @@ static bool r2c2_rsq_limit(struct r2c2_rsq_flow *f, struct sk_buff *skb,
 			f->skip_lo = f->next;
 			f->skip_hi = seq;
 			f->skip_since = f->gap_since;
+			f->skip_at = now;
 			f->next = seq + 1;
 			__skb_queue_tail(out, skb);
 			r2c2_rsq_count(f, res, R2C2_RSQ_LIMIT);
 			r2c2_rsq_run(f, out, res, R2C2_RSQ_LIMIT);
 			return true;
 		}
-		r2c2_rsq_skip(f, out, res, R2C2_RSQ_LIMIT);
+		r2c2_rsq_skip(f, now, out, res, R2C2_RSQ_LIMIT);
 		if (seq == f->next)
 			return false;	/* now in order */
 	} while (!global && f->nheld >= p->flow_limit);
@@ -230,11 +237,19 @@ void r2c2_rsq_rcv(struct r2c2_rsq_flow *f, struct sk_buff *skb, u32 seq,
 		return;
 	}
 	if (d < 0) {
-		/* behind: its gap was given up, or a copy; never wait */
+		/*
+		 * Behind: its gap was given up, or a copy; never wait. In the
+		 * last gap given up its lateness is known; in an older one it
+		 * was at least the timeout plus the time since the last skip.
+		 */
 		if ((u32)(seq - f->skip_lo) < (u32)(f->skip_hi - f->skip_lo) &&
 		    f->skip_since && now > f->skip_since)
 			res->sample_ns = (u32)min_t(u64, now - f->skip_since,
 						    U32_MAX);
+		else if (f->skip_at && now >= f->skip_at &&
+			 now - f->skip_at < R2C2_RSQ_ADAPT_MAX_NS)
+			res->sample_ns = (u32)min_t(u64, p->timeout_ns + now -
+						    f->skip_at, U32_MAX);
 		r2c2_rsq_count(f, res, R2C2_RSQ_LATE);
 		__skb_queue_tail(out, skb);
 		return;
@@ -252,7 +267,7 @@ void r2c2_rsq_rcv(struct r2c2_rsq_flow *f, struct sk_buff *skb, u32 seq,
 		return;
 	}
 	if (f->nheld >= p->flow_limit || p->global_held >= p->limit) {
-		if (r2c2_rsq_limit(f, skb, seq, p, out, res))
+		if (r2c2_rsq_limit(f, skb, seq, now, p, out, res))
 			return;
 		if (seq == f->next) {
 			r2c2_rsq_count(f, res, R2C2_RSQ_INORDER);
@@ -291,7 +306,7 @@ void r2c2_rsq_expire(struct r2c2_rsq_flow *f, u64 now, u64 timeout_ns,
 		     struct sk_buff_head *out, struct r2c2_rsq_res *res)
 {
 	while (f->nheld && now >= f->gap_since + timeout_ns)
-		r2c2_rsq_skip(f, out, res, R2C2_RSQ_TIMEOUT);
+		r2c2_rsq_skip(f, now, out, res, R2C2_RSQ_TIMEOUT);
 }
 
 /**

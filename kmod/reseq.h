@@ -104,6 +104,7 @@ struct r2c2_rsq_res {
  * @skip_lo: first sequence number of the last gap given up
  * @skip_hi: one past its last
  * @skip_since: when that gap started blocking (ns)
+ * @skip_at: when that gap was given up (ns; 0: by a flush or resync)
  * @cnt: counters, enum r2c2_rsq_cnt
  * @ring: R2C2_RSQ_WIN held packets indexed by seq % R2C2_RSQ_WIN, or
  *	NULL while nothing was ever held (allocated by the caller)
@@ -117,6 +118,7 @@ struct r2c2_rsq_flow {
 	u32 skip_lo;
 	u32 skip_hi;
 	u64 skip_since;
+	u64 skip_at;
 	u64 cnt[__R2C2_RSQ_CNT];
 	struct sk_buff **ring;
 };

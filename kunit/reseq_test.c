@@ -255,6 +255,26 @@ static void r2c2_rsq_expire__gap_timed_out(struct kunit *test)
 	EXPECT_OUT(test, 4);
 }
 
+static void r2c2_rsq_rcv__late_from_older_gap(struct kunit *test)
+{
+	struct ctx *c = test->priv;
+
+	rcv(test, 0, T0);
+	rcv(test, 2, T0);
+	expire(test, T0 + 300 * US);		/* gives 1 up */
+	rcv(test, 4, T0 + 301 * US);
+	expire(test, T0 + 601 * US);		/* gives 3 up */
+	EXPECT_OUT(test, 0, 2, 4);
+	/* 1 is not in the last gap: late by at least timeout + 99 us */
+	rcv(test, 1, T0 + 700 * US);
+	EXPECT_OUT(test, 1);
+	KUNIT_EXPECT_EQ(test, c->sample, (u32)(399 * US));
+	/* 3 is: its lateness is known */
+	rcv(test, 3, T0 + 800 * US);
+	EXPECT_OUT(test, 3);
+	KUNIT_EXPECT_EQ(test, c->sample, (u32)(499 * US));
+}
+
 static void r2c2_rsq_expire__second_gap_later(struct kunit *test)
 {
 	struct ctx *c = test->priv;
@@ -768,6 +788,7 @@ static struct kunit_case r2c2_reseq_cases[] = {
 	KUNIT_CASE(r2c2_rsq_rcv__single_gap_filled),
 	KUNIT_CASE(r2c2_rsq_rcv__two_gaps),
 	KUNIT_CASE(r2c2_rsq_expire__gap_timed_out),
+	KUNIT_CASE(r2c2_rsq_rcv__late_from_older_gap),
 	KUNIT_CASE(r2c2_rsq_expire__second_gap_later),
 	KUNIT_CASE(r2c2_rsq_rcv__duplicate_of_held),
 	KUNIT_CASE(r2c2_rsq_rcv__duplicate_of_delivered),

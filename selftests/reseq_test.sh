@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# reseq_test.sh - receiver resequencing: TCP over random packet spraying
+# on two paths of different delay, with the reorder buffer on and off,
+# and over DOR on the same pair.
+#
+#	           p0 ------------------- p1
+#	   r2c2-0 [0]                     [1] r2c2-1     a 2x2 torus: nodes 0
+#	           p1 --netem delay D---- p0             and 1 are joined by two
+#	           p2/p3: to node 2       p2/p3: node 3  links, two minimal paths
+#
+# Node 0's p1 (the second 0 -> 1 link) delays every frame by D (default
+# 1 ms, fixed: netem without jitter never reorders by itself), so RPS
+# sends consecutive segments of one TCP flow over paths that differ by D
+# and they arrive out of order at node 1. iperf3 runs 0 -> 1 three times:
+# RPS with resequencing (the default), RPS with `reseq off` on node 1,
+# and DOR (one path, p0). With the buffer, TCP retransmits little and
+# keeps its throughput; without, reordering reads as loss.
+#
+# Knobs: RESEQ_DELAY (netem delay, default 1ms), RESEQ_TIME (iperf3
+# seconds, default 5), RESEQ_RATE (netem rate of both 0 -> 1 links, e.g.
+# 200mbit; default none).
+
+lib_dir=$(dirname "$0")
+# shellcheck source=selftests/lib.sh
+source "$lib_dir/lib.sh"
+# shellcheck source=selftests/torus.sh
+source "$lib_dir/torus.sh"
+
+DELAY=${RESEQ_DELAY:-1ms}
+TIME=${RESEQ_TIME:-5}
+RATE=${RESEQ_RATE:-}
+
+require_root
+require_cmd ip tc jq iperf3
+require_module veth
+require_module sch_netem
+require_r2c2
+
+# iperf3 0 -> 1; prints "bits_per_second retransmits"
+run_iperf()
+{
+	local out
+
+	out=$(torus_exec 0 iperf3 -c "$(torus_addr4 1)" -t "$TIME" -J 2>&1) ||
+		{ printf '%s\n' "$out" | tail -5 >&2; return 1; }
+	jq -r '"\(.end.sum_sent.bits_per_second|floor) \(.end.sum_sent.retransmits)"' \
+		<<<"$out"
+}
+
+# reseq_field JQ: a field of node 1's `reseq show`
+reseq_field()
+{
+	torus_exec 1 r2c2ctl -j -s reseq show | jq -r "$1"
+}
+
+held_zero() { [[ $(reseq_field .node.held) == 0 ]]; }
+
+torus_create 2 2 || ksft_skip_all "cannot build the 2x2 torus"
+torus_wait_converged 60 >/dev/null
+RET=0
+check_err $? "the torus did not converge"
+log_test "2x2 torus converges"
+
+rate=${RATE:+rate $RATE}
+# shellcheck disable=SC2086  # $rate is two words or none
+torus_exec 0 tc qdisc add dev p1 root netem delay "$DELAY" $rate limit 10000
+check_err $? "netem on node 0 p1"
+if [[ -n $RATE ]]; then
+	# shellcheck disable=SC2086
+	torus_exec 0 tc qdisc add dev p0 root netem $rate limit 10000
+	check_err $? "netem rate on node 0 p0"
+fi
+torus_exec 1 iperf3 -s -D --pidfile /tmp/reseq-iperf3.pid
+check_err $? "iperf3 server"
+cleanup_add "kill \$(cat /tmp/reseq-iperf3.pid) 2>/dev/null"
+busywait 5000 torus_exec 0 ping -c1 -W1 "$(torus_addr4 1)" >/dev/null
+check_err $? "node 0 does not reach node 1"
+log_test "delay $DELAY on one of two paths, iperf3 server up"
+
+# ---- RPS, resequencing on (default) --------------------------------
+RET=0
+torus_exec 1 r2c2ctl stats reset
+read -r bps_on retr_on < <(run_iperf)
+check_err $? "iperf3 with reseq on"
+reordered=$(reseq_field '.node.stats.reseq_reordered')
+inorder=$(reseq_field '.node.stats.reseq_inorder')
+depth=$(reseq_field '"p50 \(.node.depth_held.p50) p95 \(.node.depth_held.p95) max \(.node.depth_held.max)"')
+timeouts=$(reseq_field '.node.stats.reseq_timeout')
+limits=$(reseq_field '.node.stats.reseq_limit')
+teff=$(reseq_field '.node.timeout_eff_us')
+log_info "reseq on:  $((bps_on / 1000000)) Mbit/s, $retr_on retransmits;" \
+	"in order $inorder, reordered $reordered, released by timeout $timeouts," \
+	"by limit $limits; depth when held $depth; timeout in force ${teff}us"
+[[ ${reordered:-0} -gt 0 ]]
+check_err $? "nothing was reordered: is the path delay applied?"
+busywait 2000 held_zero
+check_err $? "packets still held after the transfer"
+log_test "TCP over RPS with resequencing" \
+	"$((bps_on / 1000000)) Mbit/s, $retr_on retransmits"
+
+# ---- RPS, resequencing off -----------------------------------------
+RET=0
+torus_exec 1 r2c2ctl node set reseq off
+check_err $? "reseq off"
+read -r bps_off retr_off < <(run_iperf)
+check_err $? "iperf3 with reseq off"
+log_info "reseq off: $((bps_off / 1000000)) Mbit/s, $retr_off retransmits"
+log_test "TCP over RPS without resequencing" \
+	"$((bps_off / 1000000)) Mbit/s, $retr_off retransmits"
+torus_exec 1 r2c2ctl node set reseq on
+
+# ---- DOR, one path ------------------------------------------------
+RET=0
+torus_exec 0 r2c2ctl node set routing dor
+read -r bps_dor retr_dor < <(run_iperf)
+check_err $? "iperf3 over DOR"
+log_info "DOR:       $((bps_dor / 1000000)) Mbit/s, $retr_dor retransmits"
+torus_exec 0 r2c2ctl node set routing rps
+log_test "TCP over DOR" "$((bps_dor / 1000000)) Mbit/s, $retr_dor retransmits"
+
+# ---- the difference ------------------------------------------------
+RET=0
+log_info "retransmits: on $retr_on, off $retr_off, DOR $retr_dor;" \
+	"Mbit/s: on $((bps_on / 1000000)), off $((bps_off / 1000000))," \
+	"DOR $((bps_dor / 1000000))"
+((retr_off >= 3 * retr_on + 20))
+check_err $? "retransmits without resequencing ($retr_off) are not well above those with it ($retr_on)"
+((bps_on * 10 >= bps_off * 9))
+check_err $? "throughput with resequencing ($bps_on) below that without ($bps_off)"
+log_test "resequencing cuts retransmits and keeps throughput" \
+	"retransmits $retr_on vs $retr_off"
+
+# ---- small limits: released in order by limit, nothing stays held ---
+RET=0
+before=$(reseq_field '.node.stats.reseq_resync')
+torus_exec 1 r2c2ctl node set reseq-flow-limit 4 reseq-limit 16
+check_err $? "small limits"
+read -r _ _ < <(run_iperf)
+check_err $? "iperf3 with small limits"
+limits=$(reseq_field '.node.stats.reseq_limit')
+[[ ${limits:-0} -gt 0 ]]
+check_err $? "no release by limit with a 4-packet flow limit"
+busywait 2000 held_zero
+check_err $? "packets still held after the transfer"
+after=$(reseq_field '.node.stats.reseq_resync')
+log_info "limits: released by limit $limits, resyncs $before -> $after"
+log_test "flow limit 4, node limit 16: released by limit, none held"
+
+ksft_exit
