@@ -155,7 +155,8 @@ static void r2c2_rsq_resync(struct r2c2_rsq_flow *f, u32 seq,
 {
 	r2c2_rsq_flush(f, out, res);
 	f->next = seq + 1;
-	f->skip_lo = f->skip_hi = 0;
+	f->skip_lo = 0;
+	f->skip_hi = 0;
 	f->skip_at = 0;
 	r2c2_rsq_count(f, res, R2C2_RSQ_RESYNC);
 }

@@ -13,6 +13,7 @@
 #ifndef _R2C2_RESEQ_H
 #define _R2C2_RESEQ_H
 
+#include <linux/bits.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
@@ -26,7 +27,7 @@
 #define R2C2_RSQ_WIN			256
 #define R2C2_RSQ_FLOW_LIMIT_DEFAULT	128
 #define R2C2_RSQ_LIMIT_DEFAULT		4096
-#define R2C2_RSQ_LIMIT_MAX		(1 << 20)
+#define R2C2_RSQ_LIMIT_MAX		BIT(20)
 #define R2C2_RSQ_TIMEOUT_US_DEFAULT	300
 #define R2C2_RSQ_TIMEOUT_US_MIN		10
 #define R2C2_RSQ_TIMEOUT_US_MAX		1000000

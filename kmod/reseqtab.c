@@ -206,7 +206,7 @@ void r2c2_reseq_rcv(struct r2c2_node *node, struct sk_buff *skb, u16 src,
 		r2c2_rsq_pass(node, skb, R2C2_S_RESEQ_NOSTATE);
 		return;
 	}
-	if (e->last_used != jiffies)
+	if (time_after(jiffies, e->last_used))
 		e->last_used = jiffies;
 	if (likely(r2c2_rsq_fast(&e->f, seq))) {
 		r2c2_deliver_eth(node, skb);
