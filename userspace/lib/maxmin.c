@@ -223,6 +223,9 @@ struct eng {
 	struct r2c2_ws *ws;
 	u32 hn, nl;
 	u32 nunfrozen, ngdirty, nact;
+	/* inverse index of 16-bit positions in lv (levels below 2^16 flows) */
+	const u32 *lv;
+	bool inv16;
 };
 
 static void freeze(struct eng *e, u32 i, double x)
@@ -372,10 +375,20 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 	struct r2c2_ws *ws = e->ws;
 	u32 j, m, k, i, before = e->nunfrozen;
 
-	for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
-		i = ws->inv[j];
-		if (!ws->frozen[i])
-			freeze(e, i, ws->wt[i] * lambda);
+	if (e->inv16) {
+		const u16 *inv = (const u16 *)ws->inv;
+
+		for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
+			i = e->lv[inv[j]];
+			if (!ws->frozen[i])
+				freeze(e, i, ws->wt[i] * lambda);
+		}
+	} else {
+		for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
+			i = ws->inv[j];
+			if (!ws->frozen[i])
+				freeze(e, i, ws->wt[i] * lambda);
+		}
 	}
 	if (!nsplit)
 		return before - e->nunfrozen;
@@ -474,7 +487,20 @@ static void build_inverse(struct eng *e, const u32 *lv, u32 nlv)
 			continue;
 		lk = fv->v[0]->link;
 		len = fv->v[0]->len;
-		if (fv->tr[0]) {
+		if (e->inv16) {
+			/* half the bytes of scattered writes: position in lv */
+			u16 *restrict inv16 = (u16 *)inv;
+			const u16 *tr = fv->tr[0];
+
+			if (tr) {
+#pragma GCC unroll 4
+				for (j = 0; j < len; j++)
+					inv16[cnt[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)]++] = (u16)k;
+			} else {
+				for (j = 0; j < len; j++)
+					inv16[cnt[lk[j]]++] = (u16)k;
+			}
+		} else if (fv->tr[0]) {
 			const u16 *tr = fv->tr[0];
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
@@ -541,6 +567,8 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		ws->CP[l][0] = 0;
 	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
 	build_entries(e, lv, nlv, &ndem, &nsplit);
+	e->lv = lv;
+	e->inv16 = nlv <= 0x10000;
 	build_inverse(e, lv, nlv);
 	if (nsplit)
 		build_groups(e, lv, nlv, 2 * (e->nl / R2C2_MAX_PORTS));
