@@ -342,11 +342,12 @@ int r2c2_torus_nbrs(const u8 *dims, unsigned int ndims, bool wrap,
  * Add scale * (expected link use of one packet on a minimal leg s -> d)
  * to w. Every next hop is one hop closer to d, so the nodes a leg can be
  * at after i hops form layer i; reach[] is the probability of being at a
- * node, zero outside the current and next layers.
+ * node and listed[] says it is in the next layer (reach alone cannot: a
+ * zero scale or weight leaves it at zero).
  */
 static void r2c2_leg_weights(const struct r2c2_paths *p, u8 rproto, u16 s,
 			     u16 d, double scale, double *w, double *reach,
-			     u16 *cur, u16 *next)
+			     u8 *listed, u16 *cur, u16 *next)
 {
 	unsigned int ncur = 1, i, j;
 	u8 ports[R2C2_MAX_PORTS];
@@ -356,6 +357,7 @@ static void r2c2_leg_weights(const struct r2c2_paths *p, u8 rproto, u16 s,
 		return;
 	cur[0] = s;
 	reach[s] = scale;
+	listed[s] = 1;
 	while (ncur) {
 		unsigned int nnext = 0;
 		u16 *tmp;
@@ -367,6 +369,7 @@ static void r2c2_leg_weights(const struct r2c2_paths *p, u8 rproto, u16 s,
 			int c;
 
 			reach[u] = 0;
+			listed[u] = 0;
 			if (u == d)
 				continue;
 			c = r2c2_next_hops(p, rproto, u, d, ports, wt);
@@ -377,8 +380,10 @@ static void r2c2_leg_weights(const struct r2c2_paths *p, u8 rproto, u16 s,
 				double f = r * (double)wt[j] / (double)total;
 
 				w[(size_t)u * R2C2_MAX_PORTS + ports[j]] += f;
-				if (reach[v] == 0)
+				if (!listed[v]) {
+					listed[v] = 1;
 					next[nnext++] = v;
+				}
 				reach[v] += f;
 			}
 		}
@@ -409,6 +414,7 @@ int r2c2_link_weights_add(const struct r2c2_paths *p, u8 rproto, u16 s,
 {
 	double *reach;
 	u16 *layer;
+	u8 *listed;
 	unsigned int m, cnt = 0;
 
 	if (s >= p->n || d >= p->n || rproto >= __R2C2_RP_MAX)
@@ -416,16 +422,18 @@ int r2c2_link_weights_add(const struct r2c2_paths *p, u8 rproto, u16 s,
 	if (p->dist[(size_t)d * p->n + s] == R2C2_DIST_INF)
 		return -EHOSTUNREACH;
 	reach = calloc(p->n, sizeof(*reach));
-	layer = calloc(2 * (size_t)p->n, sizeof(*layer));
+	listed = calloc(p->n, sizeof(*listed));
 	/* two frontiers of at most n nodes each: layer and layer + n */
-	if (!reach || !layer) {
+	layer = calloc(2 * (size_t)p->n, sizeof(*layer));
+	if (!reach || !listed || !layer) {
 		free(reach);
+		free(listed);
 		free(layer);
 		return -ENOMEM;
 	}
 	if (rproto != R2C2_RP_VLB) {
-		r2c2_leg_weights(p, rproto, s, d, scale, w, reach, layer,
-				 layer + p->n);
+		r2c2_leg_weights(p, rproto, s, d, scale, w, reach, listed,
+				 layer, layer + p->n);
 	} else {
 		for (m = 0; m < p->n; m++)
 			cnt += r2c2_vlb_ok(p, s, (u16)m, d);
@@ -433,14 +441,15 @@ int r2c2_link_weights_add(const struct r2c2_paths *p, u8 rproto, u16 s,
 			if (!r2c2_vlb_ok(p, s, (u16)m, d))
 				continue;
 			r2c2_leg_weights(p, R2C2_RP_RPS, s, (u16)m,
-					 scale / cnt, w, reach, layer,
-					 layer + p->n);
+					 scale / cnt, w, reach, listed,
+					 layer, layer + p->n);
 			r2c2_leg_weights(p, R2C2_RP_RPS, (u16)m, d,
-					 scale / cnt, w, reach, layer,
-					 layer + p->n);
+					 scale / cnt, w, reach, listed,
+					 layer, layer + p->n);
 		}
 	}
 	free(reach);
+	free(listed);
 	free(layer);
 	return 0;
 }

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * paths_test.c - edge cases of the userspace half of common/paths.c
+ * (r2c2_link_weights_add) that the table tests do not reach. TAP output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <r2c2/paths.h>
+
+static int n_test, n_fail;
+
+static void ok(int cond, const char *what)
+{
+	n_test++;
+	if (!cond)
+		n_fail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", n_test, what);
+}
+
+/* Sum of all link weights of one pair: the expected hop count. */
+static double hops_of(const struct r2c2_paths *p, u8 rproto, u16 s, u16 d,
+		      double scale)
+{
+	double w[64 * R2C2_MAX_PORTS] = { 0 }, t = 0;
+	int i;
+
+	if (r2c2_link_weights_add(p, rproto, s, d, scale, w))
+		return NAN;
+	for (i = 0; i < p->n * R2C2_MAX_PORTS; i++)
+		t += w[i];
+	return t;
+}
+
+int main(void)
+{
+	u8 dims[2] = { 4, 4 };
+	u16 nbr[16 * R2C2_MAX_PORTS];
+	u8 np[16 * R2C2_MAX_PORTS];
+	struct r2c2_paths p;
+	int pr, s, d, zero_ok = 1, neg_ok = 1;
+
+	r2c2_torus_nbrs(dims, 2, true, nbr, np);
+	ok(r2c2_paths_build(&p, 16, nbr, np) == 0, "4x4 torus tables build");
+
+	/* scale 0 used to overflow the frontier list (reach == 0 as marker) */
+	for (pr = 0; pr < __R2C2_RP_MAX; pr++)
+		for (s = 0; s < 16; s++)
+			for (d = 0; d < 16; d++) {
+				double z = hops_of(&p, (u8)pr, (u16)s, (u16)d, 0);
+				double h = hops_of(&p, (u8)pr, (u16)s, (u16)d, 1);
+				double m = hops_of(&p, (u8)pr, (u16)s, (u16)d, -2);
+
+				zero_ok &= z == 0;
+				neg_ok &= fabs(m + 2 * h) < 1e-12;
+			}
+	ok(zero_ok, "scale 0 adds nothing for every pair and protocol");
+	ok(neg_ok, "scale -2 adds exactly -2 times scale 1");
+	ok(fabs(hops_of(&p, R2C2_RP_RPS, 0, 10, 1) - 4) < 1e-12,
+	   "RPS 0 -> 10 on 4x4 uses 4 hops in expectation");
+	ok(fabs(hops_of(&p, R2C2_RP_DOR, 0, 0, 1)) == 0,
+	   "a flow to itself uses no link");
+	ok(r2c2_link_weights_add(&p, 3, 0, 1, 1, NULL) == -EINVAL,
+	   "unknown protocol is rejected");
+	r2c2_paths_free(&p);
+	printf("1..%d\n", n_test);
+	return n_fail != 0;
+}
