@@ -236,6 +236,19 @@ SCENARIOS = {
              u32(a("AGE_MS"), 0), u32(a("DEMAND_KBPS"), 0x3fffffff),
              multi=True),
         done()],
+    "reseq": lambda: [
+        genl("RESEQ_GET", u16(a("NODE_ADDR"), 1), u8(a("RESEQ"), 1),
+             u32(a("RESEQ_TIMEOUT_US"), 300), u32(a("RESEQ_FLOW_LIMIT"), 128),
+             u32(a("RESEQ_LIMIT"), 4096), u32(a("RESEQ_HELD"), 2),
+             u32(a("RESEQ_MAX_DEPTH"), 51), u32(a("RESEQ_FLOWS"), 1),
+             u32(a("RESEQ_TIMEOUT_EFF_US"), 2000),
+             attr(a("RESEQ_HIST"), struct.pack(
+                 "=257Q", *([70, 20, 0, 0, 0, 9] + [0] * 45 + [1] + [0] * 205))),
+             multi=True),
+        genl("RESEQ_GET", u16(a("FLOW_SRC"), 3), u32(a("FLOW_ID"), 0x1a),
+             u32(a("SEQ"), 1000), u32(a("RESEQ_HELD"), 2),
+             u32(a("RESEQ_MAX_DEPTH"), 51), u32(a("AGE_MS"), 4), multi=True),
+        done()],
     "events": lambda: [
         flow_evt(3, 0x1a, 5, "R2C2_FE_START", 100000),
         genl("TOPO_EVENT", u16(a("NODE_ADDR"), 5), u32(a("NODES"), 9), u32(a("LINKS"), 36),

@@ -198,6 +198,9 @@ usage 12X event send flow 1 dst 2 demand 12X
 usage torus:1x3 node set topology torus:1x3
 usage 65535 node set addr 65535
 usage abc node set addr abc
+usage maybe node set reseq maybe
+usage 5 node set reseq-timeout 5
+usage 256 node set reseq-flow-limit 256
 usage -1 node set addr -1
 usage " 5" node set addr " 5"
 usage 5 node set hello 5
@@ -371,6 +374,17 @@ flow 0xdeadbeef dst 2 routing rps demand unlimited seq 0 packets 184467440737095
 replay flows -j flow show
 json_check "flow show -j" 'd[0] == {"flow": "0x0000001a", "dst": 5, "routing": "vlb", "seq": 10, "packets": 10, "bytes": 15000, "age_ms": 12} and d[1]["packets"] == 2**64 - 1 and d[1]["demand_kbps"] is None'
 
+replay reseq reseq show
+expect_out "reseq show" "node 1 reseq on timeout 300us (in force 2000us) flow-limit 128 limit 4096
+    held 2 max-depth 51 flows 1
+    depth samples 100 p50 0 p95 5 p99 5 max 51
+    depth when held samples 30 p50 1 p95 5 p99 51 max 51
+flow 3:0x0000001a next 1000 held 2 max-depth 51 age 4ms"
+replay reseq -j -s reseq show
+json_check "reseq show -j -s" 'd["node"]["enabled"] is True and d["node"]["timeout_eff_us"] == 2000 and d["node"]["depth_held"] == {"samples": 30, "p50": 1, "p95": 5, "p99": 51, "max": 51} and len(d["node"]["hist"]) == 257 and d["flows"] == [{"src": 3, "flow": "0x0000001a", "next_seq": 1000, "held": 2, "max_depth": 51, "age_ms": 4}]'
+replay empty_dump reseq show
+expect_out "reseq show: empty dump" ""
+
 replay events monitor
 expect_out "monitor" "flow start src 3 flow 0x0000001a dst 5 weight 2 prio 1 demand 100Mbit routing rps
 topo node 5 nodes 9 links 36 tables gen 8 topology ok
@@ -423,6 +437,8 @@ fi
 rm -f "$T/sent.bin"
 replay ack node set addr 5 ifname r2c0 topology torus:3x3x2 hello 1000 trees 4 routing vlb ethertype 0x88b5
 expect_sent "node set: every attribute" "NODE_SET ack NODE_ADDR=5 IFNAME=\"r2c0\" ETHERTYPE=34997 TOPO_DIMS{TOPO_DIM=3 TOPO_DIM=3 TOPO_DIM=2} HELLO_MS=1000 TREES=4 RPROTO=2"
+replay ack node set reseq off reseq-timeout 500 reseq-flow-limit 64 reseq-limit 1000
+expect_sent "node set: resequencing" "NODE_SET ack RESEQ=0 RESEQ_TIMEOUT_US=500 RESEQ_FLOW_LIMIT=64 RESEQ_LIMIT=1000"
 replay ack node set topology none
 expect_sent "node set topology none: empty nest" "NODE_SET ack TOPO_DIMS{}"
 replay ack node del
