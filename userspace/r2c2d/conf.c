@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * conf.c - r2c2d configuration file (see conf.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "r2c2_alloc.h"
+#include "conf.h"
+
+void conf_defaults(struct r2c2d_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->rho_us = 500;
+	c->policy = R2C2_POL_MAXMIN;
+	c->headroom = R2C2_HEADROOM_DEFAULT;
+	c->link_capacity = 10e9;
+	c->push_threshold = 0.05;
+	c->lease_refresh_ms = 1000;
+	c->refresh_ms = 1000;
+	c->expire_ms = 3500;
+	c->demand_interval_ms = 10;
+	c->demand_alpha = 0.25;
+	c->demand_low = 0.8;
+	c->demand_high = 0.95;
+	c->demand_slack = 0.1;
+	c->max_flows = 1u << 20;
+	snprintf(c->control, sizeof(c->control), "@r2c2d");
+}
+
+static int get_u32(const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(v, &end, 0);
+	if (errno || end == v || *end || *v == '-' || x < lo || x > hi)
+		return -EINVAL;
+	*out = (uint32_t)x;
+	return 0;
+}
+
+static int get_dbl(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || *end || !(x >= lo && x <= hi))
+		return -EINVAL;
+	*out = x;
+	return 0;
+}
+
+#define U32KEY(name, lo, hi) { #name, 'u', offsetof(struct r2c2d_conf, name), lo, hi }
+#define DBLKEY(name, lo, hi) { #name, 'd', offsetof(struct r2c2d_conf, name), lo, hi }
+
+static const struct {
+	const char *key;
+	char kind;
+	size_t off;
+	double lo, hi;
+} keys[] = {
+	U32KEY(rho_us, 50, 10000000),
+	DBLKEY(headroom, 0, 0.5),
+	DBLKEY(push_threshold, 0, 1),
+	U32KEY(lease_refresh_ms, 0, 3600000),
+	U32KEY(refresh_ms, 10, 3600000),
+	U32KEY(expire_ms, 20, 36000000),
+	U32KEY(demand_interval_ms, 0, 60000),
+	DBLKEY(demand_alpha, 0.001, 1),
+	DBLKEY(demand_low, 0, 1),
+	DBLKEY(demand_high, 0, 10),
+	DBLKEY(demand_slack, 0, 10),
+	U32KEY(ifindex, 0, 0x7fffffff),
+	U32KEY(max_flows, 1, 16777216),
+	U32KEY(announce_delay_ms, 0, 3600000),
+};
+
+int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
+	     char *err, size_t errlen)
+{
+	size_t i;
+
+	if (!strcmp(key, "policy")) {
+		if (!strcmp(val, "maxmin"))
+			c->policy = R2C2_POL_MAXMIN;
+		else if (!strcmp(val, "propfair"))
+			c->policy = R2C2_POL_PROPFAIR;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "link_capacity")) {
+		if (r2c2_parse_rate(val, &c->link_capacity) ||
+		    c->link_capacity <= 0)
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "topology") || !strcmp(key, "control")) {
+		char *dst = key[0] == 't' ? c->topology : c->control;
+		size_t sz = key[0] == 't' ? sizeof(c->topology) :
+					    sizeof(c->control);
+
+		if (strlen(val) >= sz)
+			goto bad;
+		memcpy(dst, val, strlen(val) + 1);
+		return 0;
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		void *p = (char *)c + keys[i].off;
+
+		if (strcmp(key, keys[i].key))
+			continue;
+		if (keys[i].kind == 'u' ?
+		    get_u32(val, (uint32_t)keys[i].lo, (uint32_t)keys[i].hi, p) :
+		    get_dbl(val, keys[i].lo, keys[i].hi, p))
+			goto bad;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown key '%s'", key);
+	return -EINVAL;
+bad:
+	snprintf(err, errlen, "bad value '%s' for %s", val, key);
+	return -EINVAL;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+int conf_load(struct r2c2d_conf *c, const char *path, char *err,
+	      size_t errlen)
+{
+	char line[512], msg[256], *k, *v, *eq, *hash;
+	unsigned int lineno = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%u: line too long", path,
+				 lineno);
+			goto fail;
+		}
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		k = trim(line);
+		if (!*k)
+			continue;
+		eq = strchr(k, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s:%u: expected 'key = value'",
+				 path, lineno);
+			goto fail;
+		}
+		*eq = 0;
+		v = trim(eq + 1);
+		k = trim(k);
+		if (conf_set(c, k, v, msg, sizeof(msg))) {
+			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
+			goto fail;
+		}
+	}
+	fclose(f);
+	if (c->lease_refresh_ms && c->expire_ms <= c->refresh_ms) {
+		snprintf(err, errlen, "%s: expire_ms must exceed refresh_ms",
+			 path);
+		return -EINVAL;
+	}
+	return 0;
+fail:
+	fclose(f);
+	return -EINVAL;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * conf.h - r2c2d configuration: "key = value" lines, '#' comments.
+ * Documentation/r2c2d.8 lists the keys.
+ */
+#ifndef _R2C2D_CONF_H
+#define _R2C2D_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * struct r2c2d_conf - settings (defaults from conf_defaults())
+ * @rho_us: rate-loop period (500)
+ * @policy: enum r2c2_policy (maxmin)
+ * @headroom: fraction of every link left unallocated (0.05)
+ * @link_capacity: bit/s of every link (10G)
+ * @topology: torus/mesh/file spec, or "" to build it from TOPO_GET
+ * @push_threshold: push a rate that changed by more than this (0.05)
+ * @lease_refresh_ms: re-push unchanged rates this often (1000; keep it
+ *	below the qdisc's lease_ms)
+ * @refresh_ms: re-announce own flows this often (1000)
+ * @expire_ms: forget flows not announced for this long (3500)
+ * @demand_interval_ms: sample the qdisc's flows this often (10)
+ * @demand_alpha: EWMA gain of the demand estimator (0.25)
+ * @demand_low, @demand_high, @demand_slack: see rc_demand_announce()
+ * @ifindex: device of the qdisc (0: r2c0)
+ * @max_flows: flows the matrix holds at most (1048576)
+ * @control: control socket path; leading '@' = abstract (per netns)
+ * @announce_delay_ms: announce own flows' updates only once they are
+ *	this old (0: off)
+ */
+struct r2c2d_conf {
+	uint32_t rho_us;
+	int policy;
+	double headroom;
+	double link_capacity;
+	char topology[256];
+	double push_threshold;
+	uint32_t lease_refresh_ms;
+	uint32_t refresh_ms;
+	uint32_t expire_ms;
+	uint32_t demand_interval_ms;
+	double demand_alpha;
+	double demand_low;
+	double demand_high;
+	double demand_slack;
+	uint32_t ifindex;
+	uint32_t max_flows;
+	char control[108];
+	uint32_t announce_delay_ms;
+};
+
+void conf_defaults(struct r2c2d_conf *c);
+/* one "key = value"; 0 or -EINVAL with a message in err */
+int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
+	     char *err, size_t errlen);
+/* a whole file; errors name the file and line */
+int conf_load(struct r2c2d_conf *c, const char *path, char *err,
+	      size_t errlen);
+
+#endif /* _R2C2D_CONF_H */

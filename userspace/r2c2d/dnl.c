@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dnl.c - r2c2d's generic netlink through libnl-3 / libnl-genl-3.
+ *
+ * Two sockets: events arrive on a non-blocking socket with sequence
+ * checks disabled and a large receive buffer; when the kernel still
+ * overruns it (ENOBUFS, which libnl reports as NLE_NOMEM), the caller is
+ * told so and resynchronises from dumps and the rack's refreshes.
+ * Requests and dumps use a second, blocking socket, so an event can never
+ * be mistaken for a reply.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/types.h>
+#include <linux/r2c2.h>
+#include <netlink/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+
+#include "dnl.h"
+
+static struct nla_policy pol[R2C2_A_MAX + 1] = {
+	[R2C2_A_NODE_ADDR]	= { .type = NLA_U16 },
+	[R2C2_A_RPROTO]		= { .type = NLA_U8 },
+	[R2C2_A_TOPO_DIMS]	= { .type = NLA_NESTED },
+	[R2C2_A_TOPO_NODE]	= { .type = NLA_NESTED },
+	[R2C2_A_TOPO_LINK]	= { .type = NLA_NESTED },
+	[R2C2_A_PORT]		= { .type = NLA_U8 },
+	[R2C2_A_NBR_ADDR]	= { .type = NLA_U16 },
+	[R2C2_A_DST]		= { .type = NLA_U16 },
+	[R2C2_A_FLOW_ID]	= { .type = NLA_U32 },
+	[R2C2_A_FLOW_SRC]	= { .type = NLA_U16 },
+	[R2C2_A_WEIGHT]		= { .type = NLA_U8 },
+	[R2C2_A_PRIO]		= { .type = NLA_U8 },
+	[R2C2_A_DEMAND_KBPS]	= { .type = NLA_U32 },
+	[R2C2_A_FLOW_EVT]	= { .type = NLA_U8 },
+	[R2C2_A_BYTES]		= { .type = NLA_U64 },
+	[R2C2_A_RATE]		= { .type = NLA_U64 },
+	[R2C2_A_BACKLOG]	= { .type = NLA_U32 },
+	[R2C2_A_RATE_STATE]	= { .type = NLA_U8 },
+};
+
+static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
+{
+	struct genlmsghdr *g = genlmsg_hdr(nlmsg_hdr(msg));
+
+	*cmd = g->cmd;
+	return genlmsg_parse(nlmsg_hdr(msg), 0, tb, R2C2_A_MAX, pol);
+}
+
+int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
+{
+	int grp, one = 1;
+
+	memset(d, 0, sizeof(*d));
+	d->ifindex = ifindex;
+	d->ev = nl_socket_alloc();
+	d->cmd = nl_socket_alloc();
+	if (!d->ev || !d->cmd) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (genl_connect(d->cmd) < 0 || genl_connect(d->ev) < 0) {
+		snprintf(err, errlen, "cannot open a generic netlink socket");
+		goto fail;
+	}
+	setsockopt(nl_socket_get_fd(d->cmd), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	d->family = genl_ctrl_resolve(d->cmd, R2C2_GENL_NAME);
+	if (d->family < 0) {
+		snprintf(err, errlen,
+			 d->family == -NLE_OBJ_NOTFOUND ?
+			 "the r2c2 kernel module is not loaded (generic netlink family \"r2c2\" not found); try: modprobe r2c2" :
+			 "cannot resolve the r2c2 family: %s",
+			 nl_geterror(d->family));
+		goto fail;
+	}
+	grp = genl_ctrl_resolve_grp(d->cmd, R2C2_GENL_NAME,
+				    R2C2_GENL_MCGRP_EVENTS);
+	if (grp < 0) {
+		snprintf(err, errlen, "no \"events\" group: %s",
+			 nl_geterror(grp));
+		goto fail;
+	}
+	nl_socket_disable_seq_check(d->ev);
+	nl_socket_set_buffer_size(d->ev, 8 << 20, 0);
+	if (nl_socket_add_membership(d->ev, grp) < 0 ||
+	    nl_socket_set_nonblocking(d->ev) < 0) {
+		snprintf(err, errlen, "cannot subscribe to r2c2 events");
+		goto fail;
+	}
+	return 0;
+fail:
+	dnl_close(d);
+	return -1;
+}
+
+void dnl_close(struct dnl *d)
+{
+	nl_socket_free(d->ev);
+	nl_socket_free(d->cmd);
+	d->ev = d->cmd = NULL;
+}
+
+int dnl_ev_fd(const struct dnl *d)
+{
+	return nl_socket_get_fd(d->ev);
+}
+
+struct ev_ctx {
+	struct dnl *d;
+	void (*cb)(void *arg, const struct mx_evt *e);
+	void *arg;
+};
+
+static int ev_cb(struct nl_msg *msg, void *arg)
+{
+	struct ev_ctx *c = arg;
+	struct nlattr *tb[R2C2_A_MAX + 1];
+	struct mx_evt e = { 0 };
+	uint8_t cmd;
+
+	c->d->ev_msgs++;
+	if (parse(msg, tb, &cmd) || cmd != R2C2_CMD_FLOW_EVENT)
+		return NL_OK;
+	if (!tb[R2C2_A_FLOW_SRC] || !tb[R2C2_A_FLOW_ID] || !tb[R2C2_A_DST] ||
+	    !tb[R2C2_A_FLOW_EVT])
+		return NL_OK;
+	e.type = nla_get_u8(tb[R2C2_A_FLOW_EVT]);
+	e.src = nla_get_u16(tb[R2C2_A_FLOW_SRC]);
+	e.id = nla_get_u32(tb[R2C2_A_FLOW_ID]);
+	e.dst = nla_get_u16(tb[R2C2_A_DST]);
+	e.weight = tb[R2C2_A_WEIGHT] ? nla_get_u8(tb[R2C2_A_WEIGHT]) : 1;
+	e.prio = tb[R2C2_A_PRIO] ? nla_get_u8(tb[R2C2_A_PRIO]) : 0;
+	e.rproto = tb[R2C2_A_RPROTO] ? nla_get_u8(tb[R2C2_A_RPROTO]) : 0;
+	e.demand_kbps = tb[R2C2_A_DEMAND_KBPS] ?
+			nla_get_u32(tb[R2C2_A_DEMAND_KBPS]) :
+			R2C2_DEMAND_UNLIMITED;
+	c->cb(c->arg, &e);
+	return NL_OK;
+}
+
+int dnl_ev_read(struct dnl *d, void (*cb)(void *arg, const struct mx_evt *e),
+		void *arg)
+{
+	struct ev_ctx c = { d, cb, arg };
+	struct nl_cb *nc = nl_cb_alloc(NL_CB_DEFAULT);
+	int i, r = 0;
+
+	if (!nc)
+		return -ENOMEM;
+	nl_cb_set(nc, NL_CB_VALID, NL_CB_CUSTOM, ev_cb, &c);
+	/* bounded, so a flood cannot starve the rate loop */
+	for (i = 0; i < 256; i++) {
+		r = nl_recvmsgs_report(d->ev, nc);
+		if (r <= 0)
+			break;
+	}
+	nl_cb_put(nc);
+	if (r == -NLE_NOMEM) {	/* ENOBUFS: events were dropped */
+		d->ev_overruns++;
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
+/* send msg on the command socket, feed replies to cb, wait for the ack */
+static int talk(struct dnl *d, struct nl_msg *msg,
+		int (*cb)(struct nl_msg *, void *), void *arg)
+{
+	struct nl_cb *nc = nl_cb_clone(nl_socket_get_cb(d->cmd));
+	int err;
+
+	if (!nc) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	if (cb)
+		nl_cb_set(nc, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
+	d->req_msgs++;
+	err = nl_send_auto(d->cmd, msg);
+	nlmsg_free(msg);
+	if (err >= 0)
+		err = nl_recvmsgs(d->cmd, nc);
+	nl_cb_put(nc);
+	if (err < 0) {
+		d->req_errors++;
+		return err;	/* -NLE_*: nl_geterror() names it */
+	}
+	return 0;
+}
+
+static struct nl_msg *req(struct dnl *d, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, d->family, 0,
+			 flags | NLM_F_ACK, cmd, R2C2_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int node_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[R2C2_A_MAX + 1], *a;
+	struct dnl_node *n = arg;
+	uint8_t cmd;
+	int rem;
+
+	if (parse(msg, tb, &cmd) || !tb[R2C2_A_NODE_ADDR])
+		return NL_SKIP;
+	n->addr = nla_get_u16(tb[R2C2_A_NODE_ADDR]);
+	if (tb[R2C2_A_RPROTO])
+		n->rproto = nla_get_u8(tb[R2C2_A_RPROTO]);
+	if (tb[R2C2_A_TOPO_DIMS])
+		nla_for_each_nested(a, tb[R2C2_A_TOPO_DIMS], rem)
+			if (n->ndims < 3)
+				n->dims[n->ndims++] = nla_get_u8(a);
+	return NL_OK;
+}
+
+int dnl_node_get(struct dnl *d, struct dnl_node *n, char *err, size_t errlen)
+{
+	struct nl_msg *msg = req(d, R2C2_CMD_NODE_GET, 0);
+	int r;
+
+	memset(n, 0, sizeof(*n));
+	n->addr = R2C2_ADDR_NONE;
+	if (!msg)
+		return -ENOMEM;
+	r = talk(d, msg, node_cb, n);
+	if (r || n->addr == R2C2_ADDR_NONE) {
+		snprintf(err, errlen,
+			 "no r2c2 node in this network namespace (r2c2ctl node set addr ID): %s",
+			 r ? nl_geterror(r) : "no address");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+struct qf_ctx {
+	void (*cb)(void *arg, const struct dnl_qflow *q);
+	void *arg;
+};
+
+static int qflow_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[R2C2_A_MAX + 1];
+	struct qf_ctx *c = arg;
+	struct dnl_qflow q = { 0 };
+	uint8_t cmd;
+
+	if (parse(msg, tb, &cmd) || !tb[R2C2_A_FLOW_ID])
+		return NL_SKIP;
+	q.id = nla_get_u32(tb[R2C2_A_FLOW_ID]);
+	q.dst = tb[R2C2_A_DST] ? nla_get_u16(tb[R2C2_A_DST]) : R2C2_ADDR_NONE;
+	q.state = tb[R2C2_A_RATE_STATE] ? nla_get_u8(tb[R2C2_A_RATE_STATE]) : 0;
+	q.rate = tb[R2C2_A_RATE] ? nla_get_u64(tb[R2C2_A_RATE]) : 0;
+	q.backlog = tb[R2C2_A_BACKLOG] ? nla_get_u32(tb[R2C2_A_BACKLOG]) : 0;
+	q.bytes = tb[R2C2_A_BYTES] ? nla_get_u64(tb[R2C2_A_BYTES]) : 0;
+	c->cb(c->arg, &q);
+	return NL_OK;
+}
+
+int dnl_qflow_dump(struct dnl *d,
+		   void (*cb)(void *arg, const struct dnl_qflow *q), void *arg)
+{
+	struct nl_msg *msg = req(d, R2C2_CMD_QFLOW_GET, NLM_F_DUMP);
+	struct qf_ctx c = { cb, arg };
+
+	if (!msg)
+		return -ENOMEM;
+	if (d->ifindex)
+		nla_put_u32(msg, R2C2_A_IFINDEX, d->ifindex);
+	return talk(d, msg, qflow_cb, &c);
+}
+
+int dnl_rate_set(struct dnl *d, const uint32_t *id, const uint64_t *rate,
+		 size_t n)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(64 + n * 32);
+	struct nlattr *list, *e;
+	size_t i;
+
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, d->family, 0,
+			 NLM_F_ACK, R2C2_CMD_RATE_SET, R2C2_GENL_VERSION))
+		goto full;
+	if (d->ifindex && nla_put_u32(msg, R2C2_A_IFINDEX, d->ifindex))
+		goto full;
+	list = nla_nest_start(msg, R2C2_A_RATES);
+	if (!list)
+		goto full;
+	for (i = 0; i < n; i++) {
+		e = nla_nest_start(msg, R2C2_A_RATE_ENT);
+		if (!e || nla_put_u32(msg, R2C2_A_FLOW_ID, id[i]) ||
+		    nla_put_u64(msg, R2C2_A_RATE, rate[i]))
+			goto full;
+		nla_nest_end(msg, e);
+	}
+	nla_nest_end(msg, list);
+	return talk(d, msg, NULL, NULL);
+full:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+int dnl_flow_event(struct dnl *d, const struct mx_evt *e)
+{
+	struct nl_msg *msg = req(d, R2C2_CMD_FLOW_EVENT, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, R2C2_A_FLOW_ID, e->id) ||
+	    nla_put_u16(msg, R2C2_A_DST, e->dst) ||
+	    nla_put_u8(msg, R2C2_A_FLOW_EVT, e->type) ||
+	    nla_put_u8(msg, R2C2_A_WEIGHT, e->weight) ||
+	    nla_put_u8(msg, R2C2_A_PRIO, e->prio) ||
+	    nla_put_u8(msg, R2C2_A_RPROTO, e->rproto) ||
+	    nla_put_u32(msg, R2C2_A_DEMAND_KBPS, e->demand_kbps)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return talk(d, msg, NULL, NULL);
+}
+
+struct topo_ctx {
+	uint16_t *nbr;
+	uint32_t max_n, n;
+};
+
+static int topo_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[R2C2_A_MAX + 1], *ntb[R2C2_A_MAX + 1];
+	struct nlattr *ltb[R2C2_A_MAX + 1], *a;
+	struct topo_ctx *c = arg;
+	uint16_t addr;
+	uint8_t cmd;
+	int rem;
+
+	if (parse(msg, tb, &cmd) || !tb[R2C2_A_TOPO_NODE] ||
+	    nla_parse_nested(ntb, R2C2_A_MAX, tb[R2C2_A_TOPO_NODE], pol) ||
+	    !ntb[R2C2_A_NODE_ADDR])
+		return NL_SKIP;
+	addr = nla_get_u16(ntb[R2C2_A_NODE_ADDR]);
+	if (addr >= c->max_n)
+		return NL_SKIP;
+	if (addr + 1u > c->n)
+		c->n = addr + 1u;
+	nla_for_each_nested(a, tb[R2C2_A_TOPO_NODE], rem) {
+		if (nla_type(a) != R2C2_A_TOPO_LINK ||
+		    nla_parse_nested(ltb, R2C2_A_MAX, a, pol) ||
+		    !ltb[R2C2_A_PORT] || !ltb[R2C2_A_NBR_ADDR])
+			continue;
+		if (nla_get_u8(ltb[R2C2_A_PORT]) < R2C2_MAX_PORTS)
+			c->nbr[(size_t)addr * R2C2_MAX_PORTS +
+			       nla_get_u8(ltb[R2C2_A_PORT])] =
+				nla_get_u16(ltb[R2C2_A_NBR_ADDR]);
+	}
+	return NL_OK;
+}
+
+int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n)
+{
+	struct nl_msg *msg = req(d, R2C2_CMD_TOPO_GET, NLM_F_DUMP);
+	struct topo_ctx c = { nbr, max_n, 0 };
+	size_t i;
+	int r;
+
+	if (!msg)
+		return -ENOMEM;
+	for (i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++)
+		nbr[i] = R2C2_ADDR_NONE;
+	r = talk(d, msg, topo_cb, &c);
+	*n = c.n;
+	return r;
+}

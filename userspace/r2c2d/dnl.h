@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dnl.h - r2c2d's generic netlink: an event socket (non-blocking, no
+ * sequence checks, subscribed to "events") and a command socket (dumps
+ * and requests), both through libnl-genl-3.
+ */
+#ifndef _R2C2D_DNL_H
+#define _R2C2D_DNL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "matrix.h"
+
+struct nl_sock;
+
+struct dnl {
+	struct nl_sock *ev;
+	struct nl_sock *cmd;
+	int family;
+	uint32_t ifindex;
+	uint64_t ev_msgs, ev_overruns, req_msgs, req_errors;
+};
+
+/**
+ * struct dnl_qflow - one flow of the sch_r2c2 qdisc (QFLOW_GET)
+ */
+struct dnl_qflow {
+	uint32_t id;
+	uint16_t dst;		/* R2C2_ADDR_NONE if unknown */
+	uint8_t state;
+	uint64_t rate;
+	uint32_t backlog;
+	uint64_t bytes;
+};
+
+/**
+ * struct dnl_node - this node (NODE_GET)
+ */
+struct dnl_node {
+	uint16_t addr;
+	uint8_t rproto;
+	uint8_t ndims;
+	uint8_t dims[3];
+};
+
+/* 0, or -1 with a message in err (family missing: module not loaded) */
+int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen);
+void dnl_close(struct dnl *d);
+int dnl_ev_fd(const struct dnl *d);
+/*
+ * Read every pending event; each flow event goes to cb. Returns 0, or
+ * -ENOBUFS when the kernel dropped events (the caller resyncs).
+ */
+int dnl_ev_read(struct dnl *d, void (*cb)(void *arg, const struct mx_evt *e),
+		void *arg);
+int dnl_node_get(struct dnl *d, struct dnl_node *n, char *err, size_t errlen);
+int dnl_qflow_dump(struct dnl *d,
+		   void (*cb)(void *arg, const struct dnl_qflow *q), void *arg);
+int dnl_rate_set(struct dnl *d, const uint32_t *id, const uint64_t *rate,
+		 size_t n);
+int dnl_flow_event(struct dnl *d, const struct mx_evt *e);
+/*
+ * The discovered graph (TOPO_GET): nbr[addr * 8 + port] = neighbour
+ * address or R2C2_ADDR_NONE, for addresses below max_n; *n receives one
+ * past the highest address seen.
+ */
+int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n);
+
+#endif /* _R2C2D_DNL_H */

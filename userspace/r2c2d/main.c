@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - r2c2d, the R2C2 control-plane daemon.
+ *
+ * Keeps the rack's traffic matrix from the flow events r2c2.ko hears
+ * (soft state: refreshed by periodic re-announcements, expired when not),
+ * and every rho, when the matrix changed, recomputes every flow's rate
+ * with libr2c2 and pushes those of this node's own flows that changed
+ * into sch_r2c2, in batches. Documentation/r2c2d.md explains it;
+ * Documentation/r2c2d.8 lists the options and configuration keys.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/timerfd.h>
+#include <linux/types.h>
+#include <linux/r2c2.h>
+
+#include "r2c2d.h"
+
+#define MS	1000000ull
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+uint64_t r2c2d_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: r2c2d [ -c FILE ] [ -o KEY=VALUE ]... [ -v ] [ -n ]\n"
+	      "  -c FILE       configuration file (key = value lines)\n"
+	      "  -o KEY=VALUE  set one key, after the file\n"
+	      "  -n            check the configuration and exit\n"
+	      "  -v            log flow events and pushes to stderr\n"
+	      "See r2c2d(8) for the keys.\n", f);
+}
+
+/* ---- events ---- */
+
+static void on_event(void *arg, const struct mx_evt *e)
+{
+	struct r2c2d *d = arg;
+	int r;
+
+	/* our own flows are kept from the qdisc's dumps, not from echoes */
+	r = mx_apply(&d->mx, e, r2c2d_now());
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: event %u src %u flow %08x dst %u w %u p %u demand %u: %d\n",
+			e->type, e->src, e->id, e->dst, e->weight, e->prio,
+			e->demand_kbps, r);
+}
+
+/* ---- own flows: qdisc samples, demand, announcements ---- */
+
+struct sample_ctx {
+	struct r2c2d *d;
+	uint64_t now;
+};
+
+static void announce(struct r2c2d *d, struct mx_flow *f, uint8_t type)
+{
+	struct mx_evt e = {
+		.type = type, .src = f->src, .id = f->id, .dst = f->dst,
+		.weight = f->weight, .prio = f->prio, .rproto = f->rproto,
+		.demand_kbps = f->demand_kbps,
+	};
+
+	if (dnl_flow_event(&d->nl, &e) == 0) {
+		if (type == R2C2_FE_REFRESH)
+			d->t.refreshes_sent++;
+		else
+			d->t.announces++;
+	}
+}
+
+static void on_qflow(void *arg, const struct dnl_qflow *q)
+{
+	struct sample_ctx *c = arg;
+	struct r2c2d *d = c->d;
+	struct mx_flow *f;
+	struct rc_dem dem;
+	uint32_t i, k;
+
+	if (q->dst == R2C2_ADDR_NONE || q->dst == d->node.addr)
+		return;
+	i = mx_find(&d->mx, d->node.addr, q->id);
+	if (i == MX_NONE) {
+		struct mx_evt e = {
+			.type = R2C2_FE_START, .src = d->node.addr, .id = q->id,
+			.dst = q->dst, .weight = 1, .rproto = d->node.rproto,
+			.demand_kbps = R2C2_DEMAND_UNLIMITED,
+		};
+
+		if (mx_apply(&d->mx, &e, c->now) != 1)
+			return;
+		i = mx_find(&d->mx, d->node.addr, q->id);
+	}
+	f = &d->mx.f[i];
+	f->mark = true;
+	f->refresh_ns = c->now;
+	if (q->state != R2C2_RS_SET)
+		f->pushed = 0;	/* lease ran out or never set: push again */
+	if (!d->conf.demand_interval_ms)
+		return;
+	dem.est = f->est;
+	dem.bytes = f->last_bytes;
+	dem.ns = f->last_ns;
+	rc_demand_sample(&dem, q->bytes, q->backlog, c->now,
+			 d->conf.demand_alpha);
+	f->est = dem.est;
+	f->last_bytes = dem.bytes;
+	f->last_ns = dem.ns;
+	if (c->now - f->born_ns < (uint64_t)d->conf.announce_delay_ms * MS ||
+	    f->est <= 0)
+		return;
+	k = rc_demand_announce(f->est, f->rate, f->demand_kbps,
+			       d->conf.demand_low, d->conf.demand_high,
+			       d->conf.demand_slack);
+	if (k != f->demand_kbps) {
+		f->demand_kbps = k;
+		d->mx.gen++;
+		announce(d, f, R2C2_FE_UPDATE);
+	}
+}
+
+static void sample_own(struct r2c2d *d, uint64_t now)
+{
+	struct sample_ctx c = { d, now };
+	uint64_t t0 = r2c2d_now();
+
+	mx_resync_begin(&d->mx, d->node.addr);
+	if (dnl_qflow_dump(&d->nl, on_qflow, &c) == 0)
+		mx_resync_end(&d->mx, d->node.addr);
+	d->t.samples++;
+	d->t.sample_ns_last = r2c2d_now() - t0;
+}
+
+static void refresh_own(struct r2c2d *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->mx.n; i++)
+		if (d->mx.f[i].src == d->node.addr)
+			announce(d, &d->mx.f[i], R2C2_FE_REFRESH);
+}
+
+/* ---- rates ---- */
+
+static int grow(struct r2c2d *d, size_t n)
+{
+	size_t cap = d->acap ? d->acap : 256;
+	void *a, *b, *c;
+
+	if (n <= d->acap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	a = realloc(d->af, cap * sizeof(*d->af));
+	if (a)
+		d->af = a;
+	b = realloc(d->ai, cap * sizeof(*d->ai));
+	if (b)
+		d->ai = b;
+	c = realloc(d->ar, cap * sizeof(*d->ar));
+	if (c)
+		d->ar = c;
+	if (!a || !b || !c)
+		return -ENOMEM;
+	d->acap = cap;
+	return 0;
+}
+
+static int compute(struct r2c2d *d)
+{
+	const struct r2c2_topo *t = d->topo;
+	uint64_t t0 = r2c2d_now(), dt;
+	size_t n = 0;
+	uint32_t i;
+	int r;
+
+	if (grow(d, d->mx.n))
+		return -ENOMEM;
+	d->t.skipped_flows = 0;
+	for (i = 0; i < d->mx.n; i++) {
+		const struct mx_flow *f = &d->mx.f[i];
+		struct r2c2_flow *a = &d->af[n];
+
+		if (f->src >= t->n || f->dst >= t->n || f->src == f->dst) {
+			d->t.skipped_flows++;
+			continue;
+		}
+		a->src = f->src;
+		a->dst = f->dst;
+		a->rproto = f->rproto;
+		a->prio = f->prio;
+		a->weight = f->weight;
+		a->demand = f->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
+			    (double)f->demand_kbps * 1000;
+		d->ai[n++] = i;
+	}
+	if (d->conf.policy == R2C2_POL_PROPFAIR)
+		r = r2c2_propfair(d->pf, d->af, n, d->conf.headroom, d->ar,
+				  NULL);
+	else
+		r = r2c2_maxmin(d->rt, d->af, n, d->conf.headroom, d->ar,
+				d->ws);
+	if (r) {
+		d->t.alloc_errors++;
+		return r;
+	}
+	for (i = 0; i < n; i++)
+		d->mx.f[d->ai[i]].rate = d->ar[i];
+	dt = r2c2d_now() - t0;
+	d->t.rounds++;
+	d->t.compute_ns_last = dt;
+	d->t.compute_ns_sum += dt;
+	if (dt > d->t.compute_ns_max)
+		d->t.compute_ns_max = dt;
+	return 0;
+}
+
+static int flush_rates(const uint32_t *id, const uint64_t *rate, size_t n,
+		       void *arg)
+{
+	struct r2c2d *d = arg;
+	int r = dnl_rate_set(&d->nl, id, rate, n);
+
+	if (r)
+		d->t.push_errors++;
+	return r;
+}
+
+static void push(struct r2c2d *d, uint64_t now)
+{
+	uint64_t refresh = (uint64_t)d->conf.lease_refresh_ms * MS;
+	uint64_t b0 = d->batch.batches, e0 = d->batch.entries;
+	uint32_t i;
+
+	for (i = 0; i < d->mx.n; i++) {
+		struct mx_flow *f = &d->mx.f[i];
+
+		if (f->src != d->node.addr || f->rate <= 0)
+			continue;
+		if (!rc_should_push(f->rate, f->pushed, f->pushed_ns, now,
+				    d->conf.push_threshold, refresh))
+			continue;
+		rc_batch_add(&d->batch, f->id, f->rate);
+		f->pushed = f->rate;
+		f->pushed_ns = now;
+		if (d->verbose)
+			fprintf(stderr, "r2c2d: push flow %08x %.0f bit/s\n",
+				f->id, f->rate);
+	}
+	rc_batch_flush(&d->batch);
+	d->t.push_batches += d->batch.batches - b0;
+	d->t.pushes += d->batch.entries - e0;
+}
+
+/* ---- setup ---- */
+
+static int build_topo(struct r2c2d *d, char *err, size_t errlen)
+{
+	char spec[64];
+	int r;
+
+	if (!d->conf.topology[0] && d->node.ndims) {
+		int k = snprintf(spec, sizeof(spec), "torus:%u", d->node.dims[0]);
+
+		for (unsigned int i = 1; i < d->node.ndims; i++)
+			k += snprintf(spec + k, sizeof(spec) - (size_t)k, "x%u",
+				      d->node.dims[i]);
+		snprintf(d->conf.topology, sizeof(d->conf.topology), "%s", spec);
+	}
+	if (d->conf.topology[0]) {
+		r = r2c2_topo_parse(&d->topo, d->conf.topology,
+				    d->conf.link_capacity, err, errlen);
+	} else {
+		uint32_t max = 4096, n = 0;
+		uint16_t *nbr = malloc(sizeof(*nbr) * max * R2C2_MAX_PORTS);
+		double *cap = calloc((size_t)max * R2C2_MAX_PORTS, sizeof(*cap));
+
+		r = -ENOMEM;
+		if (nbr && cap)
+			r = dnl_topo_dump(&d->nl, nbr, max, &n);
+		if (!r && !n)
+			r = -ENOENT;
+		for (size_t i = 0; !r && i < (size_t)n * R2C2_MAX_PORTS; i++)
+			if (nbr[i] != R2C2_ADDR_NONE)
+				cap[i] = d->conf.link_capacity;
+		if (!r)
+			r = r2c2_topo_from_adj(&d->topo, (u16)n, nbr, cap);
+		if (r)
+			snprintf(err, errlen,
+				 "no topology: set 'topology' or let discovery finish (TOPO_GET: %d)",
+				 r);
+		free(nbr);
+		free(cap);
+	}
+	if (r)
+		return r;
+	r = r2c2_rtab_new(&d->rt, d->topo);
+	if (r) {
+		snprintf(err, errlen, "routing tables: %s", strerror(-r));
+		return r;
+	}
+	d->ws = r2c2_ws_new();
+	if (d->conf.policy == R2C2_POL_PROPFAIR)
+		d->pf = r2c2_pf_new(d->rt, NULL);
+	if (!d->ws || (d->conf.policy == R2C2_POL_PROPFAIR && !d->pf)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void tick(struct r2c2d *d)
+{
+	uint64_t now = r2c2d_now(), t0 = now, dt;
+	uint64_t si = (uint64_t)(d->conf.demand_interval_ms ?
+				 d->conf.demand_interval_ms :
+				 d->conf.refresh_ms) * MS;
+	bool lease = false;
+
+	d->t.ticks++;
+	if (d->need_resync || now - d->last_sample_ns >= si) {
+		if (d->need_resync)
+			d->t.resyncs++;
+		d->need_resync = false;
+		sample_own(d, now);
+		d->last_sample_ns = now;
+	}
+	if (now - d->last_refresh_ns >= (uint64_t)d->conf.refresh_ms * MS) {
+		refresh_own(d);
+		d->last_refresh_ns = now;
+	}
+	if (now - d->last_expire_ns >= 100 * MS) {
+		mx_expire(&d->mx, now, (uint64_t)d->conf.expire_ms * MS);
+		d->last_expire_ns = now;
+	}
+	if (d->conf.lease_refresh_ms &&
+	    now - d->last_lease_ns >= (uint64_t)d->conf.lease_refresh_ms * MS / 4) {
+		lease = true;
+		d->last_lease_ns = now;
+	}
+	if (d->mx.gen != d->computed_gen) {
+		d->computed_gen = d->mx.gen;
+		if (compute(d) == 0)
+			lease = true;
+	}
+	if (lease)
+		push(d, now);
+	dt = r2c2d_now() - t0;
+	d->t.loop_ns_last = dt;
+	d->t.loop_ns_sum += dt;
+	if (dt > d->t.loop_ns_max)
+		d->t.loop_ns_max = dt;
+}
+
+int main(int argc, char **argv)
+{
+	static struct r2c2d d;
+	char err[512], *eq;
+	bool check = false;
+	const char *file = NULL;
+	struct itimerspec its = { 0 };
+	int opt, tfd;
+
+	conf_defaults(&d.conf);
+	d.ctl_fd = -1;
+	/* the file first, then -o in order */
+	for (opt = 1; opt < argc; opt++)
+		if (!strcmp(argv[opt], "-c") && opt + 1 < argc)
+			file = argv[opt + 1];
+	if (file && conf_load(&d.conf, file, err, sizeof(err))) {
+		fprintf(stderr, "r2c2d: %s\n", err);
+		return 2;
+	}
+	while ((opt = getopt(argc, argv, "c:o:nvh")) != -1) {
+		switch (opt) {
+		case 'c':
+			break;
+		case 'o':
+			eq = strchr(optarg, '=');
+			if (!eq) {
+				fprintf(stderr, "r2c2d: -o %s: expected KEY=VALUE\n",
+					optarg);
+				return 2;
+			}
+			*eq = 0;
+			if (conf_set(&d.conf, optarg, eq + 1, err, sizeof(err))) {
+				fprintf(stderr, "r2c2d: -o: %s\n", err);
+				return 2;
+			}
+			break;
+		case 'n':
+			check = true;
+			break;
+		case 'v':
+			d.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (check) {
+		printf("configuration ok\n");
+		return 0;
+	}
+	if (mx_init(&d.mx, d.conf.max_flows) ||
+	    rc_batch_init(&d.batch, R2C2_RATES_MAX, flush_rates, &d)) {
+		fputs("r2c2d: out of memory\n", stderr);
+		return 1;
+	}
+	if (dnl_open(&d.nl, d.conf.ifindex, err, sizeof(err)) ||
+	    dnl_node_get(&d.nl, &d.node, err, sizeof(err)) ||
+	    build_topo(&d, err, sizeof(err))) {
+		fprintf(stderr, "r2c2d: %s\n", err);
+		return 1;
+	}
+	if (ctl_open(&d))
+		return 1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (tfd < 0) {
+		perror("r2c2d: timerfd_create");
+		return 1;
+	}
+	its.it_interval.tv_sec = d.conf.rho_us / 1000000;
+	its.it_interval.tv_nsec = (long)(d.conf.rho_us % 1000000) * 1000;
+	its.it_value = its.it_interval;
+	timerfd_settime(tfd, 0, &its, NULL);
+	d.start_ns = r2c2d_now();
+	d.need_resync = true;
+	d.computed_gen = d.mx.gen - 1;
+	fprintf(stderr, "r2c2d: node %u, topology %s (%u nodes), rho %u us, %s\n",
+		d.node.addr, d.conf.topology[0] ? d.conf.topology : "discovered",
+		d.topo->n, d.conf.rho_us,
+		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin");
+	while (!stop) {
+		struct pollfd p[3] = {
+			{ .fd = dnl_ev_fd(&d.nl), .events = POLLIN },
+			{ .fd = tfd, .events = POLLIN },
+			{ .fd = d.ctl_fd, .events = POLLIN },
+		};
+		uint64_t exp;
+
+		if (poll(p, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("r2c2d: poll");
+			break;
+		}
+		if (p[0].revents &&
+		    dnl_ev_read(&d.nl, on_event, &d) == -ENOBUFS) {
+			d.t.overruns++;
+			d.need_resync = true;
+		}
+		if (p[2].revents)
+			ctl_serve(&d);
+		if (p[1].revents && read(tfd, &exp, sizeof(exp)) > 0)
+			tick(&d);
+	}
+	fputs("r2c2d: exiting\n", stderr);
+	ctl_close(&d);
+	close(tfd);
+	dnl_close(&d.nl);
+	rc_batch_fini(&d.batch);
+	mx_fini(&d.mx);
+	r2c2_pf_free(d.pf);
+	r2c2_ws_free(d.ws);
+	r2c2_rtab_free(d.rt);
+	r2c2_topo_free(d.topo);
+	free(d.af);
+	free(d.ai);
+	free(d.ar);
+	return 0;
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * matrix.c - r2c2d's traffic matrix (see matrix.h).
+ *
+ * Flows live in one dense array, so a rate round walks them without
+ * pointer chasing; a chained hash of indices finds (src, id). Removal
+ * moves the last flow into the hole and re-links it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+#include <linux/r2c2.h>
+
+#include "matrix.h"
+
+static uint32_t mx_hash(const struct mx *m, uint16_t src, uint32_t id)
+{
+	uint64_t k = (uint64_t)src << 32 | id;
+
+	k *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(k >> 32) & (m->nb - 1);
+}
+
+static int mx_rehash(struct mx *m, uint32_t nb)
+{
+	uint32_t *b = malloc(sizeof(*b) * nb), i, h;
+
+	if (!b)
+		return -ENOMEM;
+	free(m->bucket);
+	m->bucket = b;
+	m->nb = nb;
+	for (i = 0; i < nb; i++)
+		b[i] = MX_NONE;
+	for (i = 0; i < m->n; i++) {
+		h = mx_hash(m, m->f[i].src, m->f[i].id);
+		m->f[i].next = b[h];
+		b[h] = i;
+	}
+	return 0;
+}
+
+int mx_init(struct mx *m, uint32_t max_flows)
+{
+	memset(m, 0, sizeof(*m));
+	m->max_flows = max_flows ? max_flows : 1u << 20;
+	return mx_rehash(m, 64);
+}
+
+void mx_fini(struct mx *m)
+{
+	free(m->f);
+	free(m->bucket);
+	memset(m, 0, sizeof(*m));
+}
+
+uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = m->bucket[mx_hash(m, src, id)]; i != MX_NONE; i = m->f[i].next)
+		if (m->f[i].src == src && m->f[i].id == id)
+			return i;
+	return MX_NONE;
+}
+
+/* unlink index idx from its chain */
+static void mx_unlink(struct mx *m, uint32_t idx)
+{
+	uint32_t *p = &m->bucket[mx_hash(m, m->f[idx].src, m->f[idx].id)];
+
+	while (*p != idx)
+		p = &m->f[*p].next;
+	*p = m->f[idx].next;
+}
+
+void mx_remove(struct mx *m, uint32_t idx)
+{
+	uint32_t last = m->n - 1, *p;
+
+	mx_unlink(m, idx);
+	if (idx != last) {
+		p = &m->bucket[mx_hash(m, m->f[last].src, m->f[last].id)];
+		while (*p != last)
+			p = &m->f[*p].next;
+		*p = idx;
+		m->f[idx] = m->f[last];
+	}
+	m->n--;
+	m->gen++;
+}
+
+static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
+{
+	struct mx_flow *f;
+	uint32_t h;
+
+	if (m->n >= m->max_flows)
+		return -ENOSPC;
+	if (m->n == m->cap) {
+		uint32_t cap = m->cap ? m->cap * 2 : 64;
+
+		f = realloc(m->f, sizeof(*f) * cap);
+		if (!f)
+			return -ENOMEM;
+		m->f = f;
+		m->cap = cap;
+	}
+	if (m->n >= m->nb && mx_rehash(m, m->nb * 2))
+		return -ENOMEM;
+	f = &m->f[m->n];
+	memset(f, 0, sizeof(*f));
+	f->src = e->src;
+	f->id = e->id;
+	f->dst = e->dst;
+	f->weight = e->weight;
+	f->prio = e->prio;
+	f->rproto = e->rproto;
+	f->demand_kbps = e->demand_kbps;
+	f->born_ns = now;
+	f->refresh_ns = now;
+	f->mark = true;
+	f->announced_kbps = R2C2_DEMAND_UNLIMITED;
+	h = mx_hash(m, e->src, e->id);
+	f->next = m->bucket[h];
+	m->bucket[h] = m->n++;
+	m->gen++;
+	return 1;
+}
+
+/* copy the allocation-relevant fields; 1 if any changed */
+static int mx_update(struct mx *m, struct mx_flow *f, const struct mx_evt *e,
+		     uint64_t now)
+{
+	int changed = f->dst != e->dst || f->weight != e->weight ||
+		      f->prio != e->prio || f->rproto != e->rproto ||
+		      f->demand_kbps != e->demand_kbps;
+
+	f->refresh_ns = now;
+	f->mark = true;
+	if (!changed)
+		return 0;
+	f->dst = e->dst;
+	f->weight = e->weight;
+	f->prio = e->prio;
+	f->rproto = e->rproto;
+	f->demand_kbps = e->demand_kbps;
+	m->gen++;
+	return 1;
+}
+
+int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now)
+{
+	uint32_t i;
+
+	m->st.events++;
+	if (e->type < R2C2_FE_START || e->type > R2C2_FE_REFRESH ||
+	    (e->type != R2C2_FE_FINISH &&
+	     (e->src == e->dst || e->dst == R2C2_ADDR_NONE || !e->weight ||
+	      e->prio > 15 || e->rproto >= __R2C2_RP_MAX ||
+	      e->demand_kbps > R2C2_DEMAND_UNLIMITED))) {
+		m->st.invalid++;
+		return -EINVAL;
+	}
+	i = mx_find(m, e->src, e->id);
+	switch (e->type) {
+	case R2C2_FE_FINISH:
+		m->st.finishes++;
+		if (i == MX_NONE) {
+			m->st.unknown_finishes++;
+			return 0;
+		}
+		mx_remove(m, i);
+		return 1;
+	case R2C2_FE_START:
+		m->st.starts++;
+		if (i != MX_NONE) {
+			int r = mx_update(m, &m->f[i], e, now);
+
+			if (!r)
+				m->st.dup_starts++;
+			return r;
+		}
+		return mx_insert(m, e, now);
+	default:
+		if (e->type == R2C2_FE_UPDATE)
+			m->st.updates++;
+		else
+			m->st.refreshes++;
+		if (i == MX_NONE) {
+			/* its START was lost, or we restarted: learn it now */
+			m->st.implicit_starts++;
+			return mx_insert(m, e, now);
+		}
+		return mx_update(m, &m->f[i], e, now);
+	}
+}
+
+uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns)
+{
+	uint32_t i = 0, n = 0;
+
+	while (i < m->n) {
+		if (now - m->f[i].refresh_ns > ttl_ns) {
+			mx_remove(m, i);	/* the last one moved into i */
+			n++;
+		} else {
+			i++;
+		}
+	}
+	m->st.expired += n;
+	return n;
+}
+
+void mx_resync_begin(struct mx *m, uint16_t src)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->f[i].src == src)
+			m->f[i].mark = false;
+}
+
+uint32_t mx_resync_end(struct mx *m, uint16_t src)
+{
+	uint32_t i = 0, n = 0;
+
+	while (i < m->n) {
+		if (m->f[i].src == src && !m->f[i].mark) {
+			mx_remove(m, i);
+			n++;
+		} else {
+			i++;
+		}
+	}
+	m->st.resync_removed += n;
+	return n;
+}

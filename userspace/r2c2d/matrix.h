@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * matrix.h - r2c2d's traffic matrix: every flow of the rack, learnt from
+ * flow events, kept as soft state. No netlink, no clock: the caller passes
+ * the time, so the logic is tested with synthetic event sequences
+ * (tests/r2c2d_matrix_test.c).
+ */
+#ifndef _R2C2D_MATRIX_H
+#define _R2C2D_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MX_NONE		UINT32_MAX
+
+/**
+ * struct mx_flow - one flow of the rack
+ * @src: source node; (@src, @id) is the key
+ * @id: flow identifier, unique per source
+ * @dst: destination node
+ * @weight: 1..255
+ * @prio: 0 (highest) .. 15
+ * @rproto: enum r2c2_rproto
+ * @demand_kbps: announced demand, R2C2_DEMAND_UNLIMITED for none
+ * @born_ns: when the flow was first heard of
+ * @refresh_ns: when it was last announced (start, update or refresh)
+ * @mark: resynchronisation mark (mx_resync_begin/end)
+ * @next: hash chain (index into the flow array)
+ * @rate: rate computed for it in the last round, bit/s
+ * @pushed: own flows: rate last pushed into the qdisc, bit/s (0: never)
+ * @pushed_ns: own flows: when it was pushed
+ * @est: own flows: demand estimate, bit/s (EWMA of r + q/T)
+ * @last_bytes: own flows: qdisc byte counter at the last sample
+ * @last_ns: own flows: time of the last sample (0: none yet)
+ * @announced_kbps: own flows: demand we last announced
+ */
+struct mx_flow {
+	uint16_t src;
+	uint16_t dst;
+	uint32_t id;
+	uint8_t weight;
+	uint8_t prio;
+	uint8_t rproto;
+	bool mark;
+	uint32_t demand_kbps;
+	uint64_t born_ns;
+	uint64_t refresh_ns;
+	uint32_t next;
+	double rate;
+	double pushed;
+	uint64_t pushed_ns;
+	double est;
+	uint64_t last_bytes;
+	uint64_t last_ns;
+	uint32_t announced_kbps;
+};
+
+/**
+ * struct mx_evt - a flow event (FLOW_EVENT multicast, or made up from a
+ * kernel dump)
+ * @type: enum r2c2_flow_evt_type
+ * @src, @id, @dst, @weight, @prio, @rproto, @demand_kbps: as in mx_flow
+ */
+struct mx_evt {
+	uint8_t type;
+	uint16_t src;
+	uint32_t id;
+	uint16_t dst;
+	uint8_t weight;
+	uint8_t prio;
+	uint8_t rproto;
+	uint32_t demand_kbps;
+};
+
+/**
+ * struct mx_stats - what the matrix has seen
+ */
+struct mx_stats {
+	uint64_t events;
+	uint64_t starts, finishes, updates, refreshes;
+	uint64_t dup_starts;		/* START of a known, unchanged flow */
+	uint64_t unknown_finishes;	/* FINISH of an unknown flow */
+	uint64_t implicit_starts;	/* UPDATE/REFRESH of an unknown flow */
+	uint64_t expired;
+	uint64_t resync_removed;
+	uint64_t invalid;
+};
+
+/**
+ * struct mx - the matrix
+ * @f: flows, dense (removal moves the last one into the hole)
+ * @n: flows held
+ * @cap: size of @f
+ * @bucket: hash heads (indices into @f), @nb of them, a power of two
+ * @gen: bumped by every change that can alter an allocation
+ * @max_flows: refuse new flows beyond this
+ */
+struct mx {
+	struct mx_flow *f;
+	uint32_t n, cap;
+	uint32_t *bucket;
+	uint32_t nb;
+	uint64_t gen;
+	uint32_t max_flows;
+	struct mx_stats st;
+};
+
+int mx_init(struct mx *m, uint32_t max_flows);
+void mx_fini(struct mx *m);
+/* index of (src, id) or MX_NONE */
+uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id);
+/*
+ * Apply an event heard at time now. Returns 1 if the matrix changed in a
+ * way that matters to the allocation (gen bumped), 0 if not, -EINVAL for
+ * a malformed event, -ENOSPC when full, -ENOMEM.
+ */
+int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now);
+/* Remove flows not refreshed for ttl_ns (soft state); returns how many. */
+uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns);
+/*
+ * Resynchronisation of one source's flows from a complete list (a kernel
+ * dump of our own flows): mx_resync_begin() clears the marks of src's
+ * flows, each listed flow is applied with mx_apply() (which marks it),
+ * mx_resync_end() removes src's flows left unmarked; returns how many.
+ */
+void mx_resync_begin(struct mx *m, uint16_t src);
+uint32_t mx_resync_end(struct mx *m, uint16_t src);
+void mx_remove(struct mx *m, uint32_t idx);
+
+#endif /* _R2C2D_MATRIX_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* r2c2d.h - the daemon's state, shared by main.c and ctl.c */
+#ifndef _R2C2D_H
+#define _R2C2D_H
+
+#include <stdio.h>
+#include "r2c2_alloc.h"
+#include "conf.h"
+#include "dnl.h"
+#include "matrix.h"
+#include "ratectl.h"
+
+/**
+ * struct r2c2d_timing - what the loop did, for r2c2ctl daemon show
+ */
+struct r2c2d_timing {
+	uint64_t ticks, rounds, pushes, push_batches, push_errors;
+	uint64_t announces, refreshes_sent, resyncs, overruns, samples;
+	uint64_t compute_ns_last, compute_ns_max, compute_ns_sum;
+	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
+	uint64_t sample_ns_last;
+	uint64_t alloc_errors, skipped_flows;
+};
+
+struct r2c2d {
+	struct r2c2d_conf conf;
+	struct dnl nl;
+	struct dnl_node node;
+	struct mx mx;
+	struct r2c2_topo *topo;
+	struct r2c2_rtab *rt;
+	struct r2c2_ws *ws;
+	struct r2c2_pf *pf;
+	struct rc_batch batch;
+	struct r2c2_flow *af;		/* allocator input, grown on demand */
+	uint32_t *ai;			/* matrix index of af[i] */
+	double *ar;
+	size_t acap;
+	uint64_t computed_gen;
+	uint64_t start_ns, last_sample_ns, last_refresh_ns, last_expire_ns;
+	uint64_t last_lease_ns;
+	bool need_resync;
+	int ctl_fd;
+	struct r2c2d_timing t;
+	int verbose;
+};
+
+uint64_t r2c2d_now(void);
+int ctl_open(struct r2c2d *d);
+void ctl_serve(struct r2c2d *d);
+void ctl_close(struct r2c2d *d);
+
+#endif
