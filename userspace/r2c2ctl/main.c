@@ -49,6 +49,8 @@ static const struct object objects[] = {
 	{ "rate",	cmd_rate,	"set [ dev IFNAME ] { FLOWID RATE ... | file FILE }" },
 	{ "qflow",	cmd_qflow,	"show [ dev IFNAME ]" },
 	{ "reseq",	cmd_reseq,	"show" },
+	{ "daemon",	cmd_daemon,	"show [ socket PATH ]" },
+	{ "matrix",	cmd_matrix,	"show [ socket PATH ]" },
 	{ "alloc",	cmd_alloc,	"--topology SPEC --flows FILE [ --policy maxmin|propfair ] ..." },
 	{ "route-select", cmd_route_select, "--topology SPEC --flows FILE [ --utility sum|min ] ..." },
 	{ "path",	cmd_path,	"weights --topology SPEC [ --routing PROTO ] SRC DST" },

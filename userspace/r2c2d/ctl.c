@@ -6,6 +6,7 @@
  * daemon closes the connection. r2c2ctl daemon show / matrix show use it.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
