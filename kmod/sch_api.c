@@ -12,7 +12,6 @@
  * before it destroys the old one).
  */
 #include <linux/module.h>
-#include <linux/version.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
@@ -209,13 +208,17 @@ static int r2c2_qflow_fill(void *arg, const struct r2c2_qflow_info *fi)
 	return 0;
 }
 
-static struct nlattr **r2c2_dump_attrs(struct netlink_callback *cb)
+/* IFINDEX of a dump request, 0 when absent (parsed here: where the
+ * parsed attributes of a dump live differs between 6.1 and 6.12)
+ */
+static int r2c2_dump_ifindex(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-	return genl_dumpit_info(cb)->info.attrs;
-#else
-	return genl_dumpit_info(cb)->attrs;
-#endif
+	struct nlattr *tb[R2C2_A_MAX + 1];
+
+	if (nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, R2C2_A_MAX, r2c2_policy,
+			NULL) || !tb[R2C2_A_IFINDEX])
+		return 0;
+	return (int)nla_get_u32(tb[R2C2_A_IFINDEX]);
 }
 
 /**
@@ -228,7 +231,6 @@ static struct nlattr **r2c2_dump_attrs(struct netlink_callback *cb)
 int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct r2c2_qflow_dump d = { .skb = skb, .cb = cb };
-	struct nlattr **attrs = r2c2_dump_attrs(cb);
 	unsigned long cursor = cb->args[0];
 	struct r2c2_sch *s;
 	int ifindex, err;
@@ -236,8 +238,8 @@ int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	if (cb->args[2])
 		return 0;
 	ifindex = (int)cb->args[1];
-	if (!ifindex && attrs && attrs[R2C2_A_IFINDEX])
-		ifindex = (int)nla_get_u32(attrs[R2C2_A_IFINDEX]);
+	if (!ifindex)
+		ifindex = r2c2_dump_ifindex(cb);
 	mutex_lock(&r2c2_sch_mutex);
 	s = r2c2_sch_find(sock_net(skb->sk), ifindex, cb->extack);
 	if (!s) {

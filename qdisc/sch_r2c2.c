@@ -481,7 +481,7 @@ static int r2c2q_change(struct Qdisc *sch, struct nlattr *opt,
 static spinlock_t *r2c2q_tree_lock(struct Qdisc *sch)
 {
 	struct Qdisc *root;
-	spinlock_t *lock;
+	spinlock_t *lock;	/* the tree's root lock */
 
 	if (sch->flags & TCQ_F_MQROOT) {
 		lock = qdisc_lock(sch);
@@ -499,11 +499,11 @@ static spinlock_t *r2c2q_tree_lock(struct Qdisc *sch)
 }
 
 static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
-			  unsigned int n, struct netlink_ext_ack *extack)
+			     unsigned int n, struct netlink_ext_ack *extack)
 {
 	struct r2c2q_sched *q = priv;
 	struct Qdisc *sch = q->sch;
-	spinlock_t *lock;
+	spinlock_t *lock;	/* the tree's root lock */
 	unsigned int i, missing = 0;
 	struct r2c2q_flow *f;
 	int err = 0;
@@ -527,7 +527,7 @@ static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
 		if (!f) {
 			f = kmem_cache_zalloc(r2c2q_cachep, GFP_ATOMIC);
 			if (!f) {
-				NL_SET_ERR_MSG(extack, "out of memory: only part of the batch was set");
+				NL_SET_ERR_MSG(extack, "no memory: part of the batch set");
 				err = -ENOMEM;
 				break;
 			}
@@ -573,7 +573,7 @@ static int r2c2q_op_qflow_walk(void *priv, unsigned long *cursor,
 {
 	struct r2c2q_sched *q = priv;
 	struct Qdisc *sch = q->sch;
-	spinlock_t *lock;
+	spinlock_t *lock;	/* the tree's root lock */
 	unsigned long b = *cursor & 0xfffff, skip = *cursor >> 20, n;
 	struct r2c2_qflow_info fi;
 	struct r2c2q_flow *f;
@@ -613,7 +613,7 @@ static void r2c2q_work(struct work_struct *work)
 	struct r2c2q_sched *q = container_of(to_delayed_work(work),
 					     struct r2c2q_sched, work);
 	struct Qdisc *sch = q->sch;
-	spinlock_t *lock;
+	spinlock_t *lock;	/* the tree's root lock */
 	unsigned int i, n = 0;
 	unsigned long delay;
 	bool more;
