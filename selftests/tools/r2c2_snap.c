@@ -4,9 +4,16 @@
  * namespaces in one go, for the selftests.
  *
  *   r2c2_snap [-p] NETNS...     one JSON line per namespace:
- *     {"ns":"r2c2-0","addr":0,"node":{"rx_packets":N,...},
- *      "ports":[{"port":0,"stats":{...}},...]}    ("ports" with -p)
+ *     {"ns":"r2c2-0","addr":0,"nodes":9,"links":36,"topology_ok":true,
+ *      "tables_gen":7,"node":{"rx_packets":N,...},
+ *      "ports":[{"port":0,"state":2,"nbr":1,"nbr_port":1,
+ *                "stats":{...}},...]}          ("ports" with -p)
  *   r2c2_snap -r NETNS...       STATS_RESET in every namespace
+ *
+ * The node fields are those of NODE_GET ("topology_ok" null when no
+ * topology is declared; the fields are absent when the namespace has no
+ * node), a port's "state" is enum r2c2_port_state, "nbr" and "nbr_port"
+ * are there when a neighbour is heard.
  *
  * NETNS is a name under /run/netns or a path. A socket is opened in every
  * namespace first; then all of them are read (or reset) back to back, so
@@ -91,15 +98,37 @@ static struct nlattr *attr(struct nlmsghdr *h, int type)
 			genlmsg_attrlen(nlmsg_data(h), 0), type);
 }
 
-static int node_cb(struct nlmsghdr *h, void *arg)
+static void put_u32(struct buf *b, struct nlmsghdr *h, const char *key,
+		    int type)
+{
+	struct nlattr *a = attr(h, type);
+
+	if (a)
+		put(b, ",\"%s\":%u", key, nla_get_u32(a));
+}
+
+static int info_cb(struct nlmsghdr *h, void *arg)
 {
 	struct buf *b = arg;
-	struct nlattr *a = attr(h, R2C2_A_NODE_ADDR), *st = attr(h, R2C2_A_STATS);
+	struct nlattr *a = attr(h, R2C2_A_NODE_ADDR), *ok = attr(h, R2C2_A_TOPO_OK);
+
+	if (!a)
+		return 1;
+	put(b, ",\"addr\":%u", nla_get_u16(a));
+	put_u32(b, h, "nodes", R2C2_A_NODES);
+	put_u32(b, h, "links", R2C2_A_LINKS);
+	put(b, ",\"topology_ok\":%s", !ok ? "null" : nla_get_u8(ok) ? "true" : "false");
+	put_u32(b, h, "tables_gen", R2C2_A_TABLES_GEN);
+	return 0;
+}
+
+static int stats_cb(struct nlmsghdr *h, void *arg)
+{
+	struct buf *b = arg;
+	struct nlattr *st = attr(h, R2C2_A_STATS);
 
 	if (!st)
 		return 1;
-	if (a)
-		put(b, ",\"addr\":%u", nla_get_u16(a));
 	put(b, ",\"node\":");
 	put_stats(b, st);
 	return 0;
@@ -114,11 +143,19 @@ static int port_cb(struct nlmsghdr *h, void *arg)
 {
 	struct ports *p = arg;
 	struct nlattr *a = attr(h, R2C2_A_PORT), *st = attr(h, R2C2_A_STATS);
+	struct nlattr *state = attr(h, R2C2_A_PORT_STATE);
+	struct nlattr *nbr = attr(h, R2C2_A_NBR_ADDR), *np = attr(h, R2C2_A_NBR_PORT);
 
 	if (!a || !st)
 		return 1;
-	put(p->b, "%s{\"port\":%u,\"stats\":", p->n++ ? "," : "",
-	    nla_get_u8(a));
+	put(p->b, "%s{\"port\":%u", p->n++ ? "," : "", nla_get_u8(a));
+	if (state)
+		put(p->b, ",\"state\":%u", nla_get_u8(state));
+	if (nbr)
+		put(p->b, ",\"nbr\":%u", nla_get_u16(nbr));
+	if (np)
+		put(p->b, ",\"nbr_port\":%u", nla_get_u8(np));
+	put(p->b, ",\"stats\":");
 	put_stats(p->b, st);
 	put(p->b, "}");
 	return 0;
@@ -169,9 +206,19 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: out of memory\n", WHO);
 			return 2;
 		}
-		if (!reset)
+		if (!reset) {
+			struct nl_msg *info = tnl_msg(&socks[i], R2C2_CMD_NODE_GET, 0);
+
+			if (!info) {
+				fprintf(stderr, "%s: out of memory\n", WHO);
+				return 2;
+			}
 			put(&out, "{\"ns\":\"%s\"", ns);
-		if (tnl_talk(&socks[i], msg, reset ? NULL : node_cb, &out, &r, WHO))
+			/* no node in the namespace: ENODEV, no fields */
+			if (tnl_talk(&socks[i], info, info_cb, &out, &r, WHO))
+				return 2;
+		}
+		if (tnl_talk(&socks[i], msg, reset ? NULL : stats_cb, &out, &r, WHO))
 			return 2;
 		if (r.error) {
 			fprintf(stderr, "%s: %s: %s: %s\n", WHO, ns,
