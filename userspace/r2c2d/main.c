@@ -352,7 +352,8 @@ static void tick(struct r2c2d *d)
 		d->last_refresh_ns = now;
 	}
 	if (now - d->last_expire_ns >= 100 * MS) {
-		mx_expire(&d->mx, now, (uint64_t)d->conf.expire_ms * MS);
+		mx_expire(&d->mx, now, (uint64_t)d->conf.expire_ms * MS,
+			  d->node.addr);
 		d->last_expire_ns = now;
 	}
 	if (d->conf.lease_refresh_ms &&

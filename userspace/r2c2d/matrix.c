@@ -197,12 +197,12 @@ int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now)
 	}
 }
 
-uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns)
+uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns, int keep)
 {
 	uint32_t i = 0, n = 0;
 
 	while (i < m->n) {
-		if (now - m->f[i].refresh_ns > ttl_ns) {
+		if (m->f[i].src != keep && now - m->f[i].refresh_ns > ttl_ns) {
 			mx_remove(m, i);	/* the last one moved into i */
 			n++;
 		} else {

@@ -116,8 +116,12 @@ uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id);
  * a malformed event, -ENOSPC when full, -ENOMEM.
  */
 int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now);
-/* Remove flows not refreshed for ttl_ns (soft state); returns how many. */
-uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns);
+/*
+ * Remove flows not refreshed for ttl_ns (soft state); returns how many.
+ * Flows of source keep (-1: none) stay: the daemon's own flows follow the
+ * qdisc's dumps, not announcements.
+ */
+uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns, int keep);
 /*
  * Resynchronisation of one source's flows from a complete list (a kernel
  * dump of our own flows): mx_resync_begin() clears the marks of src's

@@ -150,14 +150,16 @@ static void matrix__expiry(void)
 		e = ev(R2C2_FE_START, (uint16_t)(i % 7), i, 9);
 		mx_apply(&m, &e, i % 2 ? 100 * MS : 1000 * MS);
 	}
-	ok(mx_expire(&m, 1100 * MS, 500 * MS) == 500 && m.n == 500 &&
+	ok(mx_expire(&m, 1100 * MS, 500 * MS, -1) == 500 && m.n == 500 &&
 	   m.st.expired == 500, "stale half expires");
 	for (i = 0; i < 1000; i++)
 		if ((mx_find(&m, (uint16_t)(i % 7), i) != MX_NONE) != !(i % 2))
 			break;
 	ok(i == 1000, "exactly the refreshed flows remain, all findable");
-	ok(mx_expire(&m, 1400 * MS, 500 * MS) == 0, "fresh flows stay");
-	ok(mx_expire(&m, 1600 * MS, 500 * MS) == 500 && m.n == 0,
+	ok(mx_expire(&m, 1400 * MS, 500 * MS, -1) == 0, "fresh flows stay");
+	ok(mx_expire(&m, 1600 * MS, 500 * MS, 3) == 500 - 71 && m.n == 71,
+	   "the kept source's flows stay");
+	ok(mx_expire(&m, 1600 * MS, 500 * MS, -1) == 71 && m.n == 0,
 	   "a crashed node's flows go after the ttl");
 	mx_fini(&m);
 }
