@@ -205,6 +205,18 @@ SCENARIOS = {
     "dump_error": lambda: [port(0, "p0", "R2C2_PS_UP"),
                            done(22, "dump interrupted: node deleted")],
     "empty_dump": lambda: [done()],
+    "qflows": lambda: [
+        genl("QFLOW_GET", u32(a("FLOW_ID"), 0x1a), u16(a("DST"), 5),
+             u8(a("RATE_STATE"), 1), u16(a("SPORT"), 20000), u16(a("DPORT"), 9),
+             u64(a("RATE"), 4000000), u32(a("QLEN"), 3), u32(a("BACKLOG"), 3126),
+             u64(a("PACKETS"), 10), u64(a("BYTES"), 10420), u64(a("DROPS"), 0),
+             u32(a("AGE_MS"), 1), u32(a("LEASE_MS"), 1500), multi=True),
+        genl("QFLOW_GET", u32(a("FLOW_ID"), 7), u8(a("RATE_STATE"), 2),
+             u16(a("SPORT"), 0), u16(a("DPORT"), 0), u64(a("RATE"), 1500),
+             u32(a("QLEN"), 0), u32(a("BACKLOG"), 0), u64(a("PACKETS"), 1),
+             u64(a("BYTES"), 70), u64(a("DROPS"), 2), u32(a("AGE_MS"), 900),
+             u32(a("LEASE_MS"), 0), multi=True),
+        done()],
     "topo": lambda: [
         genl("TOPO_GET", nest(a("TOPO_NODE"), u16(a("NODE_ADDR"), 0),
                               link(0, 1, 1), link(2, 3, 3)), multi=True),

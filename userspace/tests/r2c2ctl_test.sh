@@ -485,5 +485,28 @@ else
 	fail "routes send: 212 fit, 213 do not" "212: exit $rc_212, 213: exit $rc"
 fi
 
+# ---- sch_r2c2: rate set, qflow show -----------------------------------------
+usage 0 rate set 1 0
+usage 2T rate set 1 2T
+usage 999 rate set 1 999
+usage bogus qflow show bogus
+run rate set 1
+expect_rc "rate set: FLOWID without RATE" 2
+replay ack rate set 0x1a 10M 2 1.5G
+expect_sent "rate set" "RATE_SET ack RATES{RATE_ENT{FLOW_ID=26 RATE=10000000} RATE_ENT{FLOW_ID=2 RATE=1500000000}}"
+printf '# comment\n0x1a 1k\n\n7 2M # trailing\n' >"$T/rates"
+replay ack rate set file "$T/rates"
+expect_sent "rate set file" "RATE_SET ack RATES{RATE_ENT{FLOW_ID=26 RATE=1000} RATE_ENT{FLOW_ID=7 RATE=2000000}}"
+printf '0x1a 1k\n7 0\n' >"$T/rates"
+run rate set file "$T/rates"
+expect_rc "rate set file: a bad line sends nothing" 2
+replay error_extack rate set 1 1M
+expect_rc "rate set: kernel error exits 1" 1
+replay qflows qflow show
+expect_out "qflow show" "flow 0x0000001a dst 5 sport 20000 dport 9 rate 4Mbit (set, lease 1500ms) qlen 3 backlog 3126b packets 10 bytes 10420 drops 0 age 1ms
+flow 0x00000007 rate 1500bit (safe) qlen 0 backlog 0b packets 1 bytes 70 drops 2 age 900ms"
+replay qflows -j qflow show
+json_check "qflow show -j" 'd[0] == {"flow": "0x0000001a", "dst": 5, "sport": 20000, "dport": 9, "rate": 4000000, "state": "set", "lease_ms": 1500, "qlen": 3, "backlog": 3126, "packets": 10, "bytes": 10420, "drops": 0, "age_ms": 1} and d[1]["state"] == "safe" and "sport" not in d[1]'
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
