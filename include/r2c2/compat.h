@@ -19,28 +19,7 @@
 #define r2c2_htons(x)		((__force __u16)cpu_to_be16(x))
 #define r2c2_ntohs(x)		be16_to_cpu((__force __be16)(x))
 #else
-#include <stdint.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
-#include <errno.h>
-#include <arpa/inet.h>
-#include <linux/types.h>
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-
-#ifndef __force
-#define __force
-#endif
-
-#define r2c2_zalloc(size)	calloc(1, size)
-#define r2c2_free(ptr)		free(ptr)
-#define r2c2_htons(x)		htons(x)
-#define r2c2_ntohs(x)		ntohs(x)
+#include "compat-user.h"
 #endif
 
 #endif /* _R2C2_COMPAT_H */
