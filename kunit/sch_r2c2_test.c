@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_r2c2_test.c - KUnit tests of qdisc/sch_r2c2_core.h, the parts of
+ * sch_r2c2 that need no netdev: rate arithmetic, the flow table, the
+ * time-ordered tree, the idle list and leases. In the order of the header;
+ * names are function__case.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "../qdisc/sch_r2c2_core.h"
+
+#define MS	NSEC_PER_MSEC
+#define SEC	NSEC_PER_SEC
+
+struct core_fixture {
+	struct r2c2q_core c;
+	struct hlist_head *hash;
+};
+
+static struct r2c2q_core *core_new(struct kunit *test, u32 log)
+{
+	struct core_fixture *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	fx->hash = kunit_kcalloc(test, 1U << log, sizeof(*fx->hash), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx->hash);
+	r2c2q_core_init(&fx->c, fx->hash, log);
+	fx->c.initial_rate = 10000000;	/* 10 Mbit/s */
+	fx->c.safe_rate = 1000000;	/* 1 Mbit/s */
+	fx->c.lease_ns = 1 * SEC;
+	fx->c.idle_ns = 3 * SEC;
+	fx->c.catchup_ns = 1 * MS;
+	test->priv = fx;
+	return &fx->c;
+}
+
+static struct r2c2q_flow *flow_new(struct kunit *test, struct r2c2q_core *c,
+				   u32 id, u64 now)
+{
+	struct r2c2q_flow *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	r2c2q_insert(c, f, id, now);
+	return f;
+}
+
+/* the flow is backlogged with one (pretend) packet */
+static void flow_backlog(struct r2c2q_core *c, struct r2c2q_flow *f)
+{
+	f->qlen = 1;
+	r2c2q_activate(c, f);
+}
+
+static void r2c2q_flow__fits_128_bytes(struct kunit *test)
+{
+	KUNIT_EXPECT_LE(test, sizeof(struct r2c2q_flow), (size_t)128);
+}
+
+static void r2c2q_tx_ns__100gbit(struct kunit *test)
+{
+	/* 1500 bytes = 12000 bits at 1e11 bit/s: 120 ns */
+	KUNIT_EXPECT_EQ(test, r2c2q_tx_ns(1500, 100000000000ULL), 120ULL);
+	/* a 64 KiB GSO packet: 5242.88 ns, rounded */
+	KUNIT_EXPECT_EQ(test, r2c2q_tx_ns(65536, 100000000000ULL), 5243ULL);
+}
+
+static void r2c2q_tx_ns__1kbit(struct kunit *test)
+{
+	/* 1500 bytes at 1 kbit/s: 12 s */
+	KUNIT_EXPECT_EQ(test, r2c2q_tx_ns(1500, R2C2_RATE_MIN), 12ULL * SEC);
+	/* the largest skb (4 GiB - 1) at 1 kbit/s: no overflow */
+	KUNIT_EXPECT_EQ(test, r2c2q_tx_ns(U32_MAX, R2C2_RATE_MIN),
+			(u64)U32_MAX * 8 * 1000000ULL);
+	/* just below the switch to mul_u64_u64_div_u64() */
+	KUNIT_EXPECT_EQ(test, r2c2q_tx_ns((1U << 31) - 1, R2C2_RATE_MIN),
+			(u64)((1U << 31) - 1) * 8 * 1000000ULL);
+}
+
+static void r2c2q_tx_ns__1tbit(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, r2c2q_tx_ns(1500, R2C2_RATE_MAX), 12ULL);
+	/* 60 bytes at 1 Tbit/s is 0.48 ns: rounds to 0, never negative */
+	KUNIT_EXPECT_EQ(test, r2c2q_tx_ns(60, R2C2_RATE_MAX), 0ULL);
+}
+
+static void r2c2q_tx_ns__rounding_error_bounded(struct kunit *test)
+{
+	/* 1e6 packets of 1538 bytes at an odd rate: the sum of rounded
+	 * times stays within 0.5 ns a packet of the exact total
+	 */
+	u64 rate = 99999999937ULL, sum = 0, exact;
+	unsigned int i;
+
+	for (i = 0; i < 1000000; i++)
+		sum += r2c2q_tx_ns(1538, rate);
+	exact = div64_u64(1538ULL * 8 * SEC * 1000000ULL / 1000, rate) * 1000;
+	KUNIT_EXPECT_LE(test, sum > exact ? sum - exact : exact - sum,
+			500000ULL + 1000);
+}
+
+static void r2c2q_rate__by_state(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 7, 0);
+
+	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_INITIAL);
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 10000000ULL);
+	c->initial_rate = 20000000;	/* tc qdisc change applies live */
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 20000000ULL);
+	r2c2q_rate_set(c, f, 5000000, 0);
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 5000000ULL);
+	f->state = R2C2_RS_SAFE;
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 1000000ULL);
+}
+
+static void r2c2q_lease_check__initial_expires(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 7, 5 * SEC);
+
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 5 * SEC + 999 * MS));
+	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_INITIAL);
+	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, f, 6 * SEC));
+	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_SAFE);
+	KUNIT_EXPECT_EQ(test, c->leases_expired, 1ULL);
+	/* once safe, no second expiry */
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 100 * SEC));
+	KUNIT_EXPECT_EQ(test, c->leases_expired, 1ULL);
+}
+
+static void r2c2q_lease_check__set_rate_renews(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 7, 0);
+
+	r2c2q_lease_check(c, f, 2 * SEC);
+	KUNIT_ASSERT_EQ(test, f->state, (u8)R2C2_RS_SAFE);
+	r2c2q_rate_set(c, f, 3000000, 3 * SEC);	/* the daemon is back */
+	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_SET);
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 3 * SEC + 500 * MS));
+	r2c2q_rate_set(c, f, 3000000, 3 * SEC + 500 * MS);	/* renewed */
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 4 * SEC + 100 * MS));
+	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, f, 4 * SEC + 500 * MS));
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 1000000ULL);
+	KUNIT_EXPECT_EQ(test, c->leases_expired, 2ULL);
+}
+
+static void r2c2q_lease_check__no_lease(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f;
+
+	c->lease_ns = 0;
+	f = flow_new(test, c, 7, 0);
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 3600 * SEC));
+	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_INITIAL);
+}
+
+static void r2c2q_lookup__many_flows(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 10);
+	u32 i;
+
+	for (i = 0; i < 10000; i++)
+		flow_new(test, c, i * 2654435761U + 1, 0);
+	KUNIT_EXPECT_EQ(test, c->flows, 10000U);
+	for (i = 0; i < 10000; i++) {
+		struct r2c2q_flow *f = r2c2q_lookup(c, i * 2654435761U + 1);
+
+		KUNIT_ASSERT_NOT_NULL(test, f);
+		KUNIT_EXPECT_EQ(test, f->id, i * 2654435761U + 1);
+	}
+	KUNIT_EXPECT_NULL(test, r2c2q_lookup(c, 0));
+}
+
+static void r2c2q_insert__initial_state(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 42, 7 * SEC);
+
+	KUNIT_EXPECT_EQ(test, f->id, 42U);
+	KUNIT_EXPECT_EQ(test, f->dst, (u16)0xffff);
+	KUNIT_EXPECT_EQ(test, f->time_next, 7 * SEC);
+	KUNIT_EXPECT_EQ(test, f->lease_end, 8 * SEC);
+	KUNIT_EXPECT_EQ(test, c->active, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&c->idle_list,
+						    struct r2c2q_flow, idle), f);
+}
+
+static void r2c2q_first__time_order(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 8);
+	struct r2c2q_flow *f;
+	u64 last = 0;
+	u32 i, n = 0;
+
+	for (i = 0; i < 1000; i++) {
+		f = flow_new(test, c, i + 1, 0);
+		f->time_next = get_random_u32() % 1000000;
+		flow_backlog(c, f);
+	}
+	KUNIT_EXPECT_EQ(test, c->active, 1000U);
+	while ((f = r2c2q_first(c))) {
+		KUNIT_EXPECT_GE(test, f->time_next, last);
+		last = f->time_next;
+		f->qlen = 0;
+		r2c2q_deactivate(c, f, 0);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 1000U);
+	KUNIT_EXPECT_EQ(test, c->active, 0U);
+}
+
+static void r2c2q_first__equal_times_fifo(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b = flow_new(test, c, 2, 0);
+
+	a->time_next = 5;
+	b->time_next = 5;
+	flow_backlog(c, a);
+	flow_backlog(c, b);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+}
+
+static void r2c2q_charge__paces_at_rate(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+	u64 now = 0;
+	unsigned int i;
+
+	/* 1250 bytes at 10 Mbit/s: 1 ms each; sent exactly on time */
+	for (i = 0; i < 1000; i++) {
+		now = f->time_next;
+		r2c2q_charge(c, f, 1250, now);
+	}
+	KUNIT_EXPECT_EQ(test, f->time_next, 1000 * MS);
+	KUNIT_EXPECT_EQ(test, f->bytes, 1250000ULL);
+	KUNIT_EXPECT_EQ(test, f->packets, 1000ULL);
+}
+
+static void r2c2q_charge__late_within_catchup(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+	unsigned int i;
+
+	/* every wakeup 0.9 ms late: the schedule is kept (no rate loss) */
+	for (i = 0; i < 1000; i++)
+		r2c2q_charge(c, f, 1250, f->time_next + 900 * 1000);
+	KUNIT_EXPECT_EQ(test, f->time_next, 1000 * MS);
+}
+
+static void r2c2q_charge__late_beyond_catchup(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	/* 5 ms late: only catchup (1 ms) of the debt is kept */
+	r2c2q_charge(c, f, 1250, 5 * MS);
+	KUNIT_EXPECT_EQ(test, f->time_next, 4 * MS + 1 * MS);
+}
+
+static void r2c2q_rate_set__rescales_wait(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b = flow_new(test, c, 2, 0);
+
+	a->time_next = 10 * MS;	/* 10 ms left at 10 Mbit/s */
+	b->time_next = 6 * MS;
+	flow_backlog(c, a);
+	flow_backlog(c, b);
+	KUNIT_ASSERT_PTR_EQ(test, r2c2q_first(c), b);
+	r2c2q_rate_set(c, a, 40000000, 2 * MS);	/* 4x faster at t = 2 ms */
+	KUNIT_EXPECT_EQ(test, a->time_next, 2 * MS + 2 * MS);
+	/* and it moved ahead of b in the tree */
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+	KUNIT_EXPECT_EQ(test, c->rate_updates, 1ULL);
+}
+
+static void r2c2q_rate_set__no_overflow(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	/* 12 s left at 1 kbit/s; to 1 Tbit/s (12 ns left) and back:
+	 * 12e9 * 1e12 would overflow u64 without mul_u64_u64_div_u64()
+	 */
+	r2c2q_rate_set(c, f, R2C2_RATE_MIN, 0);
+	f->time_next = 12 * SEC;
+	r2c2q_rate_set(c, f, R2C2_RATE_MAX, 0);
+	KUNIT_EXPECT_EQ(test, f->time_next, 12ULL);
+	r2c2q_rate_set(c, f, R2C2_RATE_MIN, 0);
+	KUNIT_EXPECT_EQ(test, f->time_next, 12 * SEC);
+}
+
+static void r2c2q_rate_set__past_time_untouched(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	f->time_next = 1 * MS;
+	r2c2q_rate_set(c, f, 1000000, 5 * MS);
+	KUNIT_EXPECT_EQ(test, f->time_next, 1 * MS);
+	KUNIT_EXPECT_EQ(test, f->lease_end, 5 * MS + 1 * SEC);
+}
+
+static void r2c2q_gc_pop__idle_order_and_age(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b = flow_new(test, c, 2, 1 * SEC);
+	struct r2c2q_flow *f;
+
+	/* a was busy until 2 s: b is now the oldest idle flow */
+	flow_backlog(c, a);
+	a->qlen = 0;
+	r2c2q_deactivate(c, a, 2 * SEC);
+	KUNIT_EXPECT_NULL(test, r2c2q_gc_pop(c, 3 * SEC + 999, false));
+	f = r2c2q_gc_pop(c, 4 * SEC, false);
+	KUNIT_EXPECT_PTR_EQ(test, f, b);
+	KUNIT_EXPECT_NULL(test, r2c2q_gc_pop(c, 4 * SEC, false));
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_gc_pop(c, 5 * SEC, false), a);
+	KUNIT_EXPECT_EQ(test, c->flows, 0U);
+	KUNIT_EXPECT_NULL(test, r2c2q_lookup(c, 1));
+}
+
+static void r2c2q_gc_pop__backlogged_never(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+
+	flow_backlog(c, a);
+	KUNIT_EXPECT_NULL(test, r2c2q_gc_pop(c, 100 * SEC, true));
+	KUNIT_EXPECT_EQ(test, c->flows, 1U);
+}
+
+static void r2c2q_rehash__keeps_every_flow(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct hlist_head *h2 = kunit_kcalloc(test, 1U << 12, sizeof(*h2),
+					      GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, h2);
+	for (i = 1; i <= 500; i++)
+		flow_new(test, c, i * 7919, 0);
+	r2c2q_rehash(c, h2, 12);
+	KUNIT_EXPECT_EQ(test, c->hash_log, 12U);
+	for (i = 1; i <= 500; i++)
+		KUNIT_EXPECT_NOT_NULL(test, r2c2q_lookup(c, i * 7919));
+	KUNIT_EXPECT_EQ(test, c->flows, 500U);
+}
+
+static struct kunit_case r2c2q_cases[] = {
+	KUNIT_CASE(r2c2q_flow__fits_128_bytes),
+	KUNIT_CASE(r2c2q_tx_ns__100gbit),
+	KUNIT_CASE(r2c2q_tx_ns__1kbit),
+	KUNIT_CASE(r2c2q_tx_ns__1tbit),
+	KUNIT_CASE(r2c2q_tx_ns__rounding_error_bounded),
+	KUNIT_CASE(r2c2q_rate__by_state),
+	KUNIT_CASE(r2c2q_lease_check__initial_expires),
+	KUNIT_CASE(r2c2q_lease_check__set_rate_renews),
+	KUNIT_CASE(r2c2q_lease_check__no_lease),
+	KUNIT_CASE(r2c2q_lookup__many_flows),
+	KUNIT_CASE(r2c2q_insert__initial_state),
+	KUNIT_CASE(r2c2q_first__time_order),
+	KUNIT_CASE(r2c2q_first__equal_times_fifo),
+	KUNIT_CASE(r2c2q_charge__paces_at_rate),
+	KUNIT_CASE(r2c2q_charge__late_within_catchup),
+	KUNIT_CASE(r2c2q_charge__late_beyond_catchup),
+	KUNIT_CASE(r2c2q_rate_set__rescales_wait),
+	KUNIT_CASE(r2c2q_rate_set__no_overflow),
+	KUNIT_CASE(r2c2q_rate_set__past_time_untouched),
+	KUNIT_CASE(r2c2q_gc_pop__idle_order_and_age),
+	KUNIT_CASE(r2c2q_gc_pop__backlogged_never),
+	KUNIT_CASE(r2c2q_rehash__keeps_every_flow),
+	{}
+};
+
+static struct kunit_suite r2c2q_suite = {
+	.name = "r2c2_sch",
+	.test_cases = r2c2q_cases,
+};
+
+kunit_test_suite(r2c2q_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the sch_r2c2 core: rates, flow table, ordering, leases");
+MODULE_LICENSE("GPL");
