@@ -33,7 +33,7 @@ static int r2c2_get_rate(__u64 *bits, const char *name, const char *arg)
 {
 	__u64 bytes;
 
-	if (get_rate64(&bytes, arg)) {
+	if (arg[0] == '-' || get_rate64(&bytes, arg)) {
 		fprintf(stderr, "Illegal \"%s\"\n", name);
 		return -1;
 	}
