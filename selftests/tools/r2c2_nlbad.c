@@ -146,7 +146,11 @@ static void put_attrs(struct nl_msg *msg, int argc, char **argv, int *i,
 			put_attrs(msg, argc, argv, i, 1);
 			if (*i >= argc)
 				die_usage("\"%s:{\" is not closed", name);
-			nla_nest_end(msg, nest);
+			/* not nla_nest_end(): libnl drops an empty nest, and an
+			 * empty nest is one of the things worth sending
+			 */
+			nest->nla_len = (uint16_t)((char *)nlmsg_tail(nlmsg_hdr(msg)) -
+						   (char *)nest);
 			continue;
 		}
 		if (!strcmp(type, "flag")) {
