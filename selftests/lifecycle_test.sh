@@ -1,0 +1,370 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lifecycle_test.sh - an r2c2 torus under change: a running flow switched
+# between routing protocols, a port detached and re-attached, a veth in
+# use deleted, and the module unloaded under traffic and loaded again.
+#
+#	  6 ---- 7 ---- 8 --      3x3 torus (torus.sh): id = x + 3y,
+#	  |      |      |         p0/p1 along x (+/-), p2/p3 along y.
+#	  3 ---- 4 ---- 5 --      Flow: node 0 -> node 4, DOR path
+#	  |     [D]     |         0 -p0-> 1 -p2-> 4; RPS also 0 -p2-> 3 -p0-> 4.
+#	 [S] --- 1 ---- 2 --      Port 0 of node 4 (to 5) is detached and
+#	  |      |      |         re-attached; the veth 1 p2 -- 4 p3 is
+#	                          deleted while the flow runs over it.
+#
+# 1. One UDP socket on node 0 (one flow) sends bursts to node 4. `flow
+#    set ID routing dor|rps` between bursts moves the flow: DOR bursts
+#    load exactly the links of the DOR path, RPS bursts both minimal
+#    paths, about half each (5 sigma).
+# 2. `port del 0` on node 4: every node's graph loses the two directed
+#    links (34 left, topology_ok false) and all pairs still ping; `port
+#    add` brings the torus back.
+# 3. The veth 1:p2 -- 4:p3 is deleted during a burst that uses it: both
+#    ports go away, the graph loses the link, DOR from 0 to 4 then takes
+#    0 -p2-> 3 -p0-> 4 and all pairs ping. A new veth, re-attached,
+#    restores the torus.
+# 4. `rmmod r2c2` (after sch_r2c2, which depends on it) while iperf3 and
+#    ping run: it returns, the module and every r2c0 are gone, nothing
+#    warns; r2c2 loads again and two of the old namespaces form a node
+#    pair that pings.
+
+# shellcheck disable=SC2317  # functions called through wait_until
+lib_dir=$(dirname "$0")
+# shellcheck source=selftests/lib.sh
+source "$lib_dir/lib.sh"
+# shellcheck source=selftests/torus.sh
+source "$lib_dir/torus.sh"
+# shellcheck source=selftests/fabric.sh
+source "$lib_dir/fabric.sh"
+
+require_root
+require_cmd ip jq iperf3 ping
+require_module veth
+require_r2c2
+require_tools r2c2_snap r2c2_pingall
+
+S=0
+D=4
+FAKE=10.42.200.4		# no node's address: node 4 drops the datagrams
+BURST=300
+SENDER_PID=
+BG_PIDS=()
+
+# ---------------------------------------------------------------- sender
+# One bash in node S's namespace with one UDP socket: every number
+# written to its FIFO is a paced burst of that many datagrams; it appends
+# "done N" to $FABRIC_TMP/sent after each.
+sender_start()
+{
+	ip -n "$(torus_ns "$S")" neigh replace "$FAKE" dev r2c0 nud permanent \
+		lladdr "$(r2c2_mac "$D")" || return 1
+	mkfifo "$FABRIC_TMP/cmd" "$FABRIC_TMP/pace2" || return 1
+	: >"$FABRIC_TMP/sent"
+	exec 7<>"$FABRIC_TMP/cmd"
+	# not through a function, so that $! is the sender itself; its
+	# output goes to a file, or it would hold run.sh's pipe open
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	ip netns exec "$(torus_ns "$S")" bash -c '
+		exec 3>"/dev/udp/$1/9" || exit 1
+		exec 4<>"$3"
+		while read -r n; do
+			for ((i = 1; i <= n; i++)); do
+				printf x >&3
+				((i % 16)) || read -r -t 0.002 -u 4
+			done
+			echo "done $n" >>"$2"
+		done' _ "$FAKE" "$FABRIC_TMP/sent" "$FABRIC_TMP/pace2" <&7 \
+		>"$FABRIC_TMP/sender.log" 2>&1 &
+	SENDER_PID=$!
+}
+
+sender_stop()
+{
+	[[ -n $SENDER_PID ]] || return 0
+	kill "$SENDER_PID" 2>/dev/null
+	wait "$SENDER_PID" 2>/dev/null
+	SENDER_PID=
+	exec 7>&-
+}
+cleanup_add sender_stop
+
+bursts_done() { [[ $(grep -c '^done' "$FABRIC_TMP/sent") -ge $1 ]]; }
+
+# burst N: send N datagrams and wait until the sender has sent them
+BURSTS=0
+burst()
+{
+	BURSTS=$((BURSTS + 1))
+	echo "$1" >&7
+	wait_until 60 bursts_done "$BURSTS"
+}
+
+# the sender's flow: "ID ROUTING PACKETS" of the flow to D in S's table
+flow_of_s()
+{
+	torus_exec "$S" r2c2ctl -j flow show |
+		jq -r --argjson d "$D" 'map(select(.dst == $d))[0] | "\(.flow) \(.routing) \(.packets)"'
+}
+
+# ---------------------------------------------------------------- counters
+mapfile -t NSS < <(for id in 0 1 2 3 4 5 6 7 8; do echo "r2c2-$id"; done)
+
+# link counts "NODE:PORT=COUNT" (forwarded + originated) of a snapshot
+# taken once D delivered $1 frames since the last reset
+delivered_ok()
+{
+	snap "$FABRIC_TMP/snap" -p "${NSS[@]}" &&
+	[[ $(jq -s --argjson d "$D" 'map(select(.addr == $d))[0].node.delivered' \
+		"$FABRIC_TMP/snap") -ge $1 ]]
+}
+
+link_counts()
+{
+	jq -s -r 'map(.addr as $a | .ports[]
+		| select(.stats.forwarded + .stats.originated > 0)
+		| "\($a):\(.port)=\(.stats.forwarded + .stats.originated)") | join(" ")' \
+		"$FABRIC_TMP/snap"
+}
+
+# measure N [PROTO]: (flow set PROTO,) reset, burst of N, wait for D;
+# prints the link counts. A sender flow idle for 10 s is forgotten with
+# its routing (soft state, like the allocator's flow table), so the
+# protocol is set again right before the burst.
+measure()
+{
+	if [[ -n ${2:-} ]]; then
+		torus_exec "$S" r2c2ctl flow set "$FLOW" routing "$2" || return 1
+	fi
+	snap_reset "${NSS[@]}" || return 1
+	burst "$1" || { echo "burst not sent"; return 1; }
+	wait_until 30 delivered_ok "$1" || {
+		echo "node $D delivered $(jq -s --argjson d "$D" 'map(select(.addr == $d))[0].node.delivered' "$FABRIC_TMP/snap") of $1"
+		return 1
+	}
+	link_counts
+}
+
+# torus_links L OK: every node's graph has L directed links and
+# topology_ok OK (true/false), 9 nodes
+torus_links()
+{
+	snap "$FABRIC_TMP/g" "${NSS[@]}" 2>/dev/null &&
+	[[ $(jq -s --argjson l "$1" --argjson ok "$2" \
+		'map(select(.nodes == 9 and .links == $l and .topology_ok == $ok)) | length' \
+		"$FABRIC_TMP/g") == 9 ]]
+}
+
+graph_state()
+{
+	jq -s -c 'map({(.ns): "\(.nodes)/\(.links)/\(.topology_ok)"}) | add' "$FABRIC_TMP/g" 2>&1
+}
+
+all_pairs_ok()
+{
+	local fails
+
+	fails=$(torus_all_pairs 4)
+	check_err $? "no IPv4 reply for: $(head -n 10 <<<"$fails" | tr '\n' ' ')"
+}
+
+stop_bg()
+{
+	local p
+
+	for p in "${BG_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait "${BG_PIDS[@]}" 2>/dev/null
+	BG_PIDS=()
+}
+cleanup_add stop_bg
+
+# ---------------------------------------------------------------- setup
+lap
+RET=0
+torus_create 3 3
+check_err $? "torus_create 3 3"
+torus_wait_ready 90
+check_err $? "the torus did not converge"
+sender_start
+check_err $? "could not start the sender"
+log_test "setup: 3x3 torus, a UDP sender on node $S"
+((RET == 0)) || ksft_exit
+lap setup
+
+# ---------------------------------------------------------------- 1. flow set
+RET=0
+burst 10
+check_err $? "first burst not sent"
+read -r FLOW routing _ <<<"$(flow_of_s)"
+[[ $FLOW == 0x* && $routing == rps ]]
+check_err $? "node $S has no RPS flow to node $D: $FLOW $routing"
+log_test "the flow to node $D appears in node $S's flow table ($FLOW, rps)"
+
+RET=0
+if [[ $FLOW == 0x* ]]; then
+	for proto in dor rps dor; do
+		torus_exec "$S" r2c2ctl flow set "$FLOW" routing "$proto"
+		check_err $? "flow set $FLOW routing $proto failed"
+		read -r _ routing _ <<<"$(flow_of_s)"
+		[[ $routing == "$proto" ]]
+		check_err $? "flow show says $routing after flow set $proto"
+		counts=$(measure "$BURST")
+		check_err $? "$counts"
+		case $proto in
+		dor)
+			[[ $counts == "0:0=$BURST 1:2=$BURST" ]]
+			check_err $? "DOR burst: links $counts, expected 0:0=$BURST 1:2=$BURST" ;;
+		rps)
+			# two paths, 1/2 each: |c - N/2| <= 5 sqrt(N/4) + 1
+			tol=$(awk -v n="$BURST" 'BEGIN { printf "%d", 5 * sqrt(n / 4) + 1 }')
+			ok=$(awk -v c="$counts" -v n="$BURST" -v t="$tol" 'BEGIN {
+				m = split(c, l, " "); tot = 0; bad = 0
+				for (i = 1; i <= m; i++) {
+					split(l[i], kv, "="); v[kv[1]] = kv[2]; tot += kv[2]
+				}
+				if (m != 4 || tot != 2 * n) bad = 1
+				if (v["0:0"] != v["1:2"] || v["0:2"] != v["3:0"]) bad = 1
+				d = v["0:0"] - n / 2; if (d < 0) d = -d
+				if (d > t) bad = 1
+				print bad ? "no" : "yes" }')
+			[[ $ok == yes ]]
+			check_err $? "RPS burst: links $counts, expected 0:0 = 1:2 and 0:2 = 3:0, $((BURST / 2)) +- $tol each" ;;
+		esac
+		log_info "after flow set $proto: $counts"
+	done
+	n=$(torus_exec "$S" r2c2ctl -j flow show | jq --argjson d "$D" --arg f "$FLOW" \
+		'map(select(.dst == $d)) | [length, (map(.flow) == [$f])]' -c)
+	[[ $n == "[1,true]" ]]
+	check_err $? "node $S's flows to node $D: $n, not one with id $FLOW"
+fi
+log_test "flow set moves the running flow: dor -> rps -> dor, seen on the links"
+lap "flow set"
+
+# ---------------------------------------------------------------- 2. port del/add
+RET=0
+torus_exec 4 r2c2ctl port del 0
+check_err $? "port del 0 on node 4"
+wait_until 30 torus_links 34 false
+check_err $? "graphs after port del: $(graph_state)"
+[[ -z $(torus_exec 4 r2c2ctl -j port show | jq '.[] | select(.port == 0)') ]]
+check_err $? "node 4 still lists port 0"
+all_pairs_ok
+log_test "port del: every node drops the link (34 links, topology_ok false), all pairs ping"
+
+RET=0
+torus_exec 4 r2c2ctl port add 0 dev p0
+check_err $? "port add 0 dev p0 on node 4"
+wait_until 30 torus_links 36 true
+check_err $? "graphs after port add: $(graph_state)"
+nbr=$(torus_exec 4 r2c2ctl -j neigh show | jq -r '.[] | select(.port == 0) | "\(.addr):\(.neighbour_port)"')
+[[ $nbr == 5:1 ]]
+check_err $? "node 4 port 0 neighbour $nbr, not 5:1"
+log_test "port add: the torus is whole again (36 links, topology_ok), 4:p0 hears 5:p1"
+lap "port del/add"
+
+# ---------------------------------------------------------------- 3. veth deleted in use
+RET=0
+torus_exec "$S" r2c2ctl flow set "$FLOW" routing dor
+echo 3000 >&7			# a long DOR burst over 1:p2 -> 4:p3
+BURSTS=$((BURSTS + 1))
+sleep 0.5
+ip -n r2c2-1 link del p2
+check_err $? "ip link del p2 in node 1"
+wait_until 60 bursts_done "$BURSTS"
+check_err $? "the burst did not end"
+wait_until 30 torus_links 34 false
+check_err $? "graphs after the veth went: $(graph_state)"
+ports1=$(torus_exec 1 r2c2ctl -j port show | jq -c 'map(.port)')
+ports4=$(torus_exec 4 r2c2ctl -j port show | jq -c 'map(.port)')
+[[ $ports1 == "[0,1,3]" && $ports4 == "[0,1,2]" ]]
+check_err $? "ports left: node 1 $ports1 (want [0,1,3]), node 4 $ports4 (want [0,1,2])"
+counts=$(measure "$BURST" dor)
+check_err $? "$counts"
+[[ $counts == "0:2=$BURST 3:0=$BURST" ]]
+check_err $? "DOR after the loss of 1-4: links $counts, expected 0:2=$BURST 3:0=$BURST"
+all_pairs_ok
+log_test "a veth in use deleted: both ports detached, DOR goes round, all pairs ping"
+
+RET=0
+ip link add p2 netns r2c2-1 type veth peer name p3 netns r2c2-4 &&
+ip -n r2c2-1 link set p2 up && ip -n r2c2-4 link set p3 up
+check_err $? "could not re-create the veth"
+torus_exec 1 r2c2ctl port add 2 dev p2 && torus_exec 4 r2c2ctl port add 3 dev p3
+check_err $? "port add on the new veth"
+wait_until 30 torus_links 36 true
+check_err $? "graphs after re-adding: $(graph_state)"
+counts=$(measure "$BURST" dor)
+check_err $? "$counts"
+[[ $counts == "0:0=$BURST 1:2=$BURST" ]]
+check_err $? "DOR on the new veth: links $counts, expected 0:0=$BURST 1:2=$BURST"
+log_test "a new veth attached as the same ports: torus whole, DOR back on 0 -> 1 -> 4"
+sender_stop
+lap "veth deleted"
+
+# ---------------------------------------------------------------- 4. rmmod
+RET=0
+ip netns exec r2c2-8 iperf3 -s -1 >/dev/null 2>&1 &
+BG_PIDS+=($!)
+listening() { torus_exec 8 ss -Htln 'sport = :5201' | grep -q .; }
+wait_until 10 listening
+check_err $? "iperf3 server not listening"
+ip netns exec r2c2-0 iperf3 -c "$(torus_addr4 8)" -t 30 >"$FABRIC_TMP/iperf3" 2>&1 &
+BG_PIDS+=($!)
+ip netns exec r2c2-2 ping -n -i 0.1 "$(torus_addr4 6)" >"$FABRIC_TMP/ping" 2>&1 &
+BG_PIDS+=($!)
+busy()
+{
+	snap "$FABRIC_TMP/b" r2c2-8 r2c2-6 &&
+	[[ $(jq -s 'map(.node.delivered) | add' "$FABRIC_TMP/b") -gt 500 ]]
+}
+wait_until 30 busy
+check_err $? "no traffic before rmmod"
+holders=$(ls /sys/module/r2c2/holders 2>/dev/null)
+for m in $holders; do
+	rmmod "$m"
+	check_err $? "rmmod $m (holds r2c2)"
+done
+timeout 60 rmmod r2c2
+rc=$?
+check_err $rc "rmmod r2c2 under traffic: status $rc"
+[[ ! -d /sys/module/r2c2 ]] && ! lsmod | grep -qw '^r2c2'
+check_err $? "r2c2 is still loaded"
+left=$(for id in $(torus_nodes); do ip -n "$(torus_ns "$id")" -o link show r2c0 2>/dev/null; done)
+[[ -z $left ]]
+check_err $? "r2c0 left behind: $left"
+stop_bg
+kernel_healthy
+check_err $? "kernel warnings or oopses"
+log_info "iperf3 and ping were running: $(grep -c icmp_seq "$FABRIC_TMP/ping") ping replies before"
+log_test "rmmod r2c2 while iperf3 and ping run: module and every r2c0 gone, no warning"
+lap rmmod
+
+RET=0
+r2c2_modules_load
+check_err $? "loading r2c2 again failed"
+for id in 0 1; do
+	torus_exec "$id" r2c2ctl node set addr "$id" &&
+	torus_exec "$id" r2c2ctl port add "$id" dev "p$id" &&
+	ip -n "$(torus_ns "$id")" link set r2c0 up &&
+	ip -n "$(torus_ns "$id")" addr add "$(torus_addr4 "$id")/16" dev r2c0
+	check_err $? "node $id: configuring again failed"
+done
+pair_ok()
+{
+	snap "$FABRIC_TMP/p" r2c2-0 r2c2-1 2>/dev/null &&
+	[[ $(jq -s 'map(select(.nodes == 2)) | length' "$FABRIC_TMP/p") == 2 ]]
+}
+wait_until 30 pair_ok
+check_err $? "nodes 0 and 1 do not find each other after the reload"
+out=$(pingall_from r2c2-0 4 "$(torus_addr4 1)")
+check_err $? "no reply from node 1: $out"
+log_test "r2c2 loads again; two old namespaces become nodes that ping"
+
+RET=0
+kernel_healthy
+check_err $? "kernel warnings or oopses"
+log_test "no kernel warning, oops or taint"
+
+ksft_exit
