@@ -9,6 +9,8 @@
 #   make check           set up and run every test (what CI runs)
 #   make demo            set up and run the demo in a VM
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
+#   make bench-forward   forwarding benchmark in a VM, both kernels
+#                        (BENCH_ARGS="-r 3 -s 64" etc. go to bench/forward.sh)
 #
 # Out-of-tree kbuild writes objects next to the sources, so each kernel
 # gets a shadow tree of symlinks under build/<kver>/ and builds there.
@@ -20,7 +22,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-all userspace check demo clean checkpatch
+.PHONY: all modules modules-all userspace check demo clean checkpatch bench-forward
 
 all: modules userspace
 
@@ -47,6 +49,19 @@ check:
 
 demo:
 	bash scripts/demo.sh
+
+bench/pktblast: bench/pktblast.c include/uapi/linux/r2c2.h include/r2c2/wire.h include/r2c2/compat.h
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Iinclude -Iinclude/uapi -o $@ $<
+
+# One VM run per kernel; the output (numbers, a Markdown table at the end)
+# also goes to build/bench/forward-<abi>.log.
+bench-forward: modules-all userspace bench/pktblast
+	@mkdir -p build/bench
+	@for k in $$(cat $(R2C2_CACHE)/kernels); do \
+		log=build/bench/forward-$$k.log; \
+		scripts/vm-run --kernel $$k --timeout 3000 -- bench/forward.sh $(BENCH_ARGS) 2>&1 | tee $$log; \
+		grep -q '^vm-run: exit status 0 ' $$log || { echo "bench-forward: the run on $$k failed ($$log)" >&2; exit 1; }; \
+	done
 
 checkpatch:
 	@perl $(R2C2_CACHE)/linux-source-6.1/scripts/checkpatch.pl --strict \
