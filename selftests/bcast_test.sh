@@ -176,7 +176,9 @@ lap "setup"
 # Monitors on every node; warm-up events from nodes 0 and 1 tell when
 # every monitor listens.
 for id in $(torus_nodes); do
-	torus_exec "$id" r2c2ctl -j monitor timeout 300 >"$FABRIC_TMP/mon.$id" 2>&1 &
+	# not through a function: $! must be the monitor itself
+	ip netns exec "$(torus_ns "$id")" r2c2ctl -j monitor timeout 300 \
+		>"$FABRIC_TMP/mon.$id" 2>&1 &
 	MON_PIDS+=($!)
 done
 RET=0
@@ -198,7 +200,7 @@ have_tcpdump=0
 if command -v tcpdump >/dev/null; then
 	have_tcpdump=1
 	for s in "${SOURCES[@]}"; do
-		torus_exec "$s" tcpdump -i p0 -Q out -nn -l -x \
+		ip netns exec "$(torus_ns "$s")" tcpdump -i p0 -Q out -nn -l -x \
 			"ether proto 0x88b5 and ether[14] = 0x15 and ether[16:2] = $s" \
 			>"$FABRIC_TMP/cap.$s" 2>"$FABRIC_TMP/cap.$s.err" &
 		CAP_PIDS+=($!)

@@ -109,16 +109,17 @@ torus_ready()
 	[[ -s $FABRIC_TMP/ready && -z $TORUS_LAGGARDS ]]
 }
 
-# torus_wait_ready TIMEOUT_S: wait for torus_ready (cheap: one process a
-# round for the whole torus), then confirm with torus.sh's
-# torus_wait_converged (r2c2ctl in every namespace, once).
+# torus_wait_ready TIMEOUT_S: wait for torus_ready. Used instead of
+# torus.sh's torus_wait_converged, which starts r2c2ctl twice a node a
+# round (seconds per round on a 3x3x3 under TCG): here a round is one
+# process for the whole torus, and it checks links, topology_ok and the
+# ports too.
 torus_wait_ready()
 {
 	if ! wait_until "$1" torus_ready; then
 		printf '# torus not ready after %ss: %s\n' "$1" "$TORUS_LAGGARDS"
 		return 1
 	fi
-	torus_wait_converged 10
 }
 
 # link_data FILE: "NODE PORT COUNT" for every port of a snapshot taken
