@@ -14,10 +14,12 @@
 #	+---------------------+         +---------------------+
 #
 # Rates are measured at the receiver (r2c2_udpsink: bytes per source port
-# over an exact window of 3 s, counted as frames the way tc counts them).
+# over an exact window of 8 s, counted as frames the way tc counts them;
+# shorter windows see the receiver's delivery jitter, ~2 % over 3 s).
 # They are low (1-3 Mbit/s) so that a TCG guest on a loaded host keeps up,
-# and catchup is 20 ms: a starved TCG guest wakes its timers milliseconds
-# late, and a flow may only make up for lateness within catchup.
+# and catchup is 100 ms: the vCPUs of a TCG guest on a busy host stall
+# for tens of ms, and a flow may only make up for lateness within catchup
+# (with 2-20 ms all flows lost 5-8 % alike on a loaded host).
 
 lib_dir=$(dirname "$0")
 # shellcheck source=selftests/lib.sh
@@ -123,7 +125,7 @@ log_test "two-node line up, ping over r2c0"
 
 RET=0
 ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2 limit 100000 flow_limit 2000 \
-	initial_rate 1mbit safe_rate 1500kbit lease 60s idle 500ms catchup 20ms
+	initial_rate 1mbit safe_rate 1500kbit lease 60s idle 500ms catchup 100ms
 check_err $? "tc qdisc add dev r2c0 root r2c2"
 ip netns exec "$S" "$TC" qdisc show dev r2c0 | grep -q "qdisc r2c2 .*initial_rate 1Mbit"
 check_err $? "tc qdisc show does not show the options"
@@ -149,7 +151,7 @@ for sp in 20000 20001 20002; do
 	ids+=("$(id_of $sp)")
 done
 log_info "flow ids: ${ids[*]}"
-check_rates "20000:1000000 20001:1000000 20002:1000000" 3
+check_rates "20000:1000000 20001:1000000 20002:1000000" 8
 log_test "new flows send at the initial rate (1 Mbit/s)"
 
 RET=0
@@ -160,7 +162,7 @@ log_test "a new flow raises a flow start at the other node"
 RET=0
 ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 1M "${ids[1]}" 2M "${ids[2]}" 3M
 check_err $? "r2c2ctl rate set"
-check_rates "20000:1000000 20001:2000000 20002:3000000" 3
+check_rates "20000:1000000 20001:2000000 20002:3000000" 8
 qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "set")' >/dev/null
 check_err $? "flows not in state set"
 log_test "three flows at 1, 2 and 3 Mbit/s, each within 2 %"
@@ -168,7 +170,7 @@ log_test "three flows at 1, 2 and 3 Mbit/s, each within 2 %"
 RET=0
 ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 3M "${ids[2]}" 1M
 check_err $? "r2c2ctl rate set"
-check_rates "20000:3000000 20001:2000000 20002:1000000" 3
+check_rates "20000:3000000 20001:2000000 20002:1000000" 8
 log_test "rates changed mid-flow take effect (1 and 3 Mbit/s swapped)"
 
 # ------------------------------------------------------------------ lease
@@ -179,7 +181,7 @@ ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 2M "${ids[1]}" 2M "${ids[2]}" 2M
 qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "set")' >/dev/null
 check_err $? "flows not in state set after rate set"
 sleep 3.2
-check_rates "20000:1500000 20001:1500000 20002:1500000" 3
+check_rates "20000:1500000 20001:1500000 20002:1500000" 8
 qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "safe")' >/dev/null
 check_err $? "flows did not fall back to the safe rate"
 exp=$(xstats | jq '.leases_expired')
