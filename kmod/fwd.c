@@ -95,15 +95,17 @@ static void r2c2_rcv_data(struct r2c2_port *port, struct sk_buff *skb)
 		r2c2_drop(port, skb, R2C2_S_DROP_RIDX);
 		return;
 	}
-	if (ntohs(h->dst) == READ_ONCE(node->addr)) {
-		if (h->ridx != h->rlen)
-			r2c2_drop(port, skb, R2C2_S_DROP_LOOP);
-		else
-			r2c2_data_deliver(port, skb);
-		return;
-	}
+	/*
+	 * The route is authoritative: a frame is delivered where its route
+	 * ends. A VLB route may pass through its destination on the way to
+	 * the intermediate node; it goes on and comes back, as the link
+	 * weights of common/paths.c count it.
+	 */
 	if (h->ridx == h->rlen) {
-		r2c2_drop(port, skb, R2C2_S_DROP_LOOP);
+		if (ntohs(h->dst) == READ_ONCE(node->addr))
+			r2c2_data_deliver(port, skb);
+		else
+			r2c2_drop(port, skb, R2C2_S_DROP_LOOP);
 		return;
 	}
 	num = r2c2_route_get(h->route, h->ridx);

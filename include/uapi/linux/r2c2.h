@@ -501,8 +501,9 @@ enum r2c2_port_state {
  * @R2C2_S_DROP_RIDX: route index beyond route length
  * @R2C2_S_DROP_NO_PORT: route names a port that is not attached
  * @R2C2_S_DROP_PORT_DOWN: route names a port that is down or has no neighbour
- * @R2C2_S_DROP_LOOP: route ends at a node that is not the destination,
- *	reaches the destination with hops left, or a broadcast came back
+ * @R2C2_S_DROP_LOOP: route ends at a node that is not the destination
+ *	(a frame passing its destination with hops left goes on), or a
+ *	broadcast came back
  *	to its source
  * @R2C2_S_DROP_DUP: broadcast already seen (duplicate suppression)
  * @R2C2_S_DROP_NO_ROUTE: sender has no path to the destination or the
