@@ -21,6 +21,8 @@
  * socket's send buffer; packets it drops, ENOBUFS, are counted apart) and
  * prints "packets N bytes N drops N seconds S pps P". One socket serves
  * all flows: for flows of different rates run one process per flow.
+ * Each payload starts with the flow's packet sequence number (u32,
+ * network order), so a receiver can count packets lost after the qdisc.
  * Exit status: 0, 1 on a usage error, 2 on a system error.
  */
 #include <arpa/inet.h>
@@ -63,6 +65,7 @@ int main(int argc, char **argv)
 	struct iphdr *ip;
 	struct udphdr *udp;
 	unsigned long i = 0;
+	uint32_t *seq;
 	char *end;
 
 	while ((opt = getopt(argc, argv, "s:d:p:b:n:l:t:B:r:")) != -1) {
@@ -92,7 +95,7 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			len = strtoul(optarg, &end, 0);
-			if (*end || len > 1400)
+			if (*end || len < 4 || len > 1400)
 				return usage();
 			break;
 		case 't':
@@ -130,7 +133,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	pkt = calloc(1, sizeof(*ip) + sizeof(*udp) + len);
-	if (!pkt)
+	seq = calloc(flows, sizeof(*seq));
+	if (!pkt || !seq)
 		return 2;
 	ip = (struct iphdr *)pkt;
 	udp = (struct udphdr *)(ip + 1);
@@ -158,12 +162,13 @@ int main(int argc, char **argv)
 		}
 		tries++;
 		udp->source = htons((uint16_t)(sport + i));
-		if (++i == flows)
-			i = 0;
+		*(uint32_t *)(udp + 1) = htonl(seq[i]);
 		if (sendto(fd, pkt, sizeof(*ip) + sizeof(*udp) + len, 0,
 			   (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 			if (errno == ENOBUFS) {
 				drops++;
+				if (++i == flows)
+					i = 0;
 				continue;
 			}
 			if (errno == EINTR)
@@ -171,6 +176,9 @@ int main(int argc, char **argv)
 			perror("r2c2_udpflood: sendto");
 			return 2;
 		}
+		seq[i]++;
+		if (++i == flows)
+			i = 0;
 		packets++;
 		bytes += sizeof(*ip) + sizeof(*udp) + len;
 	}
@@ -179,5 +187,6 @@ int main(int argc, char **argv)
 	       packets, bytes, drops, t, packets / t);
 	close(fd);
 	free(pkt);
+	free(seq);
 	return 0;
 }

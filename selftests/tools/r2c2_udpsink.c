@@ -10,15 +10,20 @@
  *     -t SECS    measuring window (default 3)
  *
  * Prints one line per source port seen in the window:
- *   "sport P packets N bytes B frame_bps R"
+ *   "sport P packets N bytes B frame_bps R sent_bps S lost L"
  * where R counts each packet as its Ethernet frame (payload + 42 bytes
  * of Ethernet, IPv4 and UDP headers), the length tc and sch_r2c2 count.
+ * With r2c2_udpflood's sequence numbers (the payload's first 4 bytes),
+ * S is the same rate over the packets the sender's qdisc let through in
+ * the window, lost ones included (last - first sequence + 1), and L the
+ * packets lost on the way: S measures the rate limiter, R the delivery.
  * Exit status: 0, 1 on a usage error, 2 on a system error or when no
  * packet arrived within 10 s.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +42,7 @@ static double now_s(void)
 }
 
 static unsigned long long pkts[65536], bytes[65536];
+static uint32_t seq0[65536], seq1[65536];
 
 int main(int argc, char **argv)
 {
@@ -107,14 +113,31 @@ int main(int argc, char **argv)
 			continue;
 		if (t >= start + win)
 			break;
-		pkts[ntohs(from.sin_port)]++;
-		bytes[ntohs(from.sin_port)] += (unsigned long long)n;
+		i = ntohs(from.sin_port);
+		if (n >= 4) {
+			uint32_t sq = ntohl(*(uint32_t *)buf);
+
+			if (!pkts[i])
+				seq0[i] = sq;
+			seq1[i] = sq;
+		}
+		pkts[i]++;
+		bytes[i] += (unsigned long long)n;
 	}
-	for (i = 0; i < 65536; i++)
-		if (pkts[i])
-			printf("sport %d packets %llu bytes %llu frame_bps %.0f\n",
-			       i, pkts[i], bytes[i],
-			       (bytes[i] + FRAME_OVERHEAD * pkts[i]) * 8 / win);
+	for (i = 0; i < 65536; i++) {
+		unsigned long long span;
+
+		if (!pkts[i])
+			continue;
+		span = (unsigned long long)(seq1[i] - seq0[i]) + 1;
+		if (span < pkts[i])	/* not r2c2_udpflood's numbering */
+			span = pkts[i];
+		printf("sport %d packets %llu bytes %llu frame_bps %.0f sent_bps %.0f lost %llu\n",
+		       i, pkts[i], bytes[i],
+		       (bytes[i] + FRAME_OVERHEAD * pkts[i]) * 8 / win,
+		       (double)(bytes[i] / pkts[i] + FRAME_OVERHEAD) * span * 8 / win,
+		       span - pkts[i]);
+	}
 	return 0;
 
 usage:
