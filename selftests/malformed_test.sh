@@ -218,7 +218,7 @@ case_test "route ends at B, short of C" "$B" drop_loop "" -- -d 3
 # has hops left (as a VLB route through its destination needs); it then
 # ends at C, which is not the destination
 # shellcheck disable=SC2016  # evaluated by case_test
-case_test "passes its destination B with hops left, ends at C" "$C" drop_loop '[[ $(d "$B" forwarded) == "$COUNT" ]]' -- -d 2 -r 0
+case_test "passes its destination B with hops left, ends at C" "$C" drop_loop '(( $(d "$B" forwarded) >= COUNT ))' -- -d 2 -r 0
 # shellcheck disable=SC2016  # evaluated by case_test
 case_test "loop B -> A -> B, for C" "$B" drop_loop '[[ $(d "$A" forwarded) == "$COUNT" ]]' -- -d 3 -r 1,0
 case_test "version 2" "$B" drop_version "" -- -b 0x21 -d 3 -r 0

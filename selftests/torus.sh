@@ -70,7 +70,8 @@ torus_nbr()
 # torus_create K1 K2 [K3]: namespaces, veth links and r2c2 configuration.
 # Under TCG every process start costs 50-200 ms, so the ip work is done in
 # batches: all namespaces in one `ip -batch`, all veth pairs in another,
-# and one per node for its links and addresses.
+# and one per node for its links and addresses; a node's r2c2ctl calls
+# share one shell, and two nodes are configured at a time.
 torus_create()
 {
 	local k topo id d nbr p ns cmds
@@ -116,28 +117,55 @@ torus_create()
 	ip -batch - <<<"$cmds" ||
 		{ echo "torus_create: creating the veth links failed" >&2; return 1; }
 
+	# Nodes two at a time (the VM has two vCPUs; every process start
+	# costs 50-200 ms under TCG, so each node's r2c2ctl calls share one
+	# shell).
+	local pids=() rc=0
 	for id in $(torus_nodes); do
-		ns=$(torus_ns "$id")
-		cmds="link set lo up"$'\n'
-		for ((p = 0; p < 2 * ${#TORUS_DIMS[@]}; p++)); do
-			cmds+="link set p$p up"$'\n'
-		done
-		ip -n "$ns" -batch - <<<"$cmds" || return 1
-
-		ip netns exec "$ns" "$R2C2CTL" node set addr "$id" topology "$topo" ||
-			{ echo "torus_create: r2c2ctl node set failed in $ns" >&2; return 1; }
-		for ((p = 0; p < 2 * ${#TORUS_DIMS[@]}; p++)); do
-			ip netns exec "$ns" "$R2C2CTL" port add "$p" dev "p$p" ||
-				{ echo "torus_create: r2c2ctl port add $p failed in $ns" >&2; return 1; }
-		done
-
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.r2c0.accept_dad=0
-		ip -n "$ns" -batch - <<-EOF || return 1
-			link set r2c0 up
-			addr add $(torus_addr4 "$id")/16 dev r2c0
-			addr add $(torus_addr6 "$id")/64 dev r2c0 nodad
-		EOF
+		torus_node_setup "$id" "$topo" &
+		pids+=($!)
+		if ((${#pids[@]} == 2)); then
+			wait "${pids[0]}" || rc=1
+			wait "${pids[1]}" || rc=1
+			pids=()
+		fi
 	done
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=1
+	done
+	return "$rc"
+}
+
+# torus_node_setup ID TOPO: links up, r2c2 node and ports, r2c0 addresses
+# of one node of torus_create.
+torus_node_setup()
+{
+	local id=$1 topo=$2 ns p cmds nports=$((2 * ${#TORUS_DIMS[@]}))
+
+	ns=$(torus_ns "$id")
+	cmds="link set lo up"$'\n'
+	for ((p = 0; p < nports; p++)); do
+		cmds+="link set p$p up"$'\n'
+	done
+	ip -n "$ns" -batch - <<<"$cmds" || return 1
+
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	ip netns exec "$ns" bash -c '
+		ctl=$1 ns=$2 id=$3 topo=$4 nports=$5
+		"$ctl" node set addr "$id" topology "$topo" ||
+			{ echo "torus_create: r2c2ctl node set failed in $ns" >&2; exit 1; }
+		for ((p = 0; p < nports; p++)); do
+			"$ctl" port add "$p" dev "p$p" ||
+				{ echo "torus_create: r2c2ctl port add $p failed in $ns" >&2; exit 1; }
+		done
+		echo 0 2>/dev/null >/proc/sys/net/ipv6/conf/r2c0/accept_dad || :' \
+		_ "$R2C2CTL" "$ns" "$id" "$topo" "$nports" || return 1
+
+	ip -n "$ns" -batch - <<-EOF || return 1
+		link set r2c0 up
+		addr add $(torus_addr4 "$id")/16 dev r2c0
+		addr add $(torus_addr6 "$id")/64 dev r2c0 nodad
+	EOF
 }
 
 # Number of nodes the r2c2 instance in namespace $1 knows ("nodes" of
