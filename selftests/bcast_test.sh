@@ -146,12 +146,9 @@ quiet_sums()
 
 stop_bg()
 {
-	local p
+	local pids=("${MON_PIDS[@]}" "${CAP_PIDS[@]}")
 
-	for p in "${MON_PIDS[@]}" "${CAP_PIDS[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
+	((${#pids[@]} == 0)) || stop_pids "${pids[@]}"
 	MON_PIDS=() CAP_PIDS=()
 }
 cleanup_add stop_bg

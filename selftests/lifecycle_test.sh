@@ -82,8 +82,7 @@ sender_start()
 sender_stop()
 {
 	[[ -n $SENDER_PID ]] || return 0
-	kill "$SENDER_PID" 2>/dev/null
-	wait "$SENDER_PID" 2>/dev/null
+	stop_pids "$SENDER_PID"
 	SENDER_PID=
 	exec 7>&-
 }
@@ -170,12 +169,7 @@ all_pairs_ok()
 
 stop_bg()
 {
-	local p
-
-	for p in "${BG_PIDS[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait "${BG_PIDS[@]}" 2>/dev/null
+	((${#BG_PIDS[@]} == 0)) || stop_pids "${BG_PIDS[@]}"
 	BG_PIDS=()
 }
 cleanup_add stop_bg

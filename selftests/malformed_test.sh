@@ -154,11 +154,17 @@ case_test()
 	log_test "$name: dropped, +$COUNT $counter (${ns#r2c2-m})"
 }
 
+ping_gone()
+{
+	[[ ! -e /proc/$PING_PID || $(awk '{ print $3 }' "/proc/$PING_PID/stat" 2>/dev/null) == Z ]]
+}
+
 stop_ping()
 {
 	[[ -n $PING_PID ]] || return 0
-	kill -INT "$PING_PID" 2>/dev/null
-	wait "$PING_PID" 2>/dev/null
+	kill -INT "$PING_PID" 2>/dev/null	# ping prints its summary
+	wait_until 10 ping_gone
+	stop_pids "$PING_PID"
 	PING_PID=
 }
 cleanup_add stop_ping
