@@ -83,6 +83,11 @@ static void r2c2_rcv_data(struct r2c2_port *port, struct sk_buff *skb)
 		return;
 	}
 	h = (struct r2c2_data_hdr *)skb->data;
+	/* every node, not only the destination, drops a frame cut short */
+	if (skb->len < R2C2_DATA_HLEN + ntohs(h->plen)) {
+		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		return;
+	}
 	if (r2c2_data_csum(h) != (__force u16)h->csum) {
 		r2c2_drop(port, skb, R2C2_S_DROP_CSUM);
 		return;
