@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Not run by selftests/run.sh (and so not by CI) yet: under a loaded TCG
-# host the rate checks come out ~7 % low on all flows alike, on both
-# kernels (2026-11-21), a systematic mismatch between what the qdisc
-# paces and what the receiver measures that is not resolved. Run it by
-# hand: scripts/vm-run -- selftests/manual/qdisc_test.sh
+# Not run by selftests/run.sh (and so not by CI) yet: its rate checks
+# held on 6.1 and on 6.12 at moderate host load but failed on 6.12 at
+# load ~9 (initial and safe rate phases 6-12 % low, all flows alike;
+# 2026-11-21). Run it by hand: scripts/vm-run -- selftests/manual/qdisc_test.sh
 #
 # qdisc_test.sh - sch_r2c2 on r2c0 of a two-node line: flow start and
 # finish events, rates set through r2c2ctl enforced within 2 %, rates
@@ -24,9 +23,10 @@
 # sequence numbers: the packets the qdisc let through in the window, the
 # ones lost later on a starved guest included (the log shows how many).
 # They are low (1-3 Mbit/s) so that a TCG guest on a loaded host keeps up,
-# and catchup is 100 ms: the vCPUs of a TCG guest on a busy host stall
-# for tens of ms, and a flow may only make up for lateness within catchup
-# (with 2-20 ms all flows lost 5-8 % alike on a loaded host).
+# and catchup is 1 s: the vCPUs of a TCG guest on a busy host (load ~10
+# on 2 cores) stall for hundreds of ms, and a flow may only make up for
+# lateness within catchup (with 100 ms all flows lost 5-11 % alike there,
+# with 2-20 ms 5-8 % at load ~7; at load ~4, 100 ms was within 0.25 %).
 
 lib_dir=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=selftests/lib.sh
@@ -132,7 +132,7 @@ log_test "two-node line up, ping over r2c0"
 
 RET=0
 ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2 limit 100000 flow_limit 2000 \
-	initial_rate 1mbit safe_rate 1500kbit lease 60s idle 500ms catchup 100ms
+	initial_rate 1mbit safe_rate 1500kbit lease 60s idle 500ms catchup 1s
 check_err $? "tc qdisc add dev r2c0 root r2c2"
 ip netns exec "$S" "$TC" qdisc show dev r2c0 | grep -q "qdisc r2c2 .*initial_rate 1Mbit"
 check_err $? "tc qdisc show does not show the options"
@@ -147,9 +147,11 @@ sleep 0.5
 
 # ------------------------------------------------------------------ rates
 RET=0
-# one process (one socket) per flow: each is held back by its own queue
+# one process (one socket) per flow: each is held back by its own queue;
+# a send buffer of ~1700 packets keeps the flow backlogged through long
+# stalls of a starved sender (below flow_limit, so nothing is dropped)
 for sp in 20000 20001 20002; do
-	flood -b $sp -t 600 -l 1000 -B 100000
+	flood -b $sp -t 600 -l 1000 -B 2000000
 done
 busywait 10000 bash -c "ip netns exec $S r2c2ctl -j qflow show | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002)] | length == 3' >/dev/null"
 check_err $? "the three flows are not in qflow show"
@@ -198,9 +200,10 @@ log_test "lease: no update for 3 s, flows fall back to the safe rate (1.5 Mbit/s
 
 RET=0
 cleanup_flood
-busywait 5000 grep -q "flow finish src 0 flow ${ids[0]}" "$MON"
+# the queues (up to ~1700 packets a flow) drain first, then idle 500 ms
+busywait 20000 grep -q "flow finish src 0 flow ${ids[0]}" "$MON"
 check_err $? "no flow finish event for ${ids[0]} at the receiver"
-busywait 5000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows_finished >= 3' >/dev/null"
+busywait 20000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows_finished >= 3' >/dev/null"
 check_err $? "flows_finished < 3"
 st=$(xstats)
 [[ $(jq '.backlog' <<<"$st") -eq 0 && $(jq '.qlen' <<<"$st") -eq 0 ]]
