@@ -7,9 +7,9 @@
 # Installs: the toolchain, libnl-3/libnl-genl-3, iproute2, iperf3, qemu,
 # Debian's stock cloud kernels (6.1 from bookworm, 6.12 from
 # bookworm-backports) with matching headers, linux-source-6.1 for KUnit,
-# and the iproute2 source for the tc plugin. Downloads stay in apt's own
-# cache (/var/cache/apt) and in $R2C2_CACHE (default /var/cache/r2c2),
-# never in the repository.
+# and the iproute2 source for the tc plugin, which it builds and installs
+# for the host's tc. Downloads stay in apt's own cache (/var/cache/apt)
+# and in $R2C2_CACHE (default /var/cache/r2c2), never in the repository.
 set -euo pipefail
 
 R2C2_CACHE=${R2C2_CACHE:-/var/cache/r2c2}
@@ -122,6 +122,21 @@ fetch_iproute2_src() {
 	 $SUDO sh -c 'mv iproute2-*/ src')
 }
 
+# q_r2c2.so built as the calling user (no root-owned files in the
+# repository) and installed where the host's tc looks for it (Debian:
+# /usr/lib/<multiarch>/tc, see tc/Makefile); the VM runner links the
+# repository's copy into the guest itself. Skipped when identical.
+install_tc_plugin() {
+	local repo lib
+	repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	[ -f "$repo/tc/Makefile" ] || return 0
+	make -s -C "$repo/tc" q_r2c2.so
+	lib=$(make -s -C "$repo/tc" --no-print-directory print-libdir)
+	cmp -s "$repo/tc/q_r2c2.so" "$lib/q_r2c2.so" && return 0
+	log "installing q_r2c2.so in $lib"
+	$SUDO make -s -C "$repo/tc" install
+}
+
 # linux-source tarball unpacked once, for kunit.py and checkpatch.pl.
 unpack_linux_source() {
 	local tb
@@ -137,5 +152,6 @@ apt_update
 install_pkgs "${BASE_PKGS[@]}"
 install_kernels
 fetch_iproute2_src
+install_tc_plugin
 unpack_linux_source
 log "done"
