@@ -22,12 +22,18 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-all userspace check demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all userspace check demo clean checkpatch bench-forward
 
 all: modules userspace
 
+# Builds of one tree are serialised (flock): each build refreshes the
+# shadow tree, which would pull objects from under a concurrent build.
 modules:
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR); run scripts/setup.sh or pass KVER=" >&2; exit 1; }
+	@mkdir -p $(CURDIR)/build
+	@flock $(CURDIR)/build/.modules.lock $(MAKE) --no-print-directory modules-locked KVER=$(KVER) KDIR=$(KDIR)
+
+modules-locked:
 	@mkdir -p $(BUILD)
 	@for d in $(KSRC_DIRS); do \
 		rm -rf $(BUILD)/$$d; cp -rs $(CURDIR)/$$d $(BUILD)/$$d; \
