@@ -42,7 +42,7 @@ static int r2c2_put_stats(struct sk_buff *msg, struct r2c2_stats __percpu *st)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = R2C2_S_UNSPEC + 1; i < __R2C2_S_MAX; i++)
-		if (nla_put_u64_64bit(msg, i, v[i], R2C2_A_PAD)) {
+		if (nla_put_u64_64bit(msg, i, v[i], R2C2_S_PAD)) {
 			nla_nest_cancel(msg, nest);
 			return -EMSGSIZE;
 		}

@@ -478,7 +478,8 @@ enum r2c2_port_state {
  * port. Each is a u64 attribute of the same number inside R2C2_A_STATS.
  * A port counts what arrived on it (rx, drops) and what left by it (tx,
  * forwarded, originated, hellos).
- * @R2C2_S_UNSPEC: unused
+ * @R2C2_S_UNSPEC: no counter; the pad attribute inside R2C2_A_STATS (see
+ *	R2C2_S_PAD)
  * @R2C2_S_RX_PACKETS: frames of our ethertype received on ports
  * @R2C2_S_RX_BYTES: their bytes
  * @R2C2_S_TX_PACKETS: frames sent on ports (originated, forwarded, control)
@@ -573,6 +574,13 @@ enum r2c2_stat {
 };
 
 #define R2C2_S_MAX (__R2C2_S_MAX - 1)
+
+/*
+ * Pad attribute type for nla_put_u64_64bit() inside R2C2_A_STATS: the
+ * nest's type space is the counters', so the pad must not be R2C2_A_PAD
+ * (a counter could take its number). Readers skip type 0.
+ */
+#define R2C2_S_PAD R2C2_S_UNSPEC
 
 /* ------------------------------------------------------------------ */
 /* sch_r2c2: the per-flow rate-limiting qdisc                          */
