@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * routesel.c - r2c2d's route selection (see routesel.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "routesel.h"
+
+void rs_init(struct rs *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void rs_fini(struct rs *s)
+{
+	free(s->ent);
+	free(s->f);
+	free(s->is_long);
+	free(s->idx);
+	memset(s, 0, sizeof(*s));
+}
+
+bool rs_my_turn(struct rs *s, uint64_t wall_ns, uint64_t now_ns,
+		uint64_t interval_ns, uint32_t nnodes, uint16_t me)
+{
+	uint64_t slot;
+
+	if (!interval_ns || !nnodes)
+		return false;
+	slot = wall_ns / interval_ns;
+	if (slot % nnodes != me || s->last_slot == slot + 1)
+		return false;
+	s->last_slot = slot + 1;
+	if (s->heard_ns && now_ns - s->heard_ns < interval_ns / 2) {
+		s->skipped++;
+		return false;
+	}
+	return true;
+}
+
+static int rs_grow(struct rs *s, size_t n)
+{
+	size_t cap = s->cap ? s->cap : 64;
+	void *a, *b, *c, *d;
+
+	if (n <= s->cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	a = realloc(s->f, cap * sizeof(*s->f));
+	if (a)
+		s->f = a;
+	b = realloc(s->is_long, cap * sizeof(*s->is_long));
+	if (b)
+		s->is_long = b;
+	c = realloc(s->idx, cap * sizeof(*s->idx));
+	if (c)
+		s->idx = c;
+	d = realloc(s->ent, cap * sizeof(*s->ent));
+	if (d)
+		s->ent = d;
+	if (!a || !b || !c || !d)
+		return -ENOMEM;
+	s->cap = cap;
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
+	      uint32_t nnodes, uint64_t now, const struct rs_params *p,
+	      struct rs_decision *dec)
+{
+	struct r2c2_ga_opts o;
+	struct r2c2_ga_result res = { 0 };
+	uint64_t t0 = mono_ns();
+	size_t n = 0, nl = 0, i;
+	uint32_t k;
+	int r;
+
+	memset(dec, 0, sizeof(*dec));
+	dec->mono_ns = now;
+	s->nent = 0;
+	if (rs_grow(s, m->n))
+		return dec->err = -ENOMEM;
+	for (k = 0; k < m->n; k++) {
+		const struct mx_flow *x = &m->f[k];
+		struct r2c2_flow *a = &s->f[n];
+
+		if (x->src >= nnodes || x->dst >= nnodes || x->src == x->dst ||
+		    x->rproto >= __R2C2_RP_MAX)
+			continue;
+		memset(a, 0, sizeof(*a));
+		a->src = x->src;
+		a->dst = x->dst;
+		a->rproto = x->rproto;
+		a->prio = x->prio;
+		a->weight = x->weight;
+		a->demand = x->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
+			    (double)x->demand_kbps * 1000;
+		s->is_long[n] = now - x->born_ns >= p->long_ns;
+		r = r2c2_rtab_prepare(rt, a->src, a->dst, a->rproto);
+		for (unsigned int q = 0; !r && q < __R2C2_RP_MAX; q++)
+			if (s->is_long[n] && (p->protos & 1u << q))
+				r = r2c2_rtab_prepare(rt, a->src, a->dst, (u8)q);
+		if (r)
+			continue;	/* no path: leave it out */
+		nl += s->is_long[n];
+		s->idx[n++] = k;
+	}
+	dec->flows = (uint32_t)n;
+	dec->long_flows = (uint32_t)nl;
+	if (!nl) {
+		dec->duration_ns = mono_ns() - t0;
+		return 0;
+	}
+	r2c2_ga_defaults(&o);
+	o.time_budget_ms = p->budget_ms;
+	o.threads = p->threads;
+	o.seed = p->seed;
+	o.utility = p->utility;
+	o.policy = p->policy;
+	o.protos = p->protos;
+	o.headroom = p->headroom;
+	r = r2c2_ga_select(rt, s->f, n, s->is_long, &o, &res);
+	dec->duration_ns = mono_ns() - t0;
+	if (r)
+		return dec->err = r;
+	dec->before = res.initial;
+	dec->after = res.fitness;
+	dec->generations = res.generations;
+	dec->evaluations = res.evaluations;
+	dec->adopted = res.fitness > res.initial &&
+		       res.fitness > res.initial * (1 + p->margin);
+	for (i = 0; i < n; i++) {
+		const struct mx_flow *x = &m->f[s->idx[i]];
+		uint8_t rp = dec->adopted ? s->f[i].rproto : x->rproto;
+
+		if (!s->is_long[i])
+			continue;
+		dec->count[rp]++;
+		if (!dec->adopted || rp == x->rproto)
+			continue;
+		s->ent[s->nent].src = x->src;
+		s->ent[s->nent].id = x->id;
+		s->ent[s->nent].rproto = rp;
+		s->nent++;
+	}
+	dec->changed = (uint32_t)s->nent;
+	if (!s->nent)
+		dec->adopted = false;
+	return (int)s->nent;
+}
+
+uint32_t rs_apply(struct mx *m, const struct rs_ent *e, size_t n)
+{
+	uint32_t changed = 0, k;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (e[i].rproto >= __R2C2_RP_MAX)
+			continue;
+		k = mx_find(m, e[i].src, e[i].id);
+		if (k == MX_NONE || m->f[k].rproto == e[i].rproto)
+			continue;
+		m->f[k].rproto = e[i].rproto;
+		changed++;
+	}
+	if (changed)
+		m->gen++;
+	return changed;
+}
+
+int rs_send_batches(const struct rs_ent *e, size_t n, size_t max,
+		    int (*send)(const struct rs_ent *e, size_t n, void *arg),
+		    void *arg)
+{
+	size_t off, cnt;
+	int b = 0, r;
+
+	if (!max)
+		return -EINVAL;
+	for (off = 0; off < n; off += cnt) {
+		cnt = n - off < max ? n - off : max;
+		r = send(e + off, cnt, arg);
+		if (r)
+			return r < 0 ? r : -EIO;
+		b++;
+	}
+	return b;
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * routesel.h - r2c2d's route selection (R2C2 §3.4): whose turn it is to
+ * run the genetic search, the search over the matrix's long-lived flows,
+ * the ROUTES batches it broadcasts, and applying ROUTES heard from the
+ * rack. No netlink and no clock: the caller passes the time, so the logic
+ * is tested offline (tests/r2c2d_routesel_test.c).
+ *
+ * The turn: time is cut into slots of ga_interval_ms on the wall clock
+ * (CLOCK_REALTIME, NTP-synchronised across the rack); in slot s the node
+ * whose address is s mod n runs, n being the number of nodes of the
+ * topology (the same at every node). No token to lose and no master: a
+ * dead node only leaves its slot empty, and the next slot goes on with
+ * the next node. Clock skew smaller than a slot at worst lets two nodes
+ * search close together; a node that heard a ROUTES broadcast less than
+ * half a slot ago skips its turn.
+ */
+#ifndef _R2C2D_ROUTESEL_H
+#define _R2C2D_ROUTESEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include <linux/r2c2.h>
+
+#include "r2c2_alloc.h"
+#include "matrix.h"
+
+/**
+ * struct rs_ent - one routing assignment: flow (@src, @id) uses @rproto
+ */
+struct rs_ent {
+	uint16_t src;
+	uint32_t id;
+	uint8_t rproto;
+};
+
+/**
+ * struct rs_params - what the search is allowed to do
+ * @long_ns: flows at least this old take part in the search
+ * @margin: adopt the result only if utility > before * (1 + margin)
+ * @budget_ms: time budget of one search (0: none)
+ * @threads: fitness evaluators (r2c2_ga_opts.threads)
+ * @utility: enum r2c2_utility
+ * @policy: enum r2c2_policy
+ * @headroom: as for the rate loop
+ * @protos: protocols a long flow may get (1 << R2C2_RP_*)
+ * @seed: random seed of the search
+ */
+struct rs_params {
+	uint64_t long_ns;
+	double margin;
+	uint32_t budget_ms;
+	uint32_t threads;
+	int utility;
+	int policy;
+	double headroom;
+	unsigned int protos;
+	uint64_t seed;
+};
+
+/**
+ * struct rs_decision - one search by this node
+ * @wall_ns: when it ran (CLOCK_REALTIME)
+ * @mono_ns: when it ran (the caller's clock)
+ * @flows: flows in the search
+ * @long_flows: of which long (their protocol may change)
+ * @changed: long flows whose protocol changed (0 when not adopted)
+ * @before, @after: utility of the current and the best assignment, bit/s
+ * @count: long flows on each protocol after the decision
+ * @duration_ns: time the search took
+ * @generations, @evaluations: as r2c2_ga_result
+ * @adopted: the gain beat the margin and the result was broadcast
+ * @err: 0, or a negative errno from the search
+ */
+struct rs_decision {
+	uint64_t wall_ns;
+	uint64_t mono_ns;
+	uint32_t flows;
+	uint32_t long_flows;
+	uint32_t changed;
+	double before;
+	double after;
+	uint32_t count[__R2C2_RP_MAX];
+	uint64_t duration_ns;
+	unsigned int generations;
+	unsigned long evaluations;
+	bool adopted;
+	int err;
+};
+
+/**
+ * struct rs - route selection state of one daemon
+ * @last_slot: the last slot this node ran in (+1; 0: never)
+ * @heard_ns: when ROUTES from another node were last heard (0: never)
+ * @heard_from: who sent them
+ * @heard_entries: how many entries they held
+ * @runs: searches run
+ * @adopted: searches whose result was broadcast
+ * @skipped: turns skipped (a recent ROUTES heard, no long flow)
+ * @batches, @entries_sent: ROUTES sent
+ * @send_errors: ROUTES_SEND requests that failed
+ * @heard, @entries_heard, @entries_applied: ROUTES heard, and entries
+ *	that changed a known flow of the matrix
+ * @last: the last search by this node
+ * @ent: the last decision's entries, @nent of them
+ */
+struct rs {
+	uint64_t last_slot;
+	uint64_t heard_ns;
+	uint16_t heard_from;
+	uint32_t heard_entries;
+	uint64_t runs, adopted, skipped;
+	uint64_t batches, entries_sent, send_errors;
+	uint64_t heard, entries_heard, entries_applied;
+	struct rs_decision last;
+	struct rs_ent *ent;
+	size_t nent;
+	/* scratch */
+	struct r2c2_flow *f;
+	bool *is_long;
+	uint32_t *idx;
+	size_t cap;
+};
+
+void rs_init(struct rs *s);
+void rs_fini(struct rs *s);
+
+/*
+ * Is it this node's turn? Slot = wall_ns / interval_ns; the runner is
+ * the node whose address is slot mod nnodes. True at most once a slot
+ * (s->last_slot records it), and not when ROUTES from another node were
+ * heard less than interval / 2 before now_ns (s->heard_ns, same clock as
+ * now_ns). interval_ns 0 or nnodes 0: never.
+ */
+bool rs_my_turn(struct rs *s, uint64_t wall_ns, uint64_t now_ns,
+		uint64_t interval_ns, uint32_t nnodes, uint16_t me);
+
+/*
+ * Search the matrix: every flow with both ends in the topology takes
+ * part, those born at least p->long_ns before now are long and get a
+ * protocol among p->protos. Prepares the tables for them. When the best
+ * assignment beats the current one by the margin, the changed long flows
+ * go to s->ent (s->nent) and the matrix is NOT touched (rs_apply() does
+ * that). Fills *dec. Returns s->nent (0: nothing to change) or a
+ * negative errno.
+ */
+int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
+	      uint32_t nnodes, uint64_t now, const struct rs_params *p,
+	      struct rs_decision *dec);
+
+/*
+ * Apply assignments to the matrix: each known flow takes its protocol
+ * (unknown flows and invalid protocols are ignored). Returns how many
+ * flows changed; bumps m->gen when any did.
+ */
+uint32_t rs_apply(struct mx *m, const struct rs_ent *e, size_t n);
+
+/*
+ * Cut n entries into batches of at most max (R2C2_ROUTES_MAX: one
+ * 1,500-byte frame each) and hand each to send; stops at the first
+ * error. Returns the number of batches sent or a negative errno.
+ */
+int rs_send_batches(const struct rs_ent *e, size_t n, size_t max,
+		    int (*send)(const struct rs_ent *e, size_t n, void *arg),
+		    void *arg);
+
+#endif /* _R2C2D_ROUTESEL_H */
