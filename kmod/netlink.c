@@ -533,6 +533,14 @@ static int r2c2_nl_route_get(struct sk_buff *skb, struct genl_info *info)
 	dst = nla_get_u16(a[R2C2_A_DST]);
 	if (a[R2C2_A_COUNT])
 		count = nla_get_u32(a[R2C2_A_COUNT]);
+	/* sampling is CPU time under the node's table lock: cap the anonymous */
+	if (count > R2C2_ROUTE_SAMPLES_UNPRIV &&
+	    !netlink_ns_capable(skb, genl_info_net(info)->user_ns,
+				CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG_ATTR(extack, a[R2C2_A_COUNT],
+				    "COUNT above 10000 needs CAP_NET_ADMIN");
+		return -EPERM;
+	}
 	node = r2c2_nl_node(info);
 	if (!node)
 		return -ENODEV;

@@ -54,6 +54,7 @@
 #define R2C2_LSA_REFRESH_MAX_MS	10000
 #define R2C2_LSA_REFRESH_HELLOS	30
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
+#define R2C2_ROUTE_SAMPLES_UNPRIV 10000	/* more needs CAP_NET_ADMIN */
 
 /**
  * struct r2c2_stats - per-CPU counters, one per enum r2c2_stat
