@@ -89,7 +89,8 @@ EOPNOTSUPP||topo_event
 EOF
 )
 
-# Changing commands an unprivileged user must not run (all otherwise valid).
+# Changing commands an unprivileged user must not run (all otherwise valid),
+# and sampling more than 10000 routes (CPU time under the table lock).
 PRIV_CASES=$(cat <<'EOF'
 node_set trees:u8:2
 node_del
@@ -99,6 +100,7 @@ stats_reset
 flow_set flow_id:u32:1 rproto:u8:1
 flow_event flow_id:u32:1 dst:u16:2
 routes_send routes:{ route_ent:{ flow_src:u16:1 flow_id:u32:1 rproto:u8:1 } }
+route_get dst:u16:2 count:u32:10001
 EOF
 )
 
@@ -181,6 +183,10 @@ for how in setpriv unshare; do
 		out=$(ip netns exec "$A" setpriv --reuid 65534 --regid 65534 \
 			--clear-groups --inh-caps=-all --bounding-set=-all \
 			"$NLBAD" -e 0 route_get dst:u16:2 2>&1) || fails+=("reading: $out")
+		out=$(ip netns exec "$A" setpriv --reuid 65534 --regid 65534 \
+			--clear-groups --inh-caps=-all --bounding-set=-all \
+			"$NLBAD" -e 0 route_get dst:u16:2 count:u32:10000 2>&1) ||
+			fails+=("sampling 10000: $out")
 	fi
 	((${#fails[@]} == 0))
 	check_err $? "${fails[*]}"
