@@ -69,10 +69,13 @@ bench-forward: modules-all userspace bench/pktblast
 		grep -q '^vm-run: exit status 0 ' $$log || { echo "bench-forward: the run on $$k failed ($$log)" >&2; exit 1; }; \
 	done
 
+# Run from the kernel source tree, as in-tree code would be: checkpatch then
+# knows the kernel's own identifiers (struct Qdisc is not our CamelCase).
 checkpatch:
-	@perl $(R2C2_CACHE)/linux-source-6.1/scripts/checkpatch.pl --strict \
-		--no-tree --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
-		-f $$(find kmod qdisc common include -name '*.[ch]' ! -name compat-user.h)
+	@cd $(R2C2_CACHE)/linux-source-6.1 && perl scripts/checkpatch.pl --strict \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
+		-f $$(cd $(CURDIR) && find $(CURDIR)/kmod $(CURDIR)/qdisc $(CURDIR)/common \
+			$(CURDIR)/include -name '*.[ch]' ! -name compat-user.h)
 
 clean:
 	rm -rf build
