@@ -388,8 +388,9 @@ enum r2c2_cmd {
  * @R2C2_A_RESEQ_FLOWS: u32, flows with resequencing state
  * @R2C2_A_RESEQ_TIMEOUT_EFF_US: u32, gap timeout in force (adapted to
  *	the observed path-delay spread)
- * @R2C2_A_RESEQ_HIST: binary, u64 per depth 0..255: packets after whose
- *	arrival their flow held that many packets
+ * @R2C2_A_RESEQ_HIST: binary, 257 u64, one per depth 0..256 (the ring of
+ *	256 slots plus one): packets after whose arrival their flow held
+ *	that many packets; readers take as many as the attribute holds
  * @__R2C2_A_MAX: one past the last attribute
  */
 enum r2c2_attr {
