@@ -42,6 +42,8 @@ static struct nla_policy pol[R2C2_A_MAX + 1] = {
 	[R2C2_A_RATE]		= { .type = NLA_U64 },
 	[R2C2_A_BACKLOG]	= { .type = NLA_U32 },
 	[R2C2_A_RATE_STATE]	= { .type = NLA_U8 },
+	[R2C2_A_ROUTES]		= { .type = NLA_NESTED },
+	[R2C2_A_ROUTE_ENT]	= { .type = NLA_NESTED },
 };
 
 static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
@@ -117,6 +119,30 @@ struct ev_ctx {
 	void *arg;
 };
 
+/* ROUTES_EVENT: hand the entries to d->routes_cb */
+static void routes_ev(struct dnl *d, struct nlattr **tb)
+{
+	struct rs_ent e[R2C2_ROUTES_MAX];
+	struct nlattr *a, *etb[R2C2_A_MAX + 1];
+	size_t n = 0;
+	int rem;
+
+	if (!d->routes_cb || !tb[R2C2_A_NODE_ADDR] || !tb[R2C2_A_ROUTES])
+		return;
+	nla_for_each_nested(a, tb[R2C2_A_ROUTES], rem) {
+		if (n == R2C2_ROUTES_MAX || nla_type(a) != R2C2_A_ROUTE_ENT ||
+		    nla_parse_nested(etb, R2C2_A_MAX, a, pol) ||
+		    !etb[R2C2_A_FLOW_SRC] || !etb[R2C2_A_FLOW_ID] ||
+		    !etb[R2C2_A_RPROTO])
+			continue;
+		e[n].src = nla_get_u16(etb[R2C2_A_FLOW_SRC]);
+		e[n].id = nla_get_u32(etb[R2C2_A_FLOW_ID]);
+		e[n].rproto = nla_get_u8(etb[R2C2_A_RPROTO]);
+		n++;
+	}
+	d->routes_cb(d->routes_arg, nla_get_u16(tb[R2C2_A_NODE_ADDR]), e, n);
+}
+
 static int ev_cb(struct nl_msg *msg, void *arg)
 {
 	struct ev_ctx *c = arg;
@@ -125,7 +151,11 @@ static int ev_cb(struct nl_msg *msg, void *arg)
 	uint8_t cmd;
 
 	c->d->ev_msgs++;
-	if (parse(msg, tb, &cmd) || cmd != R2C2_CMD_FLOW_EVENT)
+	if (parse(msg, tb, &cmd))
+		return NL_OK;
+	if (cmd == R2C2_CMD_ROUTES_EVENT)
+		routes_ev(c->d, tb);
+	if (cmd != R2C2_CMD_FLOW_EVENT)
 		return NL_OK;
 	if (!tb[R2C2_A_FLOW_SRC] || !tb[R2C2_A_FLOW_ID] || !tb[R2C2_A_DST] ||
 	    !tb[R2C2_A_FLOW_EVT])
@@ -144,6 +174,13 @@ static int ev_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 int dnl_ev_read(struct dnl *d, void (*cb)(void *arg, const struct mx_evt *e),
 		void *arg)
 {
@@ -153,6 +190,12 @@ int dnl_ev_read(struct dnl *d, void (*cb)(void *arg, const struct mx_evt *e),
 
 	if (!nc)
 		return -ENOMEM;
+	/*
+	 * A fresh callback set checks sequence numbers again (the socket's
+	 * nl_socket_disable_seq_check() does not carry over), and every
+	 * multicast event (seq 0) would be dropped as a mismatch.
+	 */
+	nl_cb_set(nc, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
 	nl_cb_set(nc, NL_CB_VALID, NL_CB_CUSTOM, ev_cb, &c);
 	/* bounded, so a flood cannot starve the rate loop */
 	for (i = 0; i < 256; i++) {
@@ -168,13 +211,39 @@ int dnl_ev_read(struct dnl *d, void (*cb)(void *arg, const struct mx_evt *e),
 	return 0;
 }
 
-/* send msg on the command socket, feed replies to cb, wait for the ack */
+/*
+ * Read and drop whatever is left on the command socket: replies of a
+ * request that failed half-way, or the rest of a dump the kernel kept
+ * running (a new dump on the socket would fail with EBUSY until it is
+ * read to its end). Returns how many datagrams were dropped.
+ */
+static int drain(struct dnl *d)
+{
+	char buf[8192];
+	int fd = nl_socket_get_fd(d->cmd), n = 0;
+
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0 || errno == EINTR ||
+	       errno == ENOBUFS)
+		if (++n >= 100000)
+			break;
+	d->stale += (uint64_t)n;
+	return n;
+}
+
+/*
+ * Send msg on the command socket, feed the replies to cb, up to the ack
+ * (a do) or NLMSG_DONE (a dump). Dumps are sent without NLM_F_ACK: a
+ * kernel may answer a dump with DONE *and* an ack, and an ack left
+ * unread is read by the next request as a stale reply.
+ */
 static int talk(struct dnl *d, struct nl_msg *msg,
 		int (*cb)(struct nl_msg *, void *), void *arg)
 {
-	struct nl_cb *nc = nl_cb_clone(nl_socket_get_cb(d->cmd));
+	struct nl_cb *sc = nl_socket_get_cb(d->cmd);
+	struct nl_cb *nc = nl_cb_clone(sc);
 	int err;
 
+	nl_cb_put(sc);
 	if (!nc) {
 		nlmsg_free(msg);
 		return -ENOMEM;
@@ -189,6 +258,7 @@ static int talk(struct dnl *d, struct nl_msg *msg,
 	nl_cb_put(nc);
 	if (err < 0) {
 		d->req_errors++;
+		drain(d);
 		return err;	/* -NLE_*: nl_geterror() names it */
 	}
 	return 0;
@@ -200,8 +270,10 @@ static struct nl_msg *req(struct dnl *d, uint8_t cmd, int flags)
 
 	if (!msg)
 		return NULL;
+	if (!(flags & NLM_F_DUMP))
+		flags |= NLM_F_ACK;
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, d->family, 0,
-			 flags | NLM_F_ACK, cmd, R2C2_GENL_VERSION)) {
+			 flags, cmd, R2C2_GENL_VERSION)) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -331,6 +403,38 @@ int dnl_flow_event(struct dnl *d, const struct mx_evt *e)
 		return -EMSGSIZE;
 	}
 	return talk(d, msg, NULL, NULL);
+}
+
+int dnl_routes_send(struct dnl *d, const struct rs_ent *e, size_t n)
+{
+	struct nl_msg *msg;
+	struct nlattr *list, *a;
+	size_t i;
+
+	if (!n || n > R2C2_ROUTES_MAX)
+		return -EINVAL;
+	msg = nlmsg_alloc_size(64 + n * 40);
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, d->family, 0,
+			 NLM_F_ACK, R2C2_CMD_ROUTES_SEND, R2C2_GENL_VERSION))
+		goto full;
+	list = nla_nest_start(msg, R2C2_A_ROUTES);
+	if (!list)
+		goto full;
+	for (i = 0; i < n; i++) {
+		a = nla_nest_start(msg, R2C2_A_ROUTE_ENT);
+		if (!a || nla_put_u16(msg, R2C2_A_FLOW_SRC, e[i].src) ||
+		    nla_put_u32(msg, R2C2_A_FLOW_ID, e[i].id) ||
+		    nla_put_u8(msg, R2C2_A_RPROTO, e[i].rproto))
+			goto full;
+		nla_nest_end(msg, a);
+	}
+	nla_nest_end(msg, list);
+	return talk(d, msg, NULL, NULL);
+full:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
 }
 
 struct topo_ctx {

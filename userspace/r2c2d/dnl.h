@@ -11,15 +11,23 @@
 #include <stdint.h>
 
 #include "matrix.h"
+#include "routesel.h"
 
 struct nl_sock;
 
+/*
+ * @routes_cb: ROUTES_EVENT (assignments broadcast by node @from) go here
+ *	when set (after dnl_open()), with @routes_arg
+ */
 struct dnl {
 	struct nl_sock *ev;
 	struct nl_sock *cmd;
 	int family;
 	uint32_t ifindex;
-	uint64_t ev_msgs, ev_overruns, req_msgs, req_errors;
+	uint64_t ev_msgs, ev_overruns, req_msgs, req_errors, stale;
+	void (*routes_cb)(void *arg, uint16_t from, const struct rs_ent *e,
+			  size_t n);
+	void *routes_arg;
 };
 
 /**
@@ -60,6 +68,8 @@ int dnl_qflow_dump(struct dnl *d,
 int dnl_rate_set(struct dnl *d, const uint32_t *id, const uint64_t *rate,
 		 size_t n);
 int dnl_flow_event(struct dnl *d, const struct mx_evt *e);
+/* ROUTES_SEND: broadcast 1..R2C2_ROUTES_MAX assignments (applied locally too) */
+int dnl_routes_send(struct dnl *d, const struct rs_ent *e, size_t n);
 /*
  * The discovered graph (TOPO_GET): nbr[addr * 8 + port] = neighbour
  * address or R2C2_ADDR_NONE, for addresses below max_n; *n receives one
