@@ -347,10 +347,14 @@ void r2c2_rsq_free(struct r2c2_rsq_flow *f)
  */
 void r2c2_rsq_spread_add(struct r2c2_rsq_spread *sp, u64 now, u32 sample)
 {
-	u64 t = READ_ONCE(sp->t);
+	s64 age = (s64)(now - READ_ONCE(sp->t));
 
-	if (now - t >= R2C2_RSQ_SPREAD_WIN_NS) {
-		WRITE_ONCE(sp->prev, now - t >= 2 * R2C2_RSQ_SPREAD_WIN_NS ?
+	/*
+	 * @now may predate a window another CPU just opened (it read the
+	 * clock first): such a sample belongs to the current window.
+	 */
+	if (age >= (s64)R2C2_RSQ_SPREAD_WIN_NS) {
+		WRITE_ONCE(sp->prev, age >= 2 * (s64)R2C2_RSQ_SPREAD_WIN_NS ?
 			   0 : READ_ONCE(sp->cur));
 		WRITE_ONCE(sp->cur, 0);
 		WRITE_ONCE(sp->t, now);
@@ -371,12 +375,13 @@ void r2c2_rsq_spread_add(struct r2c2_rsq_spread *sp, u64 now, u32 sample)
  */
 u64 r2c2_rsq_timeout(const struct r2c2_rsq_spread *sp, u64 now, u64 cfg_ns)
 {
-	u64 age = now - READ_ONCE(sp->t);
+	s64 age = (s64)(now - READ_ONCE(sp->t));
 	u64 m = 0;
 
-	if (age < R2C2_RSQ_SPREAD_WIN_NS)
+	/* a clock read before another CPU opened the window: age 0 */
+	if (age < (s64)R2C2_RSQ_SPREAD_WIN_NS)
 		m = max(READ_ONCE(sp->cur), READ_ONCE(sp->prev));
-	else if (age < 2 * R2C2_RSQ_SPREAD_WIN_NS)
+	else if (age < 2 * (s64)R2C2_RSQ_SPREAD_WIN_NS)
 		m = READ_ONCE(sp->cur);
 	return max(cfg_ns, min_t(u64, 2 * m, R2C2_RSQ_ADAPT_MAX_NS));
 }

@@ -476,7 +476,7 @@ static int r2c2_rsq_fill_summary(struct sk_buff *msg, struct r2c2_node *node)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = R2C2_S_RESEQ_INORDER; i <= R2C2_S_RESEQ_NOSTATE; i++)
-		if (nla_put_u64_64bit(msg, i, v[i], R2C2_A_PAD))
+		if (nla_put_u64_64bit(msg, i, v[i], R2C2_S_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	a = nla_reserve(msg, R2C2_A_RESEQ_HIST,
@@ -521,7 +521,7 @@ static int r2c2_rsq_fill_flow(struct sk_buff *msg, struct r2c2_rsq_ent *e)
 		return -EMSGSIZE;
 	for (i = 0; i < __R2C2_RSQ_CNT; i++)
 		if (nla_put_u64_64bit(msg, R2C2_S_RESEQ_INORDER + i, cnt[i],
-				      R2C2_A_PAD))
+				      R2C2_S_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;

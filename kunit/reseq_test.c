@@ -572,6 +572,23 @@ static void r2c2_rsq_spread_add__window_max(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sp.cur, 10U);
 }
 
+/* a CPU whose clock reading predates the window just opened elsewhere */
+static void r2c2_rsq_spread__clock_behind_window(struct kunit *test)
+{
+	struct r2c2_rsq_spread sp = {};
+	u64 t = 10 * NSEC_PER_SEC, cfg = 300 * US;
+
+	r2c2_rsq_spread_add(&sp, t, 1000 * US);
+	r2c2_rsq_spread_add(&sp, t + NSEC_PER_SEC, 800 * US);
+	KUNIT_EXPECT_EQ(test, sp.prev, 1000 * US);
+	/* read 1 us before the window opened: neither wipes nor ignores */
+	r2c2_rsq_spread_add(&sp, t + NSEC_PER_SEC - US, 900 * US);
+	KUNIT_EXPECT_EQ(test, sp.prev, 1000 * US);
+	KUNIT_EXPECT_EQ(test, sp.cur, 900 * US);
+	KUNIT_EXPECT_EQ(test, r2c2_rsq_timeout(&sp, t + NSEC_PER_SEC - US, cfg),
+			2000 * US);
+}
+
 static void r2c2_rsq_timeout__floor_adapt_cap(struct kunit *test)
 {
 	struct r2c2_rsq_spread sp = {};
@@ -806,6 +823,7 @@ static struct kunit_case r2c2_reseq_cases[] = {
 	KUNIT_CASE(r2c2_rsq_rcv__random_property),
 	KUNIT_CASE(r2c2_rsq_spread_add__window_max),
 	KUNIT_CASE(r2c2_rsq_timeout__floor_adapt_cap),
+	KUNIT_CASE(r2c2_rsq_spread__clock_behind_window),
 	{}
 };
 
