@@ -27,7 +27,7 @@ static void usage(FILE *f)
 	      "       MS    := hello interval in milliseconds, 10..60000\n"
 	      "       T     := broadcast trees per source, 1..16\n"
 	      "       PROTO := { rps | dor | vlb }, the default routing\n"
-	      "       TYPE  := fabric ethertype, 0x0600..0xffff (before ports)\n"
+	      "       TYPE  := fabric ethertype, only 0x88b5 (before ports)\n"
 	      "       reseq: receiver resequencing (default on); US := gap timeout\n"
 	      "       in microseconds, 10..1000000; reseq-flow-limit 1..255 and\n"
 	      "       reseq-limit 1..1048576 bound the packets held a flow and a node\n",

@@ -364,7 +364,8 @@ enum r2c2_cmd {
  * @R2C2_A_ROUTES: nested list of R2C2_A_ROUTE_ENT
  * @R2C2_A_ROUTE_ENT: nested: FLOW_SRC, FLOW_ID, RPROTO
  * @R2C2_A_PAD: padding for u64
- * @R2C2_A_ETHERTYPE: u16, ethertype of the fabric (NODE_SET before ports)
+ * @R2C2_A_ETHERTYPE: u16, ethertype of the fabric (NODE_SET before ports;
+ *	only R2C2_ETH_P is accepted)
  * @R2C2_A_COUNT: u32, a count (samples for ROUTE_GET)
  * @R2C2_A_LINK_COUNTS: binary, u32 per directed link (node index * 8 +
  *	port) counting hops of ROUTE_GET samples
