@@ -4,7 +4,8 @@
 # check.sh - set up and run every r2c2 test; what `make check` and CI run.
 #
 #   1. setup        scripts/setup.sh (apt packages, kernels, sources)
-#   2. build        make modules KVER=<abi> for each kernel; make userspace;
+#   2. build        make modules KVER=<abi> for each kernel (W=1, a warning
+#                   fails); make checkpatch; make userspace;
 #                   make -C tc; make -C selftests/tools (when they exist)
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
@@ -103,11 +104,24 @@ if want build; then
 			note "build-$k" 0 1 0 "unknown kernel (run scripts/setup.sh)"
 		elif run_logged "build-$k" make modules KVER="$abi"; then
 			built[$k]=1
-			note "build-$k" 1 0 0
+			# W=1 and no warnings: a warning fails the step
+			if grep -aq 'warning:' "$LOGDIR/build-$k.log"; then
+				note "build-$k" 0 1 0 "compiler warnings (W=1)"
+			else
+				note "build-$k" 1 0 0
+			fi
 		else
 			note "build-$k" 0 1 0 "module build failed"
 		fi
 	done
+	if [[ -d $CACHE/linux-source-6.1/scripts ]]; then
+		section "build: make checkpatch (checkpatch.pl --strict)"
+		if run_logged checkpatch make checkpatch; then
+			note checkpatch 1 0 0
+		else
+			note checkpatch 0 1 0 "checkpatch.pl --strict found problems"
+		fi
+	fi
 	if [[ -f userspace/Makefile ]]; then
 		section "build: make userspace"
 		if run_logged build-userspace make userspace; then
