@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/types.h>
+#include <linux/r2c2.h>
+
 #include "r2c2_alloc.h"
 #include "conf.h"
 
@@ -29,6 +32,38 @@ void conf_defaults(struct r2c2d_conf *c)
 	c->demand_slack = 0.1;
 	c->max_flows = 1u << 20;
 	snprintf(c->control, sizeof(c->control), "@r2c2d");
+	c->ga_interval_ms = 5000;
+	c->ga_long_ms = 1000;
+	c->ga_margin = 0.02;
+	c->ga_budget_ms = 100;
+	c->ga_threads = 1;
+	c->ga_utility = R2C2_UTIL_SUM;
+	c->ga_protos = 1u << R2C2_RP_RPS | 1u << R2C2_RP_DOR | 1u << R2C2_RP_VLB;
+}
+
+/* "rps,dor,vlb" (any non-empty subset) -> mask */
+static int get_protos(const char *v, unsigned int *out)
+{
+	char buf[64], *save = NULL, *tok;
+	unsigned int m = 0;
+	int p;
+
+	if (strlen(v) >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, v, strlen(v) + 1);
+	for (tok = strtok_r(buf, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		for (p = 0; p < __R2C2_RP_MAX; p++)
+			if (!strcmp(tok, r2c2_rproto_name(p)))
+				break;
+		if (p == __R2C2_RP_MAX)
+			return -EINVAL;
+		m |= 1u << p;
+	}
+	if (!m)
+		return -EINVAL;
+	*out = m;
+	return 0;
 }
 
 static int get_u32(const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -80,6 +115,11 @@ static const struct {
 	U32KEY(ifindex, 0, 0x7fffffff),
 	U32KEY(max_flows, 1, 16777216),
 	U32KEY(announce_delay_ms, 0, 3600000),
+	U32KEY(ga_interval_ms, 0, 3600000),
+	U32KEY(ga_long_ms, 0, 3600000),
+	DBLKEY(ga_margin, 0, 10),
+	U32KEY(ga_budget_ms, 0, 60000),
+	U32KEY(ga_threads, 0, 256),
 };
 
 int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
@@ -93,6 +133,20 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 		else if (!strcmp(val, "propfair"))
 			c->policy = R2C2_POL_PROPFAIR;
 		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "ga_utility")) {
+		if (!strcmp(val, "sum"))
+			c->ga_utility = R2C2_UTIL_SUM;
+		else if (!strcmp(val, "min"))
+			c->ga_utility = R2C2_UTIL_MIN;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "ga_protos")) {
+		if (get_protos(val, &c->ga_protos))
 			goto bad;
 		return 0;
 	}

@@ -30,6 +30,16 @@
  * @control: control socket path; leading '@' = abstract (per netns)
  * @announce_delay_ms: announce own flows' updates only once they are
  *	this old (0: off)
+ * @ga_interval_ms: route selection slot: one node searches per slot, in
+ *	turn (5000; 0: off). routesel.h explains the turn.
+ * @ga_long_ms: flows at least this old are long: the search may change
+ *	their protocol (1000)
+ * @ga_margin: adopt a search's result only when the utility gains more
+ *	than this fraction (0.02)
+ * @ga_budget_ms: time budget of one search (100)
+ * @ga_threads: fitness evaluators of the search (1)
+ * @ga_utility: enum r2c2_utility (sum)
+ * @ga_protos: protocols the search may assign, 1 << R2C2_RP_* (all)
  */
 struct r2c2d_conf {
 	uint32_t rho_us;
@@ -50,6 +60,13 @@ struct r2c2d_conf {
 	uint32_t max_flows;
 	char control[108];
 	uint32_t announce_delay_ms;
+	uint32_t ga_interval_ms;
+	uint32_t ga_long_ms;
+	double ga_margin;
+	uint32_t ga_budget_ms;
+	uint32_t ga_threads;
+	int ga_utility;
+	unsigned int ga_protos;
 };
 
 void conf_defaults(struct r2c2d_conf *c);

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -72,6 +73,60 @@ static double us(uint64_t ns)
 	return (double)ns / 1000;
 }
 
+/* route selection: settings, counters, this node's last search */
+static void ga_show(struct r2c2d *d, FILE *f, uint64_t now)
+{
+	const struct r2c2d_conf *c = &d->conf;
+	const struct rs *s = &d->rs;
+	const struct rs_decision *x = &s->last;
+	char when[40] = "";
+	struct tm tm;
+	time_t sec;
+	int p, k = 0;
+
+	fprintf(f, ",\"ga\":{\"interval_ms\":%u,\"long_ms\":%u,\"margin\":%g,"
+		"\"budget_ms\":%u,\"utility\":\"%s\",\"protos\":\"",
+		c->ga_interval_ms, c->ga_long_ms, c->ga_margin, c->ga_budget_ms,
+		c->ga_utility == R2C2_UTIL_MIN ? "min" : "sum");
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		if (c->ga_protos & 1u << p)
+			fprintf(f, "%s%s", k++ ? "," : "", r2c2_rproto_name(p));
+	fprintf(f, "\",\"runs\":%llu,\"adopted\":%llu,\"skipped\":%llu,"
+		"\"batches_sent\":%llu,\"entries_sent\":%llu,"
+		"\"send_errors\":%llu,\"routes_heard\":%llu,"
+		"\"entries_heard\":%llu,\"entries_applied\":%llu",
+		(unsigned long long)s->runs, (unsigned long long)s->adopted,
+		(unsigned long long)s->skipped,
+		(unsigned long long)s->batches,
+		(unsigned long long)s->entries_sent,
+		(unsigned long long)s->send_errors,
+		(unsigned long long)s->heard,
+		(unsigned long long)s->entries_heard,
+		(unsigned long long)s->entries_applied);
+	if (s->heard_ns)
+		fprintf(f, ",\"last_heard\":{\"from\":%u,\"entries\":%u,"
+			"\"age_ms\":%llu}", s->heard_from, s->heard_entries,
+			(unsigned long long)((now - s->heard_ns) / 1000000));
+	if (s->runs) {
+		sec = (time_t)(x->wall_ns / 1000000000ull);
+		if (gmtime_r(&sec, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		fprintf(f, ",\"last\":{\"time\":\"%s\",\"age_ms\":%llu,"
+			"\"flows\":%u,\"long_flows\":%u,\"changed\":%u,"
+			"\"utility_before\":%.0f,\"utility_after\":%.0f,"
+			"\"adopted\":%s,\"rps\":%u,\"dor\":%u,\"vlb\":%u,"
+			"\"duration_ms\":%.2f,\"generations\":%u,"
+			"\"evaluations\":%lu,\"errno\":%d}",
+			when, (unsigned long long)((now - x->mono_ns) / 1000000),
+			x->flows, x->long_flows, x->changed, x->before, x->after,
+			x->adopted ? "true" : "false", x->count[R2C2_RP_RPS],
+			x->count[R2C2_RP_DOR], x->count[R2C2_RP_VLB],
+			(double)x->duration_ns / 1e6, x->generations,
+			x->evaluations, x->err);
+	}
+	fputc('}', f);
+}
+
 static void show(struct r2c2d *d, FILE *f)
 {
 	const struct r2c2d_conf *c = &d->conf;
@@ -118,7 +173,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"sample_us_last\":%.1f,\"samples\":%llu,\"pushes\":%llu,"
 		"\"push_batches\":%llu,\"push_errors\":%llu,"
 		"\"announces\":%llu,\"refreshes_sent\":%llu,\"resyncs\":%llu,"
-		"\"alloc_errors\":%llu,\"skipped_flows\":%llu}}\n",
+		"\"alloc_errors\":%llu,\"skipped_flows\":%llu}",
 		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
 		us(t->compute_ns_last), us(t->compute_ns_max),
 		t->rounds ? us(t->compute_ns_sum) / (double)t->rounds : 0,
@@ -133,6 +188,8 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->resyncs,
 		(unsigned long long)t->alloc_errors,
 		(unsigned long long)t->skipped_flows);
+	ga_show(d, f, r2c2d_now());
+	fputs("}\n", f);
 }
 
 static void matrix(struct r2c2d *d, FILE *f)

@@ -274,6 +274,84 @@ static void push(struct r2c2d *d, uint64_t now)
 	d->t.pushes += d->batch.entries - e0;
 }
 
+/* ---- route selection (routesel.c) ---- */
+
+static void on_routes(void *arg, uint16_t from, const struct rs_ent *e,
+		      size_t n)
+{
+	struct r2c2d *d = arg;
+
+	if (from != d->node.addr) {
+		d->rs.heard++;
+		d->rs.heard_ns = r2c2d_now();
+		d->rs.heard_from = from;
+		d->rs.heard_entries = (uint32_t)n;
+		d->rs.entries_heard += n;
+	}
+	d->rs.entries_applied += rs_apply(&d->mx, e, n);
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: ROUTES from %u, %zu entries\n", from, n);
+}
+
+/* one batch: broadcast (r2c2.ko applies our own flows), then our matrix */
+static int send_routes(const struct rs_ent *e, size_t n, void *arg)
+{
+	struct r2c2d *d = arg;
+	int r = dnl_routes_send(&d->nl, e, n);
+
+	if (r) {
+		d->rs.send_errors++;
+		return r;
+	}
+	d->rs.batches++;
+	d->rs.entries_sent += n;
+	rs_apply(&d->mx, e, n);
+	return 0;
+}
+
+static void route_select(struct r2c2d *d, uint64_t now)
+{
+	uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall;
+	struct rs_params p = {
+		.long_ns = (uint64_t)d->conf.ga_long_ms * MS,
+		.margin = d->conf.ga_margin,
+		.budget_ms = d->conf.ga_budget_ms,
+		.threads = d->conf.ga_threads,
+		.utility = d->conf.ga_utility,
+		.policy = d->conf.policy,
+		.headroom = d->conf.headroom,
+		.protos = d->conf.ga_protos,
+	};
+	struct rs_decision dec;
+	struct timespec ts;
+	int r;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	wall = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!rs_my_turn(&d->rs, wall, now, iv, d->topo->n, d->node.addr))
+		return;
+	p.seed = wall / iv + 1;
+	r = rs_select(&d->rs, &d->mx, d->rt, d->topo->n, now, &p, &dec);
+	dec.wall_ns = wall;
+	d->rs.runs++;
+	if (r > 0) {
+		r = rs_send_batches(d->rs.ent, d->rs.nent, R2C2_ROUTES_MAX,
+				    send_routes, d);
+		if (r < 0) {
+			dec.err = r;
+			dec.adopted = false;
+		} else {
+			d->rs.adopted++;
+		}
+	}
+	d->rs.last = dec;
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: GA %u flows (%u long): %.4g -> %.4g bit/s, %u changed%s, %.1f ms\n",
+			dec.flows, dec.long_flows, dec.before, dec.after,
+			dec.changed, dec.adopted ? ", sent" : "",
+			(double)dec.duration_ns / 1e6);
+}
+
 /* ---- setup ---- */
 
 static int build_topo(struct r2c2d *d, char *err, size_t errlen)
@@ -361,6 +439,8 @@ static void tick(struct r2c2d *d)
 		lease = true;
 		d->last_lease_ns = now;
 	}
+	if (d->conf.ga_interval_ms)
+		route_select(d, now);
 	if (d->mx.gen != d->computed_gen) {
 		d->computed_gen = d->mx.gen;
 		if (compute(d) == 0)
@@ -444,6 +524,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "r2c2d: %s\n", err);
 		return 1;
 	}
+	rs_init(&d.rs);
+	d.nl.routes_cb = on_routes;
+	d.nl.routes_arg = &d;
 	if (ctl_open(&d))
 		return 1;
 	signal(SIGINT, on_signal);
@@ -494,6 +577,7 @@ int main(int argc, char **argv)
 	close(tfd);
 	dnl_close(&d.nl);
 	rc_batch_fini(&d.batch);
+	rs_fini(&d.rs);
 	mx_fini(&d.mx);
 	r2c2_pf_free(d.pf);
 	r2c2_ws_free(d.ws);

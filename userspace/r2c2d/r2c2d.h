@@ -9,6 +9,7 @@
 #include "dnl.h"
 #include "matrix.h"
 #include "ratectl.h"
+#include "routesel.h"
 
 /**
  * struct r2c2d_timing - what the loop did, for r2c2ctl daemon show
@@ -42,6 +43,7 @@ struct r2c2d {
 	bool need_resync;
 	int ctl_fd;
 	struct r2c2d_timing t;
+	struct rs rs;
 	int verbose;
 };
 
