@@ -49,6 +49,17 @@
  * dense pass per group (~9K each)
  */
 #define CONV_MIN	16
+/*
+ * On a torus, the flows of protocol q crossing a saturated link are
+ * found by bit masks (freeze_sym(), ~n * n / 64 word operations per
+ * saturated link, whatever the number of flows) rather than an inverse
+ * index (a scattered write per link entry) when q's flows have at least
+ * n * n / 64 * nl / SYM_DIV link entries in the level and SYM_SPREAD
+ * per flow on average (RPS; not DOR, whose few entries per flow are
+ * cheap to index and whose many bottlenecks would each cost a sweep)
+ */
+#define SYM_DIV		64
+#define SYM_SPREAD	8
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
 typedef double v2d __attribute__((vector_size(16)));
@@ -56,6 +67,20 @@ typedef double v2d __attribute__((vector_size(16)));
 struct hent {
 	double key;
 	u32 l;
+};
+
+/*
+ * one class of the level being filled, at its position k in the level
+ * (flows by source): what freeze() and pass 1 read, contiguous
+ */
+struct cls {
+	const u32 *lk;
+	const double *a;
+	const u16 *tr;
+	double w;
+	u32 len;
+	u16 split;
+	u16 sym;	/* found by freeze_sym(), not in the inverse index */
 };
 
 struct r2c2_ws {
@@ -69,8 +94,9 @@ struct r2c2_ws {
 	size_t nf;
 	u32 *lvl, *dem, *gmem, *rep;
 	double *wt;		/* weight of the flow, or of its class */
-	u8 *frozen;
+	u8 *frozen;		/* by position in the level */
 	struct r2c2_fv *fv;
+	struct cls *cls;	/* by position in the level */
 	/* per link entry of the non-split flows */
 	size_t ninv;
 	u32 *inv;
@@ -85,6 +111,15 @@ struct r2c2_ws {
 	/* per (destination, protocol): class of the current source */
 	size_t nstamp;
 	u32 *stamp;
+	/*
+	 * torus: bm[(q * n + s) * mw ..]: offsets r with an unfrozen class
+	 * (s, s + r, protocol q); sact[q * mw ..]: sources with any;
+	 * head[(q * n + s) * n + r]: a flow of that key (read only where
+	 * the bit is set), nxt[]: the next one
+	 */
+	size_t nbm, nhead;
+	u64 *bm, *sact;
+	u32 *head, *nxt;
 };
 
 struct r2c2_ws *r2c2_ws_new(void)
@@ -100,11 +135,12 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	free(ws->cnt); free(ws->istart);
 	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
 	free(ws->stamp);
-	free(ws->frozen); free(ws->fv);
+	free(ws->frozen); free(ws->fv); free(ws->cls);
 	free(ws->inv);
 	free(ws->gW); free(ws->gdW); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
 	free(ws->gdirty); free(ws->gact); free(ws->cs);
+	free(ws->bm); free(ws->head); free(ws->nxt);
 	free(ws);
 }
 
@@ -148,8 +184,9 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 	if (nf > ws->nf) {
 		if (!GROW(ws->lvl, nf) || !GROW(ws->dem, nf) ||
 		    !GROW(ws->gmem, 2 * nf) || !GROW(ws->rep, nf) ||
-		    !GROW(ws->wt, nf) ||
-		    !GROW(ws->frozen, nf) || !GROW(ws->fv, nf))
+		    !GROW(ws->wt, nf) || !GROW(ws->nxt, nf) ||
+		    !GROW(ws->frozen, nf) || !GROW(ws->fv, nf) ||
+		    !GROW(ws->cls, nf))
 			return -ENOMEM;
 		ws->nf = nf;
 	}
@@ -226,38 +263,46 @@ struct eng {
 	/* inverse index of 16-bit positions in lv (levels below 2^16 flows) */
 	const u32 *lv;
 	bool inv16;
+	/* torus: protocols whose flows are found by bit masks, not inverse */
+	u8 symq;
+	u8 qmask;
+	u32 n, mw;
+	const u16 *rel;
 };
 
-static void freeze(struct eng *e, u32 i, double x)
+/* freeze the class at position k of the level at rate x */
+static void freeze(struct eng *e, u32 k, double x)
 {
 	struct r2c2_ws *ws = e->ws;
-	const struct r2c2_fv *fv = &ws->fv[i];
-	double w = ws->wt[i];
-	int k;
+	const struct cls *c = &ws->cls[k];
+	double w = c->w;
+	int g;
 
-	ws->frozen[i] = 1;
-	e->rate[i] = x;
+	ws->frozen[k] = 1;
+	e->rate[e->lv[k]] = x;
 	e->nunfrozen--;
-	if (fv->split) {
-		/* applied in apply_groups() at the end of the round */
-		for (k = 0; k < 2; k++) {
-			u32 g = fv->group[k];
+	if (c->split) {
+		const struct r2c2_fv *fv = &ws->fv[e->lv[k]];
 
-			ws->gdW[g] += w * fv->scale[k];
-			ws->gdn[g]++;
-			if (!ws->gdirty[g]) {
-				ws->gdirty[g] = 1;
-				ws->glist[e->ngdirty++] = g;
+		/* applied in apply_groups() at the end of the round */
+		for (g = 0; g < 2; g++) {
+			u32 gi = fv->group[g];
+
+			ws->gdW[gi] += w * fv->scale[g];
+			ws->gdn[gi]++;
+			if (!ws->gdirty[gi]) {
+				ws->gdirty[gi] = 1;
+				ws->glist[e->ngdirty++] = gi;
 			}
 		}
 		return;
 	}
 	{
-		const u32 *restrict lk = fv->v[0]->link;
-		const double *restrict a = fv->v[0]->coef;
-		const u16 *tr = fv->tr[0];
+		const u32 *restrict lk = c->lk;
+		const double *restrict a = c->a;
+		const u16 *tr = c->tr;
 		v2d *restrict CP = ws->CP, wx = { w, x };
-		u32 j, len = fv->v[0]->len;
+		u32 j, len = c->len;
 
 		if (tr) {
 #pragma GCC unroll 4
@@ -369,25 +414,89 @@ static void heap_rebuild(struct eng *e, double floor)
 	h_heapify(h, m);
 }
 
+/*
+ * Torus: freeze the non-split flows crossing link l = (u, port): flow
+ * (s, s + r) of protocol q crosses it when bit r of the mask row u - s
+ * is set; intersect with the unfrozen keys of every source, one word of
+ * 64 offsets at a time.
+ */
+static void freeze_sym(struct eng *e, u32 l, double lambda)
+{
+	struct r2c2_ws *ws = e->ws;
+	const u32 n = e->n, mw = e->mw, u = l / R2C2_MAX_PORTS;
+	const u16 *row = e->rel + (size_t)u * n;
+	unsigned int q, mwd;
+
+	for (q = 0; q < __R2C2_RP_MAX; q++) {
+		const u64 *M = r2c2_rtab_lmask(e->rt, (u8)q, l % R2C2_MAX_PORTS, &mwd);
+		u64 *B = ws->bm + (size_t)q * n * mw, *SA = ws->sact + (size_t)q * mw;
+		const u32 *head = ws->head + (size_t)q * n * n;
+		u32 sw, w;
+
+		if (!(e->qmask & (1u << q)) || !M)
+			continue;
+		for (sw = 0; sw < mw; sw++) {
+			u64 sx = SA[sw];
+
+			while (sx) {
+				u32 src = sw * 64 + (u32)__builtin_ctzll(sx);
+				const u64 *m = M + (size_t)row[src] * mw;
+				u64 *b = B + (size_t)src * mw, hit = 0, left = 0;
+
+				sx &= sx - 1;
+				if (mw == 8) {
+#pragma GCC unroll 8
+					for (w = 0; w < 8; w++)
+						hit |= b[w] & m[w];
+				} else {
+					for (w = 0; w < mw; w++)
+						hit |= b[w] & m[w];
+				}
+				if (!hit)
+					continue;
+				for (w = 0; w < mw; w++) {
+					u64 x = b[w] & m[w];
+
+					b[w] &= ~x;
+					left |= b[w];
+					while (x) {
+						u32 r = w * 64 + (u32)__builtin_ctzll(x), i;
+
+						x &= x - 1;
+						for (i = head[(size_t)src * n + r]; i != UINT32_MAX;
+						     i = ws->nxt[i])
+							if (!ws->frozen[i])
+								freeze(e, i, ws->cls[i].w * lambda);
+					}
+				}
+				if (!left)
+					SA[sw] &= ~(1ull << (src % 64));
+			}
+		}
+	}
+}
+
 /* freeze at weight * lambda every unfrozen flow crossing link l; how many */
 static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
 	u32 j, m, k, i, before = e->nunfrozen;
 
+	if (e->symq)
+		freeze_sym(e, l, lambda);
 	if (e->inv16) {
 		const u16 *inv = (const u16 *)ws->inv;
 
 		for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
-			i = e->lv[inv[j]];
+			i = inv[j];
 			if (!ws->frozen[i])
-				freeze(e, i, ws->wt[i] * lambda);
+				freeze(e, i, ws->cls[i].w * lambda);
 		}
 	} else {
 		for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
 			i = ws->inv[j];
 			if (!ws->frozen[i])
-				freeze(e, i, ws->wt[i] * lambda);
+				freeze(e, i, ws->cls[i].w * lambda);
 		}
 	}
 	if (!nsplit)
@@ -400,16 +509,18 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 		for (j = ws->gstart[k]; j < ws->gstart[k + 1]; j++) {
 			i = ws->gmem[j];
 			if (!ws->frozen[i])
-				freeze(e, i, ws->wt[i] * lambda);
+				freeze(e, i, ws->cls[i].w * lambda);
 		}
 	}
 	return before - e->nunfrozen;
 }
 
+/* demand-capped classes by position: by demand / weight, then flow index */
 static int cmp_dem(const void *a, const void *b, void *arg)
 {
-	const struct r2c2_flow *f = arg;
-	u32 i = *(const u32 *)a, j = *(const u32 *)b;
+	const struct eng *e = arg;
+	const struct r2c2_flow *f = e->f;
+	u32 i = e->lv[*(const u32 *)a], j = e->lv[*(const u32 *)b];
 	double x = f[i].demand / f[i].weight, y = f[j].demand / f[j].weight;
 
 	return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
@@ -433,21 +544,42 @@ static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
 		double w;
 		u32 len;
 
+		struct cls *c = &ws->cls[k];
+
 		i = lv[k];
 		fv = &ws->fv[i];
-		ws->frozen[i] = 0;
+		ws->frozen[k] = 0;
+		c->w = w = ws->wt[i];
+		c->split = fv->split;
 		if (f[i].demand > 0)
-			ws->dem[(*ndem)++] = i;
+			ws->dem[(*ndem)++] = k;
 		if (fv->split) {
 			(*nsplit)++;
 			continue;
 		}
-		w = ws->wt[i];
-		lk = fv->v[0]->link;
-		a = fv->v[0]->coef;
-		len = fv->v[0]->len;
-		tr = fv->tr[0];
-		if (tr) {
+		c->lk = lk = fv->v[0]->link;
+		c->a = a = fv->v[0]->coef;
+		c->len = len = fv->v[0]->len;
+		c->tr = tr = fv->tr[0];
+		c->sym = !!(e->symq & (1u << f[i].rproto));
+		if (c->sym) {
+			/* no inverse index: key (q, s, d - s) */
+			u32 q = f[i].rproto, s = f[i].src;
+			u32 r = e->rel[(size_t)s * e->n + f[i].dst];
+			u64 *b = ws->bm + ((size_t)q * e->n + s) * e->mw + r / 64;
+			u32 *hd = ws->head + ((size_t)q * e->n + s) * e->n + r;
+
+			ws->nxt[k] = *b & (1ull << (r % 64)) ? *hd : UINT32_MAX;
+			*hd = k;
+			*b |= 1ull << (r % 64);
+			ws->sact[(size_t)q * e->mw + s / 64] |= 1ull << (s % 64);
+			e->qmask |= 1u << q;
+#pragma GCC unroll 4
+			for (j = 0; j < len; j++) {
+				l = (u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7);
+				CP[l][0] += w * a[j];
+			}
+		} else if (tr) {
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
 				l = (u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7);
@@ -465,11 +597,11 @@ static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
 }
 
 /* pass 2: inverse index link -> flows (CSR), by counting sort */
-static void build_inverse(struct eng *e, const u32 *lv, u32 nlv)
+static void build_inverse(struct eng *e, u32 nlv)
 {
 	struct r2c2_ws *ws = e->ws;
 	u32 *restrict cnt = ws->cnt, *restrict inv = ws->inv;
-	u32 i, j, k, l;
+	u32 j, k, l;
 
 	ws->istart[0] = 0;
 	for (l = 0; l < e->nl; l++) {
@@ -477,20 +609,18 @@ static void build_inverse(struct eng *e, const u32 *lv, u32 nlv)
 		cnt[l] = ws->istart[l];
 	}
 	for (k = 0; k < nlv; k++) {
-		const struct r2c2_fv *fv;
+		const struct cls *c = &ws->cls[k];
+		const u16 *tr = c->tr;
 		const u32 *restrict lk;
 		u32 len;
 
-		i = lv[k];
-		fv = &ws->fv[i];
-		if (fv->split)
+		if (c->split || c->sym)
 			continue;
-		lk = fv->v[0]->link;
-		len = fv->v[0]->len;
+		lk = c->lk;
+		len = c->len;
 		if (e->inv16) {
 			/* half the bytes of scattered writes: position in lv */
 			u16 *restrict inv16 = (u16 *)inv;
-			const u16 *tr = fv->tr[0];
 
 			if (tr) {
 #pragma GCC unroll 4
@@ -500,14 +630,13 @@ static void build_inverse(struct eng *e, const u32 *lv, u32 nlv)
 				for (j = 0; j < len; j++)
 					inv16[cnt[lk[j]]++] = (u16)k;
 			}
-		} else if (fv->tr[0]) {
-			const u16 *tr = fv->tr[0];
+		} else if (tr) {
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
-				inv[cnt[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)]++] = i;
+				inv[cnt[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)]++] = k;
 		} else {
 			for (j = 0; j < len; j++)
-				inv[cnt[lk[j]]++] = i;
+				inv[cnt[lk[j]]++] = k;
 		}
 	}
 }
@@ -542,7 +671,7 @@ static void build_groups(struct eng *e, const u32 *lv, u32 nlv, u32 ng)
 
 		if (fv->split)
 			for (j = 0; j < 2; j++)
-				ws->gmem[ws->gfill[fv->group[j]]++] = lv[k];
+				ws->gmem[ws->gfill[fv->group[j]]++] = k;
 	}
 	memset(dG, 0, e->nl * sizeof(*dG));
 	e->nact = 0;
@@ -566,10 +695,31 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	for (l = 0; l < e->nl; l++)
 		ws->CP[l][0] = 0;
 	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
-	build_entries(e, lv, nlv, &ndem, &nsplit);
+	e->rel = r2c2_rtab_rel(e->rt);
+	e->symq = 0;
+	if (e->rel) {
+		size_t ent[__R2C2_RP_MAX] = { 0 }, cnt[__R2C2_RP_MAX] = { 0 };
+		u32 q;
+
+		for (k = 0; k < nlv; k++)
+			if (!ws->fv[lv[k]].split) {
+				ent[f[lv[k]].rproto] += ws->fv[lv[k]].v[0]->len;
+				cnt[f[lv[k]].rproto]++;
+			}
+		for (q = 0; q < __R2C2_RP_MAX; q++)
+			if (ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
+			    ent[q] >= SYM_SPREAD * cnt[q])
+				e->symq |= 1u << q;
+	}
+	e->qmask = 0;
+	if (e->symq) {
+		memset(ws->bm, 0, (size_t)__R2C2_RP_MAX * e->n * e->mw * sizeof(u64));
+		memset(ws->sact, 0, (size_t)__R2C2_RP_MAX * e->mw * sizeof(u64));
+	}
 	e->lv = lv;
+	build_entries(e, lv, nlv, &ndem, &nsplit);
 	e->inv16 = nlv <= 0x10000;
-	build_inverse(e, lv, nlv);
+	build_inverse(e, nlv);
 	if (nsplit)
 		build_groups(e, lv, nlv, 2 * (e->nl / R2C2_MAX_PORTS));
 	/* heap of links carrying flows of this level */
@@ -578,7 +728,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	e->hn = e->nl;
 	heap_rebuild(e, 0);
 	if (ndem > 1)
-		qsort_r(ws->dem, ndem, sizeof(*ws->dem), cmp_dem, (void *)f);
+		qsort_r(ws->dem, ndem, sizeof(*ws->dem), cmp_dem, e);
 
 	e->nunfrozen = nlv;
 	e->ngdirty = 0;
@@ -589,13 +739,13 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 
 		while (di < ndem && ws->frozen[ws->dem[di]])
 			di++;
-		ld = di < ndem ? f[ws->dem[di]].demand / f[ws->dem[di]].weight :
+		ld = di < ndem ? f[lv[ws->dem[di]]].demand / f[lv[ws->dem[di]]].weight :
 			INFINITY;
 		if (ll == INFINITY && ld == INFINITY)
 			break;	/* cannot happen: every flow crosses a link */
 		if (ld <= ll) {
 			lambda = fmax(lambda, ld);
-			freeze(e, ws->dem[di], f[ws->dem[di]].demand);
+			freeze(e, ws->dem[di], f[lv[ws->dem[di]]].demand);
 			rl = ld;
 		} else {
 			l = h[0].l;
@@ -750,7 +900,7 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	const struct r2c2_topo *t = r2c2_rtab_topo(rt);
 	size_t nl = R2C2_NLINKS(t->n), ninv = 0, i, s, nc;
 	struct r2c2_ws *tmp = NULL;
-	struct eng e;
+	struct eng e = { 0 };
 	int ret;
 
 	ret = validate(rt, f, nf, headroom);
@@ -764,6 +914,27 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	ret = ws_reserve(ws, nl, nf, 2 * (size_t)t->n, r2c2_rtab_conv_scratch(rt));
 	if (ret)
 		goto out;
+	e.n = t->n;
+	e.mw = (t->n + 63) / 64;
+	if (r2c2_rtab_rel(rt)) {
+		size_t nbm = (size_t)__R2C2_RP_MAX * t->n * e.mw + __R2C2_RP_MAX * e.mw;
+		size_t nhead = (size_t)__R2C2_RP_MAX * t->n * t->n;
+
+		if (nbm > ws->nbm) {
+			free(ws->bm);
+			ws->bm = malloc(nbm * sizeof(u64));
+			ws->nbm = ws->bm ? nbm : 0;
+		}
+		if (nhead > ws->nhead) {
+			free(ws->head);
+			ws->head = malloc(nhead * sizeof(u32));
+			ws->nhead = ws->head ? nhead : 0;
+		}
+		ret = -ENOMEM;
+		if (!ws->bm || !ws->head)
+			goto out;
+		ws->sact = ws->bm + (size_t)__R2C2_RP_MAX * t->n * e.mw;
+	}
 	for (i = 0; i < nf; i++) {
 		ret = r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[i]);
 		if (ret)
@@ -787,7 +958,6 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	memset(ws->gdW, 0, 2 * t->n * sizeof(double));
 	memset(ws->gdn, 0, 2 * t->n * sizeof(u32));
 	memset(ws->gdirty, 0, 2 * t->n);
-	memset(&e, 0, sizeof(e));
 	e.rt = rt;
 	e.f = f;
 	e.rate = rate;

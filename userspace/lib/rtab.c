@@ -47,6 +47,13 @@ struct r2c2_rtab {
 	u16 *tr;		/* sym: tr[s * n + r] = s + r */
 	u16 *rel;		/* sym: rel[s * n + d] = d - s */
 	struct r2c2_vec *off[__R2C2_RP_MAX];	/* sym: n each */
+	/*
+	 * sym: lmask[p][port]: n rows of mw words; bit r of row u says that
+	 * offset r's vector under protocol p has the relative link (u, port)
+	 * (NULL: no vector has that port)
+	 */
+	u64 *lmask[__R2C2_RP_MAX][R2C2_MAX_PORTS];
+	unsigned int mw;
 	/* groups 0..n-1: A_s, n..2n-1: B_d (sym: only A_0, B_0 stored) */
 	struct r2c2_vec *grp;
 	double **gdense;	/* per group, n * 8 (sym: 2 of them) */
@@ -130,6 +137,36 @@ static u16 torus_add(const struct r2c2_topo *t, unsigned int a,
 
 static int build_spectra(struct r2c2_rtab *rt);
 
+/* the inverse of the offset vectors, as bit masks (see lmask) */
+static int build_lmasks(struct r2c2_rtab *rt)
+{
+	unsigned int n = rt->n, p, r;
+	size_t i;
+
+	rt->mw = (n + 63) / 64;
+	for (p = 0; p < __R2C2_RP_MAX; p++) {
+		if (!rt->off[p])
+			continue;
+		for (r = 1; r < n; r++) {
+			const struct r2c2_vec *v = &rt->off[p][r];
+
+			for (i = 0; i < v->len; i++) {
+				u64 **m = &rt->lmask[p][v->link[i] & 7];
+
+				if (!*m) {
+					*m = calloc((size_t)n * rt->mw, sizeof(u64));
+					if (!*m)
+						return -ENOMEM;
+				}
+				/* row of -u: see r2c2_rtab_lmask() */
+				(*m)[(size_t)rt->rel[(size_t)(v->link[i] >> 3) * n] * rt->mw +
+				     r / 64] |= 1ull << (r % 64);
+			}
+		}
+	}
+	return 0;
+}
+
 static int build_sym(struct r2c2_rtab *rt)
 {
 	const struct r2c2_topo *t = rt->t;
@@ -172,6 +209,9 @@ static int build_sym(struct r2c2_rtab *rt)
 				goto out;
 		}
 	}
+	ret = build_lmasks(rt);
+	if (ret)
+		goto out;
 	ret = -ENOMEM;
 	if (rt->vlb_split) {
 		rt->grp = calloc(2, sizeof(*rt->grp));
@@ -593,7 +633,23 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 		free(rt->rev[i]);
 	}
 	free(rt->negk);
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		for (i = 0; i < R2C2_MAX_PORTS; i++)
+			free(rt->lmask[p][i]);
 	free(rt);
+}
+
+const u64 *r2c2_rtab_lmask(const struct r2c2_rtab *rt, u8 rproto,
+			   unsigned int port, unsigned int *mw)
+{
+	*mw = rt->mw;
+	return rt->sym && rproto < __R2C2_RP_MAX && port < R2C2_MAX_PORTS ?
+		rt->lmask[rproto][port] : NULL;
+}
+
+const u16 *r2c2_rtab_rel(const struct r2c2_rtab *rt)
+{
+	return rt->sym ? rt->rel : NULL;
 }
 
 static u64 pair_key(u8 p, u16 s, u16 d)
@@ -934,6 +990,9 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		for (i = 0; i < rt->n; i++)
 			b += sizeof(struct r2c2_vec) +
 			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double));
+	for (i = 0; i < R2C2_MAX_PORTS; i++)
+		if (rt->lmask[rproto][i])
+			b += (size_t)rt->n * rt->mw * sizeof(u64);
 	if (rproto == R2C2_RP_VLB && rt->vlb_split) {
 		for (i = 0; i < 2; i++)
 			b += nl * sizeof(double) +

@@ -52,5 +52,16 @@ void r2c2_rtab_group_axpy(const struct r2c2_rtab *rt, u32 g, double a,
 int r2c2_rtab_groups_conv(const struct r2c2_rtab *rt, const double *wa,
 			  const double *wb, double *y, double *scratch);
 size_t r2c2_rtab_conv_scratch(const struct r2c2_rtab *rt);
+/*
+ * Torus (else NULL): which offsets cross a relative link. Row -u (*mw
+ * words) of the result has bit r set when the vector of offset r under
+ * rproto has the link (u, port); so flow (s, s + r) crosses link
+ * (v, port) when row s - v = rel[v * n + s] has bit r. NULL also when no
+ * vector uses the port.
+ */
+const u64 *r2c2_rtab_lmask(const struct r2c2_rtab *rt, u8 rproto,
+			   unsigned int port, unsigned int *mw);
+/* torus (else NULL): rel[s * n + d] = d - s */
+const u16 *r2c2_rtab_rel(const struct r2c2_rtab *rt);
 
 #endif
