@@ -1,11 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Not run by selftests/run.sh (and so not by CI) yet: its rate checks
-# held on 6.1 and on 6.12 at moderate host load but failed on 6.12 at
-# load ~9 (initial and safe rate phases 6-12 % low, all flows alike;
-# 2026-11-21). Run it by hand: scripts/vm-run -- selftests/manual/qdisc_test.sh
-#
 # qdisc_test.sh - sch_r2c2 on r2c0 of a two-node line: flow start and
 # finish events, rates set through r2c2ctl enforced within 2 %, rates
 # changed mid-flow, the lease falling back to the safe rate, 10,000
@@ -18,17 +13,21 @@
 #	|  root r2c2 (sender) |         |  (receiver, monitor)|
 #	+---------------------+         +---------------------+
 #
-# Rates are measured at the receiver (r2c2_udpsink) over an exact window
-# of 8 s, as frames the way tc counts them, from the flood's per-flow
-# sequence numbers: the packets the qdisc let through in the window, the
-# ones lost later on a starved guest included (the log shows how many).
-# They are low (1-3 Mbit/s) so that a TCG guest on a loaded host keeps up,
-# and catchup is 1 s: the vCPUs of a TCG guest on a busy host (load ~10
-# on 2 cores) stall for hundreds of ms, and a flow may only make up for
-# lateness within catchup (with 100 ms all flows lost 5-11 % alike there,
-# with 2-20 ms 5-8 % at load ~7; at load ~4, 100 ms was within 0.25 %).
+# Rates are measured where they are enforced: the bytes the qdisc
+# dequeued for each flow (r2c2ctl -j qflow show, the length tc counts)
+# over a window of 6 s or more, timed to the ms by the kernel (the
+# difference of a leased flow's lease_ms between the two dumps). The qdisc
+# must be the bottleneck throughout: each flow's queue is sampled three
+# times in the window and must never be empty (a window in which a
+# starved sender let a queue run dry is measured again, up to 3 times).
+# An earlier version counted at the receiver and read 6-12 % low at host
+# load ~9: a TCG guest's veth, receiver and its clock reads lag behind the
+# qdisc; counted at the qdisc, the rates were within 0.05 % at load ~8
+# (2026-11-21). The rates are low (0.5-3 Mbit/s) and catchup is 1 s, so
+# that vCPU stalls of a TCG guest on a busy host (hundreds of ms at load
+# ~10 on 2 cores) do not lower the long-run rate.
 
-lib_dir=$(cd "$(dirname "$0")/.." && pwd)
+lib_dir=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=selftests/lib.sh
 source "$lib_dir/lib.sh"
 
@@ -77,38 +76,107 @@ xstats() { ip netns exec "$S" "$TC" -j -s qdisc show dev r2c0 | jq '.[0]'; }
 # id_of SPORT: flow id of the flow with that source port
 id_of() { qflows | jq -r --argjson p "$1" '.[] | select(.sport == $p) | .flow'; }
 
-# measure SECONDS: "sport bit/s" of every flow reaching the receiver,
-# frames counted as tc counts them, over an exact window of SECONDS
-measure()
+# empty_flows JSON SPORTS: source ports (of SPORTS) whose queue is empty
+empty_flows()
 {
-	ip netns exec "$R" "$SINK" -p 9 -w 1 -t "$1" | awk '{ print $2, $10, $12 }'
+	jq -r --arg sp "$2" '($sp | split(" ") | map(tonumber)) as $w |
+		.[] | select(.sport as $p | $w | index($p)) |
+		select(.qlen == 0) | .sport' <<<"$1" | tr '\n' ' '
 }
 
 # within2 GOT WANT: |GOT - WANT| <= 2 % of WANT
 within2() { awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.02 * w) }'; }
 
-# check_rates "SPORT:RATE ..." SECONDS: each flow within 2 % of its rate
+# measure "SPORT ..." SECONDS: "sport bit/s" of the given flows, from the
+# bytes the qdisc dequeued over a window of SECONDS in which every one of
+# them stayed backlogged; returns 1 when no such window came in 3 tries.
+# The window is timed by the kernel: a flow's lease_ms is its lease end
+# minus the time of the dump, so for a flow whose lease ran through the
+# window (no rate set in between) the two dumps are lease_ms apart.
+measure()
+{
+	local sports=$1 secs=$2 try j0 j1 dry
+
+	for ((try = 1; try <= 3; try++)); do
+		j0=$(qflows) || return 1
+		dry=$(empty_flows "$j0" "$sports")
+		# one sample within (each costs ~1-3 s in a loaded TCG guest)
+		sleep "$(awk -v s="$secs" 'BEGIN { print s / 2 }')"
+		dry+=$(empty_flows "$(qflows)" "$sports")
+		sleep "$(awk -v s="$secs" 'BEGIN { print s / 2 }')"
+		j1=$(qflows) || return 1
+		dry+=$(empty_flows "$j1" "$sports")
+		if [[ -n ${dry// /} ]]; then
+			log_info "window $try: queue of sport(s) $dry ran dry (sender starved), measuring again" >&2
+			continue
+		fi
+		jq -r -n --argjson a "$j0" --argjson b "$j1" --arg sp "$sports" '
+			($sp | split(" ") | map(tonumber)) as $w |
+			($a | map({key: (.flow | tostring), value: .}) | from_entries) as $f0 |
+			([$b[] | select((.lease_ms // 0) > 0) |
+			  select((($f0[.flow | tostring].lease_ms) // 0) > 0) |
+			  $f0[.flow | tostring].lease_ms - .lease_ms] | max) as $ms |
+			if $ms == null or $ms <= 0 then "none" else
+			"window \($ms)",
+			($b[] | select(.sport as $p | $w | index($p)) |
+			 "\(.sport) \(((.bytes - $f0[.flow | tostring].bytes) * 8000 / $ms) | floor)")
+			end'
+		return 0
+	done
+	return 1
+}
+
+# check_rates SECONDS "SPORT:RATE ...": each flow within 2 % of its rate.
+# A flow above its rate fails at once. A window with flows below is
+# measured again (3 windows at most): the guest's vCPUs sometimes stall
+# for longer than catchup (1 s, its maximum) on a busy host, and no rate
+# limiter sends while its CPU does not run (seen once at load ~10, every
+# flow -2.05 % alike in a 16 s window).
 check_rates()
 {
-	local spec=$1 secs=$2 sports=() e got want
+	local secs=$1 spec=$2 sports=() e sp got want out try low high
 	declare -A want_of
 
 	for e in $spec; do
 		sports+=("${e%%:*}")
 		want_of[${e%%:*}]=${e##*:}
 	done
-	while read -r sp got lost; do
-		want=${want_of[$sp]}
-		log_info "flow sport $sp: $got bit/s, set $want ($(awk -v g="$got" -v w="$want" 'BEGIN { printf "%+.2f %%", (g - w) * 100 / w }'), $lost lost after the qdisc)"
-		within2 "$got" "$want"
-		check_err $? "sport $sp: $got bit/s is not within 2 % of $want"
-		unset 'want_of[$sp]'
-	done < <(measure "$secs" | awk -v want="${sports[*]}" '
-		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
-		($1 in keep)')
-	for sp in "${!want_of[@]}"; do
-		check_err 1 "sport $sp: no such flow in qflow show"
+	for ((try = 1; try <= 3; try++)); do
+		if ! out=$(measure "${sports[*]}" "$secs"); then
+			check_err 1 "no window of $secs s with every queue backlogged (or qflow show failed)"
+			return
+		fi
+		if [[ $out == none ]]; then
+			check_err 1 "no flow with a lease through the window to time it"
+			return
+		fi
+		log_info "$(head -n 1 <<<"$out") ms (kernel time), every queue backlogged at 3 samples"
+		low=() high=()
+		declare -A seen=()
+		while read -r sp got; do
+			[[ -n ${want_of[$sp]:-} ]] || continue
+			want=${want_of[$sp]}
+			seen[$sp]=1
+			log_info "flow sport $sp: $got bit/s dequeued, set $want ($(awk -v g="$got" -v w="$want" 'BEGIN { printf "%+.2f %%", (g - w) * 100 / w }'))"
+			within2 "$got" "$want" && continue
+			if ((got > want)); then
+				high+=("sport $sp: $got bit/s is more than 2 % above $want")
+			else
+				low+=("sport $sp: $got bit/s is more than 2 % below $want")
+			fi
+		done <<<"$out"
+		for sp in "${!want_of[@]}"; do
+			[[ -n ${seen[$sp]:-} ]] || high+=("sport $sp: no such flow in qflow show")
+		done
+		unset seen
+		if ((${#high[@]})); then
+			check_err 1 "${high[*]}"
+			return
+		fi
+		((${#low[@]})) || return
+		log_info "window $try: ${#low[@]} flow(s) more than 2 % low (a guest stall longer than catchup?), measuring again"
 	done
+	check_err 1 "${low[*]} (3 windows)"
 }
 
 # ------------------------------------------------------------------ setup
@@ -132,7 +200,7 @@ log_test "two-node line up, ping over r2c0"
 
 RET=0
 ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2 limit 100000 flow_limit 2000 \
-	initial_rate 1mbit safe_rate 1500kbit lease 60s idle 500ms catchup 1s
+	initial_rate 1mbit safe_rate 1500kbit lease 120s idle 500ms catchup 1s
 check_err $? "tc qdisc add dev r2c0 root r2c2"
 ip netns exec "$S" "$TC" qdisc show dev r2c0 | grep -q "qdisc r2c2 .*initial_rate 1Mbit"
 check_err $? "tc qdisc show does not show the options"
@@ -149,18 +217,20 @@ sleep 0.5
 RET=0
 # one process (one socket) per flow: each is held back by its own queue;
 # a send buffer of ~1700 packets keeps the flow backlogged through long
-# stalls of a starved sender (below flow_limit, so nothing is dropped)
-for sp in 20000 20001 20002; do
+# stalls of a starved sender (below flow_limit, so nothing is dropped).
+# The fourth flow's lease, 120 s from its rate set, times the windows of
+# the lease test, where the other three run at the safe rate.
+for sp in 20000 20001 20002 20003; do
 	flood -b $sp -t 600 -l 1000 -B 2000000
 done
-busywait 10000 bash -c "ip netns exec $S r2c2ctl -j qflow show | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002)] | length == 3' >/dev/null"
-check_err $? "the three flows are not in qflow show"
+busywait 10000 bash -c "ip netns exec $S r2c2ctl -j qflow show | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20003)] | length == 4' >/dev/null"
+check_err $? "the four flows are not in qflow show"
 ids=()
-for sp in 20000 20001 20002; do
+for sp in 20000 20001 20002 20003; do
 	ids+=("$(id_of $sp)")
 done
 log_info "flow ids: ${ids[*]}"
-check_rates "20000:1000000 20001:1000000 20002:1000000" 8
+check_rates 6 "20000:1000000 20001:1000000 20002:1000000 20003:1000000"
 log_test "new flows send at the initial rate (1 Mbit/s)"
 
 RET=0
@@ -169,17 +239,17 @@ check_err $? "no flow start event at the receiver: $(tr -d '\0' <"$MON" | head -
 log_test "a new flow raises a flow start at the other node"
 
 RET=0
-ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 1M "${ids[1]}" 2M "${ids[2]}" 3M
+ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 1M "${ids[1]}" 2M "${ids[2]}" 3M "${ids[3]}" 500k
 check_err $? "r2c2ctl rate set"
-check_rates "20000:1000000 20001:2000000 20002:3000000" 8
-qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "set")' >/dev/null
+check_rates 6 "20000:1000000 20001:2000000 20002:3000000 20003:500000"
+qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20003) | .state] | all(. == "set")' >/dev/null
 check_err $? "flows not in state set"
-log_test "three flows at 1, 2 and 3 Mbit/s, each within 2 %"
+log_test "four flows at 1, 2, 3 and 0.5 Mbit/s, each within 2 %"
 
 RET=0
 ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 3M "${ids[2]}" 1M
 check_err $? "r2c2ctl rate set"
-check_rates "20000:3000000 20001:2000000 20002:1000000" 8
+check_rates 6 "20000:3000000 20001:2000000 20002:1000000 20003:500000"
 log_test "rates changed mid-flow take effect (1 and 3 Mbit/s swapped)"
 
 # ------------------------------------------------------------------ lease
@@ -190,7 +260,7 @@ ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 2M "${ids[1]}" 2M "${ids[2]}" 2M
 qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "set")' >/dev/null
 check_err $? "flows not in state set after rate set"
 sleep 3.2
-check_rates "20000:1500000 20001:1500000 20002:1500000" 8
+check_rates 6 "20000:1500000 20001:1500000 20002:1500000 20003:500000"
 qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "safe")' >/dev/null
 check_err $? "flows did not fall back to the safe rate"
 exp=$(xstats | jq '.leases_expired')
@@ -200,7 +270,10 @@ log_test "lease: no update for 3 s, flows fall back to the safe rate (1.5 Mbit/s
 
 RET=0
 cleanup_flood
-# the queues (up to ~1700 packets a flow) drain first, then idle 500 ms
+# the queues (up to ~1700 packets a flow) drain first, fast at 100 Mbit/s,
+# then idle 500 ms
+ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 100M "${ids[1]}" 100M \
+	"${ids[2]}" 100M "${ids[3]}" 100M
 busywait 20000 grep -q "flow finish src 0 flow ${ids[0]}" "$MON"
 check_err $? "no flow finish event for ${ids[0]} at the receiver"
 busywait 20000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows_finished >= 3' >/dev/null"
@@ -221,8 +294,11 @@ flood -b 30000 -n 10000 -t 600 -l 100 -r 4000 -B 67108864
 busywait 60000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows >= 10000' >/dev/null"
 check_err $? "the qdisc never tracked 10000 flows"
 D=$(mktemp)
-# the flood's flows only (r2c0 carries a little other traffic)
-qflows | jq '[.[] | select(.sport >= 30000 and .sport < 40000)]' >"$D"
+# the flood's flows only (r2c0 carries a little other traffic, so the
+# total may reach 10000 before the flood's last flow)
+busywait 30000 bash -c "ip netns exec $S r2c2ctl -j qflow show |
+	jq '[.[] | select(.sport >= 30000 and .sport < 40000)]' >$D &&
+	jq -e 'length == 10000' $D >/dev/null"
 el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 n=$(jq 'length' "$D")
 [[ $n -eq 10000 ]]
