@@ -130,7 +130,10 @@ install_tc_plugin() {
 	local repo lib
 	repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	[ -f "$repo/tc/Makefile" ] || return 0
-	make -s -C "$repo/tc" q_r2c2.so
+	# a plugin that does not build fails the build step of make check,
+	# not the setup
+	make -s -C "$repo/tc" q_r2c2.so ||
+		{ log "q_r2c2.so did not build: the host's tc has no r2c2"; return 0; }
 	lib=$(make -s -C "$repo/tc" --no-print-directory print-libdir)
 	cmp -s "$repo/tc/q_r2c2.so" "$lib/q_r2c2.so" && return 0
 	log "installing q_r2c2.so in $lib"
