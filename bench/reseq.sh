@@ -10,7 +10,9 @@
 # 0 -> 1 over RPS with resequencing, RPS without, and DOR (one path),
 # REPS times each; then, with no delay at all, the same three to show
 # the cost of the buffer when nothing is reordered. Prints one line per
-# run and the reorder-buffer depth distribution of node 1 (p50, p95,
+# run, the reseq counters of node 1 (held, released by timeout or by
+# limit, late; the timeout in force just after the run) and its
+# reorder-buffer depth distribution (p50, p95,
 # p99, max over arrivals that left packets held, and over all arrivals).
 #
 # Knobs: BENCH_DELAYS ("0.5ms 1ms 2ms"), BENCH_TIME (10 s), BENCH_REPS (2).
@@ -48,10 +50,13 @@ run()	# MODE DELAY REP
 	bps=$(jq '.end.sum_received.bits_per_second / 1e6 | floor' <<<"$out")
 	retr=$(jq '.end.sum_sent.retransmits' <<<"$out")
 	torus_exec 1 r2c2ctl -j -s reseq show >/tmp/reseq-bench.json
-	printf '%-6s %-10s %3d %8d %8d %8d %8d %5s %5s %5s %5s   %5s %5s\n' \
+	printf '%-6s %-10s %3d %8d %8d %8d %8d %6d %6d %6d %5s %5s %5s %5s   %5s %5s\n' \
 		"$delay" "$mode" "$rep" "$bps" "$retr" \
 		"$(jq .node.stats.reseq_reordered /tmp/reseq-bench.json)" \
 		"$(jq .node.stats.reseq_timeout /tmp/reseq-bench.json)" \
+		"$(jq .node.stats.reseq_limit /tmp/reseq-bench.json)" \
+		"$(jq .node.stats.reseq_late /tmp/reseq-bench.json)" \
+		"$(jq '.node.timeout_eff_us // 0' /tmp/reseq-bench.json)" \
 		"$(jq '.node.depth_held.p50 // "-"' /tmp/reseq-bench.json)" \
 		"$(jq '.node.depth_held.p95 // "-"' /tmp/reseq-bench.json)" \
 		"$(jq '.node.depth_held.p99 // "-"' /tmp/reseq-bench.json)" \
@@ -68,8 +73,9 @@ busywait 5000 torus_exec 0 ping -c1 -W1 "$(torus_addr4 1)" >/dev/null
 
 echo "# $(uname -r), $(nproc) vCPU, iperf3 ${TIME}s, 2x2 torus, node 0 -> node 1"
 echo "#                                          depth when held       all arrivals"
-printf '%-6s %-10s %3s %8s %8s %8s %8s %5s %5s %5s %5s   %5s %5s\n' \
-	delay mode rep Mbit/s retrans reorder timeout p50 p95 p99 max p50 p95
+printf '%-6s %-10s %3s %8s %8s %8s %8s %6s %6s %6s %5s %5s %5s %5s   %5s %5s\n' \
+	delay mode rep Mbit/s retrans reorder timeout limit late to_us \
+	p50 p95 p99 max p50 p95
 for delay in none $DELAYS; do
 	torus_exec 0 tc qdisc del dev p1 root 2>/dev/null
 	[[ $delay == none ]] ||
