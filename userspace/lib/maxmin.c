@@ -83,6 +83,12 @@ struct cls {
 	u16 sym;	/* found by freeze_sym(), not in the inverse index */
 };
 
+/* what pass 1 needs of a class, by position (flows are read at random once) */
+struct ckey {
+	u16 src, dst;
+	u8 q, dem;
+};
+
 struct r2c2_ws {
 	/* per link */
 	size_t nl;
@@ -95,7 +101,9 @@ struct r2c2_ws {
 	u32 *lvl, *dem, *gmem, *rep;
 	double *wt;		/* weight of the flow, or of its class */
 	u8 *frozen;		/* by position in the level */
-	struct r2c2_fv *fv;
+	struct r2c2_fv *fv;	/* by position in ws->lvl */
+	double *wk;		/* class weight, by position in ws->lvl */
+	struct ckey *key;	/* by position in ws->lvl */
 	struct cls *cls;	/* by position in the level */
 	/* per link entry of the non-split flows */
 	size_t ninv;
@@ -135,7 +143,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	free(ws->cnt); free(ws->istart);
 	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
 	free(ws->stamp);
-	free(ws->frozen); free(ws->fv); free(ws->cls);
+	free(ws->frozen); free(ws->fv); free(ws->cls); free(ws->wk); free(ws->key);
 	free(ws->inv);
 	free(ws->gW); free(ws->gdW); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
@@ -186,7 +194,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		    !GROW(ws->gmem, 2 * nf) || !GROW(ws->rep, nf) ||
 		    !GROW(ws->wt, nf) || !GROW(ws->nxt, nf) ||
 		    !GROW(ws->frozen, nf) || !GROW(ws->fv, nf) ||
-		    !GROW(ws->cls, nf))
+		    !GROW(ws->cls, nf) || !GROW(ws->wk, nf) || !GROW(ws->key, nf))
 			return -ENOMEM;
 		ws->nf = nf;
 	}
@@ -262,6 +270,10 @@ struct eng {
 	u32 nunfrozen, ngdirty, nact;
 	/* inverse index of 16-bit positions in lv (levels below 2^16 flows) */
 	const u32 *lv;
+	/* the level's slices of ws->fv, ws->wk, ws->key */
+	const struct r2c2_fv *fv;
+	const double *wk;
+	const struct ckey *key;
 	bool inv16;
 	/* torus: protocols whose flows are found by bit masks, not inverse */
 	u8 symq;
@@ -282,7 +294,7 @@ static void freeze(struct eng *e, u32 k, double x)
 	e->rate[e->lv[k]] = x;
 	e->nunfrozen--;
 	if (c->split) {
-		const struct r2c2_fv *fv = &ws->fv[e->lv[k]];
+		const struct r2c2_fv *fv = &e->fv[k];
 
 		/* applied in apply_groups() at the end of the round */
 		for (g = 0; g < 2; g++) {
@@ -527,14 +539,13 @@ static int cmp_dem(const void *a, const void *b, void *arg)
 }
 
 /* pass 1: C and the number of entries of every link, non-split flows */
-static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
+static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			  u32 *nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
-	const struct r2c2_flow *f = e->f;
 	v2d *restrict CP = ws->CP;
 	u32 *restrict cnt = ws->cnt;
-	u32 i, j, k, l;
+	u32 j, k, l;
 
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv;
@@ -546,12 +557,13 @@ static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
 
 		struct cls *c = &ws->cls[k];
 
-		i = lv[k];
-		fv = &ws->fv[i];
+		const struct ckey *ck = &e->key[k];
+
+		fv = &e->fv[k];
 		ws->frozen[k] = 0;
-		c->w = w = ws->wt[i];
+		c->w = w = e->wk[k];
 		c->split = fv->split;
-		if (f[i].demand > 0)
+		if (ck->dem)
 			ws->dem[(*ndem)++] = k;
 		if (fv->split) {
 			(*nsplit)++;
@@ -561,11 +573,11 @@ static void build_entries(struct eng *e, const u32 *lv, u32 nlv, u32 *ndem,
 		c->a = a = fv->v[0]->coef;
 		c->len = len = fv->v[0]->len;
 		c->tr = tr = fv->tr[0];
-		c->sym = !!(e->symq & (1u << f[i].rproto));
+		c->sym = !!(e->symq & (1u << ck->q));
 		if (c->sym) {
 			/* no inverse index: key (q, s, d - s) */
-			u32 q = f[i].rproto, s = f[i].src;
-			u32 r = e->rel[(size_t)s * e->n + f[i].dst];
+			u32 q = ck->q, s = ck->src;
+			u32 r = e->rel[(size_t)s * e->n + ck->dst];
 			u64 *b = ws->bm + ((size_t)q * e->n + s) * e->mw + r / 64;
 			u32 *hd = ws->head + ((size_t)q * e->n + s) * e->n + r;
 
@@ -642,7 +654,7 @@ static void build_inverse(struct eng *e, u32 nlv)
 }
 
 /* groups of split VLB flows: members (CSR), weights, and C += W_g * G_g */
-static void build_groups(struct eng *e, const u32 *lv, u32 nlv, u32 ng)
+static void build_groups(struct eng *e, u32 nlv, u32 ng)
 {
 	struct r2c2_ws *ws = e->ws;
 	double *restrict dG = ws->dG;
@@ -652,12 +664,12 @@ static void build_groups(struct eng *e, const u32 *lv, u32 nlv, u32 ng)
 	memset(ws->gW, 0, ng * sizeof(*ws->gW));
 	memset(ws->gcnt, 0, ng * sizeof(*ws->gcnt));
 	for (k = 0; k < nlv; k++) {
-		const struct r2c2_fv *fv = &ws->fv[lv[k]];
+		const struct r2c2_fv *fv = &e->fv[k];
 
 		if (!fv->split)
 			continue;
 		for (j = 0; j < 2; j++) {
-			ws->gW[fv->group[j]] += ws->wt[lv[k]] * fv->scale[j];
+			ws->gW[fv->group[j]] += e->wk[k] * fv->scale[j];
 			ws->gcnt[fv->group[j]]++;
 		}
 	}
@@ -667,7 +679,7 @@ static void build_groups(struct eng *e, const u32 *lv, u32 nlv, u32 ng)
 		ws->gfill[i] = ws->gstart[i];
 	}
 	for (k = 0; k < nlv; k++) {
-		const struct r2c2_fv *fv = &ws->fv[lv[k]];
+		const struct r2c2_fv *fv = &e->fv[k];
 
 		if (fv->split)
 			for (j = 0; j < 2; j++)
@@ -702,9 +714,9 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		u32 q;
 
 		for (k = 0; k < nlv; k++)
-			if (!ws->fv[lv[k]].split) {
-				ent[f[lv[k]].rproto] += ws->fv[lv[k]].v[0]->len;
-				cnt[f[lv[k]].rproto]++;
+			if (!e->fv[k].split) {
+				ent[e->key[k].q] += e->fv[k].v[0]->len;
+				cnt[e->key[k].q]++;
 			}
 		for (q = 0; q < __R2C2_RP_MAX; q++)
 			if (ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
@@ -717,11 +729,11 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		memset(ws->sact, 0, (size_t)__R2C2_RP_MAX * e->mw * sizeof(u64));
 	}
 	e->lv = lv;
-	build_entries(e, lv, nlv, &ndem, &nsplit);
+	build_entries(e, nlv, &ndem, &nsplit);
 	e->inv16 = nlv <= 0x10000;
 	build_inverse(e, nlv);
 	if (nsplit)
-		build_groups(e, lv, nlv, 2 * (e->nl / R2C2_MAX_PORTS));
+		build_groups(e, nlv, 2 * (e->nl / R2C2_MAX_PORTS));
 	/* heap of links carrying flows of this level */
 	for (l = 0; l < e->nl; l++)
 		h[l].l = l;
@@ -832,13 +844,27 @@ static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
  * keeps one flow per class; ws->rep[i] is flow i's class. Returns the
  * number of classes.
  */
-static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_flow *f,
-			 u32 nf, u32 n)
+/* class at position m is flow i: what the passes read, in position order */
+static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
+		      const struct r2c2_flow *f, u32 m, u32 i)
+{
+	ws->lvl[m] = i;
+	ws->wk[m] = f[i].weight;
+	ws->key[m].src = f[i].src;
+	ws->key[m].dst = f[i].dst;
+	ws->key[m].q = f[i].rproto;
+	ws->key[m].dem = f[i].demand > 0;
+	/* cannot fail: r2c2_maxmin() checked every flow */
+	r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[m]);
+}
+
+static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
+			 const struct r2c2_flow *f, u32 nf, u32 n)
 {
 	u32 *st = ws->stamp, k, m = 0, run = 0, i;
 	const u32 slot = 0x80000000u;
 
-	/* stamp[2 * key] = run id, stamp[2 * key + 1] = class flow */
+	/* stamp[2 * key] = run id, stamp[2 * key + 1] = class position */
 	memset(st, 0, 2 * (size_t)n * __R2C2_RP_MAX * sizeof(*st));
 	for (k = 0; k < nf; k++) {
 		u32 key;
@@ -850,20 +876,21 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_flow *f,
 		    f[i].prio != f[ws->lvl[k - 1]].prio)
 			run++;
 		if (f[i].demand > 0) {
-			ws->lvl[m++] = i;
+			set_class(ws, rt, f, m++, i);
 			continue;
 		}
 		key = 2 * ((u32)f[i].dst * __R2C2_RP_MAX + f[i].rproto);
 		if (st[key] == (run | slot)) {
-			u32 r = st[key + 1];
+			u32 pos = st[key + 1], r = ws->lvl[pos];
 
 			ws->rep[i] = r;
 			ws->wt[r] += f[i].weight;
+			ws->wk[pos] += f[i].weight;
 			continue;
 		}
 		st[key] = run | slot;
-		st[key + 1] = i;
-		ws->lvl[m++] = i;
+		st[key + 1] = m;
+		set_class(ws, rt, f, m++, i);
 	}
 	return m;
 }
@@ -936,15 +963,17 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		ws->sact = ws->bm + (size_t)__R2C2_RP_MAX * t->n * e.mw;
 	}
 	for (i = 0; i < nf; i++) {
-		ret = r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[i]);
+		struct r2c2_fv fv;
+
+		ret = r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
 		if (ret)
 			goto out;
 		if (t->paths.dist[(size_t)f[i].dst * t->n + f[i].src] == R2C2_DIST_INF) {
 			ret = -EHOSTUNREACH;
 			goto out;
 		}
-		if (!ws->fv[i].split)
-			ninv += ws->fv[i].v[0]->len;
+		if (!fv.split)
+			ninv += fv.v[0]->len;
 	}
 	if (ninv > ws->ninv) {
 		if (!GROW(ws->inv, ninv)) {
@@ -969,10 +998,13 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	 * inverse index and of (C, P))
 	 */
 	order_flows(ws, f, (u32)nf, t->n);
-	nc = merge_classes(ws, f, (u32)nf, t->n);
+	nc = merge_classes(ws, rt, f, (u32)nf, t->n);
 	for (s = 0; s < nc; s = i) {
 		for (i = s + 1; i < nc && f[ws->lvl[i]].prio == f[ws->lvl[s]].prio; i++)
 			;
+		e.fv = ws->fv + s;
+		e.wk = ws->wk + s;
+		e.key = ws->key + s;
 		fill_level(&e, ws->lvl + s, (u32)(i - s));
 	}
 	if (nc < nf)
