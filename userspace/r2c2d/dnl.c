@@ -10,9 +10,11 @@
  * be mistaken for a reply.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <linux/netlink.h>
 #include <linux/types.h>
 #include <linux/r2c2.h>
@@ -56,6 +58,7 @@ static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
 
 int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 {
+	struct timeval tmo = { .tv_sec = 2 };
 	int grp, one = 1;
 
 	memset(d, 0, sizeof(*d));
@@ -72,6 +75,9 @@ int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 	}
 	setsockopt(nl_socket_get_fd(d->cmd), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
+	/* a reply that never comes must not stop the loop for good */
+	setsockopt(nl_socket_get_fd(d->cmd), SOL_SOCKET, SO_RCVTIMEO, &tmo,
+		   sizeof(tmo));
 	d->family = genl_ctrl_resolve(d->cmd, R2C2_GENL_NAME);
 	if (d->family < 0) {
 		snprintf(err, errlen,
@@ -99,6 +105,11 @@ int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 fail:
 	dnl_close(d);
 	return -1;
+}
+
+const char *dnl_strerror(int err)
+{
+	return nl_geterror(err);
 }
 
 void dnl_close(struct dnl *d)
@@ -230,30 +241,60 @@ static int drain(struct dnl *d)
 	return n;
 }
 
+struct talk_ctx {
+	uint32_t seq;
+	bool done;
+};
+
+/* only replies to the request in flight; anything else is stale */
+static int talk_seq(struct nl_msg *msg, void *arg)
+{
+	struct talk_ctx *t = arg;
+
+	return nlmsg_hdr(msg)->nlmsg_seq == t->seq ? NL_OK : NL_SKIP;
+}
+
+static int talk_end(struct nl_msg *msg, void *arg)
+{
+	struct talk_ctx *t = arg;
+
+	(void)msg;
+	t->done = true;
+	return NL_STOP;
+}
+
 /*
- * Send msg on the command socket, feed the replies to cb, up to the ack
- * (a do) or NLMSG_DONE (a dump). Dumps are sent without NLM_F_ACK: a
- * kernel may answer a dump with DONE *and* an ack, and an ack left
- * unread is read by the next request as a stale reply.
+ * Send msg on the command socket and feed the replies to cb until the
+ * request is over: its ack (a do, sent with NLM_F_ACK) or NLMSG_DONE (a
+ * dump, sent without). One nl_recvmsgs() returns after one datagram of a
+ * reply that is not multipart, i.e. before the ack of a do that has a
+ * reply message, so it is called until the end was seen. Messages of
+ * another sequence number (left by a request that failed half-way) are
+ * skipped, and libnl's own check, which counts on every reply being read
+ * through it, is off.
  */
 static int talk(struct dnl *d, struct nl_msg *msg,
 		int (*cb)(struct nl_msg *, void *), void *arg)
 {
-	struct nl_cb *sc = nl_socket_get_cb(d->cmd);
-	struct nl_cb *nc = nl_cb_clone(sc);
+	struct nl_cb *nc = nl_cb_alloc(NL_CB_DEFAULT);
+	struct talk_ctx t = { 0 };
 	int err;
 
-	nl_cb_put(sc);
 	if (!nc) {
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
+	nl_complete_msg(d->cmd, msg);
+	t.seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nl_cb_set(nc, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, talk_seq, &t);
+	nl_cb_set(nc, NL_CB_ACK, NL_CB_CUSTOM, talk_end, &t);
+	nl_cb_set(nc, NL_CB_FINISH, NL_CB_CUSTOM, talk_end, &t);
 	if (cb)
 		nl_cb_set(nc, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
 	d->req_msgs++;
-	err = nl_send_auto(d->cmd, msg);
+	err = nl_send(d->cmd, msg);
 	nlmsg_free(msg);
-	if (err >= 0)
+	while (err >= 0 && !t.done)
 		err = nl_recvmsgs(d->cmd, nc);
 	nl_cb_put(nc);
 	if (err < 0) {
@@ -413,6 +454,8 @@ int dnl_routes_send(struct dnl *d, const struct rs_ent *e, size_t n)
 
 	if (!n || n > R2C2_ROUTES_MAX)
 		return -EINVAL;
+	/* a stale reply read as ours would fail a broadcast that went out */
+	drain(d);
 	msg = nlmsg_alloc_size(64 + n * 40);
 	if (!msg)
 		return -ENOMEM;

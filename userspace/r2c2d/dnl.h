@@ -56,6 +56,8 @@ struct dnl_node {
 int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen);
 void dnl_close(struct dnl *d);
 int dnl_ev_fd(const struct dnl *d);
+/* message of a negative -NLE_* from dnl_*() */
+const char *dnl_strerror(int err);
 /*
  * Read every pending event; each flow event goes to cb. Returns 0, or
  * -ENOBUFS when the kernel dropped events (the caller resyncs).
