@@ -8,14 +8,17 @@
  * link saturates at lambda_l = P_l / C_l, P_l = usable capacity - frozen
  * load, C_l = sum of weight * coefficient of its unfrozen flows. The
  * engine keeps P and C up to date incrementally and the links in a lazy
- * heap keyed by lambda_l, so a whole allocation costs about three passes
+ * heap keyed by lambda_l, so a whole allocation costs two or three passes
  * over the flows' link entries instead of the paper's O(NL + N^2)
  * rescans:
  *
- *  1. add weight * coefficient into C and count the entries of every
- *     link;
- *  2. counting sort of the entries into the inverse index link ->
- *     flows;
+ *  1. add weight * coefficient into C (and count the entries of every
+ *     link, for the inverse index);
+ *  2. index which flows cross which link: on a torus, for protocols with
+ *     many entries per flow (RPS), one bit per flow in a per-source
+ *     bitmap of offsets, intersected with rtab's offset masks when a
+ *     link saturates (freeze_sym()); else a counting sort of the entries
+ *     into the inverse index link -> flows;
  *  3. when a link saturates, freeze the unfrozen flows crossing it:
  *     P -= rate * coefficient, C -= weight * coefficient over the flow's
  *     entries.
@@ -24,7 +27,9 @@
  * on 8x8x8, stays in cache) and translates it again: cheaper than
  * materialising per-flow link arrays, which cost memory traffic at 10^5
  * flows. Flows are taken in source order, so consecutive flows touch
- * nearby links.
+ * nearby links, merged into classes (same source, destination and
+ * protocol) and known by their position in the level; what the passes
+ * read of a class is stored in that order.
  *
  * A demand-capped flow freezes at its demand when lambda reaches
  * demand / weight. Split VLB flows live in per-node groups (rtab.c):
@@ -58,7 +63,7 @@
  * per flow on average (RPS; not DOR, whose few entries per flow are
  * cheap to index and whose many bottlenecks would each cost a sweep)
  */
-#define SYM_DIV		64
+#define SYM_DIV		16
 #define SYM_SPREAD	8
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
@@ -960,27 +965,27 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		ret = -ENOMEM;
 		if (!ws->bm || !ws->head)
 			goto out;
+		ret = 0;
 		ws->sact = ws->bm + (size_t)__R2C2_RP_MAX * t->n * e.mw;
 	}
-	for (i = 0; i < nf; i++) {
-		struct r2c2_fv fv;
+	/*
+	 * every pair must have its vectors (graphs: prepared) and a path;
+	 * on a torus both hold for every valid flow and set_class() gets
+	 * the vectors, in class order
+	 */
+	if (!r2c2_rtab_rel(rt)) {
+		for (i = 0; i < nf; i++) {
+			struct r2c2_fv fv;
 
-		ret = r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
-		if (ret)
-			goto out;
-		if (t->paths.dist[(size_t)f[i].dst * t->n + f[i].src] == R2C2_DIST_INF) {
-			ret = -EHOSTUNREACH;
-			goto out;
+			ret = r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
+			if (ret)
+				goto out;
+			if (t->paths.dist[(size_t)f[i].dst * t->n + f[i].src] ==
+			    R2C2_DIST_INF) {
+				ret = -EHOSTUNREACH;
+				goto out;
+			}
 		}
-		if (!fv.split)
-			ninv += fv.v[0]->len;
-	}
-	if (ninv > ws->ninv) {
-		if (!GROW(ws->inv, ninv)) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		ws->ninv = ninv;
 	}
 	for (i = 0; i < nl; i++)
 		ws->CP[i][1] = t->cap[i] * (1 - headroom);
@@ -999,6 +1004,16 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	 */
 	order_flows(ws, f, (u32)nf, t->n);
 	nc = merge_classes(ws, rt, f, (u32)nf, t->n);
+	for (i = 0; i < nc; i++)
+		if (!ws->fv[i].split)
+			ninv += ws->fv[i].v[0]->len;
+	if (ninv > ws->ninv) {
+		if (!GROW(ws->inv, ninv)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ws->ninv = ninv;
+	}
 	for (s = 0; s < nc; s = i) {
 		for (i = s + 1; i < nc && f[ws->lvl[i]].prio == f[ws->lvl[s]].prio; i++)
 			;
