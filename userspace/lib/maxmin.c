@@ -712,7 +712,8 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	for (l = 0; l < e->nl; l++)
 		ws->CP[l][0] = 0;
 	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
-	e->rel = r2c2_rtab_rel(e->rt);
+	/* masks (and the per-thread tables below) only up to LMASK_MAXN */
+	e->rel = e->n <= R2C2_LMASK_MAXN ? r2c2_rtab_rel(e->rt) : NULL;
 	e->symq = 0;
 	if (e->rel) {
 		size_t ent[__R2C2_RP_MAX] = { 0 }, cnt[__R2C2_RP_MAX] = { 0 };
@@ -948,7 +949,7 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		goto out;
 	e.n = t->n;
 	e.mw = (t->n + 63) / 64;
-	if (r2c2_rtab_rel(rt)) {
+	if (r2c2_rtab_rel(rt) && t->n <= R2C2_LMASK_MAXN) {
 		size_t nbm = (size_t)__R2C2_RP_MAX * t->n * e.mw + __R2C2_RP_MAX * e.mw;
 		size_t nhead = (size_t)__R2C2_RP_MAX * t->n * t->n;
 

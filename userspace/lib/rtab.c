@@ -144,6 +144,8 @@ static int build_lmasks(struct r2c2_rtab *rt)
 	size_t i;
 
 	rt->mw = (n + 63) / 64;
+	if (n > R2C2_LMASK_MAXN)
+		return 0;
 	for (p = 0; p < __R2C2_RP_MAX; p++) {
 		if (!rt->off[p])
 			continue;

@@ -59,6 +59,8 @@ size_t r2c2_rtab_conv_scratch(const struct r2c2_rtab *rt);
  * (v, port) when row s - v = rel[v * n + s] has bit r. NULL also when no
  * vector uses the port.
  */
+/* masks are built for tori of at most this many nodes (n^2 bytes a port) */
+#define R2C2_LMASK_MAXN	1024
 const u64 *r2c2_rtab_lmask(const struct r2c2_rtab *rt, u8 rproto,
 			   unsigned int port, unsigned int *mw);
 /* torus (else NULL): rel[s * n + d] = d - s */
