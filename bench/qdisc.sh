@@ -54,9 +54,13 @@ setup()
 	ip netns exec $A "$TC" qdisc del dev va root 2>/dev/null
 	case $kind in
 	r2c2)
+		# idle 60s: a round robin over 50000 flows from a starved
+		# sender revisits a flow after more than the default 3 s, and
+		# a collected flow comes back as a new one (start and finish
+		# events, broadcasts): churn, not the cost of a packet
 		ip netns exec $A "$TC" qdisc add dev va root r2c2 limit 1000000 \
 			flow_limit 100 initial_rate "${rate}bit" nolease \
-			maxflows 100000 buckets 65536 catchup 2ms ;;
+			maxflows 100000 buckets 65536 catchup 2ms idle 60s ;;
 	fq)
 		# raw-socket packets are "orphans" to fq: hash them into
 		# enough flows (the default orphan_mask folds them into 1024)
