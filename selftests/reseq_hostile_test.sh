@@ -119,8 +119,8 @@ no_flows() { rsq && (($(rsqv flows) == 0)); }
 # case_test NAME MODE FLOWS PER_FLOW CHECK: reset H's counters, inject,
 # check the limits at once, wait for the gaps to time out, then require
 # that every frame reached the buffer, that r2c0 received all of them but
-# the copies freed (dup), with whatever else H delivered meanwhile:
-# nothing lost, nothing duplicated; and the shell
+# the copies freed (dup), and no more than H delivered in all (A may
+# send a frame meanwhile): nothing lost, nothing duplicated; and the shell
 # condition CHECK (over stat NAME, the growth of a reseq counter).
 case_test()
 {
@@ -142,7 +142,10 @@ case_test()
 	read -r d1 n1 < <(delivered)
 	r1=$(r2c0_rx)
 	dup=$(rsqv stats.reseq_dup)
-	((d1 - d0 == sent && r1 - r0 + dup == n1 - n0)) ||
+	# r2c0 may also get (or, for a frame of A's counted delivered but
+	# not an r2c0 packet, not get) a frame from A: bound, not equality
+	((d1 - d0 == sent && r1 - r0 + dup >= sent &&
+	  r1 - r0 + dup <= n1 - n0)) ||
 		check_err 1 "sent $sent, to the buffer $((d1 - d0)) (all ports $((n1 - n0))), to r2c0 $((r1 - r0)), dup $dup"
 	stat() { rsqv "stats.reseq_$1"; }
 	eval "$check" ||
