@@ -46,9 +46,9 @@ TC=/usr/sbin/tc
 
 CAP=${CAP:-20}			# Mbit/s at the bottleneck
 TOL=${TOL:-0.05}
-DUR=${DUR:-11}			# seconds of traffic a run
+DUR=${DUR:-14}			# seconds of traffic a run
 T1=${T1:-4}			# rates are measured between T1 and T2
-T2=${T2:-8}
+T2=${T2:-7}
 TCP_DUR=${TCP_DUR:-6}		# plain TCP runs: only the queue is measured
 TMP=$(mktemp -d)
 DPIDS=()
@@ -151,10 +151,10 @@ run()
 	sleep "$T1"
 	qflows >"$TMP/$name.a"
 	t=$(date +%s.%N)
+	ip netns exec "$N0" r2c2ctl -j matrix show >"$TMP/$name.m" 2>/dev/null
 	sleep $((T2 - T1))
 	qflows >"$TMP/$name.b"
 	t=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-	ip netns exec "$N0" r2c2ctl -j matrix show >"$TMP/$name.m" 2>/dev/null
 	echo "$t" >"$TMP/$name.t"
 	for p in "${cl[@]}"; do
 		wait "$p"
