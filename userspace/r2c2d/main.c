@@ -243,8 +243,12 @@ static int flush_rates(const uint32_t *id, const uint64_t *rate, size_t n,
 	struct r2c2d *d = arg;
 	int r = dnl_rate_set(&d->nl, id, rate, n);
 
-	if (r)
+	if (r) {
 		d->t.push_errors++;
+		if (d->verbose)
+			fprintf(stderr, "r2c2d: RATE_SET of %zu rates: %s\n",
+				n, dnl_strerror(r));
+	}
 	return r;
 }
 
