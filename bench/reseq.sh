@@ -15,7 +15,10 @@
 # reorder-buffer depth distribution (p50, p95,
 # p99, max over arrivals that left packets held, and over all arrivals).
 #
-# Knobs: BENCH_DELAYS ("0.5ms 1ms 2ms"), BENCH_TIME (10 s), BENCH_REPS (2).
+# Knobs: BENCH_DELAYS ("0.5ms 1ms 2ms"), BENCH_TIME (10 s), BENCH_REPS (2),
+# BENCH_RATE (unset: links as fast as the guest; e.g. "100mbit": both of
+# node 0's ports capped by netem at that rate with a BENCH_QLEN-packet
+# queue (default 50), so two paths carry twice what one does).
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=selftests/lib.sh
@@ -26,6 +29,8 @@ source "$here/../selftests/torus.sh"
 DELAYS=${BENCH_DELAYS:-0.5ms 1ms 2ms}
 TIME=${BENCH_TIME:-10}
 REPS=${BENCH_REPS:-2}
+RATE=${BENCH_RATE:-}
+QLEN=${BENCH_QLEN:-50}
 
 require_root
 require_cmd ip tc jq iperf3
@@ -71,15 +76,25 @@ torus_exec 1 iperf3 -s -D --pidfile /tmp/reseq-bench-iperf3.pid
 cleanup_add "kill \$(cat /tmp/reseq-bench-iperf3.pid) 2>/dev/null"
 busywait 5000 torus_exec 0 ping -c1 -W1 "$(torus_addr4 1)" >/dev/null
 
-echo "# $(uname -r), $(nproc) vCPU, iperf3 ${TIME}s, 2x2 torus, node 0 -> node 1"
+echo "# $(uname -r), $(nproc) vCPU, iperf3 ${TIME}s, 2x2 torus, node 0 -> node 1${RATE:+, ports capped at $RATE (queue $QLEN)}"
 echo "#                                          depth when held       all arrivals"
 printf '%-6s %-10s %3s %8s %8s %8s %8s %6s %6s %6s %5s %5s %5s %5s   %5s %5s\n' \
 	delay mode rep Mbit/s retrans reorder timeout limit late to_us \
 	p50 p95 p99 max p50 p95
 for delay in none $DELAYS; do
+	torus_exec 0 tc qdisc del dev p0 root 2>/dev/null
 	torus_exec 0 tc qdisc del dev p1 root 2>/dev/null
-	[[ $delay == none ]] ||
+	if [[ -n $RATE ]]; then
+		torus_exec 0 tc qdisc add dev p0 root netem rate "$RATE" limit "$QLEN"
+		if [[ $delay == none ]]; then
+			torus_exec 0 tc qdisc add dev p1 root netem rate "$RATE" limit "$QLEN"
+		else
+			torus_exec 0 tc qdisc add dev p1 root netem delay "$delay" \
+				rate "$RATE" limit "$QLEN"
+		fi
+	elif [[ $delay != none ]]; then
 		torus_exec 0 tc qdisc add dev p1 root netem delay "$delay" limit 10000
+	fi
 	for rep in $(seq 1 "$REPS"); do
 		for mode in rps-reseq rps-off dor; do
 			run "$mode" "$delay" "$rep"
