@@ -144,6 +144,10 @@ measure()
 		echo "node $D delivered $(jq -s --argjson d "$D" 'map(select(.addr == $d))[0].node.delivered' "$FABRIC_TMP/snap") of $1"
 		return 1
 	}
+	# the snapshot that saw D's count read the earlier nodes before the
+	# burst had left them all (seen: 0:0=289 with 300 delivered); now
+	# that everything arrived, read every node again
+	snap "$FABRIC_TMP/snap" -p "${NSS[@]}" || return 1
 	link_counts
 }
 
