@@ -126,6 +126,9 @@ send()
 			"node $S originated $(counter "$S" originated), drops: $(drops)"
 		return 1
 	fi
+	# that snapshot may have read nodes on the way before the last
+	# frames passed them; everything has arrived now: read again
+	snap_all
 }
 
 # link counts {"node:port": forwarded + originated} of the snapshot
