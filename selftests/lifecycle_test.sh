@@ -129,6 +129,22 @@ link_counts()
 		"$FABRIC_TMP/snap"
 }
 
+# dor_ok COUNTS N L1 L2: the burst of N took exactly links L1 and L2:
+# those two carried N to N + 5 frames (a few frames of other traffic, e.g.
+# an ARP probe, may share them) and no other link carried 10 or more.
+dor_ok()
+{
+	local counts=$1 n=$2 l1=$3 l2=$4 kv k v seen=0
+
+	for kv in $counts; do
+		k=${kv%%=*} v=${kv#*=}
+		[[ $k == "$l1" || $k == "$l2" ]] || return 1
+		((v >= n && v <= n + 5)) || return 1
+		seen=$((seen + 1))
+	done
+	((seen == 2))
+}
+
 # measure N [PROTO]: (flow set PROTO,) reset, burst of N, wait for D;
 # prints the link counts. A sender flow idle for 10 s is forgotten with
 # its routing (soft state, like the allocator's flow table), so the
@@ -215,7 +231,7 @@ if [[ $FLOW == 0x* ]]; then
 		check_err $? "$counts"
 		case $proto in
 		dor)
-			[[ $counts == "0:0=$BURST 1:2=$BURST" ]]
+			dor_ok "$counts" "$BURST" 0:0 1:2
 			check_err $? "DOR burst: links $counts, expected 0:0=$BURST 1:2=$BURST" ;;
 		rps)
 			# two paths, 1/2 each: |c - N/2| <= 5 sqrt(N/4) + 1
@@ -225,8 +241,9 @@ if [[ $FLOW == 0x* ]]; then
 				for (i = 1; i <= m; i++) {
 					split(l[i], kv, "="); v[kv[1]] = kv[2]; tot += kv[2]
 				}
-				if (m != 4 || tot != 2 * n) bad = 1
-				if (v["0:0"] != v["1:2"] || v["0:2"] != v["3:0"]) bad = 1
+				if (m != 4 || tot < 2 * n || tot > 2 * n + 10) bad = 1
+				e = v["0:0"] - v["1:2"]; f = v["0:2"] - v["3:0"]
+				if (e < -5 || e > 5 || f < -5 || f > 5) bad = 1
 				d = v["0:0"] - n / 2; if (d < 0) d = -d
 				if (d > t) bad = 1
 				print bad ? "no" : "yes" }')
@@ -283,7 +300,7 @@ ports4=$(torus_exec 4 r2c2ctl -j port show | jq -c 'map(.port)')
 check_err $? "ports left: node 1 $ports1 (want [0,1,3]), node 4 $ports4 (want [0,1,2])"
 counts=$(measure "$BURST" dor)
 check_err $? "$counts"
-[[ $counts == "0:2=$BURST 3:0=$BURST" ]]
+dor_ok "$counts" "$BURST" 0:2 3:0
 check_err $? "DOR after the loss of 1-4: links $counts, expected 0:2=$BURST 3:0=$BURST"
 all_pairs_ok
 log_test "a veth in use deleted: both ports detached, DOR goes round, all pairs ping"
@@ -298,7 +315,7 @@ wait_until 30 torus_links 36 true
 check_err $? "graphs after re-adding: $(graph_state)"
 counts=$(measure "$BURST" dor)
 check_err $? "$counts"
-[[ $counts == "0:0=$BURST 1:2=$BURST" ]]
+dor_ok "$counts" "$BURST" 0:0 1:2
 check_err $? "DOR on the new veth: links $counts, expected 0:0=$BURST 1:2=$BURST"
 log_test "a new veth attached as the same ports: torus whole, DOR back on 0 -> 1 -> 4"
 sender_stop
