@@ -305,9 +305,14 @@ static int talk(struct dnl *d, struct nl_msg *msg,
 	return 0;
 }
 
-static struct nl_msg *req(struct dnl *d, uint8_t cmd, int flags)
+/*
+ * A request: the genl header of cmd, with NLM_F_ACK unless it is a dump,
+ * in a message of size bytes (0: libnl's default, a page).
+ */
+static struct nl_msg *req_size(struct dnl *d, uint8_t cmd, int flags,
+			       size_t size)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	struct nl_msg *msg = size ? nlmsg_alloc_size(size) : nlmsg_alloc();
 
 	if (!msg)
 		return NULL;
@@ -319,6 +324,11 @@ static struct nl_msg *req(struct dnl *d, uint8_t cmd, int flags)
 		return NULL;
 	}
 	return msg;
+}
+
+static struct nl_msg *req(struct dnl *d, uint8_t cmd, int flags)
+{
+	return req_size(d, cmd, flags, 0);
 }
 
 static int node_cb(struct nl_msg *msg, void *arg)
@@ -399,15 +409,12 @@ int dnl_qflow_dump(struct dnl *d,
 int dnl_rate_set(struct dnl *d, const uint32_t *id, const uint64_t *rate,
 		 size_t n)
 {
-	struct nl_msg *msg = nlmsg_alloc_size(64 + n * 32);
+	struct nl_msg *msg = req_size(d, R2C2_CMD_RATE_SET, 0, 64 + n * 32);
 	struct nlattr *list, *e;
 	size_t i;
 
 	if (!msg)
 		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, d->family, 0,
-			 NLM_F_ACK, R2C2_CMD_RATE_SET, R2C2_GENL_VERSION))
-		goto full;
 	if (d->ifindex && nla_put_u32(msg, R2C2_A_IFINDEX, d->ifindex))
 		goto full;
 	list = nla_nest_start(msg, R2C2_A_RATES);
@@ -454,14 +461,10 @@ int dnl_routes_send(struct dnl *d, const struct rs_ent *e, size_t n)
 
 	if (!n || n > R2C2_ROUTES_MAX)
 		return -EINVAL;
-	/* a stale reply read as ours would fail a broadcast that went out */
-	drain(d);
-	msg = nlmsg_alloc_size(64 + n * 40);
+	/* stale replies on the socket are skipped by talk()'s sequence check */
+	msg = req_size(d, R2C2_CMD_ROUTES_SEND, 0, 64 + n * 40);
 	if (!msg)
 		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, d->family, 0,
-			 NLM_F_ACK, R2C2_CMD_ROUTES_SEND, R2C2_GENL_VERSION))
-		goto full;
 	list = nla_nest_start(msg, R2C2_A_ROUTES);
 	if (!list)
 		goto full;
