@@ -23,22 +23,13 @@
  * Build: cc -O2 -I include -I include/uapi -o bench/reseq_blast bench/reseq_blast.c
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <errno.h>
-#include <net/ethernet.h>
-#include <net/if.h>
-#include <netpacket/packet.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <r2c2/wire.h>
+#include "../selftests/tools/r2c2_raw.h"
 
+#define PROG "reseq_blast"
 #define MAX_BATCH	256
 
 static volatile sig_atomic_t stop;
@@ -57,20 +48,6 @@ static void usage(void)
 	exit(1);
 }
 
-static unsigned long num(const char *s, unsigned long max)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s || v > max) {
-		fprintf(stderr, "reseq_blast: bad number '%s' (max %lu)\n", s, max);
-		exit(1);
-	}
-	return v;
-}
-
 static unsigned char frames[MAX_BATCH][ETH_FRAME_LEN];
 
 int main(int argc, char **argv)
@@ -81,32 +58,28 @@ int main(int argc, char **argv)
 	const char *ifname = NULL;
 	struct mmsghdr msgs[MAX_BATCH];
 	struct iovec iov[MAX_BATCH];
-	struct sockaddr_ll sll = { 0 };
-	unsigned char dmac[6];
-	unsigned int b[6], i, have_mac = 0, done;
-	struct ifreq ifr;
+	struct sockaddr_ll sll;
+	unsigned char dmac[6], smac[6];
+	unsigned int i, have_mac = 0, done;
 	struct timespec t0, t;
-	size_t len;
+	size_t len = 0;
 	int fd, opt, one = 1, bufsz = 4 << 20;
 
 	while ((opt = getopt(argc, argv, "i:m:s:d:r:f:p:b:T:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm':
-			if (sscanf(optarg, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2],
-				   &b[3], &b[4], &b[5]) != 6)
+			if (raw_mac(optarg, dmac))
 				usage();
-			for (i = 0; i < 6; i++)
-				dmac[i] = (unsigned char)b[i];
 			have_mac = 1;
 			break;
-		case 's': src = (unsigned int)num(optarg, 0xfffe); break;
-		case 'd': dst = (unsigned int)num(optarg, 0xfffe); break;
-		case 'r': port = (unsigned int)num(optarg, R2C2_MAX_PORTS - 1); break;
-		case 'f': flow = (u32)num(optarg, 0xffffffffUL); break;
-		case 'p': plen = (unsigned int)num(optarg, 1400); break;
-		case 'b': batch = (unsigned int)num(optarg, MAX_BATCH); break;
-		case 'T': secs = num(optarg, 86400); break;
+		case 's': src = (unsigned int)raw_num(PROG, optarg, 0xfffe); break;
+		case 'd': dst = (unsigned int)raw_num(PROG, optarg, 0xfffe); break;
+		case 'r': port = (unsigned int)raw_num(PROG, optarg, R2C2_MAX_PORTS - 1); break;
+		case 'f': flow = (u32)raw_num(PROG, optarg, 0xffffffffUL); break;
+		case 'p': plen = (unsigned int)raw_num(PROG, optarg, 1400); break;
+		case 'b': batch = (unsigned int)raw_num(PROG, optarg, MAX_BATCH); break;
+		case 'T': secs = raw_num(PROG, optarg, 86400); break;
 		default: usage();
 		}
 	}
@@ -114,52 +87,16 @@ int main(int argc, char **argv)
 	    !batch || optind != argc)
 		usage();
 
-	fd = socket(AF_PACKET, SOCK_RAW, 0);	/* protocol 0: never receives */
-	if (fd < 0) {
-		perror("reseq_blast: socket");
-		return 2;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
-		perror("reseq_blast: SIOCGIFHWADDR");
-		return 2;
-	}
-	len = ETH_HLEN + R2C2_DATA_HLEN + plen;
+	fd = raw_open(PROG, ifname, dmac, &sll, smac);
 	for (i = 0; i < batch; i++) {
-		unsigned char *f = frames[i];
-		struct r2c2_data_hdr *h = (struct r2c2_data_hdr *)(f + ETH_HLEN);
-		u8 hop = (u8)port;
-
-		memcpy(f, dmac, 6);
-		memcpy(f + 6, ifr.ifr_hwaddr.sa_data, 6);
-		f[12] = R2C2_ETH_P >> 8;
-		f[13] = R2C2_ETH_P & 0xff;
-		h->ver_type = r2c2_ver_type(R2C2_T_DATA);
-		h->rlen = 1;
-		h->ridx = 1;
-		h->rproto = R2C2_RP_RPS;
-		h->flow = htonl(flow);
-		h->src = htons((u16)src);
-		h->dst = htons((u16)dst);
-		h->plen = htons((u16)plen);
-		h->proto = htons(0x88b6);
-		r2c2_route_pack(h->route, &hop, 1);
-		iov[i].iov_base = f;
+		len = raw_data_frame(frames[i], dmac, smac, (u16)src, (u16)dst,
+				     (u8)port, flow, (u16)plen);
+		iov[i].iov_base = frames[i];
 		iov[i].iov_len = len;
 	}
-	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
-		perror("reseq_blast: SIOCGIFINDEX");
-		return 2;
-	}
 	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
-		perror("reseq_blast: PACKET_QDISC_BYPASS (ignored)");
+		perror(PROG ": PACKET_QDISC_BYPASS (ignored)");
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsz, sizeof(bufsz));
-	sll.sll_family = AF_PACKET;
-	sll.sll_protocol = htons(R2C2_ETH_P);
-	sll.sll_ifindex = ifr.ifr_ifindex;
-	sll.sll_halen = 6;
-	memcpy(sll.sll_addr, dmac, 6);
 	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < batch; i++) {
 		msgs[i].msg_hdr.msg_name = &sll;
@@ -189,7 +126,7 @@ int main(int argc, char **argv)
 				if (errno == EINTR || errno == ENOBUFS ||
 				    errno == EAGAIN)
 					continue;
-				perror("reseq_blast: sendmmsg");
+				perror(PROG ": sendmmsg");
 				return 2;
 			}
 			done += (unsigned int)r;

@@ -19,19 +19,11 @@
  * Prints "sent N" (frames) on stdout. Exit status: 0, 1 on a usage error,
  * 2 on a system error.
  */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <net/ethernet.h>
-#include <net/if.h>
-#include <netpacket/packet.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <r2c2/wire.h>
+#include "r2c2_raw.h"
+
+#define PROG "r2c2_rsqflood"
 
 static void usage(void)
 {
@@ -39,20 +31,6 @@ static void usage(void)
 		"usage: r2c2_rsqflood -i IFNAME -m DSTMAC -s SRC -d DST -r PORT\n"
 		"                     -M hold|ahead|dup [-F FLOWS] [-n PER_FLOW] [-f FLOW0]\n");
 	exit(1);
-}
-
-static unsigned long num(const char *s, unsigned long max)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s || v > max) {
-		fprintf(stderr, "r2c2_rsqflood: bad number '%s' (max %lu)\n", s, max);
-		exit(1);
-	}
-	return v;
 }
 
 static int fd;
@@ -77,7 +55,7 @@ static int send_one(u32 flow, u32 seq)
 			usleep(100);
 			continue;
 		}
-		perror("r2c2_rsqflood: sendto");
+		perror(PROG ": sendto");
 		return -1;
 	}
 	sent++;
@@ -86,34 +64,28 @@ static int send_one(u32 flow, u32 seq)
 
 int main(int argc, char **argv)
 {
-	unsigned int src = ~0u, dst = ~0u, port = ~0u, b[6], i;
+	unsigned int src = ~0u, dst = ~0u, port = ~0u;
 	unsigned long flows = 1, per = 100, k, f;
 	u32 flow0 = 0x70000000, *last;
 	const char *ifname = NULL, *mode = NULL;
-	unsigned char dmac[6];
+	unsigned char dmac[6], smac[6];
 	int have_mac = 0, opt;
-	struct ifreq ifr;
-	u8 hop;
-	struct r2c2_data_hdr *h = (struct r2c2_data_hdr *)(frame + ETH_HLEN);
 
 	while ((opt = getopt(argc, argv, "i:m:s:d:r:M:F:n:f:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm':
-			if (sscanf(optarg, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2],
-				   &b[3], &b[4], &b[5]) != 6)
+			if (raw_mac(optarg, dmac))
 				usage();
-			for (i = 0; i < 6; i++)
-				dmac[i] = (unsigned char)b[i];
 			have_mac = 1;
 			break;
-		case 's': src = (unsigned int)num(optarg, 0xfffe); break;
-		case 'd': dst = (unsigned int)num(optarg, 0xfffe); break;
-		case 'r': port = (unsigned int)num(optarg, R2C2_MAX_PORTS - 1); break;
+		case 's': src = (unsigned int)raw_num(PROG, optarg, 0xfffe); break;
+		case 'd': dst = (unsigned int)raw_num(PROG, optarg, 0xfffe); break;
+		case 'r': port = (unsigned int)raw_num(PROG, optarg, R2C2_MAX_PORTS - 1); break;
 		case 'M': mode = optarg; break;
-		case 'F': flows = num(optarg, 1000000); break;
-		case 'n': per = num(optarg, 1000000); break;
-		case 'f': flow0 = (u32)num(optarg, 0xffffffffUL); break;
+		case 'F': flows = raw_num(PROG, optarg, 1000000); break;
+		case 'n': per = raw_num(PROG, optarg, 1000000); break;
+		case 'f': flow0 = (u32)raw_num(PROG, optarg, 0xffffffffUL); break;
 		default: usage();
 		}
 	}
@@ -124,45 +96,13 @@ int main(int argc, char **argv)
 		usage();
 	last = calloc(flows, sizeof(*last));
 	if (!last) {
-		perror("r2c2_rsqflood: calloc");
+		perror(PROG ": calloc");
 		return 2;
 	}
 
-	fd = socket(AF_PACKET, SOCK_RAW, 0);	/* protocol 0: never receives */
-	if (fd < 0) {
-		perror("r2c2_rsqflood: socket");
-		return 2;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
-		perror("r2c2_rsqflood: SIOCGIFHWADDR");
-		return 2;
-	}
-	len = ETH_HLEN + R2C2_DATA_HLEN + 46;
-	memcpy(frame, dmac, 6);
-	memcpy(frame + 6, ifr.ifr_hwaddr.sa_data, 6);
-	frame[12] = R2C2_ETH_P >> 8;
-	frame[13] = R2C2_ETH_P & 0xff;
-	h->ver_type = r2c2_ver_type(R2C2_T_DATA);
-	h->rlen = 1;
-	h->ridx = 1;
-	h->rproto = R2C2_RP_RPS;
-	h->src = htons((u16)src);
-	h->dst = htons((u16)dst);
-	h->plen = htons(46);
-	h->proto = htons(0x88b6);	/* no stack takes it */
-	hop = (u8)port;
-	r2c2_route_pack(h->route, &hop, 1);
-	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
-		perror("r2c2_rsqflood: SIOCGIFINDEX");
-		return 2;
-	}
-	sll.sll_family = AF_PACKET;
-	sll.sll_protocol = htons(R2C2_ETH_P);
-	sll.sll_ifindex = ifr.ifr_ifindex;
-	sll.sll_halen = 6;
-	memcpy(sll.sll_addr, dmac, 6);
+	fd = raw_open(PROG, ifname, dmac, &sll, smac);
+	len = raw_data_frame(frame, dmac, smac, (u16)src, (u16)dst, (u8)port, 0,
+			     46);
 
 	for (k = 0; k <= per; k++) {
 		for (f = 0; f < flows; f++) {
