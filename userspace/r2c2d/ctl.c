@@ -4,12 +4,14 @@
  * default, "@r2c2d", hence one per network namespace). A client writes
  * one command line, "show" or "matrix", and reads one JSON object; the
  * daemon closes the connection. r2c2ctl daemon show / matrix show use it.
+ * Nothing here blocks: clients are polled with the loop's other sockets.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,8 +62,12 @@ int ctl_open(struct r2c2d *d)
 	return 0;
 }
 
+static void drop(struct r2c2d *d, int i);
+
 void ctl_close(struct r2c2d *d)
 {
+	while (d->nctl)
+		drop(d, 0);
 	if (d->ctl_fd >= 0)
 		close(d->ctl_fd);
 	if (d->conf.control[0] != '@')
@@ -91,11 +97,11 @@ static void ga_show(struct r2c2d *d, FILE *f, uint64_t now)
 	for (p = 0; p < __R2C2_RP_MAX; p++)
 		if (c->ga_protos & 1u << p)
 			fprintf(f, "%s%s", k++ ? "," : "", r2c2_rproto_name(p));
-	fprintf(f, "\",\"runs\":%llu,\"adopted\":%llu,\"skipped\":%llu,"
+	fprintf(f, "\",\"searching\":%s,\"runs\":%llu,\"adopted\":%llu,\"skipped\":%llu,"
 		"\"batches_sent\":%llu,\"entries_sent\":%llu,"
 		"\"send_errors\":%llu,\"routes_heard\":%llu,"
 		"\"entries_heard\":%llu,\"entries_applied\":%llu",
-		(unsigned long long)s->runs, (unsigned long long)s->adopted,
+		rs_busy(s) ? "true" : "false", (unsigned long long)s->runs, (unsigned long long)s->adopted,
 		(unsigned long long)s->skipped,
 		(unsigned long long)s->batches,
 		(unsigned long long)s->entries_sent,
@@ -173,7 +179,8 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"sample_us_last\":%.1f,\"samples\":%llu,\"pushes\":%llu,"
 		"\"push_batches\":%llu,\"push_errors\":%llu,"
 		"\"announces\":%llu,\"refreshes_sent\":%llu,\"resyncs\":%llu,"
-		"\"alloc_errors\":%llu,\"skipped_flows\":%llu}",
+		"\"alloc_errors\":%llu,\"skipped_flows\":%llu,"
+		"\"ctl_requests\":%llu,\"ctl_timeouts\":%llu}",
 		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
 		us(t->compute_ns_last), us(t->compute_ns_max),
 		t->rounds ? us(t->compute_ns_sum) / (double)t->rounds : 0,
@@ -187,7 +194,9 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->refreshes_sent,
 		(unsigned long long)t->resyncs,
 		(unsigned long long)t->alloc_errors,
-		(unsigned long long)t->skipped_flows);
+		(unsigned long long)t->skipped_flows,
+		(unsigned long long)t->ctl_requests,
+		(unsigned long long)t->ctl_timeouts);
 	ga_show(d, f, r2c2d_now());
 	fputs("}\n", f);
 }
@@ -220,42 +229,125 @@ static void matrix(struct r2c2d *d, FILE *f)
 	fputs("]}\n", f);
 }
 
-void ctl_serve(struct r2c2d *d)
+/* one answer, built in memory so that writing it never blocks the loop */
+static void answer(struct r2c2d *d, struct ctl_client *c)
 {
-	char buf[64] = "";
-	struct pollfd p;
-	ssize_t n;
+	size_t len = 0;
 	FILE *f;
-	int fd;
 
-	fd = accept4(d->ctl_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	/* the command comes with the connection; wait for it briefly */
-	p.fd = fd;
-	p.events = POLLIN;
-	if (poll(&p, 1, 100) <= 0) {
-		close(fd);
-		return;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0) {
-		close(fd);
-		return;
-	}
-	buf[n] = 0;
-	buf[strcspn(buf, "\r\n")] = 0;
-	f = fdopen(fd, "w");
+	c->buf[strcspn(c->buf, "\r\n")] = 0;
+	f = open_memstream(&c->out, &len);
 	if (!f) {
-		close(fd);
+		c->out = NULL;
 		return;
 	}
-	if (!strcmp(buf, "show"))
+	if (!strcmp(c->buf, "show"))
 		show(d, f);
-	else if (!strcmp(buf, "matrix"))
+	else if (!strcmp(c->buf, "matrix"))
 		matrix(d, f);
 	else
 		fprintf(f, "{\"error\":\"unknown command '%s' (show, matrix)\"}\n",
-			buf);
-	fclose(f);
+			c->buf);
+	if (fclose(f)) {
+		free(c->out);
+		c->out = NULL;
+		return;
+	}
+	c->outlen = len;
+	c->off = 0;
+}
+
+static void drop(struct r2c2d *d, int i)
+{
+	struct ctl_client *c = &d->ctl[i];
+
+	close(c->fd);
+	free(c->out);
+	*c = d->ctl[--d->nctl];
+	memset(&d->ctl[d->nctl], 0, sizeof(d->ctl[d->nctl]));
+}
+
+int ctl_pollfds(struct r2c2d *d, struct pollfd *p)
+{
+	int i;
+
+	p[0].fd = d->ctl_fd;
+	p[0].events = POLLIN;
+	p[0].revents = 0;
+	for (i = 0; i < d->nctl; i++) {
+		p[1 + i].fd = d->ctl[i].fd;
+		p[1 + i].events = d->ctl[i].out ? POLLOUT : POLLIN;
+		p[1 + i].revents = 0;
+	}
+	return 1 + d->nctl;
+}
+
+/*
+ * Serve the control socket without ever blocking the loop: connections
+ * are accepted at once and kept (at most CTL_CLIENTS) until their command
+ * line arrived, however slowly the client runs (a loaded machine can
+ * take seconds to schedule r2c2ctl between connect() and write()); the
+ * answer is written as the socket takes it. A client silent for
+ * CTL_TIMEOUT_MS is dropped.
+ */
+void ctl_serve(struct r2c2d *d, const struct pollfd *p, int np)
+{
+	uint64_t now = r2c2d_now();
+	int i, fd, nfd = np - 1;
+	ssize_t n;
+
+	/* clients first: p[1 + i] is d->ctl[i] as ctl_pollfds() left it */
+	for (i = nfd - 1; i >= 0; i--) {
+		struct ctl_client *c = &d->ctl[i];
+
+		if (i >= d->nctl || p[1 + i].fd != c->fd)
+			continue;
+		if (!p[1 + i].revents) {
+			if (now - c->since_ns > CTL_TIMEOUT_MS * 1000000ull) {
+				d->t.ctl_timeouts++;
+				drop(d, i);
+			}
+			continue;
+		}
+		if (!c->out) {
+			n = read(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (n > 0) {
+				c->len += (size_t)n;
+				c->buf[c->len] = 0;
+			}
+			if (n > 0 && !strchr(c->buf, '\n') &&
+			    c->len < sizeof(c->buf) - 1)
+				continue;	/* not the whole line yet */
+			if (!c->len) {
+				drop(d, i);
+				continue;
+			}
+			answer(d, c);
+			d->t.ctl_requests++;
+			if (!c->out) {
+				drop(d, i);
+				continue;
+			}
+		}
+		n = write(c->fd, c->out + c->off, c->outlen - c->off);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n > 0)
+			c->off += (size_t)n;
+		if (n <= 0 || c->off == c->outlen)
+			drop(d, i);
+	}
+	if (!p[0].revents)
+		return;
+	while (d->nctl < CTL_CLIENTS) {
+		fd = accept4(d->ctl_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			break;
+		memset(&d->ctl[d->nctl], 0, sizeof(d->ctl[d->nctl]));
+		d->ctl[d->nctl].fd = fd;
+		d->ctl[d->nctl].since_ns = now;
+		d->nctl++;
+	}
 }

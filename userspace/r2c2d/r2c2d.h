@@ -3,6 +3,7 @@
 #ifndef _R2C2D_H
 #define _R2C2D_H
 
+#include <poll.h>
 #include <stdio.h>
 #include "r2c2_alloc.h"
 #include "conf.h"
@@ -21,6 +22,26 @@ struct r2c2d_timing {
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;
+	uint64_t ctl_requests, ctl_timeouts;
+};
+
+#define CTL_CLIENTS	16	/* control connections served at once */
+#define CTL_TIMEOUT_MS	10000	/* a client that sends nothing is dropped */
+
+/**
+ * struct ctl_client - one control connection (ctl.c)
+ * @fd: the connection, non-blocking
+ * @since_ns: when it was accepted
+ * @buf: the command line read so far, @len bytes
+ * @out: the answer (malloc'd), @outlen bytes, @off written
+ */
+struct ctl_client {
+	int fd;
+	uint64_t since_ns;
+	char buf[64];
+	size_t len;
+	char *out;
+	size_t outlen, off;
 };
 
 struct r2c2d {
@@ -42,6 +63,8 @@ struct r2c2d {
 	uint64_t last_lease_ns;
 	bool need_resync;
 	int ctl_fd;
+	struct ctl_client ctl[CTL_CLIENTS];
+	int nctl;
 	struct r2c2d_timing t;
 	struct rs rs;
 	int verbose;
@@ -49,7 +72,10 @@ struct r2c2d {
 
 uint64_t r2c2d_now(void);
 int ctl_open(struct r2c2d *d);
-void ctl_serve(struct r2c2d *d);
+/* fill p[] with the listening socket and the clients; returns how many */
+int ctl_pollfds(struct r2c2d *d, struct pollfd *p);
+/* after poll(): accept, read commands, write answers, drop idle clients */
+void ctl_serve(struct r2c2d *d, const struct pollfd *p, int np);
 void ctl_close(struct r2c2d *d);
 
 #endif
