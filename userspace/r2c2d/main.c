@@ -313,6 +313,43 @@ static int send_routes(const struct rs_ent *e, size_t n, void *arg)
 	return 0;
 }
 
+/* the search is over (in the worker or at once): broadcast, record */
+static void route_decided(struct r2c2d *d, int r, struct rs_decision *dec)
+{
+	if (r > 0) {
+		r = rs_send_batches(d->rs.ent, d->rs.nent, R2C2_ROUTES_MAX,
+				    send_routes, d);
+		if (r < 0) {
+			dec->err = r;
+			dec->adopted = false;
+		} else {
+			d->rs.adopted++;
+		}
+	}
+	d->rs.last = *dec;
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: GA %u flows (%u long): %.4g -> %.4g bit/s, %u changed%s, %.1f ms\n",
+			dec->flows, dec->long_flows, dec->before, dec->after,
+			dec->changed, dec->adopted ? ", sent" : "",
+			(double)dec->duration_ns / 1e6);
+}
+
+/* collect a finished worker; wait: however long it takes (exit) */
+static void route_collect(struct r2c2d *d, bool wait)
+{
+	struct rs_decision dec;
+	int r = rs_finish(&d->rs, wait, &dec);
+
+	if (r == -EAGAIN || r == -ECHILD)
+		return;
+	route_decided(d, r, &dec);
+}
+
+/*
+ * This node's turn: snapshot the matrix here, search in a worker thread
+ * (the budget, ga_budget_ms, is not spent in the loop), and broadcast
+ * the result when the worker is done (route_collect()).
+ */
 static void route_select(struct r2c2d *d, uint64_t now)
 {
 	uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall;
@@ -330,30 +367,22 @@ static void route_select(struct r2c2d *d, uint64_t now)
 	struct timespec ts;
 	int r;
 
+	if (rs_busy(&d->rs))
+		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	wall = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	if (!rs_my_turn(&d->rs, wall, now, iv, d->topo->n, d->node.addr))
 		return;
 	p.seed = wall / iv + 1;
-	r = rs_select(&d->rs, &d->mx, d->rt, d->topo->n, now, &p, &dec);
-	dec.wall_ns = wall;
 	d->rs.runs++;
-	if (r > 0) {
-		r = rs_send_batches(d->rs.ent, d->rs.nent, R2C2_ROUTES_MAX,
-				    send_routes, d);
-		if (r < 0) {
-			dec.err = r;
-			dec.adopted = false;
-		} else {
-			d->rs.adopted++;
-		}
-	}
-	d->rs.last = dec;
-	if (d->verbose)
-		fprintf(stderr, "r2c2d: GA %u flows (%u long): %.4g -> %.4g bit/s, %u changed%s, %.1f ms\n",
-			dec.flows, dec.long_flows, dec.before, dec.after,
-			dec.changed, dec.adopted ? ", sent" : "",
-			(double)dec.duration_ns / 1e6);
+	r = rs_prepare(&d->rs, &d->mx, d->rt, d->topo->n, now, &p);
+	d->rs.dec.wall_ns = wall;
+	if (r > 0 && rs_start(&d->rs, d->rt) == 0)
+		return;
+	if (r > 0)	/* no thread: search here */
+		r = rs_search(&d->rs, d->rt);
+	dec = d->rs.dec;
+	route_decided(d, r, &dec);
 }
 
 /* ---- setup ---- */
@@ -443,6 +472,8 @@ static void tick(struct r2c2d *d)
 		lease = true;
 		d->last_lease_ns = now;
 	}
+	if (rs_busy(&d->rs))
+		route_collect(d, false);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
 	if (d->mx.gen != d->computed_gen) {
@@ -553,14 +584,15 @@ int main(int argc, char **argv)
 		d.topo->n, d.conf.rho_us,
 		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin");
 	while (!stop) {
-		struct pollfd p[3] = {
-			{ .fd = dnl_ev_fd(&d.nl), .events = POLLIN },
-			{ .fd = tfd, .events = POLLIN },
-			{ .fd = d.ctl_fd, .events = POLLIN },
-		};
+		struct pollfd p[4 + CTL_CLIENTS];
 		uint64_t exp;
+		int nc;
 
-		if (poll(p, 3, -1) < 0) {
+		p[0] = (struct pollfd){ .fd = dnl_ev_fd(&d.nl), .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = tfd, .events = POLLIN };
+		p[2] = (struct pollfd){ .fd = rs_fd(&d.rs), .events = POLLIN };
+		nc = ctl_pollfds(&d, p + 3);
+		if (poll(p, (nfds_t)(3 + nc), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			perror("r2c2d: poll");
@@ -572,10 +604,13 @@ int main(int argc, char **argv)
 			d.need_resync = true;
 		}
 		if (p[2].revents)
-			ctl_serve(&d);
+			route_collect(&d, false);
+		ctl_serve(&d, p + 3, nc);
 		if (p[1].revents && read(tfd, &exp, sizeof(exp)) > 0)
 			tick(&d);
 	}
+	if (rs_busy(&d.rs))
+		route_collect(&d, true);
 	fputs("r2c2d: exiting\n", stderr);
 	ctl_close(&d);
 	close(tfd);

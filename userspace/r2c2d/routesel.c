@@ -6,21 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 
 #include "routesel.h"
 
 void rs_init(struct rs *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->efd = -1;
 }
 
 void rs_fini(struct rs *s)
 {
+	struct rs_decision dec;
+
+	if (s->busy)
+		rs_finish(s, true, &dec);
+	if (s->efd >= 0)
+		close(s->efd);
 	free(s->ent);
 	free(s->f);
 	free(s->is_long);
-	free(s->idx);
+	free(s->key);
 	memset(s, 0, sizeof(*s));
+	s->efd = -1;
 }
 
 bool rs_my_turn(struct rs *s, uint64_t wall_ns, uint64_t now_ns,
@@ -56,9 +66,9 @@ static int rs_grow(struct rs *s, size_t n)
 	b = realloc(s->is_long, cap * sizeof(*s->is_long));
 	if (b)
 		s->is_long = b;
-	c = realloc(s->idx, cap * sizeof(*s->idx));
+	c = realloc(s->key, cap * sizeof(*s->key));
 	if (c)
-		s->idx = c;
+		s->key = c;
 	d = realloc(s->ent, cap * sizeof(*s->ent));
 	if (d)
 		s->ent = d;
@@ -76,20 +86,20 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
-	      uint32_t nnodes, uint64_t now, const struct rs_params *p,
-	      struct rs_decision *dec)
+int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
+	       uint32_t nnodes, uint64_t now, const struct rs_params *p)
 {
-	struct r2c2_ga_opts o;
-	struct r2c2_ga_result res = { 0 };
+	struct rs_decision *dec = &s->dec;
 	uint64_t t0 = mono_ns();
-	size_t n = 0, nl = 0, i;
+	size_t n = 0, nl = 0;
 	uint32_t k;
 	int r;
 
 	memset(dec, 0, sizeof(*dec));
 	dec->mono_ns = now;
 	s->nent = 0;
+	s->nf = 0;
+	s->p = *p;
 	if (rs_grow(s, m->n))
 		return dec->err = -ENOMEM;
 	for (k = 0; k < m->n; k++) {
@@ -115,14 +125,31 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 		if (r)
 			continue;	/* no path: leave it out */
 		nl += s->is_long[n];
-		s->idx[n++] = k;
+		s->key[n].src = x->src;
+		s->key[n].id = x->id;
+		s->key[n].rproto = x->rproto;
+		n++;
 	}
+	s->nf = n;
 	dec->flows = (uint32_t)n;
 	dec->long_flows = (uint32_t)nl;
-	if (!nl) {
-		dec->duration_ns = mono_ns() - t0;
+	dec->duration_ns = mono_ns() - t0;
+	return (int)nl;
+}
+
+int rs_search(struct rs *s, const struct r2c2_rtab *rt)
+{
+	struct rs_decision *dec = &s->dec;
+	const struct rs_params *p = &s->p;
+	struct r2c2_ga_opts o;
+	struct r2c2_ga_result res = { 0 };
+	uint64_t t0 = mono_ns();
+	size_t n = s->nf, i;
+	int r;
+
+	s->nent = 0;
+	if (!dec->long_flows)
 		return 0;
-	}
 	r2c2_ga_defaults(&o);
 	o.time_budget_ms = p->budget_ms;
 	o.threads = p->threads;
@@ -132,7 +159,7 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	o.protos = p->protos;
 	o.headroom = p->headroom;
 	r = r2c2_ga_select(rt, s->f, n, s->is_long, &o, &res);
-	dec->duration_ns = mono_ns() - t0;
+	dec->duration_ns += mono_ns() - t0;
 	if (r)
 		return dec->err = r;
 	dec->before = res.initial;
@@ -142,7 +169,7 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	dec->adopted = res.fitness > res.initial &&
 		       res.fitness > res.initial * (1 + p->margin);
 	for (i = 0; i < n; i++) {
-		const struct mx_flow *x = &m->f[s->idx[i]];
+		const struct rs_ent *x = &s->key[i];
 		uint8_t rp = dec->adopted ? s->f[i].rproto : x->rproto;
 
 		if (!s->is_long[i])
@@ -159,6 +186,80 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	if (!s->nent)
 		dec->adopted = false;
 	return (int)s->nent;
+}
+
+int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
+	      uint32_t nnodes, uint64_t now, const struct rs_params *p,
+	      struct rs_decision *dec)
+{
+	int r = rs_prepare(s, m, rt, nnodes, now, p);
+
+	if (r > 0)
+		r = rs_search(s, rt);
+	*dec = s->dec;
+	return r;
+}
+
+/* ---- the search in a worker thread ---- */
+
+static void *rs_worker(void *arg)
+{
+	struct rs *s = arg;
+	uint64_t one = 1;
+
+	s->wret = rs_search(s, s->wrt);
+	/* publishes the result; the eventfd only wakes the loop */
+	atomic_store_explicit(&s->done, true, memory_order_release);
+	if (write(s->efd, &one, sizeof(one)) < 0)
+		return NULL;	/* the loop finds done at its next tick */
+	return NULL;
+}
+
+int rs_start(struct rs *s, const struct r2c2_rtab *rt)
+{
+	int r;
+
+	if (s->busy)
+		return -EBUSY;
+	if (s->efd < 0)
+		s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (s->efd < 0)
+		return -errno;
+	s->wrt = rt;
+	s->wret = 0;
+	atomic_store(&s->done, false);
+	r = pthread_create(&s->thr, NULL, rs_worker, s);
+	if (r)
+		return -r;
+	s->busy = true;
+	return 0;
+}
+
+int rs_fd(const struct rs *s)
+{
+	return s->busy ? s->efd : -1;
+}
+
+bool rs_busy(const struct rs *s)
+{
+	return s->busy;
+}
+
+int rs_finish(struct rs *s, bool wait, struct rs_decision *dec)
+{
+	uint64_t v;
+
+	if (!s->busy)
+		return -ECHILD;
+	if (!wait && !atomic_load_explicit(&s->done, memory_order_acquire))
+		return -EAGAIN;
+	pthread_join(s->thr, NULL);
+	/* consume the wakeup (it may not have been written yet: then 0) */
+	if (read(s->efd, &v, sizeof(v)) < 0)
+		v = 0;
+	s->busy = false;
+	*dec = s->dec;
+	return s->wret;
 }
 
 uint32_t rs_apply(struct mx *m, const struct rs_ent *e, size_t n)

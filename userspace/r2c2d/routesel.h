@@ -18,6 +18,8 @@
 #ifndef _R2C2D_ROUTESEL_H
 #define _R2C2D_ROUTESEL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -105,6 +107,13 @@ struct rs_decision {
  *	that changed a known flow of the matrix
  * @last: the last search by this node
  * @ent: the last decision's entries, @nent of them
+ *
+ * The search's snapshot (rs_prepare) and result (rs_search): @f, @is_long
+ * and @key (the flow each f[i] stands for, with its protocol at the
+ * snapshot), @nf of them; @p, @dec. While @busy, a worker thread owns
+ * them, @ent and @nent (rs_start .. rs_finish); the loop touches only the
+ * other fields. @done (release/acquire) publishes the worker's result,
+ * @efd (an eventfd) wakes the loop.
  */
 struct rs {
 	uint64_t last_slot;
@@ -117,11 +126,20 @@ struct rs {
 	struct rs_decision last;
 	struct rs_ent *ent;
 	size_t nent;
-	/* scratch */
+	/* snapshot and result of one search */
 	struct r2c2_flow *f;
 	bool *is_long;
-	uint32_t *idx;
-	size_t cap;
+	struct rs_ent *key;
+	size_t nf, cap;
+	struct rs_params p;
+	struct rs_decision dec;
+	/* the worker */
+	bool busy;
+	atomic_bool done;
+	int efd;
+	pthread_t thr;
+	const struct r2c2_rtab *wrt;
+	int wret;
 };
 
 void rs_init(struct rs *s);
@@ -149,6 +167,34 @@ bool rs_my_turn(struct rs *s, uint64_t wall_ns, uint64_t now_ns,
 int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	      uint32_t nnodes, uint64_t now, const struct rs_params *p,
 	      struct rs_decision *dec);
+
+/*
+ * The same in two steps, so that the search can run in a thread while
+ * the loop goes on. rs_prepare() (the loop's thread: it prepares the
+ * tables, the only thing that writes to rt) copies the matrix's flows
+ * into a snapshot and returns its number of long flows (0: nothing to
+ * search; s->dec holds the counts) or a negative errno. rs_search()
+ * reads only the snapshot and rt; it fills s->dec and s->ent/s->nent
+ * (entries keyed by (src, id), so they stay valid however the matrix
+ * changed meanwhile) and returns s->nent or a negative errno.
+ */
+int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
+	       uint32_t nnodes, uint64_t now, const struct rs_params *p);
+int rs_search(struct rs *s, const struct r2c2_rtab *rt);
+
+/*
+ * rs_search() in a worker thread, after rs_prepare(): rs_start() starts
+ * it (-EBUSY while one runs); rs_fd() is an fd that becomes readable
+ * when it is over (-1 when none runs); rs_finish() collects it: *dec and
+ * the return value as from rs_search(), s->ent ready for
+ * rs_send_batches(); -EAGAIN while the worker still runs (wait: join it
+ * whatever it takes), -ECHILD when none was started. rs_fini() joins a
+ * running worker.
+ */
+int rs_start(struct rs *s, const struct r2c2_rtab *rt);
+int rs_fd(const struct rs *s);
+bool rs_busy(const struct rs *s);
+int rs_finish(struct rs *s, bool wait, struct rs_decision *dec);
 
 /*
  * Apply assignments to the matrix: each known flow takes its protocol

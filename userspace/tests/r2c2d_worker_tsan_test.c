@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * r2c2d_worker_tsan_test.c - r2c2d's route search in a worker thread
+ * (routesel.c: rs_prepare, rs_start, rs_finish), built with
+ * ThreadSanitizer (TAP). While the worker searches, this thread does what
+ * the rate loop does meanwhile: flow events change (and reallocate) the
+ * matrix, max-min runs on the same routing tables, ROUTES are heard and
+ * turns checked. TSan reports any access the two threads share without
+ * synchronisation; the result must be the synchronous search's.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../r2c2d/matrix.c"
+#include "../r2c2d/routesel.c"
+#include "alloc_tap.h"
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+
+static struct mx_evt ev(uint8_t type, uint16_t src, uint32_t id, uint16_t dst,
+			uint8_t rproto)
+{
+	struct mx_evt e = {
+		.type = type, .src = src, .id = id, .dst = dst,
+		.weight = 1, .rproto = rproto,
+		.demand_kbps = R2C2_DEMAND_UNLIMITED,
+	};
+	return e;
+}
+
+static void params(struct rs_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->long_ns = 1 * SEC;
+	p->margin = 0.02;
+	p->threads = 2;		/* the GA's own evaluators too */
+	p->seed = 11;
+	p->budget_ms = 0;	/* no budget: the same result every time */
+	p->utility = R2C2_UTIL_SUM;
+	p->policy = R2C2_POL_MAXMIN;
+	p->headroom = 0.05;
+	p->protos = 1u << R2C2_RP_RPS | 1u << R2C2_RP_DOR | 1u << R2C2_RP_VLB;
+}
+
+/* 16 flows on DOR into a few hot destinations of a 4x4 torus */
+static void fill(struct mx *m)
+{
+	uint64_t seed = 5;
+
+	for (uint32_t i = 0; i < 16; i++) {
+		uint16_t src = (uint16_t)tbelow(&seed, 16);
+		uint16_t dst = (uint16_t)((src + 1 + tbelow(&seed, 3)) % 16);
+		struct mx_evt e = ev(R2C2_FE_START, src, 100 + i, dst,
+				     R2C2_RP_DOR);
+
+		mx_apply(m, &e, 0);
+	}
+}
+
+static void worker__vs_sync(void)
+{
+	struct r2c2_topo *t = NULL;
+	struct r2c2_rtab *rt = NULL;
+	struct r2c2_ws *ws = r2c2_ws_new();
+	struct rs_decision sync_dec, dec;
+	static struct rs_ent sync_ent[64];
+	struct rs_params p;
+	struct mx m, ref;
+	struct rs s, s2;
+	size_t sync_n;
+	int r, rounds = 0, same = 1, readable = 0;
+	uint64_t seed = 9, now = 2 * SEC;
+	char err[128];
+
+	ok(r2c2_topo_parse(&t, "torus:4x4", 100e6, err, sizeof(err)) == 0 &&
+	   r2c2_rtab_new(&rt, t) == 0 && ws, "4x4 torus, 100 Mbit/s links");
+	mx_init(&m, 0);
+	mx_init(&ref, 0);
+	fill(&m);
+	fill(&ref);
+	params(&p);
+
+	/* the reference: the same search, synchronously */
+	rs_init(&s2);
+	r = rs_select(&s2, &ref, rt, t->n, now, &p, &sync_dec);
+	sync_n = s2.nent;
+	memcpy(sync_ent, s2.ent, sync_n * sizeof(*sync_ent));
+	ok(r > 0 && sync_dec.adopted, "synchronous search changes %d flows", r);
+
+	rs_init(&s);
+	ok(rs_finish(&s, false, &dec) == -ECHILD && rs_fd(&s) == -1 &&
+	   !rs_busy(&s), "no worker: nothing to collect, no fd");
+	r = rs_prepare(&s, &m, rt, t->n, now, &p);
+	ok(r == 16 && s.nf == 16, "snapshot of 16 long flows (%d)", r);
+	ok(rs_start(&s, rt) == 0 && rs_busy(&s) && rs_fd(&s) >= 0,
+	   "worker started");
+	ok(rs_start(&s, rt) == -EBUSY, "a second start while it runs: EBUSY");
+
+	/* the loop goes on meanwhile */
+	while ((r = rs_finish(&s, false, &dec)) == -EAGAIN) {
+		struct pollfd pf = { .fd = rs_fd(&s), .events = POLLIN };
+		uint32_t id = 1000 + (uint32_t)tbelow(&seed, 400);
+		uint16_t src = (uint16_t)tbelow(&seed, 16);
+		struct mx_evt e = ev(R2C2_FE_START, src, id,
+				     (uint16_t)((src + 5) % 16), R2C2_RP_RPS);
+		double rate[512];
+		struct r2c2_flow f[512];
+		uint32_t k;
+
+		mx_apply(&m, &e, now);		/* grows, rehashes */
+		if (m.n > 40) {			/* and shrinks */
+			e.type = R2C2_FE_FINISH;
+			e.id = m.f[m.n - 1].id;
+			e.src = m.f[m.n - 1].src;
+			mx_apply(&m, &e, now);
+		}
+		if (tbelow(&seed, 4) == 0) {
+			/* one of the snapshot's flows finishes */
+			e = ev(R2C2_FE_FINISH, m.f[0].src, m.f[0].id, 0, 0);
+			mx_apply(&m, &e, now);
+		}
+		for (k = 0; k < m.n && k < 512; k++) {
+			memset(&f[k], 0, sizeof(f[k]));
+			f[k].src = m.f[k].src;
+			f[k].dst = m.f[k].dst;
+			f[k].rproto = m.f[k].rproto;
+			f[k].weight = 1;
+		}
+		r2c2_maxmin(rt, f, k, 0.05, rate, ws);
+		s.heard++;
+		s.heard_ns = now;
+		rs_my_turn(&s, now, now, SEC, 16, 3);
+		readable += poll(&pf, 1, 0) == 1;
+		rounds++;
+		now += MS;
+	}
+	ok(r == (int)sync_n && dec.adopted == sync_dec.adopted &&
+	   dec.changed == sync_dec.changed && dec.after == sync_dec.after &&
+	   dec.before == sync_dec.before,
+	   "worker's result is the synchronous one: %d changed, %.4g -> %.4g (%d loop rounds meanwhile)",
+	   r, dec.before, dec.after, rounds);
+	for (size_t i = 0; i < sync_n && same; i++)
+		same = s.ent[i].src == sync_ent[i].src &&
+		       s.ent[i].id == sync_ent[i].id &&
+		       s.ent[i].rproto == sync_ent[i].rproto;
+	ok(same, "same entries, keyed by (src, flow)");
+	ok(!rs_busy(&s) && rs_fd(&s) == -1, "collected: no worker left");
+	{
+		uint32_t c = rs_apply(&m, s.ent, s.nent), want = 0;
+
+		for (size_t i = 0; i < s.nent; i++)
+			want += mx_find(&m, s.ent[i].src, s.ent[i].id) != MX_NONE;
+		ok(c == want, "applied to the changed matrix: %u of %zu entries (flows gone meanwhile skipped)",
+		   c, s.nent);
+	}
+	(void)readable;
+
+	/* a worker still running at exit is joined by rs_fini */
+	r = rs_prepare(&s, &ref, rt, t->n, now, &p);
+	ok(r > 0 && rs_start(&s, rt) == 0, "another search started");
+	rs_fini(&s);
+	ok(!rs_busy(&s) && s.efd == -1, "rs_fini joins it");
+
+	/* wait = true collects whatever it takes */
+	rs_init(&s);
+	rs_prepare(&s, &ref, rt, t->n, now, &p);
+	rs_start(&s, rt);
+	r = rs_finish(&s, true, &dec);
+	ok(r == (int)sync_n && dec.after == sync_dec.after,
+	   "rs_finish(wait) joins and returns the result");
+	rs_fini(&s);
+
+	rs_fini(&s2);
+	mx_fini(&m);
+	mx_fini(&ref);
+	r2c2_ws_free(ws);
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
+int main(void)
+{
+	worker__vs_sync();
+	return tap_done();
+}
