@@ -750,6 +750,7 @@ static int r2c2_nl_flow_event(struct sk_buff *skb, struct genl_info *info)
 	struct r2c2_node *node;
 	u8 type = R2C2_FE_START, prio = 0, rproto;
 	u32 demand = R2C2_DEMAND_UNLIMITED;
+	int err;
 
 	if (!a[R2C2_A_FLOW_ID] || !a[R2C2_A_DST]) {
 		NL_SET_ERR_MSG(extack, "FLOW_ID and DST are required");
@@ -772,7 +773,12 @@ static int r2c2_nl_flow_event(struct sk_buff *skb, struct genl_info *info)
 	evt.weight = a[R2C2_A_WEIGHT] ? nla_get_u8(a[R2C2_A_WEIGHT]) : 1;
 	evt.evt_prio = (u8)(type << 4 | prio);
 	evt.rproto_demand = htonl((u32)rproto << 30 | demand);
-	return r2c2_flow_evt_send(node, &evt);
+	err = r2c2_flow_evt_send(node, &evt);
+	if (err)
+		return err;
+	/* the node's own listeners hear it as the rack does */
+	r2c2_genl_flow_event(node, READ_ONCE(node->addr), &evt);
+	return 0;
 }
 
 static int r2c2_nl_routes_send(struct sk_buff *skb, struct genl_info *info)
@@ -826,6 +832,8 @@ static int r2c2_nl_routes_send(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = r2c2_routes_send(node, ent, n);
+	if (!err)	/* the node's own listeners hear it as the rack does */
+		r2c2_genl_routes_event(node, READ_ONCE(node->addr), ent, n);
 out:
 	kfree(ent);
 	return err;

@@ -19,8 +19,10 @@
 # same tool as nobody without capabilities (setpriv), and as root of a
 # new user namespace (unshare -Ur) that does not own the network
 # namespace, gets EPERM for every changing command, while reading still
-# works. Afterwards `node show` and `port show` of r2c2-na are what they
-# were before (but for the tables' generation and the neighbour's age).
+# works. A FLOW_EVENT and a ROUTES_SEND request of node 1 reach node 1's
+# own event listeners exactly as node 2's. Afterwards `node show` and
+# `port show` of r2c2-na are what they were before (but for the tables'
+# generation and the neighbour's age).
 
 # shellcheck disable=SC2317  # functions called through wait_until
 lib_dir=$(dirname "$0")
@@ -195,6 +197,45 @@ for how in setpriv unshare; do
 	unshare) log_test "root of a user namespace that does not own the netns: EPERM for every changing command" ;;
 	esac
 done
+
+# ---------------------------------------------------------------- local echo
+# A FLOW_EVENT or ROUTES_SEND request is multicast to the requesting
+# node's own listeners exactly as the other node hears it (FLOW_SRC and
+# NODE_ADDR = node 1). The request is repeated until both monitors have
+# it: a monitor subscribes some time after it starts.
+MA=$FABRIC_TMP/mon-a MB=$FABRIC_TMP/mon-b
+ip netns exec "$A" r2c2ctl -j monitor timeout 60 >"$MA" 2>&1 &
+mon_a=$!
+ip netns exec "$B" r2c2ctl -j monitor timeout 60 >"$MB" 2>&1 &
+mon_b=$!
+
+# heard FILE EVENT: the JSON line of the first EVENT ("flow"/"routes")
+heard() { jq -c --arg e "$2" 'select(.event == $e)' "$1" 2>/dev/null | head -n 1; }
+
+echo_sent()
+{
+	ip netns exec "$A" r2c2ctl event send flow 0x1a dst 2 weight 3 prio 2 \
+		demand 100M routing dor &&
+	ip netns exec "$A" r2c2ctl routes send 2:0x2b=vlb 1:0x1a=dor || return 1
+	wait_until 2 bash -c "[[ -n \$(jq -c 'select(.event == \"routes\")' '$MA' 2>/dev/null) &&
+		-n \$(jq -c 'select(.event == \"routes\")' '$MB' 2>/dev/null) ]]"
+}
+
+RET=0
+wait_until 20 echo_sent
+check_err $? "the monitors of node 1 and node 2 did not both hear the requests"
+fa=$(heard "$MA" flow) fb=$(heard "$MB" flow)
+want='{"event":"flow","type":"start","src":1,"flow":"0x0000001a","dst":2,"weight":3,"prio":2,"demand_kbps":100000,"routing":"dor"}'
+[[ $fa == "$want" && $fb == "$want" ]]
+check_err $? "flow event at node 1: $fa; at node 2: $fb; wanted $want"
+log_test "FLOW_EVENT request: node 1's own listener hears it as node 2 does (src 1)"
+
+RET=0
+ra=$(heard "$MA" routes) rb=$(heard "$MB" routes)
+[[ -n $ra && $ra == "$rb" && $(jq -r '.from' <<<"$ra") == 1 ]]
+check_err $? "routes event at node 1: $ra; at node 2: $rb"
+stop_pids "$mon_a" "$mon_b"
+log_test "ROUTES_SEND request: node 1's own listener hears it as node 2 does (from 1)"
 
 # ---------------------------------------------------------------- nothing changed
 RET=0
