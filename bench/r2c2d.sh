@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# r2c2d.sh - benchmarks of r2c2d and of the flow-event broadcasts (issue 5),
+# in the VM (root, r2c2.ko). Not a test: prints "bench r2c2d ..." lines.
+#
+#   scripts/vm-run --kernel 6.12 --timeout 1800 -- bench/r2c2d.sh ctrl 3x3
+#   scripts/vm-run --kernel 6.12 --timeout 1800 -- bench/r2c2d.sh ctrl 4x4
+#   scripts/vm-run --kernel 6.12 --mem 4096 --timeout 3000 -- bench/r2c2d.sh scale 4x4x4
+#   scripts/vm-run --kernel 6.12 --timeout 3000 -- bench/r2c2d.sh cpu 4x4x4
+#
+# ctrl DIMS: bytes on the wire for one flow event, summed over every link
+#   of the torus: tx_bytes (Ethernet header included) of every port of
+#   every node (r2c2_snap), over a window in which node 0 sends
+#   BENCH_EVENTS flow events (r2c2d_bench events), minus an idle window of
+#   the same length just before (hellos, link-state refreshes), / events.
+#   r2c0 is down (no ARP/ND broadcasts), no daemon runs. BENCH_REPS pairs.
+#   Compared with the paper's (n-1) x 16 bytes (§3.2) and with
+#   (n-1) x 34 (our 20-byte control frame + 14-byte Ethernet header).
+#
+# scale DIMS: one r2c2d per node (rho BENCH_RHO_US, default 500; GA off,
+#   expiry and refresh 10 min so that injected flows stay), then
+#   BENCH_BATCHES batches of BENCH_SOURCES x BENCH_PER flow starts (from
+#   nodes spread over the torus, fresh ids each batch); after each batch
+#   `r2c2d_bench matrix -w` reads every daemon until all hold the same
+#   matrix (each but its own injected flows: own flows come from
+#   sch_r2c2) and prints when the last daemon had created its newest
+#   flow, relative to the last event sent; RSS of every daemon.
+#
+# cpu DIMS: one r2c2d (node 0, rho 500 us) and BENCH_FLOWS flows
+#   (default "1000 10000") in the rack, started from 8 other nodes; its
+#   utime+stime (/proc/PID/stat) over BENCH_WINDOW s (a) with the matrix
+#   unchanged and (b) with churn (BENCH_CHURN events/s: each a start and
+#   a finish, so the matrix changes in most rounds); with the daemon's own
+#   compute timings. Under TCG this is emulated time; see
+#   bench/r2c2d_cpu.c for the native compute part.
+#
+# Always prints uptime (guest) and the host's load is the caller's to
+# print. Knobs: BENCH_EVENTS (1000), BENCH_REPS (5), BENCH_RHO_US (500),
+# BENCH_BATCHES (3), BENCH_SOURCES (4), BENCH_PER (25), BENCH_FLOWS,
+# BENCH_WINDOW (10), BENCH_CHURN (200).
+
+set -u
+bench_dir=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/lib.sh
+source "$bench_dir/../selftests/lib.sh"
+# shellcheck source=selftests/torus.sh
+source "$bench_dir/../selftests/torus.sh"
+# shellcheck source=selftests/fabric.sh
+source "$bench_dir/../selftests/fabric.sh"
+
+BENCH=$bench_dir/r2c2d_bench
+R2C2D=${R2C2D:-$(command -v r2c2d || echo "$bench_dir/../userspace/r2c2d/r2c2d")}
+EVENTS=${BENCH_EVENTS:-1000}
+REPS=${BENCH_REPS:-5}
+RHO=${BENCH_RHO_US:-500}
+PIDS=()
+
+die() { echo "r2c2d.sh: $*" >&2; exit 1; }
+stop_all() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; PIDS=(); }
+cleanup_add stop_all
+
+[[ $(id -u) -eq 0 ]] || die "needs root (in the VM: scripts/vm-run -- bench/r2c2d.sh ...)"
+[[ -x $BENCH ]] || die "$BENCH not built (see its head)"
+[[ -x $(tool r2c2_snap) ]] || die "selftests/tools/r2c2_snap not built"
+modprobe -q veth 2>/dev/null
+r2c2_modules_load || die "cannot load r2c2.ko for $(uname -r)"
+
+mode=${1:?usage: r2c2d.sh ctrl|scale|cpu DIMS}
+IFS=x read -r -a dims <<<"${2:?DIMS, e.g. 3x3 or 4x4x4}"
+
+info() { echo "bench r2c2d $mode: $*"; }
+info "kernel $(uname -r), $(nproc) vCPU, $(free -m | awk '/Mem:/ {print $2}') MB, $(date -u +%Y-%m-%dT%H:%M:%SZ), uptime: $(uptime)"
+
+SECONDS=0
+torus_create "${dims[@]}" || die "torus_create"
+torus_wait_ready $((60 + TORUS_N * 2)) || die "torus not ready"
+mapfile -t NSS < <(torus_namespaces)
+for ns in "${NSS[@]}"; do
+	ip -n "$ns" link set r2c0 down
+done
+info "torus ${2}: $TORUS_N nodes ready after ${SECONDS}s"
+
+# sum of tx_bytes and tx_packets over every port of every node, hellos
+sums() {
+	"$(tool r2c2_snap)" -p "${NSS[@]}" |
+		jq -s -r '[([.[].ports[].stats.tx_bytes] | add),
+			   ([.[].ports[].stats.tx_packets] | add),
+			   ([.[].ports[].stats.hello_tx] | add),
+			   ([.[].node.bcast_tx] | add)] | map(tostring) | join(" ")'
+}
+
+calc() { awk "BEGIN { printf \"%.3f\", $* }"; }
+median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# Frames of the background: a hello is 30 bytes (14 Ethernet + 8 control
+# header + 8 body); an LSA of a node with k ports is 30 + 4k bytes and is
+# flooded over every link. LSA originations = bcast_tx - events.
+HELLO_B=30
+ctrl() {
+	local n=$TORUS_N r a b c wall ev=() idle=()
+
+	for ((r = 0; r < REPS; r++)); do
+		# event window first (its length sets the idle window's)
+		a=$(sums)
+		e0=$(date +%s.%N)
+		"$BENCH" events -n "$n" -c "$EVENTS" -f $((0x100000 + r * EVENTS)) "${NSS[0]}" >/dev/null ||
+			info "event errors in rep $r"
+		sleep 0.5	# the last frames reach the leaves
+		b=$(sums)
+		wall=$(calc "$(date +%s.%N) - $e0")
+		sleep "$wall"
+		c=$(sums)
+		read -r ab ap ah ax <<<"$a"
+		read -r bb bp bh bx <<<"$b"
+		read -r cb cp ch cx <<<"$c"
+		# bytes frames hellos bcast_tx of each window
+		ev+=("$((bb - ab)) $((bp - ap)) $((bh - ah)) $((bx - ax))")
+		idle+=("$((cb - bb)) $((cp - bp)) $((ch - bh)) $((cx - bx))")
+		info "rep $r: ${wall}s windows: events: ${ev[r]}; idle: ${idle[r]} (bytes frames hellos bcast_tx)"
+	done
+	# LSA bytes and frames per origination, from all idle windows
+	printf '%s\n' "${idle[@]}" >"$FABRIC_TMP/idle"
+	read -r lsa_b lsa_f < <(awk -v h=$HELLO_B '{b += $1 - h * $3; f += $2 - $3; l += $4}
+		END {if (l) printf "%.1f %.2f\n", b / l, f / l; else print "0 0"}' "$FABRIC_TMP/idle")
+	info "background: per LSA origination $lsa_b bytes, $lsa_f frames over the rack"
+	printf '%s\n' "${ev[@]}" | awk -v E="$EVENTS" -v h=$HELLO_B -v lb="$lsa_b" -v lf="$lsa_f" '
+		{l = $4 - E; printf "%.2f %.3f\n", ($1 - h * $3 - l * lb) / E, ($2 - $3 - l * lf) / E}' \
+		>"$FABRIC_TMP/per"
+	paste -d' ' <(printf '%s\n' "${ev[@]}") <(printf '%s\n' "${idle[@]}") | awk -v E="$EVENTS" '
+		{printf "%.2f\n", ($1 - $5) / E}' >"$FABRIC_TMP/naive"
+	info "RESULT torus ${dims[*]} n=$n, $EVENTS events from node 0, $REPS reps: bytes on all links per flow event: median $(cut -d' ' -f1 "$FABRIC_TMP/per" | median) [$(cut -d' ' -f1 "$FABRIC_TMP/per" | sort -g | tr '\n' ' ')] (hellos and LSAs taken out); frames per event median $(cut -d' ' -f2 "$FABRIC_TMP/per" | median); minus the idle window instead: median $(median <"$FABRIC_TMP/naive") B; (n-1) x 34 = $(((n - 1) * 34)); paper (n-1) x 16 = $(((n - 1) * 16))"
+}
+
+start_daemons() {	# NS... with extra -o options in DOPTS
+	local ns
+
+	for ns in "$@"; do
+		# shellcheck disable=SC2086  # DOPTS: one word per option
+		ip netns exec "$ns" "$R2C2D" -o rho_us="$RHO" -o ga_interval_ms=0 \
+			-o expire_ms=600000 -o refresh_ms=600000 ${DOPTS:-} \
+			2>"$FABRIC_TMP/r2c2d-$ns.log" &
+		PIDS+=($!)
+	done
+}
+
+scale() {
+	local batches=${BENCH_BATCHES:-3} nsrc=${BENCH_SOURCES:-4} per=${BENCH_PER:-25}
+	local srcs=() i b out last
+
+	start_daemons "${NSS[@]}"
+	SECONDS=0
+	# every daemon answers (and so holds its tables)
+	wait_until 600 "$BENCH" matrix "${NSS[@]}" >/dev/null ||
+		die "not every daemon answers after 600 s"
+	info "$TORUS_N daemons (rho $RHO us) answer after ${SECONDS}s; uptime: $(uptime)"
+	for ((i = 0; i < nsrc; i++)); do
+		srcs+=("${NSS[$(( (i * TORUS_N) / nsrc + i % 3))]}")
+	done
+	for ((b = 0; b < batches; b++)); do
+		out=$("$BENCH" events -n "$TORUS_N" -c "$per" -f $((0x200000 + b * 0x10000)) "${srcs[@]}")
+		info "batch $b: ${srcs[*]}: $out"
+		last=$(sed -n 's/.* last_ns \([0-9]*\).*/\1/p' <<<"$out")
+		"$BENCH" matrix -v -w 120 -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
+			>"$FABRIC_TMP/m.$b"
+		info "batch $b RESULT: $(tail -n 1 "$FABRIC_TMP/m.$b")"
+	done
+	info "per daemon (last batch):"
+	sed 's/^/# /' "$FABRIC_TMP/m.$((batches - 1))" | head -n "$TORUS_N"
+	info "uptime: $(uptime)"
+}
+
+cpu_of() {	# PID: utime+stime in clock ticks
+	awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
+cpu() {
+	local flows f pid w=${BENCH_WINDOW:-10} churn=${BENCH_CHURN:-200}
+	local c0 c1 t0 t1 hz srcs=() i show
+
+	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+	for ((i = 1; i <= 8; i++)); do
+		srcs+=("${NSS[$(( (i * TORUS_N) / 9))]}")
+	done
+	for f in ${BENCH_FLOWS:-1000 10000}; do
+		stop_all
+		start_daemons "${NSS[0]}"
+		pid=${PIDS[0]}
+		wait_until 120 "$BENCH" matrix "${NSS[0]}" >/dev/null || die "r2c2d does not answer"
+		"$BENCH" events -n "$TORUS_N" -c $((f / 8)) -f $((0x300000 + f * 16)) "${srcs[@]}" |
+			sed "s/^/bench r2c2d cpu: $f flows injected: /"
+		"$BENCH" matrix -w 120 -e "$f" "${NSS[0]}" | sed "s/^/bench r2c2d cpu: $f flows: /"
+		sleep 1
+		c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
+		sleep "$w"
+		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
+		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
+		info "RESULT $f flows, rho $RHO us, matrix unchanged: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over ${w}s (ticks $(jq .timings.ticks <<<"$show"), rounds $(jq .timings.rounds <<<"$show"), loop_us_mean $(jq .timings.loop_us_mean <<<"$show")); uptime: $(uptime)"
+		# churn from one source: starts and finishes, LIVE = the
+		# source's share, so the rack keeps f flows
+		c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
+		r0=$(jq .timings.rounds <<<"$show")
+		"$BENCH" events -n "$TORUS_N" -c $((churn * w / 2)) -r "$churn" -L $((f / 8)) \
+			-f $((0x300000 + f * 16)) "${srcs[0]}" | sed "s/^/bench r2c2d cpu: churn: /"
+		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
+		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
+		info "RESULT $f flows, rho $RHO us, churn ~$churn events/s: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over $(calc "$t1 - $t0")s (rounds $(( $(jq .timings.rounds <<<"$show") - r0 )), compute_us_mean $(jq .timings.compute_us_mean <<<"$show"), compute_us_max $(jq .timings.compute_us_max <<<"$show"), flows $(jq .flows <<<"$show")); uptime: $(uptime)"
+	done
+}
+
+case $mode in
+ctrl) ctrl ;;
+scale) scale ;;
+cpu) cpu ;;
+*) die "unknown mode $mode" ;;
+esac
+info "done after ${SECONDS}s; uptime: $(uptime)"
