@@ -56,7 +56,7 @@ check:
 demo:
 	bash scripts/demo.sh
 
-bench/pktblast: bench/pktblast.c include/uapi/linux/r2c2.h include/r2c2/wire.h include/r2c2/compat.h
+bench/pktblast: bench/pktblast.c selftests/tools/r2c2_raw.h include/uapi/linux/r2c2.h include/r2c2/wire.h include/r2c2/compat.h
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Iinclude -Iinclude/uapi -o $@ $<
 
 # One VM run per kernel; the output (numbers, a Markdown table at the end)

@@ -60,7 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <r2c2/wire.h>
+#include "../selftests/tools/r2c2_raw.h"
 
 #define MAX_BATCH	256
 #define MAX_STREAMS	8
@@ -99,30 +99,15 @@ static void usage(void)
 
 static unsigned long num(const char *s, unsigned long max)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || end == s || v > max) {
-		fprintf(stderr, "pktblast: bad number '%s' (max %lu)\n", s, max);
-		exit(1);
-	}
-	return v;
+	return raw_num("pktblast", s, max);
 }
 
 static void parse_mac(const char *s, unsigned char *mac)
 {
-	unsigned int b[6];
-	int i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4],
-		   &b[5]) != 6) {
+	if (raw_mac(s, mac)) {
 		fprintf(stderr, "pktblast: bad MAC '%s'\n", s);
 		exit(1);
 	}
-	for (i = 0; i < 6; i++)
-		mac[i] = (unsigned char)b[i];
 }
 
 static void parse_ip(const char *s, struct in_addr *a)

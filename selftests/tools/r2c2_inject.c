@@ -34,7 +34,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <r2c2/wire.h>
+#include "r2c2_raw.h"
 
 static void usage(void)
 {
@@ -47,30 +47,15 @@ static void usage(void)
 
 static unsigned long num(const char *s, unsigned long max)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v > max) {
-		fprintf(stderr, "r2c2_inject: bad number '%s' (max %lu)\n", s, max);
-		exit(1);
-	}
-	return v;
+	return raw_num("r2c2_inject", s, max);
 }
 
 static void parse_mac(const char *s, unsigned char *mac)
 {
-	unsigned int b[6];
-	int i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4],
-		   &b[5]) != 6) {
+	if (raw_mac(s, mac)) {
 		fprintf(stderr, "r2c2_inject: bad MAC '%s'\n", s);
 		exit(1);
 	}
-	for (i = 0; i < 6; i++)
-		mac[i] = (unsigned char)b[i];
 }
 
 int main(int argc, char **argv)
