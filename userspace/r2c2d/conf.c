@@ -26,7 +26,10 @@ void conf_defaults(struct r2c2d_conf *c)
 	c->refresh_ms = 1000;
 	c->expire_ms = 3500;
 	c->demand_interval_ms = 10;
-	c->demand_alpha = 0.25;
+	c->demand_window_ms = 250;
+	c->demand_windows = 3;
+	c->demand_empty_bytes = 3000;
+	c->demand_alpha = 0.5;
 	c->demand_low = 0.8;
 	c->demand_high = 0.95;
 	c->demand_slack = 0.1;
@@ -108,6 +111,9 @@ static const struct {
 	U32KEY(refresh_ms, 10, 3600000),
 	U32KEY(expire_ms, 20, 36000000),
 	U32KEY(demand_interval_ms, 0, 60000),
+	U32KEY(demand_window_ms, 1, 60000),
+	U32KEY(demand_windows, 1, 1000),
+	U32KEY(demand_empty_bytes, 0, 1u << 30),
 	DBLKEY(demand_alpha, 0.001, 1),
 	DBLKEY(demand_low, 0, 1),
 	DBLKEY(demand_high, 0, 10),

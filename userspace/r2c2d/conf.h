@@ -23,8 +23,9 @@
  * @refresh_ms: re-announce own flows this often (1000)
  * @expire_ms: forget flows not announced for this long (3500)
  * @demand_interval_ms: sample the qdisc's flows this often (10)
- * @demand_alpha: EWMA gain of the demand estimator (0.25)
- * @demand_low, @demand_high, @demand_slack: see rc_demand_announce()
+ * @demand_window_ms, @demand_windows, @demand_empty_bytes, @demand_alpha,
+ * @demand_low, @demand_high, @demand_slack: the demand estimator,
+ *	struct rc_dem_conf (250, 3, 3000, 0.5, 0.8, 0.95, 0.1)
  * @ifindex: device of the qdisc (0: r2c0)
  * @max_flows: flows the matrix holds at most (1048576)
  * @control: control socket path; leading '@' = abstract (per netns)
@@ -52,6 +53,9 @@ struct r2c2d_conf {
 	uint32_t refresh_ms;
 	uint32_t expire_ms;
 	uint32_t demand_interval_ms;
+	uint32_t demand_window_ms;
+	uint32_t demand_windows;
+	uint32_t demand_empty_bytes;
 	double demand_alpha;
 	double demand_low;
 	double demand_high;

@@ -148,13 +148,16 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"link_capacity\":%.0f,\"topology\":\"%s\",\"nodes\":%u,"
 		"\"push_threshold\":%g,\"lease_refresh_ms\":%u,"
 		"\"refresh_ms\":%u,\"expire_ms\":%u,\"demand_interval_ms\":%u,"
-		"\"demand_alpha\":%g,\"announce_delay_ms\":%u},",
+		"\"demand_alpha\":%g,\"demand_window_ms\":%u,"
+		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
+		"\"demand_slack\":%g,\"announce_delay_ms\":%u},",
 		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
 		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
 		c->headroom, c->link_capacity, c->topology, d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
 		c->expire_ms, c->demand_interval_ms, c->demand_alpha,
-		c->announce_delay_ms);
+		c->demand_window_ms, c->demand_windows, c->demand_low,
+		c->demand_high, c->demand_slack, c->announce_delay_ms);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
 		"\"events\":{\"total\":%llu,\"starts\":%llu,\"finishes\":%llu,"
 		"\"updates\":%llu,\"refreshes\":%llu,\"dup_starts\":%llu,"
@@ -222,8 +225,10 @@ static void matrix(struct r2c2d *d, FILE *f)
 			(unsigned long long)((now - x->born_ns) / 1000000),
 			(unsigned long long)((now - x->refresh_ns) / 1000000));
 		if (x->src == d->node.addr)
-			fprintf(f, ",\"pushed\":%.0f,\"demand_est\":%.0f",
-				x->pushed, x->est);
+			fprintf(f, ",\"pushed\":%.0f,\"demand_est\":%.0f,"
+				"\"sent_rate\":%.0f,\"backlog_min\":%u",
+				x->pushed, x->dem.est, x->dem.rate,
+				x->dem.wqmin);
 		fputc('}', f);
 	}
 	fputs("]}\n", f);

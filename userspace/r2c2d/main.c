@@ -96,7 +96,6 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 	struct sample_ctx *c = arg;
 	struct r2c2d *d = c->d;
 	struct mx_flow *f;
-	struct rc_dem dem;
 	uint32_t i, k;
 
 	if (q->dst == R2C2_ADDR_NONE || q->dst == d->node.addr)
@@ -120,21 +119,17 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 		f->pushed = 0;	/* lease ran out or never set: push again */
 	if (!d->conf.demand_interval_ms)
 		return;
-	dem.est = f->est;
-	dem.bytes = f->last_bytes;
-	dem.ns = f->last_ns;
-	rc_demand_sample(&dem, q->bytes, q->backlog, c->now,
-			 d->conf.demand_alpha);
-	f->est = dem.est;
-	f->last_bytes = dem.bytes;
-	f->last_ns = dem.ns;
-	if (c->now - f->born_ns < (uint64_t)d->conf.announce_delay_ms * MS ||
-	    f->est <= 0)
+	if (!rc_demand_sample(&f->dem, q->bytes, q->backlog, c->now,
+			      &d->dem) ||
+	    c->now - f->born_ns < (uint64_t)d->conf.announce_delay_ms * MS)
 		return;
-	k = rc_demand_announce(f->est, f->rate, f->demand_kbps,
-			       d->conf.demand_low, d->conf.demand_high,
-			       d->conf.demand_slack);
+	k = rc_demand_announce(&f->dem, f->rate, f->demand_kbps, &d->dem);
 	if (k != f->demand_kbps) {
+		if (d->verbose)
+			fprintf(stderr, "r2c2d: flow %08x sent %.0f bit/s (min backlog %u B, est %.0f) of %.0f: demand %s%u kbit/s\n",
+				f->id, f->dem.rate, f->dem.wqmin, f->dem.est,
+				f->rate, k == R2C2_DEMAND_UNLIMITED ?
+				"unlimited " : "", k);
 		f->demand_kbps = k;
 		d->mx.gen++;
 		announce(d, f, R2C2_FE_UPDATE);
@@ -560,6 +555,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rs_init(&d.rs);
+	d.dem.window_ns = (uint64_t)d.conf.demand_window_ms * MS;
+	d.dem.windows = d.conf.demand_windows;
+	d.dem.alpha = d.conf.demand_alpha;
+	d.dem.low = d.conf.demand_low;
+	d.dem.high = d.conf.demand_high;
+	d.dem.slack = d.conf.demand_slack;
+	d.dem.qempty = d.conf.demand_empty_bytes;
 	d.nl.routes_cb = on_routes;
 	d.nl.routes_arg = &d;
 	if (ctl_open(&d))

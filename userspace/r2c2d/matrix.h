@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ratectl.h"
+
 #define MX_NONE		UINT32_MAX
 
 /**
@@ -30,9 +32,7 @@
  * @rate: rate computed for it in the last round, bit/s
  * @pushed: own flows: rate last pushed into the qdisc, bit/s (0: never)
  * @pushed_ns: own flows: when it was pushed
- * @est: own flows: demand estimate, bit/s (EWMA of r + q/T)
- * @last_bytes: own flows: qdisc byte counter at the last sample
- * @last_ns: own flows: time of the last sample (0: none yet)
+ * @dem: own flows: the demand estimator (ratectl.h)
  * @announced_kbps: own flows: demand we last announced
  */
 struct mx_flow {
@@ -50,9 +50,7 @@ struct mx_flow {
 	double rate;
 	double pushed;
 	uint64_t pushed_ns;
-	double est;
-	uint64_t last_bytes;
-	uint64_t last_ns;
+	struct rc_dem dem;
 	uint32_t announced_kbps;
 };
 

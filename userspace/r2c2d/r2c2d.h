@@ -54,6 +54,7 @@ struct r2c2d {
 	struct r2c2_ws *ws;
 	struct r2c2_pf *pf;
 	struct rc_batch batch;
+	struct rc_dem_conf dem;		/* from conf.demand_* */
 	struct r2c2_flow *af;		/* allocator input, grown on demand */
 	uint32_t *ai;			/* matrix index of af[i] */
 	double *ar;

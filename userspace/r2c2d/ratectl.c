@@ -81,46 +81,94 @@ int rc_batch_add(struct rc_batch *b, uint32_t id, double rate)
 	return err;
 }
 
-double rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
-			uint64_t now, double alpha)
+void rc_dem_defaults(struct rc_dem_conf *c)
 {
-	double T, r, x;
-
-	if (!d->ns || now <= d->ns || bytes < d->bytes) {
-		/* first sample, clock glitch or a reused flow: restart */
-		d->ns = now;
-		d->bytes = bytes;
-		return -1;
-	}
-	T = (double)(now - d->ns) * 1e-9;
-	r = (double)(bytes - d->bytes) * 8 / T;
-	x = r + (double)backlog * 8 / T;
-	d->est = d->est > 0 ? alpha * x + (1 - alpha) * d->est : x;
-	d->ns = now;
-	d->bytes = bytes;
-	return d->est;
+	c->window_ns = 500 * 1000000ull;
+	c->windows = 3;
+	c->alpha = 0.5;
+	c->low = 0.8;
+	c->high = 0.95;
+	c->slack = 0.1;
+	c->qempty = 3000;
 }
 
-uint32_t rc_demand_announce(double est, double alloc, uint32_t current_kbps,
-			    double low, double high, double slack)
+int rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
+		     uint64_t now, const struct rc_dem_conf *c)
 {
-	double want;
+	double W, x;
+
+	if (!d->wns || now <= d->ns || bytes < d->bytes) {
+		/* first sample, clock glitch or a reused flow: restart */
+		d->wns = d->ns = now;
+		d->wbytes = d->bytes = bytes;
+		d->qmin = backlog;
+		d->rate = -1;
+		d->low_n = d->high_n = 0;
+		return 0;
+	}
+	d->ns = now;
+	d->bytes = bytes;
+	if (backlog < d->qmin)
+		d->qmin = backlog;
+	if (now - d->wns < c->window_ns)
+		return 0;
+	/* a window closed: its rate, its smallest backlog, eq. 1 */
+	W = (double)(now - d->wns) * 1e-9;
+	d->rate = (double)(bytes - d->wbytes) * 8 / W;
+	d->wqmin = d->qmin;
+	x = d->rate + (double)backlog * 8 / W;
+	d->est = d->est > 0 ? c->alpha * x + (1 - c->alpha) * d->est : x;
+	d->backlog = backlog;
+	d->lwbytes = d->wbytes;
+	d->lwns = d->wns;
+	d->wns = now;
+	d->wbytes = bytes;
+	d->qmin = backlog;
+	return 1;
+}
+
+uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
+			    uint32_t current_kbps, const struct rc_dem_conf *c)
+{
+	bool limited = current_kbps != R2C2_DEMAND_UNLIMITED;
+	bool emptied = d->wqmin <= c->qempty;
+	double want, T;
 	uint32_t k;
 
-	if (est < 0)
+	if (d->rate < 0)
 		return current_kbps;
-	if (alloc <= 0 || est > high * alloc)
+	if (alloc <= 0) {
+		d->low_n = d->high_n = 0;
 		return R2C2_DEMAND_UNLIMITED;
-	if (est >= low * alloc)
+	}
+	/* held back by the qdisc at its allocation the whole window */
+	d->high_n = !emptied && d->rate >= c->high * alloc ? d->high_n + 1 : 0;
+	/* its queue ran dry while it sent well below its allocation */
+	d->low_n = emptied && d->rate < c->low * alloc ? d->low_n + 1 : 0;
+	if (d->low_n == 1) {	/* a run of host-limited windows begins */
+		d->run_bytes = d->lwbytes;
+		d->run_ns = d->lwns;
+	}
+	if (d->low_n && d->ns > d->run_ns) {
+		T = (double)(d->ns - d->run_ns) * 1e-9;
+		d->run_d = (double)(d->bytes - d->run_bytes) * 8 / T +
+			   (double)d->backlog * 8 / T;
+	}
+	if (limited && d->high_n >= c->windows) {
+		d->high_n = 0;
+		return R2C2_DEMAND_UNLIMITED;
+	}
+	if (d->low_n < c->windows)
 		return current_kbps;
-	want = est * (1 + slack) / 1000;
+	/* d = r + q/T over the whole run of host-limited windows */
+	want = d->run_d * (1 + c->slack) / 1000;
 	if (want < 1)
 		want = 1;
 	if (want >= R2C2_DEMAND_UNLIMITED)
 		return R2C2_DEMAND_UNLIMITED;
 	k = (uint32_t)want;
-	if (current_kbps != R2C2_DEMAND_UNLIMITED &&
-	    fabs((double)k - current_kbps) < current_kbps / 8.0)
+	/* small changes of a limited demand are not worth a broadcast */
+	if (limited && fabs((double)k - current_kbps) < current_kbps / 8.0)
 		return current_kbps;
 	return k;
 }

@@ -3,7 +3,7 @@
  * ratectl.h - r2c2d's rate-loop arithmetic, without I/O: which rates to
  * push (Flowtune §6.4: only those that changed beyond a threshold, in
  * batches), the demand estimator (R2C2 eq. 1, d = r + q/T, EWMA) and when
- * a flow's demand is worth announcing. Tested by tests/r2c2d_rate_test.c.
+ * a flow's demand is worth announcing. Tested by tests/r2c2d_matrix_test.c.
  */
 #ifndef _R2C2D_RATECTL_H
 #define _R2C2D_RATECTL_H
@@ -47,34 +47,83 @@ int rc_batch_add(struct rc_batch *b, uint32_t id, double rate);
 int rc_batch_flush(struct rc_batch *b);
 
 /**
+ * struct rc_dem_conf - the demand estimator's knobs (rc_dem_defaults())
+ * @window_ns: measurement window (500 ms): samples (every
+ *	demand_interval_ms) are summed up once a window
+ * @windows: consecutive windows a verdict needs (3)
+ * @alpha: EWMA gain of the estimate, per window (0.5)
+ * @low: host-limited below low * allocation (0.8)
+ * @high: held back at high * allocation and above (0.95)
+ * @slack: a limited flow announces its estimate * (1 + slack) (0.1)
+ * @qempty: a backlog of at most this many bytes counts as empty (3000)
+ */
+struct rc_dem_conf {
+	uint64_t window_ns;
+	unsigned int windows;
+	double alpha, low, high, slack;
+	uint32_t qempty;
+};
+
+void rc_dem_defaults(struct rc_dem_conf *c);
+
+/**
  * struct rc_dem - demand estimator state of one flow
- * @est: bit/s, the EWMA of r + q/T
- * @bytes: counter at the last sample
- * @ns: time of the last sample (0: none yet)
+ * @est: bit/s, the EWMA over windows of d = r + q/T (R2C2 eq. 1; T the
+ *	window, q the backlog at its end)
+ * @rate: bit/s sent in the last window (-1: none yet)
+ * @wqmin: smallest backlog sampled in the last window
+ * @bytes, @ns: counter and time of the last sample (@ns 0: none)
+ * @wbytes, @wns: the same at the start of the current window
+ * @qmin: smallest backlog so far in the current window
+ * @low_n, @high_n: consecutive windows that looked host-limited / held
+ *	back
+ * @lwbytes, @lwns: counter and time where the last window began
+ * @run_bytes, @run_ns: counter and time where the current run of
+ *	host-limited windows began
+ * @run_d: d = r + q/T over that run (T its length, q the last backlog)
+ * @backlog: backlog at the end of the last window
  */
 struct rc_dem {
 	double est;
-	uint64_t bytes;
-	uint64_t ns;
+	double rate;
+	uint32_t wqmin;
+	uint64_t bytes, ns;
+	uint64_t wbytes, wns;
+	uint32_t qmin;
+	unsigned int low_n, high_n;
+	uint64_t lwbytes, lwns;
+	uint64_t run_bytes, run_ns;
+	double run_d;
+	uint32_t backlog;
 };
 
 /*
- * Feed a sample: bytes sent so far, backlog bytes now, at time now.
- * r = delta bytes / T, d = r + backlog / T, est = alpha * d + (1 - alpha)
- * * est (the first estimate is d itself). Returns the estimate, or -1
- * when this is the first sample (no rate yet).
+ * Feed a sample: bytes sent so far and backlog bytes now, at time now.
+ * Returns 1 when it closed a window (d->rate, d->wqmin, d->est are new),
+ * else 0. The first sample, a counter that went back (a reused flow) or a
+ * clock that did not advance restart the estimator.
  */
-double rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
-			uint64_t now, double alpha);
+int rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
+		     uint64_t now, const struct rc_dem_conf *c);
 
 /*
- * Demand to announce, in Kbit/s: a flow using less than low * alloc is
- * host-limited and announces est * (1 + slack); one that uses more than
- * high * alloc (or has no allocation) announces unlimited. Between the
- * two, the current announcement stands. Small changes (< 1/8) of a
- * limited announcement are not worth a broadcast either.
+ * Demand to announce after a window closed, in Kbit/s, given the flow's
+ * allocation alloc (bit/s) and what is announced now (current_kbps).
+ * TCP's rate wobbles (under TCG by 10-20 % and more), so neither verdict
+ * rests on one window or on the rate alone:
+ * - host-limited: for c->windows windows in a row the flow's queue ran
+ *   dry (backlog <= qempty at some sample) while it sent below low *
+ *   alloc. It announces d * (1 + slack), d = r + q/T (eq. 1) over the
+ *   whole run of such windows (T >= c->windows windows: an application
+ *   writing in bursts averages out). A flow the qdisc holds back always
+ *   has a backlog, so it is never taken for one.
+ * - held back again (a limited flow that wants more): for c->windows
+ *   windows in a row its backlog never emptied and it sent at high *
+ *   alloc or more: unlimited.
+ * Otherwise, and for changes of a limited demand below 1/8, the current
+ * announcement stands. No allocation: unlimited.
  */
-uint32_t rc_demand_announce(double est, double alloc, uint32_t current_kbps,
-			    double low, double high, double slack);
+uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
+			    uint32_t current_kbps, const struct rc_dem_conf *c);
 
 #endif /* _R2C2D_RATECTL_H */

@@ -245,41 +245,187 @@ static void rate__batch(void)
 
 static void rate__demand(void)
 {
+	struct rc_dem_conf c;
 	struct rc_dem d = { 0 };
-	double e;
-	int i;
+	uint64_t t = 1 * MS, b = 0;
+	int i, closed = 0;
 
-	ok(rc_demand_sample(&d, 0, 0, 1 * MS, 0.5) < 0, "first sample: none");
-	/* 10 ms, 12500 bytes = 10 Mbit/s, no backlog */
-	e = rc_demand_sample(&d, 12500, 0, 11 * MS, 0.5);
-	ok(e > 9.99e6 && e < 10.01e6, "r alone: %.0f", e);
-	/* now 10 Mbit/s plus 12500 bytes queued: d = 20 Mbit/s, EWMA 15 */
-	e = rc_demand_sample(&d, 25000, 12500, 21 * MS, 0.5);
-	ok(e > 14.99e6 && e < 15.01e6, "r + q/T smoothed: %.0f", e);
-	for (i = 0; i < 40; i++)
-		e = rc_demand_sample(&d, 25000 + (uint64_t)(i + 1) * 12500,
-				     12500, (uint64_t)(31 + 10 * i) * MS, 0.5);
-	ok(e > 19.9e6 && e < 20.1e6, "converges to r + q/T: %.0f", e);
-	ok(rc_demand_sample(&d, 10, 0, 500 * MS, 0.5) < 0,
+	rc_dem_defaults(&c);
+	ok(rc_demand_sample(&d, 0, 0, t, &c) == 0 && d.rate < 0,
+	   "first sample: no window yet");
+	/* 10 Mbit/s: 12500 bytes every 10 ms, no backlog */
+	c.window_ns = 250 * MS;
+	for (i = 0; i < 25; i++) {
+		b += 12500;
+		t += 10 * MS;
+		closed += rc_demand_sample(&d, b, 0, t, &c);
+	}
+	ok(closed == 1 && d.rate > 9.99e6 && d.rate < 10.01e6 &&
+	   d.est > 9.99e6 && d.est < 10.01e6,
+	   "a 250 ms window closes: r = %.0f, d = %.0f", d.rate, d.est);
+	/* 10 Mbit/s plus 312500 bytes queued at the window's end: d = r + q/T = 20 */
+	for (i = 0; i < 25; i++) {
+		b += 12500;
+		t += 10 * MS;
+		rc_demand_sample(&d, b, i == 24 ? 312500 : 0, t, &c);
+	}
+	ok(d.est > 14.99e6 && d.est < 15.01e6,
+	   "r + q/T, EWMA 0.5: %.0f", d.est);
+	ok(d.wqmin == 0, "smallest backlog of the window: %u", d.wqmin);
+	for (i = 0; i < 500; i++) {
+		b += 12500;
+		t += 10 * MS;
+		rc_demand_sample(&d, b, i % 25 == 24 ? 312500 : 0, t, &c);
+	}
+	ok(d.est > 19.9e6 && d.est < 20.1e6, "converges to r + q/T: %.0f", d.est);
+	ok(rc_demand_sample(&d, 10, 0, t + 10 * MS, &c) == 0 && d.rate < 0,
 	   "counter went back: restart");
+}
+
+/*
+ * A flow through its qdisc, every 10 ms: the application offers app(i)
+ * bytes, the qdisc sends at most its allocation. The allocation is the
+ * flow's fair share, or its announced demand when that is smaller (what
+ * the rate loop computes for one host-limited flow). Returns how many
+ * times the announcement changed over steps; *kbps the last one.
+ */
+typedef uint64_t (*app_fn)(int i, uint64_t *seed, uint64_t q);
+
+static int sim_first, sim_last;		/* steps of the first/last change */
+static double sim_rmin, sim_rmax;	/* window rates / share */
+
+static int simulate(const struct rc_dem_conf *c, double share, app_fn app,
+		    int steps, uint32_t *kbps, uint64_t seed)
+{
+	struct rc_dem d = { 0 };
+	uint64_t t = 0, sent = 0, q = 0;
+	uint32_t k = R2C2_DEMAND_UNLIMITED, n;
+	int changes = 0;
+
+	sim_first = -1;
+	sim_rmin = 1e9;
+	sim_rmax = 0;
+	for (int i = 0; i < steps; i++) {
+		double alloc = k == R2C2_DEMAND_UNLIMITED || k * 1e3 > share ?
+			       share : k * 1e3;
+		uint64_t can = (uint64_t)(alloc * 0.01 / 8), out;
+
+		q += app(i, &seed, q);
+		out = q < can ? q : can;
+		q -= out;
+		sent += out;
+		t += 10 * MS;
+		if (!rc_demand_sample(&d, sent, (uint32_t)q, t, c))
+			continue;
+		if (i > 100 && d.rate / share < sim_rmin)
+			sim_rmin = d.rate / share;
+		if (i > 100 && d.rate / share > sim_rmax)
+			sim_rmax = d.rate / share;
+		n = rc_demand_announce(&d, alloc, k, c);
+		if (getenv("SIM_TRACE"))
+			printf("# %d: rate %.0f qmin %u alloc %.0f -> %u\n",
+			       i, d.rate, d.wqmin, alloc, n);
+		if (n != k && sim_first < 0)
+			sim_first = i;
+		if (n != k)
+			sim_last = i;
+		changes += n != k;
+		k = n;
+	}
+	*kbps = k;
+	return changes;
+}
+
+/*
+ * TCP under TCG: it keeps ~40 KB queued (cwnd), but its sender stalls for
+ * 10-150 ms at random (a third of the steps fall in a stall), and the
+ * queue runs dry in the long ones: its rate wobbles 60-110 % window to
+ * window
+ */
+static uint64_t app_tcp_wobble(int i, uint64_t *seed, uint64_t q)
+{
+	static int stall;
+
+	(void)i;
+	if (stall > 0) {
+		stall--;
+		return 0;
+	}
+	if (tbelow(seed, 20) == 0)
+		stall = 1 + (int)tbelow(seed, 15);
+	return q < 40000 ? 40000 - q : 0;
+}
+
+/* the same without stalls, and its queue runs dry at one sample a window */
+static uint64_t app_tcp_dry(int i, uint64_t *seed, uint64_t q)
+{
+	(void)seed;
+	if (i % 50 == 3)
+		return 0;
+	return q < 8000 ? 8000 - q : 0;
+}
+
+/* iperf3 -b 2M: a 128 KB write every 0.5 s */
+static uint64_t app_iperf_b2m(int i, uint64_t *seed, uint64_t q)
+{
+	(void)seed;
+	(void)q;
+	return i % 50 == 0 ? 131072 : 0;
+}
+
+/* 2 Mbit/s for 6 s, then as much as it can */
+static uint64_t app_grows(int i, uint64_t *seed, uint64_t q)
+{
+	(void)seed;
+	(void)q;
+	return i < 600 ? 2500 : 100000;
+}
+
+/* a steady 1 Mbit/s */
+static uint64_t app_1m(int i, uint64_t *seed, uint64_t q)
+{
+	(void)i;
+	(void)seed;
+	(void)q;
+	return 1250;
 }
 
 static void rate__announce(void)
 {
+	struct rc_dem_conf c;
 	uint32_t U = R2C2_DEMAND_UNLIMITED, k;
+	int ch;
 
-	k = rc_demand_announce(5e6, 25e6, U, 0.8, 0.95, 0.1);
-	ok(k == 5500, "host-limited flow announces est*1.1: %u", k);
-	ok(rc_demand_announce(5.2e6, 25e6, 5500, 0.8, 0.95, 0.1) == 5500,
-	   "small change: no new announcement");
-	ok(rc_demand_announce(3e6, 25e6, 5500, 0.8, 0.95, 0.1) == 3300,
-	   "big drop: announced");
-	ok(rc_demand_announce(5.4e6, 5.5e6, 5500, 0.8, 0.95, 0.1) == U,
-	   "using its whole allocation again: unlimited");
-	ok(rc_demand_announce(22e6, 25e6, U, 0.8, 0.95, 0.1) == U,
-	   "between the bounds: unchanged");
-	ok(rc_demand_announce(-1, 25e6, 77, 0.8, 0.95, 0.1) == 77,
-	   "no estimate: unchanged");
+	rc_dem_defaults(&c);
+	ch = simulate(&c, 6.3e6, app_tcp_wobble, 2000, &k, 1);
+	ok(ch == 0 && k == U && sim_rmin < 0.8,
+	   "TCP with sender stalls (window rates %.0f-%.0f %% of its 6.3 Mbit/s share): never announced (%d changes)",
+	   100 * sim_rmin, 100 * sim_rmax, ch);
+	ch = simulate(&c, 6.3e6, app_tcp_dry, 2000, &k, 1);
+	ok(ch == 0 && k == U,
+	   "queue dry once a window but sending its share: never announced (%d changes)",
+	   ch);
+	ch = simulate(&c, 8.13e6, app_iperf_b2m, 2000, &k, 1);
+	ok(ch >= 1 && ch <= 2 && sim_last < 500 && k > 2000 && k < 2900,
+	   "iperf3 -b 2M (128 KB bursts) at an 8.13 Mbit/s share: announced at %.1f s, refined (%d changes) to %u kbit/s by %.1f s, then stable for 15 s",
+	   sim_first / 100.0, ch, k, sim_last / 100.0);
+	ch = simulate(&c, 8.13e6, app_grows, 1200, &k, 1);
+	ok(ch == 2 && k == U,
+	   "host-limited, then wanting more: held at its demand, unlimited again (%d changes)",
+	   ch);
+	ch = simulate(&c, 8e6, app_1m, 400, &k, 1);
+	ok(ch == 1 && sim_first == 150 && k == 1100,
+	   "1 Mbit/s of 8: announced after 3 windows (step %d), r * 1.1 = %u kbit/s",
+	   sim_first, k);
+	{
+		struct rc_dem d = { .rate = 1e6 };
+
+		ok(rc_demand_announce(&d, 0, 1100, &c) == U,
+		   "no allocation: unlimited");
+		d.rate = -1;
+		ok(rc_demand_announce(&d, 8e6, 77, &c) == 77,
+		   "no window yet: unchanged");
+	}
 }
 
 /* ---- configuration ---- */
