@@ -35,6 +35,8 @@
 #   compute timings. Under TCG this is emulated time; see
 #   bench/r2c2d_cpu.c for the native compute part.
 #
+# conv 3x3: convergence after a flow start, at the qdiscs (see conv()).
+#
 # Always prints uptime (guest) and the host's load is the caller's to
 # print. Knobs: BENCH_EVENTS (1000), BENCH_REPS (5), BENCH_RHO_US (500),
 # BENCH_BATCHES (3), BENCH_SOURCES (4), BENCH_PER (25), BENCH_FLOWS,
@@ -135,39 +137,125 @@ ctrl() {
 start_daemons() {	# NS... with extra -o options in DOPTS
 	local ns
 
+	# no qdisc here: demand sampling off (QFLOW_GET dumps every 10 ms
+	# would only load the guest)
 	for ns in "$@"; do
 		# shellcheck disable=SC2086  # DOPTS: one word per option
 		ip netns exec "$ns" "$R2C2D" -o rho_us="$RHO" -o ga_interval_ms=0 \
-			-o expire_ms=600000 -o refresh_ms=600000 ${DOPTS:-} \
-			2>"$FABRIC_TMP/r2c2d-$ns.log" &
+			-o expire_ms=600000 -o refresh_ms=600000 -o demand_interval_ms=0 \
+			${DOPTS:-} 2>"$FABRIC_TMP/r2c2d-$ns.log" &
 		PIDS+=($!)
 	done
 }
 
 scale() {
 	local batches=${BENCH_BATCHES:-3} nsrc=${BENCH_SOURCES:-4} per=${BENCH_PER:-25}
-	local srcs=() i b out last
+	local srcs=() i b out last rhos=${BENCH_RHOS:-$RHO} ri=0
 
-	start_daemons "${NSS[@]}"
-	SECONDS=0
-	# every daemon answers (and so holds its tables)
-	wait_until 600 "$BENCH" matrix "${NSS[@]}" >/dev/null ||
-		die "not every daemon answers after 600 s"
-	info "$TORUS_N daemons (rho $RHO us) answer after ${SECONDS}s; uptime: $(uptime)"
 	for ((i = 0; i < nsrc; i++)); do
 		srcs+=("${NSS[$(( (i * TORUS_N) / nsrc + i % 3))]}")
 	done
-	for ((b = 0; b < batches; b++)); do
-		out=$("$BENCH" events -n "$TORUS_N" -c "$per" -f $((0x200000 + b * 0x10000)) "${srcs[@]}")
-		info "batch $b: ${srcs[*]}: $out"
-		last=$(sed -n 's/.* last_ns \([0-9]*\).*/\1/p' <<<"$out")
-		"$BENCH" matrix -v -w 120 -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
-			>"$FABRIC_TMP/m.$b"
-		info "batch $b RESULT: $(tail -n 1 "$FABRIC_TMP/m.$b")"
+	for RHO in $rhos; do
+		stop_all
+		start_daemons "${NSS[@]}"
+		SECONDS=0
+		# every daemon answers (and so holds its tables)
+		wait_until 600 "$BENCH" matrix "${NSS[@]}" >/dev/null ||
+			die "not every daemon answers after 600 s"
+		info "$TORUS_N daemons (rho $RHO us) answer after ${SECONDS}s; uptime: $(uptime)"
+		sleep 2
+		for ((b = 0; b < batches; b++)); do
+			out=$("$BENCH" events -n "$TORUS_N" -c "$per" \
+				-f $((0x200000 + ri * 0x100000 + b * 0x10000)) "${srcs[@]}")
+			info "rho $RHO batch $b: ${srcs[*]}: $out"
+			last=$(sed -n 's/.* last_ns \([0-9]*\).*/\1/p' <<<"$out")
+			"$BENCH" matrix -v -w 120 -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
+				>"$FABRIC_TMP/m.$b"
+			info "RESULT ${dims[*]} rho $RHO batch $b ($((nsrc * per)) starts from $nsrc nodes): $(tail -n 1 "$FABRIC_TMP/m.$b")"
+		done
+		info "per daemon (rho $RHO, last batch):"
+		sed 's/^/# /' "$FABRIC_TMP/m.$((batches - 1))" | head -n "$TORUS_N"
+		info "uptime: $(uptime)"
+		ri=$((ri + 1))
 	done
-	info "per daemon (last batch):"
-	sed 's/^/# /' "$FABRIC_TMP/m.$((batches - 1))" | head -n "$TORUS_N"
-	info "uptime: $(uptime)"
+}
+
+# conv: flow A 0 -> 1 runs alone (UDP flood, sch_r2c2 on r2c0 of the
+# sources), then flow B 3 -> 1 starts; with RPS half of B crosses A's link
+# 0 -> 1, so max-min moves A from 0.95 C to 0.95 C / 1.5 and gives B as
+# much. r2c2d on every node (rho BENCH_RHO_US, link_capacity BENCH_CAP).
+# `r2c2d_bench qflow` samples both qdiscs every 2 ms: the event is B's
+# first sample (sch_r2c2 broadcasts START when it sees B's first packet);
+# per flow, the time from it after which the rate set in the qdisc stays
+# within 5 % of the flow's final one, and the same for the achieved rate
+# (bytes over BENCH_WIN_MS windows). BENCH_REPS runs.
+conv() {
+	local cap=${BENCH_CAP:-20M} r flood sink dst
+	flood=$(tool r2c2_udpflood); sink=$(tool r2c2_udpsink)
+	[[ -x $flood && -x $sink ]] || die "r2c2_udpflood/udpsink not built"
+	for ns in "${NSS[@]}"; do
+		ip -n "$ns" link set r2c0 up
+	done
+	dst=$(torus_addr4 1)
+	ip netns exec "${NSS[1]}" "$sink" -p 7000 -w 0.1 -t 600 >/dev/null 2>&1 &
+	PIDS+=($!)
+	for id in 0 3; do
+		ip netns exec "${NSS[id]}" tc qdisc add dev r2c0 root r2c2 ||
+			die "tc qdisc add r2c2 in ${NSS[id]}"
+	done
+	DOPTS="-o link_capacity=$cap"
+	start_daemons "${NSS[@]}"
+	wait_until 120 "$BENCH" matrix "${NSS[@]}" >/dev/null || die "daemons do not answer"
+	ip netns exec "${NSS[1]}" ping -c 2 -W 2 "$dst" >/dev/null 2>&1
+	ip netns exec "${NSS[0]}" ping -c 2 -W 2 "$dst" >/dev/null 2>&1
+	ip netns exec "${NSS[3]}" ping -c 2 -W 2 "$dst" >/dev/null 2>&1
+	for ((r = 0; r < REPS; r++)); do
+		"$BENCH" qflow -i 2000 -T 9 "${NSS[0]}" "${NSS[3]}" >"$FABRIC_TMP/qf.$r" &
+		local qp=$!
+		ip netns exec "${NSS[0]}" "$flood" -d "$dst" -p 7000 -b $((20000 + r)) -t 8 -l 1000 >/dev/null 2>&1 &
+		local fa=$!
+		sleep 4
+		ip netns exec "${NSS[3]}" "$flood" -d "$dst" -p 7000 -b $((30000 + r)) -t 4 -l 1000 >/dev/null 2>&1 &
+		local fb=$!
+		wait "$qp" "$fa" "$fb"
+		awk -v win="${BENCH_WIN_MS:-50}" -f - "$FABRIC_TMP/qf.$r" <<-'EOF' | sed "s/^/bench r2c2d conv: rep $r: /"
+			# t ns flow rate state bytes backlog
+			{ key = $2 " " $3; if (!(key in first)) { first[key] = $1; order[++nk] = key }
+			  n[key]++; T[key, n[key]] = $1; R[key, n[key]] = $4; B[key, n[key]] = $6 }
+			END {
+			  # the event: the first sample of the flow that appeared last
+			  for (i = 1; i <= nk; i++) if (first[order[i]] > t0) { t0 = first[order[i]]; newk = order[i] }
+			  tend = 0; for (i = 1; i <= nk; i++) { k = order[i]; if (T[k, n[k]] > tend) tend = T[k, n[k]] }
+			  printf "event (first sample of %s) at %.1f ms; flows %d\n", newk, t0, nk
+			  worst = 0
+			  for (i = 1; i <= nk; i++) {
+			    k = order[i]; m = n[k]
+			    # final: the set rate at 1.5 s after the event (both flows still run)
+			    for (j = 1; j <= m && T[k, j] < t0 + 1500; j++) fin = R[k, j]
+			    fin = R[k, j - 1]
+			    # set rate: last sample before t0 + 1500 outside 5 %
+			    ts = t0; for (j = 1; j <= m && T[k, j] < t0 + 1500; j++)
+			      if (T[k, j] >= t0 && (R[k, j] < 0.95 * fin || R[k, j] > 1.05 * fin)) ts = T[k, j + 1]
+			    # achieved: windows of win ms, from t0 to t0 + 1500
+			    ta = -1; j0 = 0
+			    for (j = 1; j <= m && T[k, j] < t0 + 1500; j++) {
+			      if (T[k, j] < t0) { j0 = j; continue }
+			      if (!j0) { j0 = j; continue }
+			      if (T[k, j] - T[k, j0] >= win) {
+			        a = (B[k, j] - B[k, j0]) * 8000 / (T[k, j] - T[k, j0])
+			        if (a < 0.95 * fin || a > 1.05 * fin) ta = T[k, j]
+			        else if (ta < 0) ta = T[k, j0]
+			        last_ok = (a >= 0.95 * fin && a <= 1.05 * fin)
+			        j0 = j
+			      }
+			    }
+			    printf "flow %s: final set rate %.0f bit/s; set rate within 5%% from %.1f ms after the event; achieved (%d ms windows) within 5%% from %.1f ms\n", k, fin, ts - t0, win, ta - t0
+			    if (ts - t0 > worst) worst = ts - t0
+			  }
+			  printf "RESULT set-rate convergence (all flows) %.1f ms\n", worst
+			}
+		EOF
+	done
 }
 
 cpu_of() {	# PID: utime+stime in clock ticks
@@ -212,6 +300,7 @@ case $mode in
 ctrl) ctrl ;;
 scale) scale ;;
 cpu) cpu ;;
+conv) conv ;;
 *) die "unknown mode $mode" ;;
 esac
 info "done after ${SECONDS}s; uptime: $(uptime)"
