@@ -14,8 +14,8 @@
  *	-r paces the events (PER_S in all); -L LIVE (churn): event i starts
  *	flow FIRST + i and finishes flow FIRST + i - LIVE, so LIVE flows
  *	stay alive (two events each step; COUNT steps); with -F FFIRST the
- *	finished flows are FFIRST + ns index * LIVE + i % LIVE instead (those
- *	of an earlier "events -c LIVE -f FFIRST" run).
+ *	first LIVE steps finish FFIRST + ns index * LIVE + i instead (the
+ *	flows of an earlier "events -c LIVE -f FFIRST" run).
  *	Prints: "events N errors E first_ns T0 last_ns T1 wall_ms W"
  *	(CLOCK_MONOTONIC, the same clock as the daemons' in one kernel).
  *
@@ -185,8 +185,8 @@ static int cmd_events(int argc, char **argv)
 			if (live) {
 				/* churn: finish the flow LIVE steps older */
 				if (ffirst || i >= live) {
-					uint32_t old = ffirst ?
-						(uint32_t)(ffirst + (unsigned long)k * live + i % live) :
+					uint32_t old = ffirst && i < live ?
+						(uint32_t)(ffirst + (unsigned long)k * live + i) :
 						id - (uint32_t)live;
 
 					r = send_evt(&t[k], old, 1, R2C2_FE_FINISH);
