@@ -266,6 +266,7 @@ static void __net_exit r2c2_net_exit(struct net *net)
 	xa_destroy(&node->lsdb);
 	xa_destroy(&node->dups);
 	r2c2_reseq_fini(node);
+	r2c2_classes_free(node);
 	free_percpu(node->stats);
 	node->stats = NULL;
 }

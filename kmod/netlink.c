@@ -926,6 +926,20 @@ static const struct genl_small_ops r2c2_ops[] = {
 		.cmd = R2C2_CMD_QFLOW_GET,
 		.dumpit = r2c2_nl_qflow_dump,
 	},
+	{
+		.cmd = R2C2_CMD_CLASS_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = r2c2_nl_class_set,
+	},
+	{
+		.cmd = R2C2_CMD_CLASS_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = r2c2_nl_class_del,
+	},
+	{
+		.cmd = R2C2_CMD_CLASS_GET,
+		.dumpit = r2c2_nl_class_dump,
+	},
 };
 
 struct genl_family r2c2_genl_family __ro_after_init = {

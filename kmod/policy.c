@@ -101,4 +101,9 @@ const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_SPORT] = { .type = NLA_U16 },
 	[R2C2_A_DPORT] = { .type = NLA_U16 },
 	[R2C2_A_LEASE_MS] = { .type = NLA_U32 },
+	[R2C2_A_CLASS_ID] = NLA_POLICY_RANGE(NLA_U8, 1, R2C2_CLASS_MAX),
+	[R2C2_A_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
+	[R2C2_A_SKB_PRIO] = { .type = NLA_U32 },
+	[R2C2_A_SPORT_MAX] = { .type = NLA_U16 },
+	[R2C2_A_DPORT_MAX] = { .type = NLA_U16 },
 };

@@ -227,6 +227,7 @@ struct r2c2_tables {
  * @flow_gc: jiffies of the next flow garbage collection
  * @flows: sender flow table
  * @rsq: receiver resequencing (reseqtab.c)
+ * @classes: traffic classes (class.c), NULL when none
  */
 struct r2c2_node {
 	struct net *net;
@@ -267,6 +268,8 @@ struct r2c2_node {
 	struct hlist_head flows[1 << R2C2_FLOW_HBITS];
 
 	struct r2c2_rsq_node rsq;
+
+	struct r2c2_class_tab __rcu *classes;
 };
 
 /**
@@ -368,6 +371,13 @@ void r2c2_genl_routes_event(struct r2c2_node *node, u16 src,
 /* sch_api.c */
 struct genl_info;
 struct netlink_callback;
+
+/* class.c */
+struct r2c2_class_tab;
+void r2c2_classes_free(struct r2c2_node *node);
+int r2c2_nl_class_set(struct sk_buff *skb, struct genl_info *info);
+int r2c2_nl_class_del(struct sk_buff *skb, struct genl_info *info);
+int r2c2_nl_class_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int r2c2_nl_rate_set(struct sk_buff *skb, struct genl_info *info);
 int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb);
 

@@ -56,6 +56,8 @@ EXPORT_SYMBOL_GPL(r2c2_sch_unregister);
  * @type: R2C2_FE_START or R2C2_FE_FINISH
  * @id: flow identifier
  * @dst: destination node, or R2C2_ADDR_NONE
+ * @weight: allocation weight (its traffic class's, or 1)
+ * @prio: priority, 0..15 (its traffic class's, or 0)
  *
  * Only a qdisc on the node's r2c0 speaks for the node: the event is
  * broadcast over a tree and multicast to local listeners (FLOW_EVENT
@@ -63,7 +65,8 @@ EXPORT_SYMBOL_GPL(r2c2_sch_unregister);
  *
  * Context: process (never with the qdisc lock held: it transmits).
  */
-void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst)
+void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst,
+			 u8 weight, u8 prio)
 {
 	struct r2c2_node *node = r2c2_node_get(dev_net(s->dev));
 	struct r2c2_flow_evt evt = {};
@@ -73,8 +76,8 @@ void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst)
 		return;
 	evt.flow = htonl(id);
 	evt.dst = htons(dst);
-	evt.weight = 1;
-	evt.evt_prio = (u8)(type << 4);
+	evt.weight = weight ?: 1;
+	evt.evt_prio = (u8)(type << 4 | (prio & 0xf));
 	evt.rproto_demand = htonl((u32)READ_ONCE(node->rproto) << 30 |
 				  R2C2_DEMAND_UNLIMITED);
 	r2c2_flow_evt_send(node, &evt);
@@ -193,6 +196,8 @@ static int r2c2_qflow_fill(void *arg, const struct r2c2_qflow_info *fi)
 	    nla_put_u8(skb, R2C2_A_RATE_STATE, fi->state) ||
 	    nla_put_u16(skb, R2C2_A_SPORT, fi->sport) ||
 	    nla_put_u16(skb, R2C2_A_DPORT, fi->dport) ||
+	    nla_put_u8(skb, R2C2_A_WEIGHT, fi->weight) ||
+	    nla_put_u8(skb, R2C2_A_PRIO, fi->prio) ||
 	    nla_put_u64_64bit(skb, R2C2_A_RATE, fi->rate, R2C2_A_PAD) ||
 	    nla_put_u32(skb, R2C2_A_QLEN, fi->qlen) ||
 	    nla_put_u32(skb, R2C2_A_BACKLOG, fi->backlog) ||

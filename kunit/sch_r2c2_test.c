@@ -106,7 +106,7 @@ static void r2c2q_rate__by_state(struct kunit *test)
 	struct r2c2q_core *c = core_new(test, 4);
 	struct r2c2q_flow *f = flow_new(test, c, 7, 0);
 
-	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_INITIAL);
+	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_INITIAL);
 	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 10000000ULL);
 	c->initial_rate = 20000000;	/* tc qdisc change applies live */
 	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 20000000ULL);
@@ -122,9 +122,9 @@ static void r2c2q_lease_check__initial_expires(struct kunit *test)
 	struct r2c2q_flow *f = flow_new(test, c, 7, 5 * SEC);
 
 	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 5 * SEC + 999 * MS));
-	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_INITIAL);
+	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_INITIAL);
 	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, f, 6 * SEC));
-	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_SAFE);
+	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_SAFE);
 	KUNIT_EXPECT_EQ(test, c->leases_expired, 1ULL);
 	/* once safe, no second expiry */
 	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 100 * SEC));
@@ -137,9 +137,9 @@ static void r2c2q_lease_check__set_rate_renews(struct kunit *test)
 	struct r2c2q_flow *f = flow_new(test, c, 7, 0);
 
 	r2c2q_lease_check(c, f, 2 * SEC);
-	KUNIT_ASSERT_EQ(test, f->state, (u8)R2C2_RS_SAFE);
+	KUNIT_ASSERT_EQ(test, (u8)f->state, (u8)R2C2_RS_SAFE);
 	r2c2q_rate_set(c, f, 3000000, 3 * SEC);	/* the daemon is back */
-	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_SET);
+	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_SET);
 	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 3 * SEC + 500 * MS));
 	r2c2q_rate_set(c, f, 3000000, 3 * SEC + 500 * MS);	/* renewed */
 	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 4 * SEC + 100 * MS));
@@ -156,7 +156,7 @@ static void r2c2q_lease_check__no_lease(struct kunit *test)
 	c->lease_ns = 0;
 	f = flow_new(test, c, 7, 0);
 	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 3600 * SEC));
-	KUNIT_EXPECT_EQ(test, f->state, (u8)R2C2_RS_INITIAL);
+	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_INITIAL);
 }
 
 static void r2c2q_lookup__many_flows(struct kunit *test)

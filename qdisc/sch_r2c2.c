@@ -27,6 +27,9 @@
 #include <linux/types.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/dsfield.h>
 #include <net/flow_dissector.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
@@ -75,11 +78,15 @@ struct r2c2q_conf {
  * @id: flow identifier
  * @dst: destination node
  * @type: R2C2_FE_START or R2C2_FE_FINISH
+ * @weight: the flow's allocation weight
+ * @prio: the flow's priority
  */
 struct r2c2q_evt {
 	u32 id;
 	u16 dst;
 	u8 type;
+	u8 weight;
+	u8 prio;
 };
 
 /**
@@ -187,6 +194,8 @@ static void r2c2q_event(struct r2c2q_sched *q, u8 type,
 	e->id = f->id;
 	e->dst = f->dst;
 	e->type = type;
+	e->weight = f->weight;
+	e->prio = f->prio;
 	if (q->ev_head - q->ev_tail == 1)
 		mod_delayed_work(system_wq, &q->work, 0);
 }
@@ -227,13 +236,45 @@ static struct r2c2q_flow *r2c2q_flow_new(struct r2c2q_sched *q, u32 id,
 	return f;
 }
 
+/* DSCP of an IPv4 or IPv6 packet into @k (R2C2_CK_IP), else nothing */
+static void r2c2q_key_dscp(struct sk_buff *skb, struct r2c2_class_key *k)
+{
+	int off = skb_network_offset(skb);
+	const struct ipv6hdr *ip6;
+	const struct iphdr *ip;
+	union {
+		struct iphdr ip;
+		struct ipv6hdr ip6;
+	} _h;
+
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		ip = skb_header_pointer(skb, off, sizeof(_h.ip), &_h.ip);
+		if (!ip || ip->version != 4)
+			return;
+		k->dscp = ipv4_get_dsfield(ip) >> 2;
+		break;
+	case htons(ETH_P_IPV6):
+		ip6 = skb_header_pointer(skb, off, sizeof(_h.ip6), &_h.ip6);
+		if (!ip6 || ip6->version != 6)
+			return;
+		k->dscp = ipv6_get_dsfield(ip6) >> 2;
+		break;
+	default:
+		return;
+	}
+	k->has |= R2C2_CK_IP;
+}
+
 /* First packet of a flow: learn what to announce, raise the start. */
 static void r2c2q_flow_start(struct r2c2q_sched *q, struct r2c2q_flow *f,
 			     struct sk_buff *skb)
 {
+	struct r2c2_class_key k = { .skb_prio = skb->priority };
 	struct flow_keys keys;
 	struct ethhdr _eth;
 	const struct ethhdr *eth;
+	u8 weight, prio;
 
 	f->flags |= R2C2Q_F_STARTED;
 	if (qdisc_dev(q->sch)->type == ARPHRD_ETHER) {
@@ -244,6 +285,15 @@ static void r2c2q_flow_start(struct r2c2q_sched *q, struct r2c2q_flow *f,
 	if (skb_flow_dissect_flow_keys(skb, &keys, 0)) {
 		f->sport = ntohs(keys.ports.src);
 		f->dport = ntohs(keys.ports.dst);
+		k.sport = f->sport;
+		k.dport = f->dport;
+		if (keys.ports.ports)
+			k.has |= R2C2_CK_PORTS;
+	}
+	r2c2q_key_dscp(skb, &k);
+	if (r2c2_class_lookup(dev_net(qdisc_dev(q->sch)), &k, &weight, &prio)) {
+		f->weight = weight;
+		f->prio = prio;
 	}
 	q->st.flows_started++;
 	r2c2q_event(q, R2C2_FE_START, f);
@@ -553,6 +603,8 @@ static void r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 	fi->state = f->state;
 	fi->sport = f->sport;
 	fi->dport = f->dport;
+	fi->weight = f->weight;
+	fi->prio = f->prio;
 	fi->rate = r2c2q_rate(&q->core, f);
 	fi->qlen = f->qlen;
 	fi->backlog = f->backlog;
@@ -639,7 +691,8 @@ static void r2c2q_work(struct work_struct *work)
 
 	for (i = 0; i < n; i++)
 		r2c2_sch_flow_event(&q->reg, q->evbuf[i].type, q->evbuf[i].id,
-				    q->evbuf[i].dst);
+				    q->evbuf[i].dst, q->evbuf[i].weight,
+				    q->evbuf[i].prio);
 	queue_delayed_work(system_wq, &q->work, more ? 0 : delay);
 }
 

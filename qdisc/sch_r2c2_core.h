@@ -45,6 +45,8 @@
  * @dst: destination node (R2C2_ADDR_NONE when unknown)
  * @state: enum r2c2_rate_state
  * @flags: R2C2Q_F_*
+ * @prio: priority announced (its traffic class's, 0..15)
+ * @weight: allocation weight announced (its traffic class's, 1..255)
  * @sport: transport source port of the first packet, host order
  * @dport: transport destination port of the first packet, host order
  */
@@ -67,8 +69,10 @@ struct r2c2q_flow {
 	u32 backlog;
 	u32 drops;
 	u16 dst;
-	u8 state;
-	u8 flags;
+	u8 state:2;
+	u8 flags:2;
+	u8 prio:4;
+	u8 weight;
 	u16 sport;
 	u16 dport;
 };
@@ -196,6 +200,7 @@ static inline void r2c2q_insert(struct r2c2q_core *c, struct r2c2q_flow *f,
 	f->id = id;
 	f->dst = 0xffff;
 	f->state = R2C2_RS_INITIAL;
+	f->weight = 1;
 	f->time_next = now;
 	f->lease_end = now + c->lease_ns;
 	f->last_active = now;

@@ -47,6 +47,8 @@ struct r2c2_rate_ent {
  * @state: enum r2c2_rate_state
  * @sport: transport source port of the first packet (0 = none)
  * @dport: transport destination port of the first packet (0 = none)
+ * @weight: allocation weight announced (its traffic class's, or 1)
+ * @prio: priority announced (its traffic class's, or 0)
  * @rate: effective rate, bit/s
  * @qlen: packets queued
  * @backlog: bytes queued
@@ -62,6 +64,8 @@ struct r2c2_qflow_info {
 	u8 state;
 	u16 sport;
 	u16 dport;
+	u8 weight;
+	u8 prio;
 	u64 rate;
 	u32 qlen;
 	u32 backlog;
@@ -110,8 +114,32 @@ struct r2c2_sch {
 	void *priv;
 };
 
+/* struct r2c2_class_key.has */
+#define R2C2_CK_IP	0x01	/* @dscp is an IPv4 or IPv6 packet's */
+#define R2C2_CK_PORTS	0x02	/* @sport and @dport are transport ports */
+
+/**
+ * struct r2c2_class_key - what a flow's first packet carries, for its
+ *	traffic class
+ * @skb_prio: skb->priority (the socket's SO_PRIORITY)
+ * @sport: transport source port, host order
+ * @dport: transport destination port, host order
+ * @dscp: DSCP of the IPv4 or IPv6 header (0..63)
+ * @has: R2C2_CK_* fields that are valid
+ */
+struct r2c2_class_key {
+	u32 skb_prio;
+	u16 sport;
+	u16 dport;
+	u8 dscp;
+	u8 has;
+};
+
+bool r2c2_class_lookup(struct net *net, const struct r2c2_class_key *k,
+		       u8 *weight, u8 *prio);
 void r2c2_sch_register(struct r2c2_sch *s);
 void r2c2_sch_unregister(struct r2c2_sch *s);
-void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst);
+void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst,
+			 u8 weight, u8 prio);
 
 #endif /* _R2C2_SCH_H */

@@ -48,6 +48,7 @@ static const struct object objects[] = {
 	{ "monitor",	cmd_monitor,	"[ count N ] [ timeout S ]" },
 	{ "rate",	cmd_rate,	"set [ dev IFNAME ] { FLOWID RATE ... | file FILE }" },
 	{ "qflow",	cmd_qflow,	"show [ dev IFNAME ]" },
+	{ "class",	cmd_class,	"{ add | del | show }" },
 	{ "reseq",	cmd_reseq,	"show" },
 	{ "daemon",	cmd_daemon,	"show [ socket PATH ]" },
 	{ "matrix",	cmd_matrix,	"show [ socket PATH ]" },

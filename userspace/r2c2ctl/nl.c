@@ -105,6 +105,12 @@ static struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_RESEQ_FLOWS]	= { .type = NLA_U32 },
 	[R2C2_A_RESEQ_TIMEOUT_EFF_US] = { .type = NLA_U32 },
 	[R2C2_A_RESEQ_HIST]	= { .type = NLA_UNSPEC },
+	[R2C2_A_CLASS_ID]	= { .type = NLA_U8 },
+	[R2C2_A_DSCP]		= { .type = NLA_U8 },
+	[R2C2_A_SKB_PRIO]	= { .type = NLA_U32 },
+	[R2C2_A_SPORT_MAX]	= { .type = NLA_U16 },
+	[R2C2_A_DPORT_MAX]	= { .type = NLA_U16 },
+	[R2C2_A_CLASS_FLOWS]	= { .type = NLA_U64 },
 };
 
 /* what the user typed, for messages about a failed command */
@@ -127,6 +133,9 @@ static const char *const cmd_names[__R2C2_CMD_MAX] = {
 	[R2C2_CMD_RATE_SET]	= "rate set",
 	[R2C2_CMD_QFLOW_GET]	= "qflow show",
 	[R2C2_CMD_RESEQ_GET]	= "reseq show",
+	[R2C2_CMD_CLASS_SET]	= "class add",
+	[R2C2_CMD_CLASS_DEL]	= "class del",
+	[R2C2_CMD_CLASS_GET]	= "class show",
 };
 
 /* ------------------------------------------------------------------ */

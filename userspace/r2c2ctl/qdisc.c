@@ -310,6 +310,11 @@ static int qflow_cb(struct nl_msg *msg, void *arg)
 		print_uint("sport", " sport %llu", nla_get_u16(tb[R2C2_A_SPORT]));
 		print_uint("dport", " dport %llu", nla_get_u16(tb[R2C2_A_DPORT]));
 	}
+	if (tb[R2C2_A_WEIGHT])
+		print_uint("weight", " weight %llu",
+			   nla_get_u8(tb[R2C2_A_WEIGHT]));
+	if (tb[R2C2_A_PRIO])
+		print_uint("prio", " prio %llu", nla_get_u8(tb[R2C2_A_PRIO]));
 	if (tb[R2C2_A_RATE]) {
 		format_bitrate(nla_get_u64(tb[R2C2_A_RATE]), buf, sizeof(buf));
 		print_text(" rate %s", buf);

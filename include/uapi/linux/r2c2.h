@@ -289,6 +289,12 @@ struct r2c2_route_ent {
  *	bytes sent and drops (dump; R2C2_A_IFINDEX as for RATE_SET)
  * @R2C2_CMD_RESEQ_GET: receiver resequencing: a node summary, then one
  *	message per flow being resequenced (dump)
+ * @R2C2_CMD_CLASS_SET: create or replace a traffic class: R2C2_A_CLASS_ID,
+ *	match (R2C2_A_DSCP, R2C2_A_SKB_PRIO, R2C2_A_SPORT[_MAX],
+ *	R2C2_A_DPORT[_MAX]) and what it gives (R2C2_A_WEIGHT, R2C2_A_PRIO)
+ *	(admin)
+ * @R2C2_CMD_CLASS_DEL: delete a traffic class by R2C2_A_CLASS_ID (admin)
+ * @R2C2_CMD_CLASS_GET: the traffic classes, by id (dump)
  * @__R2C2_CMD_MAX: one past the last command
  */
 enum r2c2_cmd {
@@ -313,6 +319,9 @@ enum r2c2_cmd {
 	R2C2_CMD_RATE_SET,
 	R2C2_CMD_QFLOW_GET,
 	R2C2_CMD_RESEQ_GET,
+	R2C2_CMD_CLASS_SET,
+	R2C2_CMD_CLASS_DEL,
+	R2C2_CMD_CLASS_GET,
 	__R2C2_CMD_MAX,
 };
 
@@ -392,6 +401,15 @@ enum r2c2_cmd {
  * @R2C2_A_RESEQ_HIST: binary, 257 u64, one per depth 0..256 (the ring of
  *	256 slots plus one): packets after whose arrival their flow held
  *	that many packets; readers take as many as the attribute holds
+ * @R2C2_A_CLASS_ID: u8, traffic class id (1..R2C2_CLASS_MAX); classes
+ *	are tried in ascending id order, the first that matches wins
+ * @R2C2_A_DSCP: u8, DSCP a class matches (0..63, IPv4 or IPv6)
+ * @R2C2_A_SKB_PRIO: u32, socket priority (skb->priority) a class matches
+ * @R2C2_A_SPORT_MAX: u16, top of a class's source port range (the bottom
+ *	is R2C2_A_SPORT; default: R2C2_A_SPORT)
+ * @R2C2_A_DPORT_MAX: u16, top of a class's destination port range (the
+ *	bottom is R2C2_A_DPORT; default: R2C2_A_DPORT)
+ * @R2C2_A_CLASS_FLOWS: u64, flows the class was given to (CLASS_GET)
  * @__R2C2_A_MAX: one past the last attribute
  */
 enum r2c2_attr {
@@ -458,10 +476,19 @@ enum r2c2_attr {
 	R2C2_A_RESEQ_FLOWS,
 	R2C2_A_RESEQ_TIMEOUT_EFF_US,
 	R2C2_A_RESEQ_HIST,
+	R2C2_A_CLASS_ID,
+	R2C2_A_DSCP,
+	R2C2_A_SKB_PRIO,
+	R2C2_A_SPORT_MAX,
+	R2C2_A_DPORT_MAX,
+	R2C2_A_CLASS_FLOWS,
 	__R2C2_A_MAX,
 };
 
 #define R2C2_A_MAX (__R2C2_A_MAX - 1)
+
+/** R2C2_CLASS_MAX - traffic classes a node has at most (ids 1..64) */
+#define R2C2_CLASS_MAX		64
 
 /**
  * enum r2c2_port_state - state of a port

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# class_test.sh - traffic classes (r2c2ctl class): sch_r2c2 gives a new
+# flow the weight and priority of the first class its first packet
+# matches, announces them in the flow's START (heard by the other node)
+# and dumps them in qflow show; bad class requests are refused with an
+# extack message and change nothing.
+#
+#	r2c2-c0 (node 0)                 r2c2-c1 (node 1)
+#	+----------------------+  veth  +----------------------+
+#	| r2c0 10.43.0.0/16    |p0 -- p0| r2c0 10.43.0.1/16    |
+#	|  root r2c2, classes: |        |  r2c2ctl monitor     |
+#	|  1 dport 5001   w4 p2|        |                      |
+#	|  2 dport 6000-6010 w7|        |                      |
+#	|  3 dscp 46      w9 p3|        |                      |
+#	+----------------------+        +----------------------+
+#
+# Flows from node 0: UDP to ports 5001, 6005 and 9 (no class: weight 1,
+# prio 0) and a ping with DSCP 46 (ToS 184).
+
+# shellcheck disable=SC2317  # functions called through wait_until
+lib_dir=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/lib.sh
+source "$lib_dir/lib.sh"
+# shellcheck source=selftests/fabric.sh
+source "$lib_dir/fabric.sh"
+
+require_root
+require_cmd ip jq ping setpriv
+require_module veth
+require_r2c2
+require_tools r2c2_nlbad r2c2_udpflood
+
+TC=/usr/sbin/tc
+[[ -x $TC ]] || TC=$(command -v tc)
+[[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
+NLBAD=$(tool r2c2_nlbad)
+FLOOD=$(tool r2c2_udpflood)
+
+S=r2c2-c0
+R=r2c2-c1
+DST=10.43.0.1
+PIDS=()
+stop_all() { stop_pids "${PIDS[@]}"; }
+cleanup_add stop_all
+
+qflows() { ip netns exec "$S" r2c2ctl -j qflow show; }
+classes() { ip netns exec "$S" r2c2ctl -j class show; }
+
+# ------------------------------------------------------------------ setup
+RET=0
+ns_create "$S" && ns_create "$R" && veth_link "$S" p0 "$R" p0
+check_err $? "namespaces and veth"
+ip netns exec "$S" r2c2ctl node set addr 0 hello 100 &&
+	ip netns exec "$R" r2c2ctl node set addr 1 hello 100 &&
+	ip netns exec "$S" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$R" r2c2ctl port add 0 dev p0
+check_err $? "r2c2ctl node set / port add"
+for ns in "$S" "$R"; do
+	ip -n "$ns" link set r2c0 up
+	ip -n "$ns" addr add "10.43.0.${ns#r2c2-c}/16" dev r2c0
+done
+wait_until 20 bash -c "ip netns exec $S r2c2ctl -j node show | jq -e '.nodes == 2' >/dev/null"
+check_err $? "the two nodes did not see each other"
+wait_until 20 ip netns exec "$S" ping -c 1 -W 1 "$DST" >/dev/null
+check_err $? "no ping over r2c0"
+log_test "two-node line up, ping over r2c0"
+((RET == 0)) || ksft_exit
+
+# ------------------------------------------------------------------ classes
+RET=0
+ip netns exec "$S" r2c2ctl class add 2 dport 6000-6010 weight 7 prio 1 &&
+	ip netns exec "$S" r2c2ctl class add 1 dport 5001 weight 4 prio 2 &&
+	ip netns exec "$S" r2c2ctl class add 3 dscp 46 weight 9 prio 3 &&
+	ip netns exec "$S" r2c2ctl class add 4 dport 5001 weight 200 prio 15
+check_err $? "r2c2ctl class add"
+ip netns exec "$S" r2c2ctl class del 4
+check_err $? "r2c2ctl class del"
+want='[{"id":1,"dport":{"min":5001,"max":5001},"weight":4,"prio":2,"flows":0},{"id":2,"dport":{"min":6000,"max":6010},"weight":7,"prio":1,"flows":0},{"id":3,"dscp":46,"weight":9,"prio":3,"flows":0}]'
+got=$(classes | jq -c .)
+[[ $got == "$want" ]]
+check_err $? "class show: $got; wanted $want"
+log_test "class add (out of order), del, show -j: classes by id"
+
+# ------------------------------------------------------------------ bad input
+RET=0
+CASES=$(cat <<'EOF2'
+EINVAL|CLASS_ID is required|class_set weight:u8:3
+ERANGE|integer out of range|class_set class_id:u8:0
+ERANGE|integer out of range|class_set class_id:u8:65
+ERANGE|integer out of range|class_set class_id:u8:1 dscp:u8:64
+ERANGE|integer out of range|class_set class_id:u8:1 weight:u8:0
+ERANGE|integer out of range|class_set class_id:u8:1 prio:u8:16
+EINVAL|invalid attribute length|class_set class_id:u8:1 dport:u32:5
+EINVAL|SPORT_MAX needs SPORT|class_set class_id:u8:1 sport_max:u16:10
+EINVAL|DPORT_MAX needs DPORT|class_set class_id:u8:1 dport_max:u16:10
+EINVAL|port range is empty|class_set class_id:u8:1 dport:u16:10 dport_max:u16:9
+EINVAL|attribute|class_set class_id:u8:1 class_flows:u64:1
+EINVAL|CLASS_ID is required|class_del
+ENOENT|no such class|class_del class_id:u8:4
+EOF2
+)
+fails=()
+while IFS='|' read -r err msg req; do
+	[[ -n $req ]] || continue
+	# shellcheck disable=SC2086  # the request is words
+	out=$("$NLBAD" -n "$S" -e "$err" -m "$msg" $req 2>&1) || fails+=("$req: $out")
+done <<<"$CASES"
+# shellcheck disable=SC2086  # the request is words
+out=$(ip netns exec "$S" setpriv --reuid 65534 --regid 65534 --clear-groups \
+	--inh-caps=-all --bounding-set=-all "$NLBAD" -e EPERM class_set class_id:u8:1 2>&1) ||
+	fails+=("unprivileged class_set: $out")
+out=$(ip netns exec "$S" setpriv --reuid 65534 --regid 65534 --clear-groups \
+	--inh-caps=-all --bounding-set=-all "$NLBAD" -e EPERM class_del class_id:u8:1 2>&1) ||
+	fails+=("unprivileged class_del: $out")
+((${#fails[@]} == 0))
+check_err $? "$(printf '%s; ' "${fails[@]}")"
+got=$(classes | jq -c .)
+[[ $got == "$want" ]]
+check_err $? "classes changed: $got"
+log_test "$(grep -c . <<<"$CASES") bad class requests and 2 unprivileged ones refused with their errno and message; classes unchanged"
+
+# ------------------------------------------------------------------ flows
+RET=0
+MON=$FABRIC_TMP/mon
+ip netns exec "$R" r2c2ctl -j monitor timeout 120 >"$MON" 2>&1 &
+PIDS+=($!)
+# the monitor listens once it hears a flow event of node 0
+wait_until 20 bash -c "ip netns exec $S r2c2ctl event send flow 0xffff0000 dst 1 &&
+	sleep 0.3 && grep -q 0xffff0000 $MON"
+check_err $? "the monitor at node 1 does not hear node 0"
+ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2
+check_err $? "tc qdisc add dev r2c0 root r2c2"
+for p in 5001 6005 9; do
+	ip netns exec "$S" "$FLOOD" -d "$DST" -p "$p" -b $((20000 + p % 1000)) \
+		-t 600 -r 50 -l 100 >/dev/null &
+	PIDS+=($!)
+done
+ip netns exec "$S" ping -Q 184 -c 120 -i 0.5 "$DST" >/dev/null 2>&1 &
+PIDS+=($!)
+wait_until 20 bash -c "ip netns exec $S r2c2ctl -j qflow show |
+	jq -e '([.[] | select(.dport == 5001 or .dport == 6005 or .dport == 9)] | length == 3) and
+		any(.[]; (.dport // 0) == 0 and .weight == 9)' >/dev/null"
+check_err $? "the three UDP flows and the ping are not in qflow show"
+Q=$(qflows)
+log_info "qflow show: $(jq -c 'map({flow, sport, dport, weight, prio})' <<<"$Q")"
+# flow_of DPORT: flow id; wp_of DPORT: "weight prio" in qflow show
+flow_of() { jq -r --argjson p "$1" '.[] | select(.dport == $p) | .flow' <<<"$Q"; }
+wp_of() { jq -r --argjson p "$1" '.[] | select(.dport == $p) | "\(.weight) \(.prio)"' <<<"$Q"; }
+for e in 5001:"4 2" 6005:"7 1" 9:"1 0"; do
+	got=$(wp_of "${e%%:*}")
+	[[ $got == "${e#*:}" ]]
+	check_err $? "qflow show: flow to port ${e%%:*} has weight/prio $got, not ${e#*:}"
+done
+jq -e 'any(.[]; .weight == 9 and .prio == 3 and (.dport // 0) == 0)' <<<"$Q" >/dev/null
+check_err $? "no flow of class 3 (the DSCP 46 ping) in qflow show"
+log_test "qflow show: each flow has its class's weight and prio (none: 1 and 0)"
+
+RET=0
+# mon: the monitor's complete lines (its output is block-buffered)
+mon() { jq -cR 'fromjson? // empty' "$MON"; }
+# start_wp FLOW: "weight prio" of the START of FLOW heard at node 1
+start_wp()
+{
+	mon | jq -r --arg f "$1" 'select(.event == "flow" and .type == "start" and
+		.src == 0 and .flow == $f) | "\(.weight) \(.prio)"' | head -n 1
+}
+heard_all()
+{
+	local p
+
+	for p in 5001 6005 9; do
+		[[ -n $(start_wp "$(flow_of "$p")") ]] || return 1
+	done
+	mon | jq -s -e 'any(.[]; .event == "flow" and .type == "start" and
+		.src == 0 and .weight == 9 and .prio == 3)' >/dev/null
+}
+wait_until 20 heard_all
+check_err $? "node 1 did not hear every START: $(mon | jq -c 'select(.event == "flow")' | head -n 8 | tr '\n' ' ')"
+for e in 5001:"4 2" 6005:"7 1" 9:"1 0"; do
+	got=$(start_wp "$(flow_of "${e%%:*}")")
+	[[ $got == "${e#*:}" ]]
+	check_err $? "START of the flow to port ${e%%:*} heard with weight/prio $got, not ${e#*:}"
+done
+log_test "node 1 hears each START with its class's weight and prio"
+
+RET=0
+got=$(classes | jq -c 'map({id, flows})')
+jq -e 'map(.flows >= 1) | all' <<<"$got" >/dev/null
+check_err $? "class show flows: $got"
+log_test "class show counts the flows given each class"
+
+RET=0
+kernel_healthy
+check_err $? "kernel warnings or oopses"
+log_test "no kernel warning, oops or taint"
+
+ksft_exit
