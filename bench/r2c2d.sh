@@ -173,6 +173,9 @@ scale() {
 				>"$FABRIC_TMP/m.$b"
 			info "RESULT ${dims[*]} rho $RHO batch $b ($((nsrc * per)) starts from $nsrc nodes): $(tail -n 1 "$FABRIC_TMP/m.$b")"
 		done
+		info "rack counters: $("$(tool r2c2_snap)" "${NSS[@]}" | jq -s -c '[.[].node | to_entries[]
+			| select((.key | test("^drop|bcast_rx")) and .value > 0)] | group_by(.key)
+			| map({(.[0].key): (map(.value) | add)}) | add')"
 		info "per daemon (rho $RHO, last batch):"
 		sed 's/^/# /' "$FABRIC_TMP/m.$((batches - 1))" | head -n "$TORUS_N"
 		info "uptime: $(uptime)"
