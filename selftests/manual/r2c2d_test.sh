@@ -5,8 +5,6 @@
 # node 0's flows, computes max-min rates and pushes them into sch_r2c2,
 # and the flows get those rates through a capped link.
 #
-# Not in CI yet (selftests/manual/): see Documentation/r2c2d.md, "Status".
-# Run it by hand in the VM:
 #	scripts/vm-run --kernel 6.1 -- bash selftests/manual/r2c2d_test.sh
 # (R2C2D_VERBOSE=1: daemons log with -v; NO_TCP=1: skip the plain TCP runs)
 #
@@ -19,12 +17,18 @@
 #   4. a host-limited flow (iperf3 -b) keeps its rate, the others share
 #      the rest;
 #   5. a flow leaving hands its share back.
-# "Achieved" is what sch_r2c2 let through a flow (QFLOW_GET byte counters
-# between two samples: the bytes its rates count, r2c0 frames); every
-# flow is checked within TOL (5 %) of `r2c2ctl alloc` run offline on the
-# flows in node 0's matrix (host-limited flows: within TOL of what they
-# offer). The largest tbf backlog at p0 (sampled every 0.2 s) is printed
-# for both runs.
+#
+# No fixed sleeps: a scenario waits until node 0's daemon pushed the rates
+# of exactly its flows (r2c2ctl -j matrix show: pushed = rate; qflow show:
+# the qdisc holds them), then measures a window of WIN seconds. The window
+# counts only if the pushed rates did not change during it; "achieved" is
+# what sch_r2c2 let through a flow in it (QFLOW_GET byte counters: the
+# bytes its rates count, r2c0 frames). Every flow must be within TOL (5 %)
+# of `r2c2ctl alloc` run offline on the flows of node 0's matrix
+# (host-limited flows: within TOL of what they offer); a window that
+# misses is measured again, up to TRIES windows, so a loaded machine
+# costs time, not a wrong verdict. The largest tbf backlog at p0 (sampled
+# every 0.2 s during the windows) is printed for both runs.
 #
 # The daemon's link_capacity is the tbf rate: the 5 % headroom covers the
 # r2c2 header (40 B a frame on p0, 2.7 % of a full frame), so the tbf
@@ -44,14 +48,17 @@ require_cmd r2c2d
 TC=/usr/sbin/tc
 [[ -x $TC ]] || TC=$(command -v tc)
 
-CAP=${CAP:-20}			# Mbit/s at the bottleneck
+# Mbit/s at the bottleneck: low enough that a TCG guest on a loaded host
+# (load 15 on 2 cores: flows of 1-3 Mbit/s each at CAP 20) still fills it
+CAP=${CAP:-10}
 TOL=${TOL:-0.05}
-DUR=${DUR:-14}			# seconds of traffic a run
-T1=${T1:-4}			# rates are measured between T1 and T2
-T2=${T2:-7}
-TCP_DUR=${TCP_DUR:-6}		# plain TCP runs: only the queue is measured
+WIN=${WIN:-5}			# seconds a measurement window
+TRIES=${TRIES:-4}		# windows a scenario may take
+SETTLE_MS=${SETTLE_MS:-30000}	# wait at most this long for the pushes
+LIM=${LIM:-2090000}		# iperf3 -b 2M in r2c0 frames, bit/s
 TMP=$(mktemp -d)
 DPIDS=()
+CPIDS=()
 stop_daemons()
 {
 	local p
@@ -64,8 +71,21 @@ stop_daemons()
 	done
 	DPIDS=()
 }
+stop_clients()
+{
+	local p
+
+	for p in "${CPIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${CPIDS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	CPIDS=()
+}
 cleanup_add "rm -rf $TMP"
 cleanup_add stop_daemons
+cleanup_add stop_clients
 
 torus_create 3 3 || exit "$KSFT_FAIL"
 torus_wait_converged 90
@@ -81,99 +101,103 @@ ip netns exec "$N1" iperf3 -s -D -p 5201 >/dev/null
 ip netns exec "$N1" iperf3 -s -D -p 5202 >/dev/null
 cleanup_add "ip netns exec $N1 pkill -x iperf3"
 
-# r2c2d options: no route search (it would move flows off p0)
-# Demand: only a flow using less than half its share is host-limited (TCP
-# under TCG wobbles by 10-20 %, which must not be taken for a demand).
-DOPTS=(-o "link_capacity=${CAP}M" -o demand_low=0.5 -o demand_high=0.9)
-r2c2d -n -o ga_interval_ms=0 >/dev/null 2>&1 && DOPTS+=(-o ga_interval_ms=0)
+# r2c2d options: no route search (it would move flows off p0). Under TCG
+# on a loaded host a daemon ticking every 500 us with a qdisc dump every
+# 10 ms takes a whole vCPU (loop 5 ms a tick) and starves the flows it
+# controls, which then rightly look host-limited: rho 5 ms, dumps every
+# 50 ms (10 samples a 500 ms demand window).
+DOPTS=(-o "link_capacity=${CAP}M" -o ga_interval_ms=0 -o rho_us=5000
+	-o demand_interval_ms=50)
 [[ -n ${R2C2D_VERBOSE:-} ]] && DOPTS+=(-v)
 
-# sample_queue FILE: the tbf backlog of node 0's p0 (bytes) every 0.2 s
-sample_queue()
+# queue_max SECONDS: the largest tbf backlog of node 0's p0 (bytes),
+# sampled every 0.2 s for that long
+queue_max()
 {
-	local out=$1
+	local end=$((SECONDS + $1)) q max=0
 
-	while :; do
-		ip netns exec "$N0" "$TC" -s qdisc show dev p0 |
-			sed -n 's/.*backlog \([0-9]*\)b.*/\1/p' | head -n 1 >>"$out"
+	while ((SECONDS < end)); do
+		q=$(ip netns exec "$N0" "$TC" -s qdisc show dev p0 |
+			sed -n 's/.*backlog \([0-9]*\)b.*/\1/p' | head -n 1)
+		((${q:-0} > max)) && max=$q
 		sleep 0.2
+	done
+	echo "$max"
+}
+
+# clients SPEC...: start iperf3 clients 0 -> 1; SPEC is "P" (P unlimited
+# flows), "P@RATE" (P flows of RATE each, host-limited), "P+S" (P flows
+# for S seconds only; their pid goes to SHORT)
+clients()
+{
+	local spec p rate len port=5201
+
+	SHORT=
+	for spec in "$@"; do
+		p=${spec%%[@+]*}
+		rate= len=120
+		[[ $spec == *@* ]] && rate=${spec#*@}
+		[[ $spec == *+* ]] && len=${spec#*+}
+		ip netns exec "$N0" iperf3 -c "$DST" -p "$port" -P "$p" \
+			-t "$len" ${rate:+-b "$rate"} >>"$TMP/client-$port.log" 2>&1 &
+		CPIDS+=($!)
+		[[ $spec == *+* ]] && SHORT=$!
+		port=$((port + 1))
 	done
 }
 
 qflows() { ip netns exec "$N0" r2c2ctl -j qflow show 2>/dev/null; }
+matrix() { ip netns exec "$N0" r2c2ctl -j matrix show 2>/dev/null; }
 
-# run NAME SPEC...: one run; SPEC is "P" (P unlimited flows, one client),
-# "P@RATE" (P flows of RATE each, host-limited), "P+S" (P flows for
-# S seconds only). Leaves $TMP/NAME.{q,a,b,m} (queue samples, qflow at
-# T1 and T2, node 0's matrix at T2).
-run()
+# settled N LIMITED: node 0's matrix holds exactly N own flows, LIMITED of
+# them with an announced demand, every one pushed at its computed rate,
+# and the qdisc holds those rates
+settled()
 {
-	local name=$1 spec port=5201 t p rate len qpid dur=$DUR
-	local -a cl=()
-	shift
+	local m q
 
-	if [[ $name == *-tcp ]]; then
-		dur=$TCP_DUR
-		: >"$TMP/$name.q"
-		sample_queue "$TMP/$name.q" &
-		qpid=$!
-		for spec in "$@"; do
-			p=${spec%%[@+]*}
-			rate= len=$dur
-			[[ $spec == *@* ]] && rate=${spec#*@}
-			[[ $spec == *+* ]] && len=${spec#*+}
-			ip netns exec "$N0" iperf3 -c "$DST" -p "$port" -P "$p" \
-				-t "$len" ${rate:+-b "$rate"} >/dev/null 2>&1 &
-			cl+=($!)
-			port=$((port + 1))
-		done
-		for p in "${cl[@]}"; do
-			wait "$p"
-		done
-		kill "$qpid" 2>/dev/null
-		wait "$qpid" 2>/dev/null
-		return
-	fi
-
-	: >"$TMP/$name.q"
-	sample_queue "$TMP/$name.q" &
-	qpid=$!
-	for spec in "$@"; do
-		p=${spec%%[@+]*}
-		rate= len=$dur
-		[[ $spec == *@* ]] && rate=${spec#*@}
-		[[ $spec == *+* ]] && len=${spec#*+}
-		ip netns exec "$N0" iperf3 -c "$DST" -p "$port" -P "$p" -t "$len" \
-			${rate:+-b "$rate"} >/dev/null 2>&1 &
-		cl+=($!)
-		port=$((port + 1))
-	done
-	sleep "$T1"
-	qflows >"$TMP/$name.a"
-	t=$(date +%s.%N)
-	ip netns exec "$N0" r2c2ctl -j matrix show >"$TMP/$name.m" 2>/dev/null
-	sleep $((T2 - T1))
-	qflows >"$TMP/$name.b"
-	t=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-	echo "$t" >"$TMP/$name.t"
-	for p in "${cl[@]}"; do
-		wait "$p"
-	done
-	kill "$qpid" 2>/dev/null
-	wait "$qpid" 2>/dev/null
-	sleep 0.5
+	m=$(matrix) && q=$(qflows) || return 1
+	jq -en --argjson m "$m" --argjson q "$q" --argjson n "$1" \
+		--argjson lim "$2" '
+		[$m.flows[] | select(.src == 0)] as $own |
+		($q | map({key: (.flow | ltrimstr("0x")), value: .rate}) |
+		 from_entries) as $qr |
+		($own | length) == $n and
+		([$own[] | select(.demand_kbps >= 0)] | length) == $lim and
+		all($own[]; .pushed > 0 and
+			((.pushed - .rate) | fabs) <= 0.05 * .rate and
+			$qr[.flow] != null and
+			(($qr[.flow] - .pushed) | fabs) <= 0.01 * .pushed)' \
+		>/dev/null
 }
 
-maxq() { sort -n "$TMP/$1.q" 2>/dev/null | tail -n 1; }
+# window NAME: one measurement window; leaves $TMP/NAME.{m0,a,b,m,t,q}.
+# Fails if the pushed rates changed during it.
+window()
+{
+	local name=$1 t0 t1
 
-# achieved NAME: "flow bit/s" of flows that sent in [T1, T2]
+	matrix >"$TMP/$name.m0"
+	t0=$(date +%s.%N)
+	qflows >"$TMP/$name.a"
+	queue_max "$WIN" >"$TMP/$name.q"
+	qflows >"$TMP/$name.b"
+	t1=$(date +%s.%N)
+	matrix >"$TMP/$name.m"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >"$TMP/$name.t"
+	jq -en --slurpfile x "$TMP/$name.m0" --slurpfile y "$TMP/$name.m" '
+		def p: [.flows[] | select(.src == 0) | {flow, pushed, demand_kbps}] | sort_by(.flow);
+		($x[0] | p) == ($y[0] | p)' >/dev/null
+}
+
+# achieved NAME: "flow bit/s" of flows that sent in the window
 achieved()
 {
 	jq -n --slurpfile a "$TMP/$1.a" --slurpfile b "$TMP/$1.b" \
 		--argjson t "$(cat "$TMP/$1.t")" -r '
 		($a[0] | map({key: .flow, value: .bytes}) | from_entries) as $s |
 		$b[0][] | select($s[.flow] != null and .bytes >= $s[.flow]) |
-		"\(.flow[2:]) \((.bytes - $s[.flow]) * 8 / $t)"'
+		"\(.flow | ltrimstr("0x")) \((.bytes - $s[.flow]) * 8 / $t)"'
 }
 
 # offline NAME: "flow bit/s" from r2c2ctl alloc over node 0's matrix
@@ -191,91 +215,141 @@ offline()
 		.flows[] | "\($ids[.index]) \(.rate_bps)"' "$TMP/$1.alloc"
 }
 
-# check NAME MINFLOWS [LIMITED_RATE_BPS]: every flow that sent more than
-# 1 % of CAP is within TOL of its offline rate; a flow whose announced
-# demand is limited is checked against LIMITED instead. Prints a table.
+# check NAME MINFLOWS: every flow that sent more than 1 % of CAP is within
+# TOL of its offline rate (a flow with an announced demand: of LIM).
+# Prints a table; RESULT gets "flow achieved/alloc ..." for the summary.
 check()
 {
-	local name=$1 min=$2 lim=${3:-0}
+	local name=$1 min=$2
 
 	achieved "$name" >"$TMP/$name.got"
 	offline "$name" >"$TMP/$name.want" || return 1
 	jq -r '.flows[] | select(.src == 0) |
 		"\(.flow) \(.pushed // 0) \(.demand_kbps)"' "$TMP/$name.m" \
 		>"$TMP/$name.pushed"
-	awk -v cap="$CAP" -v tol="$TOL" -v min="$min" -v lim="$lim" '
+	awk -v cap="$CAP" -v tol="$TOL" -v min="$min" -v lim="$LIM" '
 		FILENAME ~ /want$/ { want[$1] = $2; next }
 		FILENAME ~ /pushed$/ { pushed[$1] = $2; dem[$1] = $3; next }
 		$2 > cap * 1e6 / 100 {
 			n++; w = want[$1]; ref = w
-			if (dem[$1] >= 0 && lim > 0) ref = lim
+			if (dem[$1] >= 0) ref = lim
 			err = ref > 0 ? ($2 - ref) / ref : 1
-			printf "# flow %s: achieved %6.3f Mbit/s, alloc %6.3f, pushed %6.3f, demand %s, off %+.1f %%\n",
+			printf "#   flow %s: achieved %6.3f Mbit/s, alloc %6.3f, pushed %6.3f, demand %s, off %+.1f %%\n",
 				$1, $2 / 1e6, w / 1e6, pushed[$1] / 1e6,
 				dem[$1] < 0 ? "unlimited" : dem[$1] "k", 100 * err
 			if (err > tol || err < -tol) bad++
 		}
 		END {
-			if (n < min) { printf "# %d flows sent, want %d\n", n, min; exit 1 }
+			if (n < min) { printf "#   %d flows sent, want %d\n", n, min; exit 1 }
 			exit bad > 0
-		}' "$TMP/$name.want" "$TMP/$name.pushed" "$TMP/$name.got" && return 0
-	for f in a b m got want; do
-		head -c 600 "$TMP/$name.$f" | sed "s/^/# $name.$f: /"
-	done
-	return 1
+		}' "$TMP/$name.want" "$TMP/$name.pushed" "$TMP/$name.got"
 }
 
-# side NAME: the queue with and without r2c2d, side by side
+# scenario NAME N LIMITED: wait for the pushes, then windows until one
+# is stable and passes (at most TRIES)
+scenario()
+{
+	local name=$1 n=$2 lim=$3 try ok=1 t0=$SECONDS rc
+
+	busywait "$SETTLE_MS" settled "$n" "$lim"
+	rc=$?
+	check_err $rc "node 0's rates not pushed within $((SETTLE_MS / 1000)) s"
+	if ((rc)); then
+		matrix | head -c 1500 | sed "s/^/# $name: matrix: /"
+		qflows | head -c 1500 | sed "s/^/# $name: qflows: /"
+	fi
+	log_info "$name: rates pushed after $((SECONDS - t0)) s"
+	for ((try = 1; try <= TRIES; try++)); do
+		if ! window "$name"; then
+			log_info "$name: window $try: the pushed rates changed, again"
+			continue
+		fi
+		log_info "$name: window $try ($(cat "$TMP/$name.t") s):"
+		check "$name" "$n" && { ok=0; break; }
+	done
+	check_err $ok "rates not within $TOL of r2c2ctl alloc in $TRIES windows"
+	if ((ok)); then
+		for f in m a b got want; do
+			head -c 600 "$TMP/$name.$f" | sed "s/^/# $name.$f: /"
+		done
+	fi
+}
+
+# tcp NAME SPEC...: the same clients without sch_r2c2 and r2c2d: the
+# largest tbf backlog over a window, 2 s after they started
+tcp()
+{
+	local name=$1
+	shift
+
+	clients "$@"
+	sleep 2
+	queue_max "$WIN" >"$TMP/$name-tcp.q"
+	stop_clients
+}
+
 side()
 {
-	log_info "$1: max tbf backlog at p0: r2c2d $(maxq "$1") B, plain TCP $(maxq "$1-tcp") B"
+	log_info "$1: max tbf backlog at p0: r2c2d $(cat "$TMP/$1.q") B, plain TCP $(cat "$TMP/$1-tcp.q" 2>/dev/null || echo -) B"
+}
+
+# the qdisc forgot the last scenario's flows (idle 500 ms), so did r2c2d
+drained()
+{
+	busywait 10000 settled 0 0
 }
 
 # ---- plain TCP (no sch_r2c2, no daemon) ----
 if [[ -z ${NO_TCP:-} ]]; then
-	run s1-tcp 3
-	run s4-tcp 2 1@2M
-	run s5-tcp 2 1+3
+	tcp s1 3
+	tcp s4 2 1@2M
+	tcp s5 2
 fi
 
 # ---- with r2c2d ----
-ip netns exec "$N0" "$TC" qdisc add dev r2c0 root r2c2 idle 500ms catchup 20ms
+# idle 5s: a flow the loaded guest starves for half a second must not be
+# forgotten (and re-created, moving every rate) by the qdisc
+ip netns exec "$N0" "$TC" qdisc add dev r2c0 root r2c2 idle 5s catchup 20ms
 check_err $? "sch_r2c2 on r2c0 of node 0"
 for id in 0 1 4; do
 	ip netns exec "$(torus_ns "$id")" r2c2d "${DOPTS[@]}" 2>"$TMP/d$id.log" &
 	DPIDS+=($!)
 done
-busywait 5000 ip netns exec "$N0" r2c2ctl daemon show >/dev/null
+busywait 10000 ip netns exec "$N0" r2c2ctl daemon show >/dev/null
 check_err $? "r2c2d answers on its control socket"
 log_test "r2c2d on nodes 0, 1, 4 (${DOPTS[*]})"
 
-run s1 3
-n0=$(jq '[.flows[] | select(.src == 0 and .dst == 1)] | length' "$TMP/s1.m")
+clients 3
+scenario s1 3 0
 n4=$(ip netns exec "$(torus_ns 4)" r2c2ctl -j matrix show |
 	jq '[.flows[] | select(.src == 0 and .dst == 1)] | length')
-log_info "node 0 knows $n0 flows 0->1, node 4 knows $n4"
-check s1 3
-check_err $? "rates not within $TOL of r2c2ctl alloc"
+log_info "node 4 knows $n4 flows 0->1"
 side s1
+stop_clients
 log_test "1: 3 flows through one bottleneck get their max-min shares"
 
-run s4 2 1@2M
-check s4 3 2090000
-check_err $? "rates not within $TOL of r2c2ctl alloc"
+drained
+clients 2 1@2M
+scenario s4 3 1
 side s4
+stop_clients
 log_test "4: a host-limited flow's unused share goes to the others"
 
-# the short flow runs 0..3 s; rates are measured from T1 = 4 s
-run s5 2 1+3
-check s5 2
-check_err $? "rates not within $TOL of r2c2ctl alloc"
+drained
+clients 2 1+4
+busywait 20000 settled 3 0
+check_err $? "3 flows not pushed"
+wait "$SHORT" 2>/dev/null
+scenario s5 2 0
 side s5
+stop_clients
 log_test "5: a flow leaving hands its share back"
 
-ip netns exec "$N0" r2c2ctl daemon show | grep -E '^(flows|rounds|pushes|push_errors|announces|compute_us_mean|loop_us_mean) ' |
+ip netns exec "$N0" r2c2ctl daemon show | grep -E '^(flows|rounds|pushes|push_errors|announces|compute_us_mean|loop_us_mean|ctl_timeouts) ' |
 	tr '\n' ' ' | sed 's/^/# INFO: node 0: /; s/$/\n/'
 stop_daemons
 if ((ksft_fail)); then
+	tail -n 5 "$TMP"/client-*.log | sed 's/^/# iperf3: /'
 	for id in 0 1 4; do
 		grep -v 'push flow' "$TMP/d$id.log" | tail -n 12 |
 			sed "s/^/# r2c2d-$id: /"
