@@ -260,7 +260,7 @@ cpu_of() {	# PID: utime+stime in clock ticks
 }
 
 cpu() {
-	local flows f pid w=${BENCH_WINDOW:-10} churn=${BENCH_CHURN:-200}
+	local f pid w=${BENCH_WINDOW:-10} churn=${BENCH_CHURN:-200}
 	local c0 c1 t0 t1 hz srcs=() i show
 
 	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
