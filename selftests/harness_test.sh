@@ -11,7 +11,8 @@
 #	|     fd00::1/64   |    veth    |     fd00::2/64   |
 #	+------------------+            +------------------+
 #
-# Then tbf rate 50mbit on v1 and a 2 s iperf3 from h1 to h2.
+# Then tbf rate 50mbit on v1 and a 2 s iperf3 from h1 to h2 (up to 3
+# runs while a starved guest stays below 30 Mbit/s).
 
 lib_dir=$(dirname "$0")
 # shellcheck source=selftests/lib.sh
@@ -61,7 +62,7 @@ iperf_mbps()
 
 iperf_test()
 {
-	local mbps
+	local mbps try
 
 	RET=0
 	mbps=$(iperf_mbps)
@@ -70,14 +71,26 @@ iperf_test()
 	log_test "iperf3 h1 -> h2"
 
 	RET=0
-	tc -n h1 qdisc add dev v1 root tbf rate 50mbit burst 64kb latency 50ms
+	tc -n h1 qdisc add dev v1 root tbf rate 50mbit burst 512kb latency 100ms
 	check_err $? "tbf rate 50mbit"
-	mbps=$(iperf_mbps)
-	check_err $? "iperf3 failed"
-	log_info "veth h1 -> h2 through tbf 50mbit: ${mbps:-?} Mbit/s"
-	if [[ $RET -eq 0 ]] && ((mbps < 30 || mbps > 55)); then
-		check_err 1 "$mbps Mbit/s is not within 30..55 Mbit/s"
-	fi
+	# Above 55 is a failure at once (the shaper let too much through);
+	# below 30 is measured again, up to 3 runs: a guest starved by a
+	# loaded host (load 14: 111 Mbit/s unshaped, 25 through the tbf)
+	# cannot keep the shaper busy for 2 s.
+	for try in 1 2 3; do
+		[[ $RET -eq 0 ]] || break
+		mbps=$(iperf_mbps)
+		check_err $? "iperf3 failed"
+		log_info "veth h1 -> h2 through tbf 50mbit: ${mbps:-?} Mbit/s (run $try)"
+		[[ $RET -eq 0 ]] || break
+		if ((mbps > 55)); then
+			check_err 1 "$mbps Mbit/s is above 55 Mbit/s"
+		elif ((mbps >= 30)); then
+			break
+		elif ((try == 3)); then
+			check_err 1 "$mbps Mbit/s is not within 30..55 Mbit/s (3 runs)"
+		fi
+	done
 	log_test "iperf3 through tbf 50mbit"
 }
 
