@@ -389,6 +389,11 @@ static int qflow_cb(struct nl_msg *msg, void *arg)
 	q.rate = tb[R2C2_A_RATE] ? nla_get_u64(tb[R2C2_A_RATE]) : 0;
 	q.backlog = tb[R2C2_A_BACKLOG] ? nla_get_u32(tb[R2C2_A_BACKLOG]) : 0;
 	q.bytes = tb[R2C2_A_BYTES] ? nla_get_u64(tb[R2C2_A_BYTES]) : 0;
+	/* the flow's traffic class (r2c2ctl class); older modules: 1, 0 */
+	q.weight = tb[R2C2_A_WEIGHT] ? nla_get_u8(tb[R2C2_A_WEIGHT]) : 1;
+	q.prio = tb[R2C2_A_PRIO] ? nla_get_u8(tb[R2C2_A_PRIO]) : 0;
+	if (!q.weight)
+		q.weight = 1;
 	c->cb(c->arg, &q);
 	return NL_OK;
 }

@@ -40,6 +40,8 @@ struct dnl_qflow {
 	uint64_t rate;
 	uint32_t backlog;
 	uint64_t bytes;
+	uint8_t weight;		/* of its traffic class (1: none) */
+	uint8_t prio;		/* of its traffic class (0: none) */
 };
 
 /**

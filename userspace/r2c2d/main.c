@@ -104,7 +104,8 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 	if (i == MX_NONE) {
 		struct mx_evt e = {
 			.type = R2C2_FE_START, .src = d->node.addr, .id = q->id,
-			.dst = q->dst, .weight = 1, .rproto = d->node.rproto,
+			.dst = q->dst, .weight = q->weight, .prio = q->prio,
+			.rproto = d->node.rproto,
 			.demand_kbps = R2C2_DEMAND_UNLIMITED,
 		};
 
@@ -115,6 +116,13 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 	f = &d->mx.f[i];
 	f->mark = true;
 	f->refresh_ns = c->now;
+	if (f->weight != q->weight || f->prio != q->prio) {
+		/* the qdisc's class is the truth for our own flows */
+		f->weight = q->weight;
+		f->prio = q->prio;
+		d->mx.gen++;
+		announce(d, f, R2C2_FE_UPDATE);
+	}
 	if (q->state != R2C2_RS_SET)
 		f->pushed = 0;	/* lease ran out or never set: push again */
 	if (!d->conf.demand_interval_ms)
