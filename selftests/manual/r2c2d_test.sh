@@ -14,6 +14,10 @@
 # Scenarios (issue 5's numbering), each also run without r2c2d (plain
 # TCP, no sch_r2c2) for the queue at the bottleneck, printed side by side:
 #   1. N flows through one bottleneck: equal shares;
+#   2. weights 1:2:4 (traffic classes by destination port, r2c2ctl class)
+#      give proportional shares;
+#   3. a high-priority flow (class prio 0, host-limited at 3 Mbit/s) gets
+#      what it needs first, two of prio 1 share the rest;
 #   4. a host-limited flow (iperf3 -b) keeps its rate, the others share
 #      the rest;
 #   5. a flow leaving hands its share back.
@@ -99,6 +103,7 @@ ip netns exec "$N0" "$TC" qdisc add dev p0 root tbf rate "${CAP}mbit" \
 	burst 16k latency 200ms
 ip netns exec "$N1" iperf3 -s -D -p 5201 >/dev/null
 ip netns exec "$N1" iperf3 -s -D -p 5202 >/dev/null
+ip netns exec "$N1" iperf3 -s -D -p 5203 >/dev/null
 cleanup_add "ip netns exec $N1 pkill -x iperf3"
 
 # r2c2d options: no route search (it would move flows off p0). Under TCG
@@ -138,8 +143,11 @@ clients()
 		rate= len=120
 		[[ $spec == *@* ]] && rate=${spec#*@}
 		[[ $spec == *+* ]] && len=${spec#*+}
+		# -l 16K: iperf3 -b writes a block whenever it is behind,
+		# 128 KB by default (a tenth of a window at 2 Mbit/s)
 		ip netns exec "$N0" iperf3 -c "$DST" -p "$port" -P "$p" \
-			-t "$len" ${rate:+-b "$rate"} >>"$TMP/client-$port.log" 2>&1 &
+			-t "$len" ${rate:+-b "$rate" -l 16K} \
+			>>"$TMP/client-$port.log" 2>&1 &
 		CPIDS+=($!)
 		[[ $spec == *+* ]] && SHORT=$!
 		port=$((port + 1))
@@ -304,6 +312,8 @@ if [[ -z ${NO_TCP:-} ]]; then
 	tcp s1 3
 	tcp s4 2 1@2M
 	tcp s5 2
+	tcp s2 1 1 1
+	tcp s3 1@3M 2
 fi
 
 # ---- with r2c2d ----
@@ -344,6 +354,31 @@ scenario s5 2 0
 side s5
 stop_clients
 log_test "5: a flow leaving hands its share back"
+
+# classes are taken by a flow's first packet: set before the clients
+drained
+ip netns exec "$N0" bash -c 'r2c2ctl class add 1 dport 5201 weight 1 &&
+	r2c2ctl class add 2 dport 5202 weight 2 &&
+	r2c2ctl class add 3 dport 5203 weight 4'
+check_err $? "r2c2ctl class add"
+clients 1 1 1
+scenario s2 3 0
+side s2
+stop_clients
+log_test "2: weights 1:2:4 give proportional shares"
+
+drained
+ip netns exec "$N0" bash -c 'r2c2ctl class del 3 &&
+	r2c2ctl class add 1 dport 5201 prio 0 &&
+	r2c2ctl class add 2 dport 5202 prio 1'
+check_err $? "r2c2ctl class add"
+LIM=3135000
+clients 1@3M 2
+scenario s3 3 1
+side s3
+stop_clients
+ip netns exec "$N0" bash -c 'r2c2ctl class del 1; r2c2ctl class del 2'
+log_test "3: a high-priority flow takes what it needs first"
 
 ip netns exec "$N0" r2c2ctl daemon show | grep -E '^(flows|rounds|pushes|push_errors|announces|compute_us_mean|loop_us_mean|ctl_timeouts) ' |
 	tr '\n' ' ' | sed 's/^/# INFO: node 0: /; s/$/\n/'
