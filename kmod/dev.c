@@ -23,19 +23,21 @@ static struct r2c2_flow *r2c2_flow_find(struct r2c2_node *node, u32 id)
 	return NULL;
 }
 
-/* Insert a flow; NULL when the table is full or memory is short. */
-static struct r2c2_flow *r2c2_flow_insert(struct r2c2_node *node, u32 id,
-					  u16 dst, u8 rproto)
+/* The flow, inserted if new; NULL when the table is full or memory is
+ * short. flow_lock held.
+ */
+static struct r2c2_flow *__r2c2_flow_insert(struct r2c2_node *node, u32 id,
+					    u16 dst, u8 rproto)
 {
 	struct r2c2_flow *f;
 
-	spin_lock_bh(&node->flow_lock);
+	lockdep_assert_held(&node->flow_lock);
 	f = r2c2_flow_find(node, id);
 	if (f || node->nflows >= R2C2_FLOW_MAX)
-		goto out;
+		return f;
 	f = kzalloc(sizeof(*f), GFP_ATOMIC);
 	if (!f)
-		goto out;
+		return NULL;
 	f->id = id;
 	f->dst = dst;
 	f->rproto = rproto;
@@ -43,7 +45,17 @@ static struct r2c2_flow *r2c2_flow_insert(struct r2c2_node *node, u32 id,
 	hlist_add_head_rcu(&f->hnode,
 			   &node->flows[hash_32(id, R2C2_FLOW_HBITS)]);
 	node->nflows++;
-out:
+	return f;
+}
+
+/* Insert a flow; NULL when the table is full or memory is short. */
+static struct r2c2_flow *r2c2_flow_insert(struct r2c2_node *node, u32 id,
+					  u16 dst, u8 rproto)
+{
+	struct r2c2_flow *f;
+
+	spin_lock_bh(&node->flow_lock);
+	f = __r2c2_flow_insert(node, id, dst, rproto);
 	spin_unlock_bh(&node->flow_lock);
 	return f;
 }
@@ -78,7 +90,90 @@ struct r2c2_flow *r2c2_flow_set(struct r2c2_node *node, u32 id, u16 dst,
 }
 
 /**
- * r2c2_flows_gc() - forget idle sender flows
+ * r2c2_flow_hold() - keep a sender flow while it lives, though idle
+ * @node: the node
+ * @id: flow identifier
+ * @dst: its destination, or R2C2_ADDR_NONE
+ * @why: R2C2_FH_QDISC (the qdisc started it) or R2C2_FH_ANNOUNCED (a
+ *	START, UPDATE or REFRESH request announced it)
+ *
+ * Creates the flow (node default routing) when there is none, so that an
+ * assignment heard later lives as long as the flow does.
+ *
+ * Context: process.
+ */
+void r2c2_flow_hold(struct r2c2_node *node, u32 id, u16 dst, u8 why)
+{
+	struct r2c2_flow *f;
+
+	spin_lock_bh(&node->flow_lock);
+	f = __r2c2_flow_insert(node, id, dst, R2C2_RP_NODE);
+	if (f) {
+		f->held |= why;
+		if (why & R2C2_FH_ANNOUNCED)
+			WRITE_ONCE(f->announced, jiffies);
+		if (dst != R2C2_ADDR_NONE)
+			WRITE_ONCE(f->dst, dst);
+	}
+	spin_unlock_bh(&node->flow_lock);
+	if (!f)
+		r2c2_stat_add(node, NULL, R2C2_S_FLOW_TABLE_FULL, 1);
+}
+
+/**
+ * r2c2_flow_forget() - a sender flow finished: forget it and its routing
+ * @node: the node
+ * @id: flow identifier
+ *
+ * Context: process.
+ */
+void r2c2_flow_forget(struct r2c2_node *node, u32 id)
+{
+	struct r2c2_flow *f;
+
+	spin_lock_bh(&node->flow_lock);
+	f = r2c2_flow_find(node, id);
+	if (f) {
+		hlist_del_rcu(&f->hnode);
+		node->nflows--;
+		kfree_rcu(f, rcu);
+	}
+	spin_unlock_bh(&node->flow_lock);
+}
+
+/**
+ * r2c2_flows_release() - drop one reason to keep every sender flow
+ * @node: the node
+ * @why: R2C2_FH_* (R2C2_FH_QDISC: the qdisc on r2c0 went away, its
+ *	flows will never finish)
+ *
+ * Context: process.
+ */
+void r2c2_flows_release(struct r2c2_node *node, u8 why)
+{
+	struct r2c2_flow *f;
+	unsigned int i;
+
+	spin_lock_bh(&node->flow_lock);
+	for (i = 0; i < ARRAY_SIZE(node->flows); i++)
+		hlist_for_each_entry(f, &node->flows[i], hnode)
+			f->held &= ~why;
+	spin_unlock_bh(&node->flow_lock);
+}
+
+/* An idle flow that nothing holds; flow_lock held. */
+static bool r2c2_flow_expired(const struct r2c2_flow *f)
+{
+	if (time_before(jiffies, READ_ONCE(f->last_used) + R2C2_FLOW_IDLE) ||
+	    (f->held & R2C2_FH_QDISC))
+		return false;
+	return !(f->held & R2C2_FH_ANNOUNCED) ||
+	       time_after_eq(jiffies, READ_ONCE(f->announced) +
+			     R2C2_FLOW_ANNOUNCE_TTL);
+}
+
+/**
+ * r2c2_flows_gc() - forget idle sender flows that nothing holds
  * @node: the node
  * @all: forget every flow
  *
@@ -93,8 +188,7 @@ void r2c2_flows_gc(struct r2c2_node *node, bool all)
 	spin_lock_bh(&node->flow_lock);
 	for (i = 0; i < ARRAY_SIZE(node->flows); i++)
 		hlist_for_each_entry_safe(f, tmp, &node->flows[i], hnode) {
-			if (!all && time_before(jiffies, READ_ONCE(f->last_used) +
-						R2C2_FLOW_IDLE))
+			if (!all && !r2c2_flow_expired(f))
 				continue;
 			hlist_del_rcu(&f->hnode);
 			node->nflows--;

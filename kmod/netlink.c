@@ -778,6 +778,12 @@ static int r2c2_nl_flow_event(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	/* the node's own listeners hear it as the rack does */
 	r2c2_genl_flow_event(node, READ_ONCE(node->addr), &evt);
+	/* our own flow: its routing assignment lives while it is announced */
+	if (type == R2C2_FE_FINISH)
+		r2c2_flow_forget(node, nla_get_u32(a[R2C2_A_FLOW_ID]));
+	else
+		r2c2_flow_hold(node, nla_get_u32(a[R2C2_A_FLOW_ID]),
+			       nla_get_u16(a[R2C2_A_DST]), R2C2_FH_ANNOUNCED);
 	return 0;
 }
 

@@ -47,6 +47,10 @@
 #define R2C2_FLOW_HBITS		10
 #define R2C2_FLOW_MAX		65536
 #define R2C2_FLOW_IDLE		(10 * HZ)
+#define R2C2_FLOW_ANNOUNCE_TTL	(60 * HZ)	/* an announced flow, unrefreshed */
+/* struct r2c2_flow.held: why an idle flow is kept */
+#define R2C2_FH_QDISC		0x01	/* sch_r2c2 on r2c0 started it, no finish yet */
+#define R2C2_FH_ANNOUNCED	0x02	/* a FLOW_EVENT request announced it */
 #define R2C2_DUP_MAX		4096
 #define R2C2_DUP_WIN		64
 #define R2C2_DUP_RESET		HZ	/* idle time after which a source may restart */
@@ -149,10 +153,17 @@ struct r2c2_dup {
  * @id: flow identifier (skb hash)
  * @dst: destination node of its last packet
  * @rproto: enum r2c2_rproto, or R2C2_RP_NODE for the node default
+ * @held: R2C2_FH_* (under @node->flow_lock): the flow lives although idle
  * @seq: next sequence number
  * @packets: packets sent
  * @bytes: bytes sent
  * @last_used: jiffies of the last packet or change
+ * @announced: jiffies of the last START, UPDATE or REFRESH request
+ *
+ * A flow idle for R2C2_FLOW_IDLE is forgotten, with its routing
+ * assignment, unless it is held: by the qdisc (from its start to its
+ * finish), or by announcements (until R2C2_FLOW_ANNOUNCE_TTL after the
+ * last). A finish, of either, forgets it at once.
  */
 struct r2c2_flow {
 	struct hlist_node hnode;
@@ -160,10 +171,12 @@ struct r2c2_flow {
 	u32 id;
 	u16 dst;
 	u8 rproto;
+	u8 held;
 	atomic_t seq;
 	atomic64_t packets;
 	atomic64_t bytes;
 	unsigned long last_used;
+	unsigned long announced;
 };
 
 /**
@@ -329,6 +342,9 @@ void r2c2_dev_set_mac(struct r2c2_node *node);
 struct r2c2_flow *r2c2_flow_set(struct r2c2_node *node, u32 id, u16 dst,
 				u8 rproto);
 void r2c2_flows_gc(struct r2c2_node *node, bool all);
+void r2c2_flow_hold(struct r2c2_node *node, u32 id, u16 dst, u8 why);
+void r2c2_flow_forget(struct r2c2_node *node, u32 id);
+void r2c2_flows_release(struct r2c2_node *node, u8 why);
 
 /* topo.c */
 void r2c2_topo_tick(struct work_struct *work);

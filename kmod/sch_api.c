@@ -44,9 +44,19 @@ EXPORT_SYMBOL_GPL(r2c2_sch_register);
  */
 void r2c2_sch_unregister(struct r2c2_sch *s)
 {
+	struct r2c2_node *node = r2c2_node_get(dev_net(s->dev));
+	struct r2c2_sch *o;
+	bool last = true;
+
 	mutex_lock(&r2c2_sch_mutex);
 	list_del(&s->list);
+	list_for_each_entry(o, &r2c2_sch_list, list)
+		if (o->dev == s->dev)
+			last = false;
 	mutex_unlock(&r2c2_sch_mutex);
+	/* the flows it started will never finish: no longer held by it */
+	if (last && node && READ_ONCE(node->dev) == s->dev)
+		r2c2_flows_release(node, R2C2_FH_QDISC);
 }
 EXPORT_SYMBOL_GPL(r2c2_sch_unregister);
 
@@ -61,7 +71,9 @@ EXPORT_SYMBOL_GPL(r2c2_sch_unregister);
  *
  * Only a qdisc on the node's r2c0 speaks for the node: the event is
  * broadcast over a tree and multicast to local listeners (FLOW_EVENT
- * with this node as FLOW_SRC). Others are ignored.
+ * with this node as FLOW_SRC). Others are ignored. A start holds the
+ * sender flow (and a routing assignment it gets) until the finish,
+ * which forgets it.
  *
  * Context: process (never with the qdisc lock held: it transmits).
  */
@@ -82,6 +94,10 @@ void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst,
 				  R2C2_DEMAND_UNLIMITED);
 	r2c2_flow_evt_send(node, &evt);
 	r2c2_genl_flow_event(node, READ_ONCE(node->addr), &evt);
+	if (type == R2C2_FE_FINISH)
+		r2c2_flow_forget(node, id);
+	else
+		r2c2_flow_hold(node, id, dst, R2C2_FH_QDISC);
 }
 EXPORT_SYMBOL_GPL(r2c2_sch_flow_event);
 

@@ -554,44 +554,35 @@ static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
 	struct r2c2q_sched *q = priv;
 	struct Qdisc *sch = q->sch;
 	spinlock_t *lock;	/* the tree's root lock */
-	unsigned int i, missing = 0;
+	unsigned int i, unknown = 0;
 	struct r2c2q_flow *f;
-	int err = 0;
 	u64 now;
 
 	rcu_read_lock();
 	lock = r2c2q_tree_lock(sch);
 	now = ktime_get_ns();
-	for (i = 0; i < n; i++)
-		if (!r2c2q_lookup(&q->core, ent[i].id))
-			missing++;
-	if (q->core.flows + missing > q->conf.maxflows)
-		r2c2q_gc(q, now, missing, false);
-	if (q->core.flows + missing > q->conf.maxflows) {
-		NL_SET_ERR_MSG(extack, "the new flows would exceed maxflows");
-		err = -ENOSPC;
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
+		/*
+		 * A flow the qdisc does not know has finished (or never
+		 * started): creating it would make a ghost that no packet
+		 * starts and whose finish nobody hears. Skip it.
+		 */
 		f = r2c2q_lookup(&q->core, ent[i].id);
 		if (!f) {
-			f = kmem_cache_zalloc(r2c2q_cachep, GFP_ATOMIC);
-			if (!f) {
-				NL_SET_ERR_MSG(extack, "no memory: part of the batch set");
-				err = -ENOMEM;
-				break;
-			}
-			r2c2q_insert(&q->core, f, ent[i].id, now);
+			unknown++;
+			continue;
 		}
 		r2c2q_rate_set(&q->core, f, ent[i].rate, now);
 	}
+	q->st.rates_unknown += unknown;
 	/* a flow may be due earlier now: run dequeue, it re-arms the timer */
 	if (q->core.active)
 		qdisc_watchdog_schedule_ns(&q->watchdog, now);
-out:
 	spin_unlock_bh(lock);
 	rcu_read_unlock();
-	return err;
+	if (unknown)
+		NL_SET_ERR_MSG(extack, "rates of flows unknown to the qdisc were skipped");
+	return 0;
 }
 
 static void r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,

@@ -5,7 +5,9 @@
 # flow the weight and priority of the first class its first packet
 # matches, announces them in the flow's START (heard by the other node)
 # and dumps them in qflow show; bad class requests are refused with an
-# extack message and change nothing.
+# extack message and change nothing. Then lifetimes: a routing
+# assignment lives as long as its flow (qdisc start to finish, or while
+# announced), and a rate set for a finished flow does not recreate it.
 #
 #	r2c2-c0 (node 0)                 r2c2-c1 (node 1)
 #	+----------------------+  veth  +----------------------+
@@ -42,6 +44,7 @@ S=r2c2-c0
 R=r2c2-c1
 DST=10.43.0.1
 PIDS=()
+FLOODS=()
 stop_all() { stop_pids "${PIDS[@]}"; }
 cleanup_add stop_all
 
@@ -124,7 +127,7 @@ log_test "$(grep -c . <<<"$CASES") bad class requests and 2 unprivileged ones re
 # ------------------------------------------------------------------ flows
 RET=0
 MON=$FABRIC_TMP/mon
-ip netns exec "$R" r2c2ctl -j monitor timeout 120 >"$MON" 2>&1 &
+ip netns exec "$R" r2c2ctl -j monitor timeout 300 >"$MON" 2>&1 &
 PIDS+=($!)
 # the monitor listens once it hears a flow event of node 0
 wait_until 20 bash -c "ip netns exec $S r2c2ctl event send flow 0xffff0000 dst 1 &&
@@ -136,6 +139,7 @@ for p in 5001 6005 9; do
 	ip netns exec "$S" "$FLOOD" -d "$DST" -p "$p" -b $((20000 + p % 1000)) \
 		-t 600 -r 50 -l 100 >/dev/null &
 	PIDS+=($!)
+	FLOODS+=($!)
 done
 ip netns exec "$S" ping -Q 184 -c 120 -i 0.5 "$DST" >/dev/null 2>&1 &
 PIDS+=($!)
@@ -190,6 +194,64 @@ got=$(classes | jq -c 'map({id, flows})')
 jq -e 'map(.flows >= 1) | all' <<<"$got" >/dev/null
 check_err $? "class show flows: $got"
 log_test "class show counts the flows given each class"
+
+# ------------------------------------------------------------------ lifetimes
+# A routing assignment lives as long as its flow: node 0's sender flow
+# 0xa0 is assigned VLB and announced (START request), 0xb0 only
+# assigned; the flow to port 5001 is assigned DOR while the qdisc holds
+# it. 0xb0 is forgotten after 10 s idle, 0xa0 stays until its FINISH;
+# the qdisc's flow is forgotten at its FINISH (idle 3 s), and a rate set
+# for it afterwards does not bring it back into the qdisc.
+RET=0
+# routing_of FLOW [JSON]: its routing in node 0's flow show (empty: none)
+routing_of()
+{
+	local j=${2:-$(ip netns exec "$S" r2c2ctl -j flow show)}
+
+	jq -r --arg f "$1" '.[] | select(.flow == $f) | .routing' <<<"$j"
+}
+f5001=$(flow_of 5001)
+ip netns exec "$S" r2c2ctl routes send 0:0xa0=vlb 0:0xb0=dor "0:$f5001=dor" &&
+	ip netns exec "$S" r2c2ctl event send flow 0xa0 dst 1
+check_err $? "routes send / event send"
+t0=$SECONDS
+j=$(ip netns exec "$S" r2c2ctl -j flow show)
+[[ $(routing_of 0x000000a0 "$j") == vlb && $(routing_of 0x000000b0 "$j") == dor &&
+   $(routing_of "$f5001" "$j") == dor ]]
+check_err $? "assignments not applied: $(jq -c . <<<"$j")"
+stop_pids "${FLOODS[@]}"
+finished() { mon | jq -s -e --arg f "$f5001" 'any(.[]; .event == "flow" and .type == "finish" and .flow == $f)' >/dev/null; }
+wait_until 30 finished
+check_err $? "no FINISH of the flow to port 5001 at node 1"
+gone() { [[ -z $(routing_of "$1") ]]; }
+wait_until 3 gone "$f5001"
+check_err $? "node 0 still holds the finished flow $f5001 ($(routing_of "$f5001"))"
+log_test "the qdisc's finish forgets the sender flow and its assignment at once"
+
+RET=0
+ip netns exec "$S" r2c2ctl rate set "$f5001" 2M 0x12345678 3M
+check_err $? "rate set for flows the qdisc does not know"
+got=$(qflows | jq -c --arg a "$f5001" '[.[] | select(.flow == $a or .flow == "0x12345678")]')
+[[ $got == "[]" ]]
+check_err $? "rate set created flows in the qdisc: $got"
+n=$(ip netns exec "$S" "$TC" -s qdisc show dev r2c0 | grep -o 'rates_unknown [0-9]*' | cut -d' ' -f2)
+[[ -z $n || $n -ge 2 ]]
+check_err $? "rates_unknown $n, not 2"
+log_test "a rate set for an unknown or finished flow creates no flow in the qdisc"
+
+RET=0
+sleep $((t0 + 12 - SECONDS > 0 ? t0 + 12 - SECONDS : 0))
+a0=$(routing_of 0x000000a0) b0=$(routing_of 0x000000b0)
+[[ $a0 == vlb && -z $b0 ]]
+check_err $? "after 12 s idle: 0xa0 routing '$a0' (want vlb), 0xb0 '$b0' (want none)"
+log_test "after 12 s idle an announced flow keeps its assignment, an unannounced one is forgotten"
+
+RET=0
+ip netns exec "$S" r2c2ctl event send flow 0xa0 dst 1 type finish
+check_err $? "event send finish"
+wait_until 3 gone 0x000000a0
+check_err $? "0xa0 still in flow show after its FINISH"
+log_test "a FINISH request forgets the announced flow at once"
 
 RET=0
 kernel_healthy

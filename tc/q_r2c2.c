@@ -263,6 +263,8 @@ static int r2c2_print_xstats(struct qdisc_util *qu, FILE *f,
 		     st.leases_expired);
 	print_lluint(PRINT_ANY, "events_lost", " events_lost %llu",
 		     st.events_lost);
+	print_lluint(PRINT_ANY, "rates_unknown", " rates_unknown %llu",
+		     st.rates_unknown);
 	return 0;
 }
 

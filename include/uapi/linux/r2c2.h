@@ -695,6 +695,9 @@ enum tca_r2c2_attr {
  * @rate_updates: flow rates set through R2C2_CMD_RATE_SET
  * @leases_expired: flows that fell back to the safe rate
  * @events_lost: flow start/finish events lost (event queue full)
+ * @rates_unknown: RATE_SET entries skipped: the flow was unknown to the
+ *	qdisc (finished, or never started); appended later, so readers
+ *	take what the attribute's length holds
  * @resv: zero
  */
 struct tc_r2c2_xstats {
@@ -712,6 +715,7 @@ struct tc_r2c2_xstats {
 	__u64	rate_updates;
 	__u64	leases_expired;
 	__u64	events_lost;
+	__u64	rates_unknown;
 };
 
 #endif /* _UAPI_LINUX_R2C2_H */
