@@ -276,11 +276,13 @@ cpu() {
 			sed "s/^/bench r2c2d cpu: $f flows injected: /"
 		"$BENCH" matrix -w 120 -e "$f" "${NSS[0]}" | sed "s/^/bench r2c2d cpu: $f flows: /"
 		sleep 1
+		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
+		r0=$(jq .timings.rounds <<<"$show"); k0=$(jq .timings.ticks <<<"$show")
 		c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
 		sleep "$w"
 		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
-		info "RESULT $f flows, rho $RHO us, matrix unchanged: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over ${w}s (ticks $(jq .timings.ticks <<<"$show"), rounds $(jq .timings.rounds <<<"$show"), loop_us_mean $(jq .timings.loop_us_mean <<<"$show")); uptime: $(uptime)"
+		info "RESULT $f flows, rho $RHO us, matrix unchanged: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over ${w}s (ticks $(( $(jq .timings.ticks <<<"$show") - k0 )), rounds $(( $(jq .timings.rounds <<<"$show") - r0 ))); uptime: $(uptime)"
 		# churn from one source: starts and finishes, LIVE = the
 		# source's share, so the rack keeps f flows
 		c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
