@@ -63,11 +63,21 @@
  * per flow on average (RPS; not DOR, whose few entries per flow are
  * cheap to index and whose many bottlenecks would each cost a sweep)
  */
-#define SYM_DIV		16
+#define SYM_DIV		32
 #define SYM_SPREAD	8
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
 typedef double v2d __attribute__((vector_size(16)));
+/* two mask words (SSE2 on x86-64) */
+typedef u64 v2u __attribute__((vector_size(16)));
+
+static inline v2u ld2u(const u64 *p)
+{
+	v2u v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
 
 struct hent {
 	double key;
@@ -462,9 +472,12 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 
 				sx &= sx - 1;
 				if (mw == 8) {
-#pragma GCC unroll 8
-					for (w = 0; w < 8; w++)
-						hit |= b[w] & m[w];
+					v2u h = (ld2u(b) & ld2u(m)) |
+						(ld2u(b + 2) & ld2u(m + 2)) |
+						(ld2u(b + 4) & ld2u(m + 4)) |
+						(ld2u(b + 6) & ld2u(m + 6));
+
+					hit = h[0] | h[1];
 				} else {
 					for (w = 0; w < mw; w++)
 						hit |= b[w] & m[w];
