@@ -93,6 +93,9 @@ moved() {
 	[[ $a != null || $b != null ]] || return 1
 	echo "${a/null/dor} ${b/null/dor}" >"$TMP/kernel"
 }
+# every REFRESH above put both flows back on DOR; one more, so that the
+# next adoption comes after the watch below has started
+announce update
 busywait 60000 moved
 check_err $? "no source's r2c2.ko got a ROUTES assignment in 60 s"
 read -r ka kb <"$TMP/kernel" 2>/dev/null
