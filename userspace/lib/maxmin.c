@@ -68,6 +68,8 @@
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
 typedef double v2d __attribute__((vector_size(16)));
+/* link l's (C, P) is at byte 128 * node + 16 * port of CP (cls.node, .p16) */
+_Static_assert(R2C2_MAX_PORTS * sizeof(v2d) == 128, "CP byte offsets");
 /* two mask words (SSE2 on x86-64) */
 typedef u64 v2u __attribute__((vector_size(16)));
 
@@ -92,6 +94,9 @@ struct cls {
 	const u32 *lk;
 	const double *a;
 	const u16 *tr;
+	/* torus: r2c2_rtab_nodeport() (the entries' byte offsets in CP, less tr) */
+	const u16 *node;
+	const u8 *p16;
 	double w;
 	u32 len;
 	u16 split;
@@ -295,6 +300,11 @@ struct eng {
 	u8 qmask;
 	u32 n, mw;
 	const u16 *rel;
+	/* torus: r2c2_rtab_rel(), r2c2_rtab_nodeport() */
+	const u16 *rel0;
+	const u16 *onode[__R2C2_RP_MAX];
+	const u8 *oport[__R2C2_RP_MAX];
+	const u32 *ostart[__R2C2_RP_MAX];
 };
 
 /* freeze the class at position k of the level at rate x */
@@ -332,9 +342,14 @@ static void freeze(struct eng *e, u32 k, double x)
 		u32 j, len = c->len;
 
 		if (tr) {
+			/* byte offsets: one shift and one add per entry */
+			const u16 *restrict nd = c->node;
+			const u8 *restrict p16 = c->p16;
+			char *base = (char *)CP;
+
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
-				CP[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)] -= wx * a[j];
+				*(v2d *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) -= wx * a[j];
 		} else {
 			for (j = 0; j < len; j++)
 				CP[lk[j]] -= wx * a[j];
@@ -591,9 +606,18 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		c->a = a = fv->v[0]->coef;
 		c->len = len = fv->v[0]->len;
 		c->tr = tr = fv->tr[0];
+		if (tr) {
+			u32 o = e->ostart[ck->q][e->rel0[(size_t)ck->src * e->n + ck->dst]];
+
+			c->node = e->onode[ck->q] + o;
+			c->p16 = e->oport[ck->q] + o;
+		}
 		c->sym = !!(e->symq & (1u << ck->q));
 		if (c->sym) {
 			/* no inverse index: key (q, s, d - s) */
+			const u16 *restrict nd = c->node;
+			const u8 *restrict p16 = c->p16;
+			char *base = (char *)CP;
 			u32 q = ck->q, s = ck->src;
 			u32 r = e->rel[(size_t)s * e->n + ck->dst];
 			u64 *b = ws->bm + ((size_t)q * e->n + s) * e->mw + r / 64;
@@ -605,16 +629,19 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			ws->sact[(size_t)q * e->mw + s / 64] |= 1ull << (s % 64);
 			e->qmask |= 1u << q;
 #pragma GCC unroll 4
-			for (j = 0; j < len; j++) {
-				l = (u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7);
-				CP[l][0] += w * a[j];
-			}
+			for (j = 0; j < len; j++)
+				*(double *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) += w * a[j];
 		} else if (tr) {
+			const u16 *restrict nd = c->node;
+			const u8 *restrict p16 = c->p16;
+			char *base = (char *)CP;
+
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				l = (u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7);
-				CP[l][0] += w * a[j];
-				cnt[l]++;
+				size_t o = ((size_t)tr[nd[j]] << 7) + p16[j];
+
+				*(double *)(base + o) += w * a[j];
+				cnt[o / sizeof(v2d)]++;
 			}
 		} else {
 			for (j = 0; j < len; j++) {
@@ -653,17 +680,23 @@ static void build_inverse(struct eng *e, u32 nlv)
 			u16 *restrict inv16 = (u16 *)inv;
 
 			if (tr) {
+				const u16 *restrict nd = c->node;
+				const u8 *restrict p16 = c->p16;
+
 #pragma GCC unroll 4
 				for (j = 0; j < len; j++)
-					inv16[cnt[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)]++] = (u16)k;
+					inv16[cnt[(u32)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16]++] = (u16)k;
 			} else {
 				for (j = 0; j < len; j++)
 					inv16[cnt[lk[j]]++] = (u16)k;
 			}
 		} else if (tr) {
+			const u16 *restrict nd = c->node;
+			const u8 *restrict p16 = c->p16;
+
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
-				inv[cnt[(u32)tr[lk[j] >> 3] * R2C2_MAX_PORTS + (lk[j] & 7)]++] = k;
+				inv[cnt[(u32)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16]++] = k;
 		} else {
 			for (j = 0; j < len; j++)
 				inv[cnt[lk[j]]++] = k;
@@ -962,6 +995,9 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		goto out;
 	e.n = t->n;
 	e.mw = (t->n + 63) / 64;
+	e.rel0 = r2c2_rtab_rel(rt);
+	for (i = 0; i < __R2C2_RP_MAX; i++)
+		r2c2_rtab_nodeport(rt, (u8)i, &e.onode[i], &e.oport[i], &e.ostart[i]);
 	if (r2c2_rtab_rel(rt) && t->n <= R2C2_LMASK_MAXN) {
 		size_t nbm = (size_t)__R2C2_RP_MAX * t->n * e.mw + __R2C2_RP_MAX * e.mw;
 		size_t nhead = (size_t)__R2C2_RP_MAX * t->n * t->n;

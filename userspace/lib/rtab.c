@@ -48,6 +48,14 @@ struct r2c2_rtab {
 	u16 *rel;		/* sym: rel[s * n + d] = d - s */
 	struct r2c2_vec *off[__R2C2_RP_MAX];	/* sym: n each */
 	/*
+	 * sym: the links of off[p][r] again, entry j at ostart[p][r] + j:
+	 * relative node (link >> 3) and 16 * port (link & 7), for the
+	 * water-filling's translations (r2c2_rtab_nodeport())
+	 */
+	u16 *onode[__R2C2_RP_MAX];
+	u8 *oport[__R2C2_RP_MAX];
+	u32 *ostart[__R2C2_RP_MAX];
+	/*
 	 * sym: lmask[p][port]: n rows of mw words; bit r of row u says that
 	 * offset r's vector under protocol p has the relative link (u, port)
 	 * (NULL: no vector has that port)
@@ -137,6 +145,35 @@ static u16 torus_add(const struct r2c2_topo *t, unsigned int a,
 
 static int build_spectra(struct r2c2_rtab *rt);
 
+/* onode, oport, ostart of protocol p (see struct r2c2_rtab) */
+static int build_nodeport(struct r2c2_rtab *rt, unsigned int p)
+{
+	unsigned int n = rt->n, r;
+	u32 tot = 0, j;
+
+	rt->ostart[p] = malloc((n + 1) * sizeof(u32));
+	if (!rt->ostart[p])
+		return -ENOMEM;
+	for (r = 0; r < n; r++) {
+		rt->ostart[p][r] = tot;
+		tot += rt->off[p][r].len;
+	}
+	rt->ostart[p][n] = tot;
+	rt->onode[p] = malloc((tot + 1) * sizeof(u16));
+	rt->oport[p] = malloc(tot + 1);
+	if (!rt->onode[p] || !rt->oport[p])
+		return -ENOMEM;
+	for (r = 0; r < n; r++) {
+		const struct r2c2_vec *v = &rt->off[p][r];
+
+		for (j = 0; j < v->len; j++) {
+			rt->onode[p][rt->ostart[p][r] + j] = (u16)(v->link[j] >> 3);
+			rt->oport[p][rt->ostart[p][r] + j] = (u8)((v->link[j] & 7) * 16);
+		}
+	}
+	return 0;
+}
+
 /* the inverse of the offset vectors, as bit masks (see lmask) */
 static int build_lmasks(struct r2c2_rtab *rt)
 {
@@ -210,6 +247,9 @@ static int build_sym(struct r2c2_rtab *rt)
 			if (ret)
 				goto out;
 		}
+		ret = build_nodeport(rt, p);
+		if (ret)
+			goto out;
 	}
 	ret = build_lmasks(rt);
 	if (ret)
@@ -607,6 +647,9 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 		for (i = 0; i < rt->n; i++)
 			vec_free(&rt->off[p][i]);
 		free(rt->off[p]);
+		free(rt->onode[p]);
+		free(rt->oport[p]);
+		free(rt->ostart[p]);
 	}
 	ng = rt->sym ? 2 : 2 * (unsigned int)rt->n;
 	if (rt->grp)
@@ -862,6 +905,16 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 	return 0;
 }
 
+void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
+			const u16 **node, const u8 **p16, const u32 **start)
+{
+	bool ok = rt->sym && rproto < __R2C2_RP_MAX;
+
+	*node = ok ? rt->onode[rproto] : NULL;
+	*p16 = ok ? rt->oport[rproto] : NULL;
+	*start = ok ? rt->ostart[rproto] : NULL;
+}
+
 void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
 		     const u16 **tr)
 {
@@ -990,8 +1043,9 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		return rt->pair_bytes[rproto];
 	if (rt->off[rproto])
 		for (i = 0; i < rt->n; i++)
-			b += sizeof(struct r2c2_vec) +
-			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double));
+			b += sizeof(struct r2c2_vec) + sizeof(u32) +
+			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double) +
+						       sizeof(u16) + sizeof(u8));
 	for (i = 0; i < R2C2_MAX_PORTS; i++)
 		if (rt->lmask[rproto][i])
 			b += (size_t)rt->n * rt->mw * sizeof(u64);

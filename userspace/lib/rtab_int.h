@@ -32,6 +32,15 @@ static inline u32 r2c2_fv_link(const u16 *tr, u32 l)
 
 int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 		 struct r2c2_fv *fv);
+/*
+ * Torus: the entries of every offset vector under rproto (the v[0] of
+ * the pairs that are not split) again, as relative node and 16 * port;
+ * offset r's entry j is node[start[r] + j], p16[start[r] + j], at byte
+ * tr[node] * 128 + p16 of an array of 16-byte per-link records. NULLs on
+ * other graphs and for split VLB.
+ */
+void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
+			const u16 **node, const u8 **p16, const u32 **start);
 /* group g (0..2n-1): its vector and translation row */
 void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
 		     const u16 **tr);
