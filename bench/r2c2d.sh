@@ -134,6 +134,13 @@ ctrl() {
 	info "RESULT torus ${dims[*]} n=$n, $EVENTS events from node 0, $REPS reps: bytes on all links per flow event: median $(cut -d' ' -f1 "$FABRIC_TMP/per" | median) [$(cut -d' ' -f1 "$FABRIC_TMP/per" | sort -g | tr '\n' ' ')] (hellos and LSAs taken out); frames per event median $(cut -d' ' -f2 "$FABRIC_TMP/per" | median); minus the idle window instead: median $(median <"$FABRIC_TMP/naive") B; (n-1) x 34 = $(((n - 1) * 34)); paper (n-1) x 16 = $(((n - 1) * 16))"
 }
 
+# the rack's non-zero drop counters and bcast_rx, summed over the nodes
+rack_counters() {
+	"$(tool r2c2_snap)" "${NSS[@]}" | jq -s -c '[.[].node | to_entries[]
+		| select((.key | test("^drop|bcast_rx")) and .value > 0)] | group_by(.key)
+		| map({(.[0].key): (map(.value) | add)}) | add'
+}
+
 start_daemons() {	# NS... with extra -o options in DOPTS
 	local ns
 
@@ -173,9 +180,7 @@ scale() {
 				>"$FABRIC_TMP/m.$b"
 			info "RESULT ${dims[*]} rho $RHO batch $b ($((nsrc * per)) starts from $nsrc nodes): $(tail -n 1 "$FABRIC_TMP/m.$b")"
 		done
-		info "rack counters: $("$(tool r2c2_snap)" "${NSS[@]}" | jq -s -c '[.[].node | to_entries[]
-			| select((.key | test("^drop|bcast_rx")) and .value > 0)] | group_by(.key)
-			| map({(.[0].key): (map(.value) | add)}) | add')"
+		info "rack counters: $(rack_counters)"
 		info "per daemon (rho $RHO, last batch):"
 		sed 's/^/# /' "$FABRIC_TMP/m.$((batches - 1))" | head -n "$TORUS_N"
 		info "uptime: $(uptime)"
@@ -275,6 +280,7 @@ cpu() {
 		"$BENCH" events -n "$TORUS_N" -c $((f / 8)) -f $((0x300000 + f * 16)) "${srcs[@]}" |
 			sed "s/^/bench r2c2d cpu: $f flows injected: /"
 		"$BENCH" matrix -w 120 -e "$f" "${NSS[0]}" | sed "s/^/bench r2c2d cpu: $f flows: /"
+		info "$f flows: daemon events $(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show | jq -c .events); rack $(rack_counters)"
 		sleep 1
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
 		r0=$(jq .timings.rounds <<<"$show"); k0=$(jq .timings.ticks <<<"$show")
