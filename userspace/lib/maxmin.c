@@ -65,6 +65,12 @@
  */
 #define SYM_DIV		32
 #define SYM_SPREAD	8
+/*
+ * pass 1: a source whose mask-indexed classes have at least REL_MIN * nl
+ * link entries adds them up untranslated (relative links, no table
+ * lookup) and translates the sum once (~nl additions)
+ */
+#define REL_MIN		2
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
 typedef double v2d __attribute__((vector_size(16)));
@@ -130,6 +136,7 @@ struct r2c2_ws {
 	u32 *inv;
 	/* per group (2n) */
 	size_t ng;
+	double *crel;		/* nl, zero between uses: see REL_MIN */
 	double *gW, *gdW;
 	u32 *gcnt, *gdn, *gstart, *gfill, *glist, *gact;
 	u8 *gdirty;
@@ -165,7 +172,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	free(ws->stamp);
 	free(ws->frozen); free(ws->fv); free(ws->cls); free(ws->wk); free(ws->key);
 	free(ws->inv);
-	free(ws->gW); free(ws->gdW); free(ws->gcnt);
+	free(ws->crel); free(ws->gW); free(ws->gdW); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
 	free(ws->gdirty); free(ws->gact); free(ws->cs);
 	free(ws->bm); free(ws->head); free(ws->nxt);
@@ -204,7 +211,9 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		free(ws->dG);
 		ws->CP = aligned_alloc(16, nl * sizeof(*ws->CP));
 		ws->dG = aligned_alloc(16, nl * sizeof(*ws->dG) + 16);
-		if (!ws->CP || !ws->dG || !GROW(ws->heap, nl + 1) ||
+		free(ws->crel);
+		ws->crel = calloc(nl, sizeof(*ws->crel));
+		if (!ws->CP || !ws->dG || !ws->crel || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1))
 			return -ENOMEM;
 		ws->nl = nl;
@@ -300,6 +309,8 @@ struct eng {
 	u8 qmask;
 	u32 n, mw;
 	const u16 *rel;
+	/* symq protocols: link entries per class, on average */
+	u32 avg[__R2C2_RP_MAX];
 	/* torus: r2c2_rtab_rel(), r2c2_rtab_nodeport() */
 	const u16 *rel0;
 	const u16 *onode[__R2C2_RP_MAX];
@@ -571,6 +582,40 @@ static int cmp_dem(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y ? 1 : (i > j) - (i < j);
 }
 
+/* C += the relative sums of source row tr (see REL_MIN), and zero them */
+static void flush_rel(struct eng *e, const u16 *tr)
+{
+	v2d *restrict CP = e->ws->CP;
+	double *restrict cr = e->ws->crel;
+	u32 u, p;
+
+	for (u = 0; u < e->n; u++) {
+		v2d *restrict d = CP + (size_t)tr[u] * R2C2_MAX_PORTS;
+
+#pragma GCC unroll 8
+		for (p = 0; p < R2C2_MAX_PORTS; p++) {
+			d[p][0] += cr[p];
+			cr[p] = 0;
+		}
+		cr += R2C2_MAX_PORTS;
+	}
+}
+
+/*
+ * are the mask-indexed classes of the source of position k worth summing
+ * relative? (their entries estimated by their protocols' averages)
+ */
+static bool rel_worth(const struct eng *e, u32 k, u32 nlv)
+{
+	u32 src = e->key[k].src;
+	size_t tot = 0;
+
+	for (; k < nlv && e->key[k].src == src; k++)
+		if (e->symq & (1u << e->key[k].q))
+			tot += e->avg[e->key[k].q];
+	return tot >= (size_t)REL_MIN * e->nl;
+}
+
 /* pass 1: C and the number of entries of every link, non-split flows */
 static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			  u32 *nsplit)
@@ -578,6 +623,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	struct r2c2_ws *ws = e->ws;
 	v2d *restrict CP = ws->CP;
 	u32 *restrict cnt = ws->cnt;
+	double *restrict cr = ws->crel;
+	const u16 *reltr = NULL;	/* source row being summed relative */
 	u32 j, k, l;
 
 	for (k = 0; k < nlv; k++) {
@@ -592,6 +639,12 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 
 		const struct ckey *ck = &e->key[k];
 
+		if (e->symq && (!k || ck->src != e->key[k - 1].src)) {
+			if (reltr)
+				flush_rel(e, reltr);
+			/* every class of a source has its row as tr[0] */
+			reltr = rel_worth(e, k, nlv) ? e->fv[k].tr[0] : NULL;
+		}
 		fv = &e->fv[k];
 		ws->frozen[k] = 0;
 		c->w = w = e->wk[k];
@@ -628,6 +681,12 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			*b |= 1ull << (r % 64);
 			ws->sact[(size_t)q * e->mw + s / 64] |= 1ull << (s % 64);
 			e->qmask |= 1u << q;
+			if (reltr) {
+#pragma GCC unroll 4
+				for (j = 0; j < len; j++)
+					cr[lk[j]] += w * a[j];
+				continue;
+			}
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
 				*(double *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) += w * a[j];
@@ -651,6 +710,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 		}
 	}
+	if (reltr)
+		flush_rel(e, reltr);
 }
 
 /* pass 2: inverse index link -> flows (CSR), by counting sort */
@@ -772,8 +833,10 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 			}
 		for (q = 0; q < __R2C2_RP_MAX; q++)
 			if (ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
-			    ent[q] >= SYM_SPREAD * cnt[q])
+			    ent[q] >= SYM_SPREAD * cnt[q]) {
 				e->symq |= 1u << q;
+				e->avg[q] = (u32)(ent[q] / cnt[q]);
+			}
 	}
 	e->qmask = 0;
 	if (e->symq) {

@@ -433,12 +433,62 @@ static void duplicate_flows(void)
 	r2c2_topo_free(t);
 }
 
+static void dense_torus(void)
+{
+	/*
+	 * every ordered pair of a 4x4x4 torus: enough RPS link entries per
+	 * source for the masks and for pass 1's untranslated per-source sums
+	 * (maxmin.c, REL_MIN)
+	 */
+	u8 dims[3] = { 4, 4, 4 };
+	struct r2c2_topo *t;
+	struct r2c2_rtab *rt;
+	static struct r2c2_flow f[64 * 63];
+	static double x[64 * 63], xb[64 * 63];
+	struct r2c2_check chk;
+	uint64_t seed = 13;
+	unsigned int i, s, d, rep;
+
+	r2c2_topo_grid(&t, dims, 3, true, 10e9);
+	r2c2_rtab_new(&rt, t);
+	for (rep = 0; rep < 2; rep++) {
+		double err = 0;
+
+		i = 0;
+		for (s = 0; s < 64; s++)
+			for (d = 0; d < 64; d++) {
+				if (d == s)
+					continue;
+				f[i].src = (u16)s;
+				f[i].dst = (u16)d;
+				f[i].rproto = (u8)(rep && tbelow(&seed, 10) == 0 ?
+					1 + tbelow(&seed, 2) : R2C2_RP_RPS);
+				f[i].weight = rep ? 0.25 + tunif(&seed) * 4 : 1;
+				f[i].prio = (u8)(rep && tbelow(&seed, 10) == 0);
+				f[i].demand = rep && tbelow(&seed, 8) == 0 ? tunif(&seed) * 1e8 : 0;
+				i++;
+			}
+		r2c2_maxmin(rt, f, i, 0.05, x, NULL);
+		r2c2_maxmin_baseline(t, f, i, 0.05, xb);
+		for (i = 0; i < 64 * 63; i++)
+			err = fmax(err, fabs(x[i] - xb[i]) / 10e9);
+		ok(err < 1e-9, "4x4x4 torus, all 4032 pairs, mix %u: engine == baseline (%.2g)",
+		   rep, err);
+		ok(r2c2_maxmin_check(rt, f, 64 * 63, 0.05, x, 1e-9, &chk) == 0,
+		   "4x4x4 torus, all pairs, mix %u: certificate (%s)", rep,
+		   chk.why ? chk.why : "ok");
+	}
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
 int main(void)
 {
 	figure3_and_extensions();
 	figure4();
 	torus_vlb_groups();
 	duplicate_flows();
+	dense_torus();
 	random_suite();
 	return tap_done();
 }
