@@ -131,7 +131,7 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 			    uint32_t current_kbps, const struct rc_dem_conf *c)
 {
 	bool limited = current_kbps != R2C2_DEMAND_UNLIMITED;
-	bool emptied = d->wqmin <= c->qempty;
+	bool emptied = d->wqmin <= c->qempty;	/* queue ran dry */
 	double want, T;
 	uint32_t k;
 
@@ -141,8 +141,13 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 		d->low_n = d->high_n = 0;
 		return R2C2_DEMAND_UNLIMITED;
 	}
-	/* held back by the qdisc at its allocation the whole window */
-	d->high_n = !emptied && d->rate >= c->high * alloc ? d->high_n + 1 : 0;
+	/*
+	 * Sending at its allocation: the qdisc holds it back (its queue may
+	 * still run dry now and then when part of its window waits in a
+	 * queue further on). A host-limited flow sends at most
+	 * 1 / (1 + slack) of what it announced, below high.
+	 */
+	d->high_n = d->rate >= c->high * alloc ? d->high_n + 1 : 0;
 	/* its queue ran dry while it sent well below its allocation */
 	d->low_n = emptied && d->rate < c->low * alloc ? d->low_n + 1 : 0;
 	if (d->low_n == 1) {	/* a run of host-limited windows begins */

@@ -418,8 +418,15 @@ static void rate__announce(void)
 	   "1 Mbit/s of 8: announced after 3 windows (step %d), r * 1.1 = %u kbit/s",
 	   sim_first, k);
 	{
-		struct rc_dem d = { .rate = 1e6 };
+		struct rc_dem d = { .rate = 2.5e6, .wqmin = 0 };
 
+		/* at its allocation, its queue dry now and then (part of
+		 * its window waits in a queue further on) */
+		ok(rc_demand_announce(&d, 2.5e6, 2500, &c) == 2500 &&
+		   rc_demand_announce(&d, 2.5e6, 2500, &c) == 2500 &&
+		   rc_demand_announce(&d, 2.5e6, 2500, &c) == U,
+		   "limited flow sending its whole allocation 3 windows, queue dry: unlimited");
+		d.rate = 1e6;
 		ok(rc_demand_announce(&d, 0, 1100, &c) == U,
 		   "no allocation: unlimited");
 		d.rate = -1;
