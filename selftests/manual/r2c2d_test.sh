@@ -183,16 +183,22 @@ settled()
 # Fails if the pushed rates changed during it.
 window()
 {
-	local name=$1 t0 t1
+	local name=$1 a0 a1 b0 b1
 
 	matrix >"$TMP/$name.m0"
-	t0=$(date +%s.%N)
+	# a dump is taken somewhere inside its r2c2ctl call, which takes
+	# 0.1-0.5 s under TCG: time it by the call's middle, not its ends
+	# (bracketing both calls read every rate ~5 % low)
+	a0=$(date +%s.%N)
 	qflows >"$TMP/$name.a"
+	a1=$(date +%s.%N)
 	queue_max "$WIN" >"$TMP/$name.q"
+	b0=$(date +%s.%N)
 	qflows >"$TMP/$name.b"
-	t1=$(date +%s.%N)
+	b1=$(date +%s.%N)
 	matrix >"$TMP/$name.m"
-	awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >"$TMP/$name.t"
+	awk -v a0="$a0" -v a1="$a1" -v b0="$b0" -v b1="$b1" \
+		'BEGIN { print (b0 + b1) / 2 - (a0 + a1) / 2 }' >"$TMP/$name.t"
 	jq -en --slurpfile x "$TMP/$name.m0" --slurpfile y "$TMP/$name.m" '
 		def p: [.flows[] | select(.src == 0) | {flow, pushed, demand_kbps}] | sort_by(.flow);
 		($x[0] | p) == ($y[0] | p)' >/dev/null
