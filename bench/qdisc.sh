@@ -46,6 +46,8 @@
 #   5-s mean is exact to 0.23 %. pfifo (no limit) shows what the VM
 #   carries.
 #
+# BENCH_KINDS (pfifo r2c2 fq htb) picks the qdiscs; BENCH_R2C2_OPTS adds
+# sch_r2c2 options (later ones win: "catchup 20ms").
 # Prints lines "bench qdisc ..." and "result ...".
 
 # The functions run in "ip netns exec $A bash -c" are exported to it.
@@ -104,9 +106,11 @@ setup()
 	r2c2)
 		# idle 60s: flows are not collected between two visits of
 		# the round robin
+		# shellcheck disable=SC2086  # BENCH_R2C2_OPTS: split on purpose
 		ip netns exec $A "$TC" qdisc add dev va root r2c2 limit 1000000 \
 			flow_limit 100 initial_rate "${rate}bit" nolease \
-			maxflows 100000 buckets 65536 catchup 2ms idle 60s ;;
+			maxflows 100000 buckets 65536 catchup 2ms idle 60s \
+			${BENCH_R2C2_OPTS:-} ;;
 	fq)
 		# raw-socket packets are "orphans" to fq: hash them into
 		# enough flows (the default orphan_mask folds them into 1024)
