@@ -352,7 +352,8 @@ stop_clients
 log_test "4: a host-limited flow's unused share goes to the others"
 
 drained
-clients 2 1+4
+# the third flow lasts 20 s: long enough for its share to be pushed first
+clients 2 1+20
 busywait 20000 settled 3 0
 check_err $? "3 flows not pushed"
 wait "$SHORT" 2>/dev/null
