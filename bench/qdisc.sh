@@ -47,7 +47,8 @@
 #   carries.
 #
 # BENCH_KINDS (pfifo r2c2 fq htb) picks the qdiscs; BENCH_R2C2_OPTS adds
-# sch_r2c2 options (later ones win: "catchup 20ms").
+# sch_r2c2 options (later ones win: "catchup 20ms"); BENCH_STATS=1
+# prints the qdisc's statistics after each accuracy measurement.
 # Prints lines "bench qdisc ..." and "result ...".
 
 # The functions run in "ip netns exec $A bash -c" are exported to it.
@@ -230,6 +231,7 @@ if [[ $what == *accuracy* ]]; then
 			spid=$!
 			sleep 1
 			out=$(ip netns exec $A bash -c acc_windows)
+			[[ -n ${BENCH_STATS:-} ]] && echo "bench qdisc accuracy $kind stats $(ip netns exec $A "$TC" -s -j qdisc show dev va | jq -c '.[0] | del(.options)')"
 			kill $pid 2>/dev/null; wait $pid 2>/dev/null
 			wait $spid 2>/dev/null
 			# the first receiver window overlaps the warm-up
