@@ -153,7 +153,10 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 	if (d->low_n == 1) {	/* a run of host-limited windows begins */
 		d->run_bytes = d->lwbytes;
 		d->run_ns = d->lwns;
+		d->run_max = 0;
 	}
+	if (d->low_n && d->rate > d->run_max)
+		d->run_max = d->rate;
 	if (d->low_n && d->ns > d->run_ns) {
 		T = (double)(d->ns - d->run_ns) * 1e-9;
 		d->run_d = (double)(d->bytes - d->run_bytes) * 8 / T +
@@ -165,8 +168,13 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 	}
 	if (d->low_n < c->windows)
 		return current_kbps;
-	/* d = r + q/T over the whole run of host-limited windows */
-	want = d->run_d * (1 + c->slack) / 1000;
+	/*
+	 * d = r + q/T over the whole run of host-limited windows, but not
+	 * below its fastest window: a flow still ramping up when the run
+	 * began would be held below what it offers
+	 */
+	want = (d->run_d > d->run_max ? d->run_d : d->run_max) *
+	       (1 + c->slack) / 1000;
 	if (want < 1)
 		want = 1;
 	if (want >= R2C2_DEMAND_UNLIMITED)

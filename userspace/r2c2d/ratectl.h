@@ -94,6 +94,7 @@ struct rc_dem {
 	uint64_t lwbytes, lwns;
 	uint64_t run_bytes, run_ns;
 	double run_d;
+	double run_max;		/* fastest window of the run */
 	uint32_t backlog;
 };
 
@@ -113,8 +114,8 @@ int rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
  * rests on one window or on the rate alone:
  * - host-limited: for c->windows windows in a row the flow's queue ran
  *   dry (backlog <= qempty at some sample) while it sent below low *
- *   alloc. It announces d * (1 + slack), d = r + q/T (eq. 1) over the
- *   whole run of such windows (T >= c->windows windows: an application
+ *   alloc. It announces max(d, fastest window) * (1 + slack), d = r +
+ *   q/T (eq. 1) over the whole run of such windows (T >= c->windows windows: an application
  *   writing in bursts averages out). A flow the qdisc holds back always
  *   has a backlog, so it is never taken for one.
  * - held back again (a limited flow that wants more): for c->windows

@@ -381,6 +381,14 @@ static uint64_t app_grows(int i, uint64_t *seed, uint64_t q)
 	return i < 600 ? 2500 : 100000;
 }
 
+/* 1 Mbit/s for 1 s, then a steady 3 Mbit/s */
+static uint64_t app_ramp(int i, uint64_t *seed, uint64_t q)
+{
+	(void)seed;
+	(void)q;
+	return i < 100 ? 1250 : 3750;
+}
+
 /* a steady 1 Mbit/s */
 static uint64_t app_1m(int i, uint64_t *seed, uint64_t q)
 {
@@ -413,6 +421,10 @@ static void rate__announce(void)
 	ok(ch == 2 && k == U,
 	   "host-limited, then wanting more: held at its demand, unlimited again (%d changes)",
 	   ch);
+	ch = simulate(&c, 9.5e6, app_ramp, 2000, &k, 1);
+	ok(k >= 3000 && k <= 3700 && sim_last < 600,
+	   "ramping 1 -> 3 Mbit/s during the run: announced %u kbit/s, not below what it offers (%d changes, last at %.1f s)",
+	   k, ch, sim_last / 100.0);
 	ch = simulate(&c, 8e6, app_1m, 400, &k, 1);
 	ok(ch == 1 && sim_first == 150 && k == 1100,
 	   "1 Mbit/s of 8: announced after 3 windows (step %d), r * 1.1 = %u kbit/s",
