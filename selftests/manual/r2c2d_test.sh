@@ -253,8 +253,12 @@ check()
 			# its allocation
 			if (dem[$1] >= 0) {
 				ref = lim
-				err = $2 < lim ? ($2 - lim) / lim :
-				      $2 > w ? ($2 - w) / w : 0
+				if ($2 < lim)
+					err = ($2 - lim) / lim
+				else if ($2 > w)
+					err = ($2 - w) / w
+				else
+					err = 0
 			}
 			printf "#   flow %s: achieved %6.3f Mbit/s, alloc %6.3f, pushed %6.3f, demand %s, off %+.1f %%\n",
 				$1, $2 / 1e6, w / 1e6, pushed[$1] / 1e6,
