@@ -5,9 +5,10 @@
  *
  * Does what r2c2d does when the matrix changed between two ticks: the
  * daemon's own matrix code (userspace/r2c2d/matrix.c, linked in) applies
- * the round's flow events, then compute() of main.c (copied: the matrix
- * into an r2c2_flow array, r2c2_maxmin() with 5 % headroom and the
- * daemon's scratch space, the rates back into the matrix). No netlink,
+ * the round's flow events, then compute() of main.c (mirrored: the
+ * matrix into an r2c2_flow array by mx_alloc_flow(), r2c2_maxmin() with
+ * 5 % headroom and the daemon's scratch space, the rates back into the
+ * matrix). No netlink,
  * no pushes, no control socket: the in-VM daemon (bench/r2c2d.sh cpu)
  * gives the whole loop.
  *
@@ -155,21 +156,9 @@ int main(int argc, char **argv)
 			start(&m, topo->n, next_id++);
 		}
 		/* compute() of r2c2d/main.c */
-		for (j = 0; j < m.n; j++) {
-			const struct mx_flow *f = &m.f[j];
-			struct r2c2_flow *a = &af[n];
-
-			if (f->src >= topo->n || f->dst >= topo->n || f->src == f->dst)
-				continue;
-			a->src = f->src;
-			a->dst = f->dst;
-			a->rproto = f->rproto;
-			a->prio = f->prio;
-			a->weight = f->weight;
-			a->demand = f->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
-				    (double)f->demand_kbps * 1000;
-			ai[n++] = (uint32_t)j;
-		}
+		for (j = 0; j < m.n; j++)
+			if (mx_alloc_flow(&m.f[j], topo->n, &af[n]))
+				ai[n++] = (uint32_t)j;
 		if (r2c2_maxmin(rt, af, n, 0.05, rate, ws)) {
 			fprintf(stderr, "r2c2d_cpu: r2c2_maxmin failed\n");
 			return 1;

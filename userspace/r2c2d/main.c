@@ -203,20 +203,10 @@ static int compute(struct r2c2d *d)
 		return -ENOMEM;
 	d->t.skipped_flows = 0;
 	for (i = 0; i < d->mx.n; i++) {
-		const struct mx_flow *f = &d->mx.f[i];
-		struct r2c2_flow *a = &d->af[n];
-
-		if (f->src >= t->n || f->dst >= t->n || f->src == f->dst) {
+		if (!mx_alloc_flow(&d->mx.f[i], t->n, &d->af[n])) {
 			d->t.skipped_flows++;
 			continue;
 		}
-		a->src = f->src;
-		a->dst = f->dst;
-		a->rproto = f->rproto;
-		a->prio = f->prio;
-		a->weight = f->weight;
-		a->demand = f->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
-			    (double)f->demand_kbps * 1000;
 		d->ai[n++] = i;
 	}
 	if (d->conf.policy == R2C2_POL_PROPFAIR)

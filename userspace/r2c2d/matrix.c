@@ -13,6 +13,7 @@
 #include <linux/r2c2.h>
 
 #include "matrix.h"
+#include "r2c2_alloc.h"
 
 static uint32_t mx_hash(const struct mx *m, uint16_t src, uint32_t id)
 {
@@ -236,4 +237,20 @@ uint32_t mx_resync_end(struct mx *m, uint16_t src)
 	}
 	m->st.resync_removed += n;
 	return n;
+}
+
+bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
+		   struct r2c2_flow *a)
+{
+	if (f->src >= nnodes || f->dst >= nnodes || f->src == f->dst)
+		return false;
+	memset(a, 0, sizeof(*a));
+	a->src = f->src;
+	a->dst = f->dst;
+	a->rproto = f->rproto;
+	a->prio = f->prio;
+	a->weight = f->weight;
+	a->demand = f->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
+		    (double)f->demand_kbps * 1000;
+	return true;
 }

@@ -130,4 +130,14 @@ void mx_resync_begin(struct mx *m, uint16_t src);
 uint32_t mx_resync_end(struct mx *m, uint16_t src);
 void mx_remove(struct mx *m, uint32_t idx);
 
+struct r2c2_flow;
+/*
+ * The allocator's view of a matrix flow, for a topology of nnodes nodes:
+ * fills *a and returns true, or returns false (a untouched) when the
+ * flow lies outside the topology (src or dst >= nnodes, or src == dst).
+ * An unlimited demand is 0 (none), a demand in kbit/s becomes bit/s.
+ */
+bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
+		   struct r2c2_flow *a);
+
 #endif /* _R2C2D_MATRIX_H */

@@ -106,17 +106,8 @@ int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 		const struct mx_flow *x = &m->f[k];
 		struct r2c2_flow *a = &s->f[n];
 
-		if (x->src >= nnodes || x->dst >= nnodes || x->src == x->dst ||
-		    x->rproto >= __R2C2_RP_MAX)
+		if (x->rproto >= __R2C2_RP_MAX || !mx_alloc_flow(x, nnodes, a))
 			continue;
-		memset(a, 0, sizeof(*a));
-		a->src = x->src;
-		a->dst = x->dst;
-		a->rproto = x->rproto;
-		a->prio = x->prio;
-		a->weight = x->weight;
-		a->demand = x->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
-			    (double)x->demand_kbps * 1000;
 		s->is_long[n] = now - x->born_ns >= p->long_ns;
 		r = r2c2_rtab_prepare(rt, a->src, a->dst, a->rproto);
 		for (unsigned int q = 0; !r && q < __R2C2_RP_MAX; q++)
