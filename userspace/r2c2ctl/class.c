@@ -229,21 +229,9 @@ static int class_cb(struct nl_msg *msg, void *arg)
 
 static int class_show(int argc, char **argv)
 {
-	struct nl_msg *msg;
-	int err;
-
 	if (argc > 0)
 		return extra_arg(argv[0], usage);
-	err = ctl_nl_open();
-	if (err)
-		return err;
-	msg = ctl_nl_msg(R2C2_CMD_CLASS_GET, true);
-	if (!msg)
-		return R2C2CTL_EXIT_ERR;
-	open_arr(NULL);
-	err = ctl_nl_talk(msg, class_cb, NULL);
-	close_arr();
-	return err;
+	return ctl_nl_dump_arr(R2C2_CMD_CLASS_GET, class_cb, NULL);
 }
 
 int cmd_class(int argc, char **argv)

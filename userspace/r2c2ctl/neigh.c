@@ -54,8 +54,6 @@ static int neigh_cb(struct nl_msg *msg, void *arg)
 int cmd_neigh(int argc, char **argv)
 {
 	const char *cmd = argc > 0 ? argv[0] : "show";
-	struct nl_msg *msg;
-	int err;
 
 	if (is_help(cmd)) {
 		usage(stdout);
@@ -65,14 +63,5 @@ int cmd_neigh(int argc, char **argv)
 		return usage_error("unknown neigh command \"%s\"", cmd);
 	if (argc > 1)
 		return extra_arg(argv[1], usage);
-	err = ctl_nl_open();
-	if (err)
-		return err;
-	msg = ctl_nl_msg(R2C2_CMD_PORT_GET, true);
-	if (!msg)
-		return R2C2CTL_EXIT_ERR;
-	open_arr(NULL);
-	err = ctl_nl_talk(msg, neigh_cb, NULL);
-	close_arr();
-	return err;
+	return ctl_nl_dump_arr(R2C2_CMD_PORT_GET, neigh_cb, NULL);
 }

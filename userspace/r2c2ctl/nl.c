@@ -23,6 +23,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/family.h>
 
+#include "json.h"
 #include "nl.h"
 #include "r2c2ctl.h"
 
@@ -574,6 +575,23 @@ static int subscribe(void)
 		return R2C2CTL_EXIT_ERR;
 	}
 	return R2C2CTL_EXIT_OK;
+}
+
+int ctl_nl_dump_arr(uint8_t cmd, ctl_msg_cb cb, void *arg)
+{
+	struct nl_msg *msg;
+	int err;
+
+	err = ctl_nl_open();
+	if (err)
+		return err;
+	msg = ctl_nl_msg(cmd, true);
+	if (!msg)
+		return R2C2CTL_EXIT_ERR;
+	open_arr(NULL);
+	err = ctl_nl_talk(msg, cb, arg);
+	close_arr();
+	return err;
 }
 
 int ctl_nl_listen(int timeout_ms, ctl_msg_cb cb, void *arg)

@@ -35,6 +35,12 @@ void ctl_nl_close(void);
 
 struct nl_msg *ctl_nl_msg(uint8_t cmd, bool dump);
 int ctl_nl_talk(struct nl_msg *msg, ctl_msg_cb cb, void *arg);
+/*
+ * A whole "show" of a dump command without attributes: open the socket,
+ * dump cmd, cb prints each entry, inside one JSON array. Returns an
+ * R2C2CTL_EXIT_* status.
+ */
+int ctl_nl_dump_arr(uint8_t cmd, ctl_msg_cb cb, void *arg);
 int ctl_nl_listen(int timeout_ms, ctl_msg_cb cb, void *arg);
 
 int ctl_nl_parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd);

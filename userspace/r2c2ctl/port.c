@@ -113,8 +113,7 @@ static int port_cb(struct nl_msg *msg, void *arg)
 
 static int port_show(int argc, char **argv)
 {
-	struct nl_msg *msg;
-	int only = -1, err;
+	int only = -1;
 	uint8_t p;
 
 	for (; argc > 0; argc--, argv++) {
@@ -124,16 +123,7 @@ static int port_show(int argc, char **argv)
 			return R2C2CTL_EXIT_USAGE;
 		only = p;
 	}
-	err = ctl_nl_open();
-	if (err)
-		return err;
-	msg = ctl_nl_msg(R2C2_CMD_PORT_GET, true);
-	if (!msg)
-		return R2C2CTL_EXIT_ERR;
-	open_arr(NULL);
-	err = ctl_nl_talk(msg, port_cb, &only);
-	close_arr();
-	return err;
+	return ctl_nl_dump_arr(R2C2_CMD_PORT_GET, port_cb, &only);
 }
 
 static int port_add_del(bool add, int argc, char **argv)

@@ -101,8 +101,6 @@ static int topo_cb(struct nl_msg *msg, void *arg)
 int cmd_topo(int argc, char **argv)
 {
 	const char *cmd = argc > 0 ? argv[0] : "show";
-	struct nl_msg *msg;
-	int err;
 
 	if (is_help(cmd)) {
 		usage(stdout);
@@ -112,14 +110,5 @@ int cmd_topo(int argc, char **argv)
 		return usage_error("unknown topo command \"%s\"", cmd);
 	if (argc > 1)
 		return extra_arg(argv[1], usage);
-	err = ctl_nl_open();
-	if (err)
-		return err;
-	msg = ctl_nl_msg(R2C2_CMD_TOPO_GET, true);
-	if (!msg)
-		return R2C2CTL_EXIT_ERR;
-	open_arr(NULL);
-	err = ctl_nl_talk(msg, topo_cb, NULL);
-	close_arr();
-	return err;
+	return ctl_nl_dump_arr(R2C2_CMD_TOPO_GET, topo_cb, NULL);
 }
