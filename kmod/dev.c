@@ -358,9 +358,10 @@ static void r2c2_dev_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &r2c2_netdev_ops;
 	dev->needs_free_netdev = true;
+	/* fits 1500-byte ports; jumbo ports allow more (port_xmit checks) */
 	dev->mtu = ETH_DATA_LEN - R2C2_DATA_HLEN;
 	dev->min_mtu = ETH_MIN_MTU;
-	dev->max_mtu = ETH_DATA_LEN - R2C2_DATA_HLEN;
+	dev->max_mtu = ETH_MAX_MTU - R2C2_DATA_HLEN;
 	dev->needed_headroom = R2C2_DATA_HLEN + ETH_HLEN;
 	r2c2_dev_set_lltx(dev);
 	r2c2_dev_set_netns_local(dev);

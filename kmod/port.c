@@ -161,7 +161,11 @@ u8 r2c2_port_state(struct r2c2_port *port)
  * @skb: an R2C2 frame starting at its R2C2 header; consumed
  * @dst: Ethernet destination
  *
- * Counts TX_PACKETS/TX_BYTES, or the drop reason.
+ * Counts TX_PACKETS/TX_BYTES, or the drop reason. A frame longer than the
+ * port's MTU (r2c0's MTU set above the port's, or a route crossing ports
+ * of different MTUs) is dropped here and counted as DROP_TOO_BIG, so that
+ * the drop is visible in the node's counters rather than lost in the
+ * port driver.
  *
  * Context: any, BHs may be enabled.
  */
@@ -174,6 +178,11 @@ void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	unsigned int len;
 	int ret;
 
+	if (unlikely(skb->len > READ_ONCE(dev->mtu)) && !skb_is_gso(skb)) {
+		r2c2_stat_add(node, port, R2C2_S_DROP_TOO_BIG, 1);
+		kfree_skb(skb);
+		return;
+	}
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dev))) {
 		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
 		kfree_skb(skb);

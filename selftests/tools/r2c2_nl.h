@@ -245,6 +245,16 @@ static const char *const tnl_stat_names[] = {
 	[R2C2_S_DROP_NOMEM] = "drop_nomem",
 	[R2C2_S_DROP_BAD_LSA] = "drop_bad_lsa",
 	[R2C2_S_FLOW_TABLE_FULL] = "flow_table_full",
+	[R2C2_S_RESEQ_INORDER] = "reseq_inorder",
+	[R2C2_S_RESEQ_REORDERED] = "reseq_reordered",
+	[R2C2_S_RESEQ_TIMEOUT] = "reseq_timeout",
+	[R2C2_S_RESEQ_LIMIT] = "reseq_limit",
+	[R2C2_S_RESEQ_LATE] = "reseq_late",
+	[R2C2_S_RESEQ_DUP] = "reseq_dup",
+	[R2C2_S_RESEQ_RESYNC] = "reseq_resync",
+	[R2C2_S_RESEQ_DIRECT] = "reseq_direct",
+	[R2C2_S_RESEQ_NOSTATE] = "reseq_nostate",
+	[R2C2_S_DROP_TOO_BIG] = "drop_too_big",
 };
 
 #endif /* _R2C2_SELFTEST_NL_H */

@@ -49,10 +49,11 @@ const char *const r2c2_stat_names[__R2C2_S_MAX] = {
 	[R2C2_S_RESEQ_RESYNC]	= "reseq_resync",
 	[R2C2_S_RESEQ_DIRECT]	= "reseq_direct",
 	[R2C2_S_RESEQ_NOSTATE]	= "reseq_nostate",
+	[R2C2_S_DROP_TOO_BIG]	= "drop_too_big",
 };
 
 /* a counter appended to enum r2c2_stat needs its name above */
-_Static_assert(R2C2_S_MAX == R2C2_S_RESEQ_NOSTATE,
+_Static_assert(R2C2_S_MAX == R2C2_S_DROP_TOO_BIG,
 	       "r2c2_stat_names[] must name every enum r2c2_stat counter");
 
 void print_stats(const char *key, const struct nlattr *nest,

@@ -559,6 +559,8 @@ enum r2c2_port_state {
  *	(DOR flows, resequencing off)
  * @R2C2_S_RESEQ_NOSTATE: frames delivered unordered because the node's
  *	flow limit was reached or memory was short
+ * @R2C2_S_DROP_TOO_BIG: frame longer than the MTU of the port it was to
+ *	leave by (r2c0's MTU above a port's, or ports of different MTUs)
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -599,6 +601,7 @@ enum r2c2_stat {
 	R2C2_S_RESEQ_RESYNC,
 	R2C2_S_RESEQ_DIRECT,
 	R2C2_S_RESEQ_NOSTATE,
+	R2C2_S_DROP_TOO_BIG,
 	__R2C2_S_MAX,
 };
 
