@@ -217,8 +217,21 @@ echo_sent()
 	ip netns exec "$A" r2c2ctl event send flow 0x1a dst 2 weight 3 prio 2 \
 		demand 100M routing dor &&
 	ip netns exec "$A" r2c2ctl routes send 2:0x2b=vlb 1:0x1a=dor || return 1
-	wait_until 2 bash -c "[[ -n \$(jq -c 'select(.event == \"routes\")' '$MA' 2>/dev/null) &&
-		-n \$(jq -c 'select(.event == \"routes\")' '$MB' 2>/dev/null) ]]"
+	# both events in both monitors: a monitor that subscribed between the
+	# two requests has the routes but not the flow event of this round
+	wait_until 2 heard_all
+}
+
+# shellcheck disable=SC2317  # called through wait_until
+heard_all()
+{
+	local f e
+
+	for f in "$MA" "$MB"; do
+		for e in flow routes; do
+			[[ -n $(heard "$f" "$e") ]] || return 1
+		done
+	done
 }
 
 RET=0
