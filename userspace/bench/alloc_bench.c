@@ -5,10 +5,13 @@
  * the baseline where it finishes in reasonable time; table memory.
  *
  * usage: alloc_bench [-r RUNS] [-b MAXBASELINE] [-n MAXFLOWS] [-m MIX] [-s FLOWS]
+ *                    [-o RATES]
  * Prints medians (one core, this thread only) of wall-clock time and of
  * this thread's CPU time (less sensitive to a loaded machine). -m and -s run one mix /
  * one size only (e.g. under valgrind --tool=callgrind
- * --toggle-collect=r2c2_maxmin for instruction counts).
+ * --toggle-collect=r2c2_maxmin for instruction counts). -o writes every
+ * rate computed (binary doubles, in order) to RATES: `cmp` two engines'
+ * files to see that they agree bit for bit.
  */
 #include <math.h>
 #include <stdio.h>
@@ -72,6 +75,7 @@ int main(int argc, char **argv)
 	size_t sizes[] = { 1000, 10000, 100000 }, maxbase = 10000, maxn = 100000;
 	size_t only_n = 0;
 	const char *only_mix = NULL;
+	FILE *out = NULL;
 	int runs = 7, opt, p;
 	u8 dims[3] = { 8, 8, 8 };
 	struct r2c2_topo *t;
@@ -80,7 +84,7 @@ int main(int argc, char **argv)
 	double t0;
 	unsigned int mi, si;
 
-	while ((opt = getopt(argc, argv, "r:b:n:m:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:b:n:m:s:o:")) != -1) {
 		if (opt == 'r')
 			runs = atoi(optarg);
 		else if (opt == 'b')
@@ -91,6 +95,10 @@ int main(int argc, char **argv)
 			only_mix = optarg;
 		else if (opt == 's')
 			only_n = strtoul(optarg, NULL, 10);
+		else if (opt == 'o' && !(out = fopen(optarg, "wb"))) {
+			perror(optarg);
+			return 1;
+		}
 	}
 	r2c2_topo_grid(&t, dims, 3, true, 10e9);
 	t0 = now_ms();
@@ -143,6 +151,10 @@ int main(int argc, char **argv)
 				tc[r] = cpu_ms() - c0;
 				tm[r] = now_ms() - t0;
 			}
+			if (out && fwrite(x, sizeof(double), n, out) != n) {
+				perror("write");
+				return 1;
+			}
 			qsort(tm, runs, sizeof(double), cmpd);
 			qsort(tc, runs, sizeof(double), cmpd);
 			if (n <= maxbase) {
@@ -158,6 +170,10 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			free(f); free(x); free(xb); free(tm); free(tc);
 		}
+	}
+	if (out && fclose(out)) {
+		perror("close");
+		return 1;
 	}
 	r2c2_ws_free(ws);
 	r2c2_rtab_free(rt);

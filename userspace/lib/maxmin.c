@@ -87,6 +87,31 @@ static inline v2u ld2u(const u64 *p)
 	return v;
 }
 
+/* eight 16-bit byte offsets */
+typedef u16 v8h __attribute__((vector_size(16)));
+
+/*
+ * out[0..len) = the byte offsets in CP of entries ob[0..len) of the
+ * source whose node is at byte s (r2c2_rtab_obyte(): field-wise addition
+ * modulo the radices); eight at a time, so ob and out are read and
+ * written up to 7 entries past len
+ */
+static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
+				u16 s, u16 *restrict out)
+{
+	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
+	const v8h vs = (v8h){ 0 } + s;
+	u32 j;
+
+	for (j = 0; j < len; j += 8) {
+		v8h x;
+
+		__builtin_memcpy(&x, ob + j, sizeof(x));
+		x = ((x & ~vh) + vl) ^ ((x ^ vs) & vh);
+		__builtin_memcpy(out + j, &x, sizeof(x));
+	}
+}
+
 struct hent {
 	double key;
 	u32 l;
@@ -100,13 +125,20 @@ struct cls {
 	const u32 *lk;
 	const double *a;
 	const u16 *tr;
-	/* torus: r2c2_rtab_nodeport() (the entries' byte offsets in CP, less tr) */
-	const u16 *node;
+	/*
+	 * torus: r2c2_rtab_nodeport() (the entries' byte offsets in CP, less
+	 * tr); or, where r2c2_rtab_obyte() has them, ob (node is NULL)
+	 */
+	union {
+		const u16 *node;
+		const u16 *ob;
+	};
 	const u8 *p16;
 	double w;
 	u32 len;
-	u16 split;
-	u16 sym;	/* found by freeze_sym(), not in the inverse index */
+	u8 split;
+	u8 sym;		/* found by freeze_sym(), not in the inverse index */
+	u16 s7;		/* ob: byte offset of the source's node in CP */
 };
 
 /* what pass 1 needs of a class, by position (flows are read at random once) */
@@ -127,6 +159,7 @@ struct r2c2_ws {
 	u32 *lvl, *dem, *gmem, *rep;
 	double *wt;		/* weight of the flow, or of its class */
 	u8 *frozen;		/* by position in the level */
+	u16 *obuf;		/* nl + 8: ob_translate() */
 	struct r2c2_fv *fv;	/* by position in ws->lvl */
 	double *wk;		/* class weight, by position in ws->lvl */
 	struct ckey *key;	/* by position in ws->lvl */
@@ -175,7 +208,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	free(ws->crel); free(ws->gW); free(ws->gdW); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
 	free(ws->gdirty); free(ws->gact); free(ws->cs);
-	free(ws->bm); free(ws->head); free(ws->nxt);
+	free(ws->bm); free(ws->head); free(ws->nxt); free(ws->obuf);
 	free(ws);
 }
 
@@ -214,7 +247,8 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		free(ws->crel);
 		ws->crel = calloc(nl, sizeof(*ws->crel));
 		if (!ws->CP || !ws->dG || !ws->crel || !GROW(ws->heap, nl + 1) ||
-		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1))
+		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1) ||
+		    !GROW(ws->obuf, nl + 8))
 			return -ENOMEM;
 		ws->nl = nl;
 	}
@@ -316,6 +350,9 @@ struct eng {
 	const u16 *onode[__R2C2_RP_MAX];
 	const u8 *oport[__R2C2_RP_MAX];
 	const u32 *ostart[__R2C2_RP_MAX];
+	/* r2c2_rtab_obyte() (NULL: use onode, oport) and its hi */
+	const u16 *obyte[__R2C2_RP_MAX];
+	u16 obhi;
 };
 
 /* freeze the class at position k of the level at rate x */
@@ -352,7 +389,21 @@ static void freeze(struct eng *e, u32 k, double x)
 		v2d *restrict CP = ws->CP, wx = { w, x };
 		u32 j, len = c->len;
 
-		if (tr) {
+		if (c->p16 == NULL && tr) {
+			u16 *restrict o = ws->obuf;
+			char *base = (char *)CP;
+
+			const v2d nwx = -wx;
+
+			ob_translate(c->ob, len, e->obhi, c->s7, o);
+			/* CP + (-wx * a) == CP - wx * a exactly; one load less */
+#pragma GCC unroll 4
+			for (j = 0; j < len; j++) {
+				v2d *p = (v2d *)(base + o[j]);
+
+				*p = nwx * a[j] + *p;
+			}
+		} else if (tr) {
 			/* byte offsets: one shift and one add per entry */
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
@@ -470,8 +521,9 @@ static void heap_rebuild(struct eng *e, double floor)
 /*
  * Torus: freeze the non-split flows crossing link l = (u, port): flow
  * (s, s + r) of protocol q crosses it when bit r of the mask row u - s
- * is set; intersect with the unfrozen keys of every source, one word of
- * 64 offsets at a time.
+ * is set; intersect with the unfrozen keys of every active source whose
+ * mask row is not empty (the smask row of u), one word of 64 offsets at a
+ * time.
  */
 static void freeze_sym(struct eng *e, u32 l, double lambda)
 {
@@ -481,7 +533,8 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 	unsigned int q, mwd;
 
 	for (q = 0; q < __R2C2_RP_MAX; q++) {
-		const u64 *M = r2c2_rtab_lmask(e->rt, (u8)q, l % R2C2_MAX_PORTS, &mwd);
+		const u64 *SM, *M = r2c2_rtab_lmask(e->rt, (u8)q, l % R2C2_MAX_PORTS,
+						     &mwd, &SM);
 		u64 *B = ws->bm + (size_t)q * n * mw, *SA = ws->sact + (size_t)q * mw;
 		const u32 *head = ws->head + (size_t)q * n * n;
 		u32 sw, w;
@@ -489,7 +542,8 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 		if (!(e->qmask & (1u << q)) || !M)
 			continue;
 		for (sw = 0; sw < mw; sw++) {
-			u64 sx = SA[sw];
+			/* the active sources with flows that may cross l */
+			u64 sx = SA[sw] & SM[(size_t)u * mw + sw];
 
 			while (sx) {
 				u32 src = sw * 64 + (u32)__builtin_ctzll(sx);
@@ -659,11 +713,17 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		c->a = a = fv->v[0]->coef;
 		c->len = len = fv->v[0]->len;
 		c->tr = tr = fv->tr[0];
+		c->p16 = NULL;
 		if (tr) {
 			u32 o = e->ostart[ck->q][e->rel0[(size_t)ck->src * e->n + ck->dst]];
 
-			c->node = e->onode[ck->q] + o;
-			c->p16 = e->oport[ck->q] + o;
+			if (e->obyte[ck->q]) {
+				c->ob = e->obyte[ck->q] + o;
+				c->s7 = (u16)(ck->src * 128u);
+			} else {
+				c->node = e->onode[ck->q] + o;
+				c->p16 = e->oport[ck->q] + o;
+			}
 		}
 		c->sym = !!(e->symq & (1u << ck->q));
 		if (c->sym) {
@@ -687,9 +747,28 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 					cr[lk[j]] += w * a[j];
 				continue;
 			}
+			if (!p16) {
+				u16 *restrict o = ws->obuf;
+
+				ob_translate(c->ob, len, e->obhi, c->s7, o);
+#pragma GCC unroll 4
+				for (j = 0; j < len; j++)
+					*(double *)(base + o[j]) += w * a[j];
+				continue;
+			}
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
 				*(double *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) += w * a[j];
+		} else if (tr && !c->p16) {
+			u16 *restrict o = ws->obuf;
+			char *base = (char *)CP;
+
+			ob_translate(c->ob, len, e->obhi, c->s7, o);
+#pragma GCC unroll 4
+			for (j = 0; j < len; j++) {
+				*(double *)(base + o[j]) += w * a[j];
+				cnt[o[j] / sizeof(v2d)]++;
+			}
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
@@ -740,7 +819,13 @@ static void build_inverse(struct eng *e, u32 nlv)
 			/* half the bytes of scattered writes: position in lv */
 			u16 *restrict inv16 = (u16 *)inv;
 
-			if (tr) {
+			if (tr && !c->p16) {
+				u16 *restrict o = ws->obuf;
+
+				ob_translate(c->ob, len, e->obhi, c->s7, o);
+				for (j = 0; j < len; j++)
+					inv16[cnt[o[j] / sizeof(v2d)]++] = (u16)k;
+			} else if (tr) {
 				const u16 *restrict nd = c->node;
 				const u8 *restrict p16 = c->p16;
 
@@ -751,6 +836,12 @@ static void build_inverse(struct eng *e, u32 nlv)
 				for (j = 0; j < len; j++)
 					inv16[cnt[lk[j]]++] = (u16)k;
 			}
+		} else if (tr && !c->p16) {
+			u16 *restrict o = ws->obuf;
+
+			ob_translate(c->ob, len, e->obhi, c->s7, o);
+			for (j = 0; j < len; j++)
+				inv[cnt[o[j] / sizeof(v2d)]++] = k;
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
@@ -1059,8 +1150,10 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	e.n = t->n;
 	e.mw = (t->n + 63) / 64;
 	e.rel0 = r2c2_rtab_rel(rt);
-	for (i = 0; i < __R2C2_RP_MAX; i++)
+	for (i = 0; i < __R2C2_RP_MAX; i++) {
 		r2c2_rtab_nodeport(rt, (u8)i, &e.onode[i], &e.oport[i], &e.ostart[i]);
+		e.obyte[i] = r2c2_rtab_obyte(rt, (u8)i, &e.obhi);
+	}
 	if (r2c2_rtab_rel(rt) && t->n <= R2C2_LMASK_MAXN) {
 		size_t nbm = (size_t)__R2C2_RP_MAX * t->n * e.mw + __R2C2_RP_MAX * e.mw;
 		size_t nhead = (size_t)__R2C2_RP_MAX * t->n * t->n;

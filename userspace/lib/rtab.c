@@ -56,11 +56,24 @@ struct r2c2_rtab {
 	u8 *oport[__R2C2_RP_MAX];
 	u32 *ostart[__R2C2_RP_MAX];
 	/*
+	 * sym, n <= 512 and every radix a power of two: the same entries as
+	 * byte offsets node * 128 + 16 * port (r2c2_rtab_obyte()); obhi: the
+	 * top bit of every coordinate's field in such an offset
+	 */
+	u16 *obyte[__R2C2_RP_MAX];
+	u16 obhi;
+	/*
 	 * sym: lmask[p][port]: n rows of mw words; bit r of row u says that
 	 * offset r's vector under protocol p has the relative link (u, port)
 	 * (NULL: no vector has that port)
 	 */
 	u64 *lmask[__R2C2_RP_MAX][R2C2_MAX_PORTS];
+	/*
+	 * sym: smask[p][port]: n rows of mw words; bit s of row v says that
+	 * lmask[p][port] row s - v is not empty (some flow from s may cross
+	 * link (v, port))
+	 */
+	u64 *smask[__R2C2_RP_MAX][R2C2_MAX_PORTS];
 	unsigned int mw;
 	/* groups 0..n-1: A_s, n..2n-1: B_d (sym: only A_0, B_0 stored) */
 	struct r2c2_vec *grp;
@@ -171,7 +184,41 @@ static int build_nodeport(struct r2c2_rtab *rt, unsigned int p)
 			rt->oport[p][rt->ostart[p][r] + j] = (u8)((v->link[j] & 7) * 16);
 		}
 	}
+	if (!rt->obhi)
+		return 0;
+	/* + 8: r2c2_rtab_obyte() readers may load 8 entries at a time */
+	rt->obyte[p] = calloc(tot + 8, sizeof(u16));
+	if (!rt->obyte[p])
+		return -ENOMEM;
+	for (j = 0; j < tot; j++)
+		rt->obyte[p][j] = (u16)(rt->onode[p][j] * 128 + rt->oport[p][j]);
 	return 0;
+}
+
+/*
+ * rt->obhi: with every radix a power of two, a coordinate is a bit field
+ * of the node number, so node + offset (by coordinates, modulo the
+ * radices) is a carry-less field-wise addition (see r2c2_rtab_obyte())
+ */
+static void set_obhi(struct r2c2_rtab *rt)
+{
+	const struct r2c2_topo *t = rt->t;
+	unsigned int d, bit = 7, b;
+	u32 hi = 0;
+
+	rt->obhi = 0;
+	if (rt->n > 512)
+		return;
+	for (d = 0; d < t->ndims; d++) {
+		if (t->dims[d] < 2 || (t->dims[d] & (t->dims[d] - 1)))
+			return;
+		b = (unsigned int)__builtin_ctz(t->dims[d]);
+		hi |= 1u << (bit + b - 1);
+		bit += b;
+	}
+	if (bit > 16)
+		return;
+	rt->obhi = (u16)hi;
 }
 
 /* the inverse of the offset vectors, as bit masks (see lmask) */
@@ -206,6 +253,36 @@ static int build_lmasks(struct r2c2_rtab *rt)
 	return 0;
 }
 
+/* the sources that may cross a link (see smask) */
+static int build_smasks(struct r2c2_rtab *rt)
+{
+	unsigned int n = rt->n, mw = rt->mw, p, port, v, s, w;
+
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		for (port = 0; port < R2C2_MAX_PORTS; port++) {
+			const u64 *m = rt->lmask[p][port];
+			u64 *sm;
+
+			if (!m)
+				continue;
+			sm = calloc((size_t)n * mw, sizeof(u64));
+			if (!sm)
+				return -ENOMEM;
+			rt->smask[p][port] = sm;
+			for (v = 0; v < n; v++)
+				for (s = 0; s < n; s++) {
+					const u64 *row = m + (size_t)rt->rel[(size_t)v * n + s] * mw;
+					u64 any = 0;
+
+					for (w = 0; w < mw; w++)
+						any |= row[w];
+					if (any)
+						sm[(size_t)v * mw + s / 64] |= 1ull << (s % 64);
+				}
+		}
+	return 0;
+}
+
 static int build_sym(struct r2c2_rtab *rt)
 {
 	const struct r2c2_topo *t = rt->t;
@@ -232,6 +309,7 @@ static int build_sym(struct r2c2_rtab *rt)
 		if (cnt != n)
 			rt->vlb_split = false;
 	}
+	set_obhi(rt);
 	for (p = 0; p < __R2C2_RP_MAX; p++) {
 		if (p == R2C2_RP_VLB && rt->vlb_split)
 			continue;
@@ -252,6 +330,9 @@ static int build_sym(struct r2c2_rtab *rt)
 			goto out;
 	}
 	ret = build_lmasks(rt);
+	if (ret)
+		goto out;
+	ret = build_smasks(rt);
 	if (ret)
 		goto out;
 	ret = -ENOMEM;
@@ -649,6 +730,7 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 		free(rt->off[p]);
 		free(rt->onode[p]);
 		free(rt->oport[p]);
+		free(rt->obyte[p]);
 		free(rt->ostart[p]);
 	}
 	ng = rt->sym ? 2 : 2 * (unsigned int)rt->n;
@@ -679,17 +761,21 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	}
 	free(rt->negk);
 	for (p = 0; p < __R2C2_RP_MAX; p++)
-		for (i = 0; i < R2C2_MAX_PORTS; i++)
+		for (i = 0; i < R2C2_MAX_PORTS; i++) {
 			free(rt->lmask[p][i]);
+			free(rt->smask[p][i]);
+		}
 	free(rt);
 }
 
 const u64 *r2c2_rtab_lmask(const struct r2c2_rtab *rt, u8 rproto,
-			   unsigned int port, unsigned int *mw)
+			   unsigned int port, unsigned int *mw, const u64 **smask)
 {
+	bool ok = rt->sym && rproto < __R2C2_RP_MAX && port < R2C2_MAX_PORTS;
+
 	*mw = rt->mw;
-	return rt->sym && rproto < __R2C2_RP_MAX && port < R2C2_MAX_PORTS ?
-		rt->lmask[rproto][port] : NULL;
+	*smask = ok ? rt->smask[rproto][port] : NULL;
+	return ok ? rt->lmask[rproto][port] : NULL;
 }
 
 const u16 *r2c2_rtab_rel(const struct r2c2_rtab *rt)
@@ -915,6 +1001,12 @@ void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 	*start = ok ? rt->ostart[rproto] : NULL;
 }
 
+const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi)
+{
+	*hi = rt->obhi;
+	return rt->sym && rproto < __R2C2_RP_MAX ? rt->obyte[rproto] : NULL;
+}
+
 void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
 		     const u16 **tr)
 {
@@ -1045,10 +1137,11 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		for (i = 0; i < rt->n; i++)
 			b += sizeof(struct r2c2_vec) + sizeof(u32) +
 			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double) +
-						       sizeof(u16) + sizeof(u8));
+						       sizeof(u16) + sizeof(u8) +
+						       (rt->obyte[rproto] ? sizeof(u16) : 0));
 	for (i = 0; i < R2C2_MAX_PORTS; i++)
-		if (rt->lmask[rproto][i])
-			b += (size_t)rt->n * rt->mw * sizeof(u64);
+		if (rt->lmask[rproto][i])	/* and smask */
+			b += 2 * (size_t)rt->n * rt->mw * sizeof(u64);
 	if (rproto == R2C2_RP_VLB && rt->vlb_split) {
 		for (i = 0; i < 2; i++)
 			b += nl * sizeof(double) +

@@ -41,6 +41,15 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
  */
 void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 			const u16 **node, const u8 **p16, const u32 **start);
+/*
+ * Torus of at most 512 nodes whose radices are powers of two (else NULL):
+ * the same entries as byte offsets node * 128 + 16 * port. Entry o of
+ * source s is at byte
+ *	((o & ~hi) + (s * 128 & ~hi)) ^ ((o ^ s * 128) & hi)
+ * (coordinates are bit fields; hi has the top bit of each: a field-wise
+ * addition modulo the radices, no table lookup).
+ */
+const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi);
 /* group g (0..2n-1): its vector and translation row */
 void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
 		     const u16 **tr);
@@ -70,8 +79,12 @@ size_t r2c2_rtab_conv_scratch(const struct r2c2_rtab *rt);
  */
 /* masks are built for tori of at most this many nodes (n^2 bytes a port) */
 #define R2C2_LMASK_MAXN	1024
+/*
+ * *smask (n rows of *mw words): bit s of row v is set when row s - v of
+ * the result is not empty, i.e. when a flow from s may cross (v, port)
+ */
 const u64 *r2c2_rtab_lmask(const struct r2c2_rtab *rt, u8 rproto,
-			   unsigned int port, unsigned int *mw);
+			   unsigned int port, unsigned int *mw, const u64 **smask);
 /* torus (else NULL): rel[s * n + d] = d - s */
 const u16 *r2c2_rtab_rel(const struct r2c2_rtab *rt);
 
