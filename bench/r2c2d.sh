@@ -225,6 +225,9 @@ conv() {
 		sleep 4
 		ip netns exec "${NSS[3]}" "$flood" -d "$dst" -p 7000 -b $((30000 + r)) -t 4 -l 1000 >/dev/null 2>&1 &
 		local fb=$!
+		sleep "${BENCH_READ_S:-1.5}"	# B's rates pushed, before a 2nd move
+		ip netns exec "${NSS[0]}" r2c2ctl -j matrix show >"$FABRIC_TMP/m0.$r"
+		ip netns exec "${NSS[3]}" r2c2ctl -j matrix show >"$FABRIC_TMP/m3.$r"
 		wait "$qp" "$fa" "$fb"
 		awk -v win="${BENCH_WIN_MS:-50}" -v NA="${NSS[0]}" -v NB="${NSS[3]}" -f - "$FABRIC_TMP/qf.$r" <<-'EOF' | sed "s/^/bench r2c2d conv: rep $r: /"
 			# t ns flow rate state bytes backlog
@@ -247,6 +250,10 @@ conv() {
 			    }
 			  }
 			  printf "flow %s: rate before %.0f, final %.0f bit/s; set rate within 5%% from %.1f ms after the event, achieved (%d ms windows) from %.1f ms\n", k, pre, fin, ts - t0, win, ta - t0
+			  tr = ""; last = -2
+			  for (j = 1; j <= m && T[k, j] < t0 + 1500; j++)
+			    if (R[k, j] != last) { tr = tr sprintf(" %.1f:%.0f", T[k, j] - t0, R[k, j]); last = R[k, j] }
+			  printf "flow %s: set rate (ms after the event:bit/s):%s\n", k, tr
 			  return ts - t0
 			}
 			END {
@@ -256,8 +263,34 @@ conv() {
 			  printf "RESULT set-rate convergence A %.1f ms, B %.1f ms\n", x, y
 			}
 		EOF
+		daemon_conv "$r"
 		sleep 4	# the flows finish (qdisc idle 500 ms) before the next rep
 	done
+}
+
+# conv, from the daemons' own clocks (r2c2ctl -j matrix show, read 1.5 s
+# after B started: now_ns - changed_age_us / pushed_age_us): when node 3's
+# daemon learnt B (its own flow), when node 0's heard B's START, when
+# node 0 last pushed a new rate for A and node 3 for B; relative to B's
+# first qflow sample (the event, within the sampling interval).
+daemon_conv() {
+	local r=$1 bid tb3 pb3 tb0 pa0 t0
+
+	read -r bid tb3 pb3 < <(jq -r '.now_ns as $n | .node as $me |
+		[.flows[] | select(.src == $me and .pushed_age_us != null)] |
+		min_by(.changed_age_us) |
+		"\(.flow) \(($n - .changed_age_us * 1000) / 1e6) \(if .pushed_age_us >= 0 then ($n - .pushed_age_us * 1000) / 1e6 else "nan" end)"' \
+		"$FABRIC_TMP/m3.$r")
+	read -r tb0 pa0 < <(jq -r --arg b "$bid" '.now_ns as $n | .node as $me |
+		([.flows[] | select(.flow == $b and .src != $me)][0] |
+		 if . then ($n - .changed_age_us * 1000) / 1e6 else "nan" end) as $h |
+		([.flows[] | select(.src == $me and .pushed_age_us >= 0)] |
+		 min_by(.pushed_age_us) | if . then ($n - .pushed_age_us * 1000) / 1e6 else "nan" end) as $p |
+		"\($h) \($p)"' "$FABRIC_TMP/m0.$r")
+	t0=$(awk -v ns="${NSS[3]}" -v f="$bid" '$2 == ns && $3 == f {print $1; exit}' "$FABRIC_TMP/qf.$r")
+	info "rep $r: node 0's matrix [src, dst, flow, demand_kbps, rate, changed_age_us]: $(jq -c '[.flows[] | [.src, .dst, .flow, .demand_kbps, .rate, .changed_age_us]]' "$FABRIC_TMP/m0.$r")"
+	info "rep $r: daemons (ms after B's first qflow sample at ${t0:-?} ms): node 3 learnt B $(calc "$tb3 - ${t0:-0}"), pushed B $(calc "$pb3 - ${t0:-0}"); node 0 heard B $(calc "$tb0 - ${t0:-0}"), pushed A $(calc "$pa0 - ${t0:-0}")"
+	info "RESULT rep $r: daemon convergence: event -> last push $(calc "($pb3 > $pa0 ? $pb3 : $pa0) - ${t0:-0}") ms; broadcast (node 3 learnt -> node 0 heard) $(calc "$tb0 - $tb3") ms; heard -> pushed: node 0 $(calc "$pa0 - $tb0") ms, node 3 $(calc "$pb3 - $tb3") ms (rho $RHO us)"
 }
 
 cpu_of() {	# PID: utime+stime in clock ticks

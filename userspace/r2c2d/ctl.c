@@ -209,26 +209,32 @@ static void matrix(struct r2c2d *d, FILE *f)
 	uint64_t now = r2c2d_now();
 	uint32_t i;
 
-	fprintf(f, "{\"node\":%u,\"gen\":%llu,\"flows\":[", d->node.addr,
-		(unsigned long long)d->mx.gen);
+	fprintf(f, "{\"node\":%u,\"gen\":%llu,\"now_ns\":%llu,"
+		"\"round_age_us\":%lld,\"flows\":[", d->node.addr,
+		(unsigned long long)d->mx.gen, (unsigned long long)now,
+		d->t.rounds ? (long long)((now - d->last_round_ns) / 1000) :
+		-1LL);
 	for (i = 0; i < d->mx.n; i++) {
 		const struct mx_flow *x = &d->mx.f[i];
 
 		fprintf(f, "%s{\"src\":%u,\"flow\":\"%08x\",\"dst\":%u,"
 			"\"weight\":%u,\"prio\":%u,\"routing\":\"%s\","
 			"\"demand_kbps\":%lld,\"rate\":%.0f,\"age_ms\":%llu,"
-			"\"refresh_age_ms\":%llu",
+			"\"refresh_age_ms\":%llu,\"changed_age_us\":%llu",
 			i ? "," : "", x->src, x->id, x->dst, x->weight, x->prio,
 			r2c2_rproto_name(x->rproto),
 			x->demand_kbps == R2C2_DEMAND_UNLIMITED ? -1LL :
 			(long long)x->demand_kbps, x->rate,
 			(unsigned long long)((now - x->born_ns) / 1000000),
-			(unsigned long long)((now - x->refresh_ns) / 1000000));
+			(unsigned long long)((now - x->refresh_ns) / 1000000),
+			(unsigned long long)((now - x->changed_ns) / 1000));
 		if (x->src == d->node.addr)
-			fprintf(f, ",\"pushed\":%.0f,\"demand_est\":%.0f,"
+			fprintf(f, ",\"pushed\":%.0f,\"pushed_age_us\":%lld,"
+				"\"demand_est\":%.0f,"
 				"\"sent_rate\":%.0f,\"backlog_min\":%u",
-				x->pushed, x->dem.est, x->dem.rate,
-				x->dem.wqmin);
+				x->pushed, x->moved_ns ?
+				(long long)((now - x->moved_ns) / 1000) : -1LL,
+				x->dem.est, x->dem.rate, x->dem.wqmin);
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
@@ -277,7 +283,8 @@ int ctl_pollfds(struct r2c2d *d, struct pollfd *p)
 	int i;
 
 	p[0].fd = d->ctl_fd;
-	p[0].events = POLLIN;
+	/* full: leave new connections in the backlog (no busy poll) */
+	p[0].events = d->nctl < CTL_CLIENTS ? POLLIN : 0;
 	p[0].revents = 0;
 	for (i = 0; i < d->nctl; i++) {
 		p[1 + i].fd = d->ctl[i].fd;
@@ -285,6 +292,17 @@ int ctl_pollfds(struct r2c2d *d, struct pollfd *p)
 		p[1 + i].revents = 0;
 	}
 	return 1 + d->nctl;
+}
+
+uint64_t ctl_deadline(const struct r2c2d *d)
+{
+	uint64_t t = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < d->nctl; i++)
+		if (d->ctl[i].since_ns + CTL_TIMEOUT_MS * 1000000ull + 1 < t)
+			t = d->ctl[i].since_ns + CTL_TIMEOUT_MS * 1000000ull + 1;
+	return t;
 }
 
 /*

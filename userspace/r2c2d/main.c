@@ -120,6 +120,7 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 		/* the qdisc's class is the truth for our own flows */
 		f->weight = q->weight;
 		f->prio = q->prio;
+		f->changed_ns = c->now;
 		d->mx.gen++;
 		announce(d, f, R2C2_FE_UPDATE);
 	}
@@ -139,6 +140,7 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 				f->rate, k == R2C2_DEMAND_UNLIMITED ?
 				"unlimited " : "", k);
 		f->demand_kbps = k;
+		f->changed_ns = c->now;
 		d->mx.gen++;
 		announce(d, f, R2C2_FE_UPDATE);
 	}
@@ -245,10 +247,12 @@ static int flush_rates(const uint32_t *id, const uint64_t *rate, size_t n,
 	return r;
 }
 
-static void push(struct r2c2d *d, uint64_t now)
+/* now is taken after the round: when the rates go out */
+static void push(struct r2c2d *d)
 {
 	uint64_t refresh = (uint64_t)d->conf.lease_refresh_ms * MS;
 	uint64_t b0 = d->batch.batches, e0 = d->batch.entries;
+	uint64_t now = r2c2d_now();
 	uint32_t i;
 
 	for (i = 0; i < d->mx.n; i++) {
@@ -260,6 +264,8 @@ static void push(struct r2c2d *d, uint64_t now)
 				    d->conf.push_threshold, refresh))
 			continue;
 		rc_batch_add(&d->batch, f->id, f->rate);
+		if (f->pushed != f->rate)
+			f->moved_ns = now;
 		f->pushed = f->rate;
 		f->pushed_ns = now;
 		if (d->verbose)
@@ -469,18 +475,75 @@ static void tick(struct r2c2d *d)
 		route_collect(d, false);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
-	if (d->mx.gen != d->computed_gen) {
+	if (d->mx.gen != d->computed_gen &&
+	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000) {
 		d->computed_gen = d->mx.gen;
+		d->last_round_ns = now;
 		if (compute(d) == 0)
 			lease = true;
 	}
 	if (lease)
-		push(d, now);
+		push(d);
 	dt = r2c2d_now() - t0;
 	d->t.loop_ns_last = dt;
 	d->t.loop_ns_sum += dt;
 	if (dt > d->t.loop_ns_max)
 		d->t.loop_ns_max = dt;
+}
+
+static uint64_t at_most(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * When the loop has work next (CLOCK_MONOTONIC ns): the timer is armed
+ * for that only, so a daemon whose matrix does not change sleeps between
+ * its periodic duties instead of waking every rho. Work due:
+ * - the matrix changed (an event, an announcement, ROUTES heard): a
+ *   round, at most one per rho (rho after the last round began);
+ * - a resync (ENOBUFS, start): now;
+ * - sampling our own flows (demand_interval_ms, else refresh_ms), the
+ *   REFRESH of our own flows (refresh_ms), expiry (every 100 ms), the
+ *   lease check (lease_refresh_ms / 4);
+ * - route selection: the start of every GA slot (ga_interval_ms), and
+ *   now while this node's slot has not been tried and no search runs;
+ * - a silent control client's timeout (ctl_deadline()).
+ * tick() checks each of these against the time itself, so waking early
+ * costs a tick, never a missed duty.
+ */
+static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
+{
+	uint64_t rho = (uint64_t)d->conf.rho_us * 1000;
+	uint64_t si = (uint64_t)(d->conf.demand_interval_ms ?
+				 d->conf.demand_interval_ms :
+				 d->conf.refresh_ms) * MS;
+	uint64_t t;
+
+	if (d->need_resync)
+		return now;
+	t = d->last_sample_ns + si;
+	t = at_most(t, d->last_refresh_ns + (uint64_t)d->conf.refresh_ms * MS);
+	t = at_most(t, d->last_expire_ns + 100 * MS);
+	if (d->conf.lease_refresh_ms)
+		t = at_most(t, d->last_lease_ns +
+			    (uint64_t)d->conf.lease_refresh_ms * MS / 4);
+	if (d->mx.gen != d->computed_gen)
+		t = at_most(t, d->last_round_ns + rho);
+	if (d->conf.ga_interval_ms && d->topo->n) {
+		uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall, slot;
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		wall = (uint64_t)ts.tv_sec * 1000000000ull +
+		       (uint64_t)ts.tv_nsec;
+		slot = wall / iv;
+		if (slot % d->topo->n == d->node.addr &&
+		    d->rs.last_slot != slot + 1 && !rs_busy(&d->rs))
+			return now;
+		t = at_most(t, now + (slot + 1) * iv - wall);
+	}
+	return at_most(t, ctl_deadline(d));
 }
 
 int main(int argc, char **argv)
@@ -490,6 +553,7 @@ int main(int argc, char **argv)
 	bool check = false;
 	const char *file = NULL;
 	struct itimerspec its = { 0 };
+	uint64_t armed = 0;
 	int opt, tfd;
 
 	conf_defaults(&d.conf);
@@ -572,22 +636,35 @@ int main(int argc, char **argv)
 		perror("r2c2d: timerfd_create");
 		return 1;
 	}
-	its.it_interval.tv_sec = d.conf.rho_us / 1000000;
-	its.it_interval.tv_nsec = (long)(d.conf.rho_us % 1000000) * 1000;
-	its.it_value = its.it_interval;
-	timerfd_settime(tfd, 0, &its, NULL);
 	d.start_ns = r2c2d_now();
 	d.need_resync = true;
 	d.computed_gen = d.mx.gen - 1;
+	/* every periodic duty is due at once */
+	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns =
+		d.last_lease_ns = d.last_round_ns = d.start_ns - (1ull << 62);
 	fprintf(stderr, "r2c2d: node %u, topology %s (%u nodes), rho %u us, %s\n",
 		d.node.addr, d.conf.topology[0] ? d.conf.topology : "discovered",
 		d.topo->n, d.conf.rho_us,
 		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin");
 	while (!stop) {
 		struct pollfd p[4 + CTL_CLIENTS];
-		uint64_t exp;
+		uint64_t exp, now = r2c2d_now(), next;
 		int nc;
 
+		next = next_deadline(&d, now);
+		if (next <= now) {
+			tick(&d);
+			next = next_deadline(&d, r2c2d_now());
+		}
+		if (next != armed) {
+			/* one-shot, absolute; 0 would disarm it */
+			its.it_value.tv_sec = (time_t)(next / 1000000000ull);
+			its.it_value.tv_nsec = (long)(next % 1000000000ull);
+			if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
+				its.it_value.tv_nsec = 1;
+			timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+			armed = next;
+		}
 		p[0] = (struct pollfd){ .fd = dnl_ev_fd(&d.nl), .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = tfd, .events = POLLIN };
 		p[2] = (struct pollfd){ .fd = rs_fd(&d.rs), .events = POLLIN };
@@ -607,7 +684,7 @@ int main(int argc, char **argv)
 			route_collect(&d, false);
 		ctl_serve(&d, p + 3, nc);
 		if (p[1].revents && read(tfd, &exp, sizeof(exp)) > 0)
-			tick(&d);
+			armed = 0;	/* fired: tick at the top if due */
 	}
 	if (rs_busy(&d.rs))
 		route_collect(&d, true);

@@ -121,6 +121,7 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	f->demand_kbps = e->demand_kbps;
 	f->born_ns = now;
 	f->refresh_ns = now;
+	f->changed_ns = now;
 	f->mark = true;
 	f->announced_kbps = R2C2_DEMAND_UNLIMITED;
 	h = mx_hash(m, e->src, e->id);
@@ -147,6 +148,7 @@ static int mx_update(struct mx *m, struct mx_flow *f, const struct mx_evt *e,
 	f->prio = e->prio;
 	f->rproto = e->rproto;
 	f->demand_kbps = e->demand_kbps;
+	f->changed_ns = now;
 	m->gen++;
 	return 1;
 }

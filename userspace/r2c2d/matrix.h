@@ -27,11 +27,15 @@
  * @demand_kbps: announced demand, R2C2_DEMAND_UNLIMITED for none
  * @born_ns: when the flow was first heard of
  * @refresh_ns: when it was last announced (start, update or refresh)
+ * @changed_ns: when the last event that changed it arrived (its start, or
+ *	an update of dst, weight, prio, routing or demand)
  * @mark: resynchronisation mark (mx_resync_begin/end)
  * @next: hash chain (index into the flow array)
  * @rate: rate computed for it in the last round, bit/s
  * @pushed: own flows: rate last pushed into the qdisc, bit/s (0: never)
  * @pushed_ns: own flows: when it was pushed
+ * @moved_ns: own flows: when a different rate was last pushed (a lease
+ *	refresh of the same rate does not count)
  * @dem: own flows: the demand estimator (ratectl.h)
  * @announced_kbps: own flows: demand we last announced
  */
@@ -46,10 +50,12 @@ struct mx_flow {
 	uint32_t demand_kbps;
 	uint64_t born_ns;
 	uint64_t refresh_ns;
+	uint64_t changed_ns;
 	uint32_t next;
 	double rate;
 	double pushed;
 	uint64_t pushed_ns;
+	uint64_t moved_ns;
 	struct rc_dem dem;
 	uint32_t announced_kbps;
 };

@@ -61,7 +61,7 @@ struct r2c2d {
 	size_t acap;
 	uint64_t computed_gen;
 	uint64_t start_ns, last_sample_ns, last_refresh_ns, last_expire_ns;
-	uint64_t last_lease_ns;
+	uint64_t last_lease_ns, last_round_ns;
 	bool need_resync;
 	int ctl_fd;
 	struct ctl_client ctl[CTL_CLIENTS];
@@ -77,6 +77,8 @@ int ctl_open(struct r2c2d *d);
 int ctl_pollfds(struct r2c2d *d, struct pollfd *p);
 /* after poll(): accept, read commands, write answers, drop idle clients */
 void ctl_serve(struct r2c2d *d, const struct pollfd *p, int np);
+/* when the oldest silent client times out (UINT64_MAX: no client) */
+uint64_t ctl_deadline(const struct r2c2d *d);
 void ctl_close(struct r2c2d *d);
 
 #endif
