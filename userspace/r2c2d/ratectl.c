@@ -175,6 +175,13 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 	 */
 	want = (d->run_d > d->run_max ? d->run_d : d->run_max) *
 	       (1 + c->slack) / 1000;
+	/*
+	 * A demand at or above its allocation frees nothing for others: the
+	 * windows were slow against a larger allocation the flow had when
+	 * the run began (others arrived since), not for want of data
+	 */
+	if (!limited && want * 1000 >= alloc)
+		return current_kbps;
 	if (want < 1)
 		want = 1;
 	if (want >= R2C2_DEMAND_UNLIMITED)

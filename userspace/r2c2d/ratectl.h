@@ -123,8 +123,10 @@ int rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
  *   host-limited flow sends 1 / (1 + slack) of its announcement, below
  *   high; its queue is not asked, as part of a TCP window may wait in a
  *   queue further on and leave the qdisc's dry).
- * Otherwise, and for changes of a limited demand below 1/8, the current
- * announcement stands. No allocation: unlimited.
+ * An unlimited flow whose demand so found is not below its allocation
+ * (its run began under a larger one) is not announced. Otherwise, and
+ * for changes of a limited demand below 1/8, the current announcement
+ * stands. No allocation: unlimited.
  */
 uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 			    uint32_t current_kbps, const struct rc_dem_conf *c);

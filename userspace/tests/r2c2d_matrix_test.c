@@ -445,6 +445,29 @@ static void rate__announce(void)
 		ok(rc_demand_announce(&d, 8e6, 77, &c) == 77,
 		   "no window yet: unchanged");
 	}
+	{
+		struct rc_dem d = { 0 };
+		uint64_t t = 1000 * MS, b = 0;
+		double alloc[3] = { 4.75e6, 4.75e6, 2.714e6 };
+		double rate[3] = { 2.75e6, 3.0e6, 2.1e6 };
+		uint32_t n = U;
+
+		/* slow windows against the share it had alone, then others
+		 * came: a demand of 3.3 Mbit/s > its 2.714 frees nothing */
+		rc_demand_sample(&d, 0, 0, t, &c);
+		for (int w = 0; w < 3; w++) {
+			for (int i = 0; i < 50; i++) {
+				t += 10 * MS;
+				b += (uint64_t)(rate[w] * 0.01 / 8);
+				if (rc_demand_sample(&d, b, 0, t, &c))
+					n = rc_demand_announce(&d, alloc[w], n,
+							       &c);
+			}
+		}
+		ok(n == U && d.low_n == 3,
+		   "3 slow windows, the allocation fell to below their estimate: unlimited (%u)",
+		   n);
+	}
 }
 
 /* ---- configuration ---- */
