@@ -112,6 +112,71 @@ static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
 	}
 }
 
+/* the translation of one entry: see ob_translate() */
+static inline u16 ob_one(u16 o, u16 hi, u16 s)
+{
+	return (u16)(((o & ~hi) + (s & ~hi)) ^ ((o ^ s) & hi));
+}
+
+/*
+ * CP[entry j of the class] += m * a[j] over the entries ob[0..len) of the
+ * source at byte s (base = CP): translated eight at a time and used from
+ * the register. freeze() passes m = -(w, x): CP + -(w, x) * a is exactly
+ * CP - (w, x) * a, with one load less.
+ */
+static inline void ob_axpy2(char *base, const u16 *restrict ob,
+			    const double *restrict a, u32 len, u16 hi, u16 s,
+			    v2d m)
+{
+	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
+	const v8h vs = (v8h){ 0 } + s;
+	u32 j;
+
+	for (j = 0; j + 8 <= len; j += 8) {
+		const double *aj = a + j;
+		unsigned int i;
+		v8h y;
+
+		__builtin_memcpy(&y, ob + j, sizeof(y));
+		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
+#pragma GCC unroll 8
+		for (i = 0; i < 8; i++) {
+			v2d *p = (v2d *)(base + y[i]);
+
+			*p = m * aj[i] + *p;
+		}
+	}
+	for (; j < len; j++) {
+		v2d *p = (v2d *)(base + ob_one(ob[j], hi, s));
+
+		*p = m * a[j] + *p;
+	}
+}
+
+/* as ob_axpy2(), C only: C[entry j] += w * a[j] */
+static inline void ob_axpy(char *base, const u16 *restrict ob,
+			   const double *restrict a, u32 len, u16 hi, u16 s,
+			   double w)
+{
+	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
+	const v8h vs = (v8h){ 0 } + s;
+	u32 j;
+
+	for (j = 0; j + 8 <= len; j += 8) {
+		const double *aj = a + j;
+		unsigned int i;
+		v8h y;
+
+		__builtin_memcpy(&y, ob + j, sizeof(y));
+		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
+#pragma GCC unroll 8
+		for (i = 0; i < 8; i++)
+			*(double *)(base + y[i]) += w * aj[i];
+	}
+	for (; j < len; j++)
+		*(double *)(base + ob_one(ob[j], hi, s)) += w * a[j];
+}
+
 struct hent {
 	double key;
 	u32 l;
@@ -157,6 +222,7 @@ struct r2c2_ws {
 	/* per flow */
 	size_t nf;
 	u32 *lvl, *dem, *gmem, *rep;
+	u32 *hit;		/* 2 nf, freeze_sym(): keys, classes found */
 	double *wt;		/* weight of the flow, or of its class */
 	u8 *frozen;		/* by position in the level */
 	u16 *obuf;		/* nl + 8: ob_translate() */
@@ -209,6 +275,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
 	free(ws->gdirty); free(ws->gact); free(ws->cs);
 	free(ws->bm); free(ws->head); free(ws->nxt); free(ws->obuf);
+	free(ws->hit);
 	free(ws);
 }
 
@@ -254,7 +321,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 	}
 	if (nf > ws->nf) {
 		if (!GROW(ws->lvl, nf) || !GROW(ws->dem, nf) ||
-		    !GROW(ws->gmem, 2 * nf) || !GROW(ws->rep, nf) ||
+		    !GROW(ws->gmem, 2 * nf) || !GROW(ws->rep, nf) || !GROW(ws->hit, 2 * nf) ||
 		    !GROW(ws->wt, nf) || !GROW(ws->nxt, nf) ||
 		    !GROW(ws->frozen, nf) || !GROW(ws->fv, nf) ||
 		    !GROW(ws->cls, nf) || !GROW(ws->wk, nf) || !GROW(ws->key, nf))
@@ -390,19 +457,7 @@ static void freeze(struct eng *e, u32 k, double x)
 		u32 j, len = c->len;
 
 		if (c->p16 == NULL && tr) {
-			u16 *restrict o = ws->obuf;
-			char *base = (char *)CP;
-
-			const v2d nwx = -wx;
-
-			ob_translate(c->ob, len, e->obhi, c->s7, o);
-			/* CP + (-wx * a) == CP - wx * a exactly; one load less */
-#pragma GCC unroll 4
-			for (j = 0; j < len; j++) {
-				v2d *p = (v2d *)(base + o[j]);
-
-				*p = nwx * a[j] + *p;
-			}
+			ob_axpy2((char *)CP, c->ob, a, len, e->obhi, c->s7, -wx);
 		} else if (tr) {
 			/* byte offsets: one shift and one add per entry */
 			const u16 *restrict nd = c->node;
@@ -530,8 +585,15 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 	struct r2c2_ws *ws = e->ws;
 	const u32 n = e->n, mw = e->mw, u = l / R2C2_MAX_PORTS;
 	const u16 *row = e->rel + (size_t)u * n;
+	u32 *hit = ws->hit, *hc = ws->hit + ws->nf, nh = 0, k, nc, i;
 	unsigned int q, mwd;
 
+	/*
+	 * Three steps, so that the scattered reads of each are in flight
+	 * together (prefetched) rather than one after the other: the keys
+	 * (q, s, r) hit, their classes (head, nxt), the freezes - in the
+	 * order of a plain sweep. The keys: at most one per unfrozen class.
+	 */
 	for (q = 0; q < __R2C2_RP_MAX; q++) {
 		const u64 *SM, *M = r2c2_rtab_lmask(e->rt, (u8)q, l % R2C2_MAX_PORTS,
 						     &mwd, &SM);
@@ -548,7 +610,7 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 			while (sx) {
 				u32 src = sw * 64 + (u32)__builtin_ctzll(sx);
 				const u64 *m = M + (size_t)row[src] * mw;
-				u64 *b = B + (size_t)src * mw, hit = 0, left = 0;
+				u64 *b = B + (size_t)src * mw, hits = 0, left = 0;
 
 				sx &= sx - 1;
 				if (mw == 8) {
@@ -557,12 +619,12 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 						(ld2u(b + 4) & ld2u(m + 4)) |
 						(ld2u(b + 6) & ld2u(m + 6));
 
-					hit = h[0] | h[1];
+					hits = h[0] | h[1];
 				} else {
 					for (w = 0; w < mw; w++)
-						hit |= b[w] & m[w];
+						hits |= b[w] & m[w];
 				}
-				if (!hit)
+				if (!hits)
 					continue;
 				for (w = 0; w < mw; w++) {
 					u64 x = b[w] & m[w];
@@ -570,19 +632,29 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 					b[w] &= ~x;
 					left |= b[w];
 					while (x) {
-						u32 r = w * 64 + (u32)__builtin_ctzll(x), i;
+						u32 r = w * 64 + (u32)__builtin_ctzll(x);
+						const u32 *hd = head + (size_t)src * n + r;
 
 						x &= x - 1;
-						for (i = head[(size_t)src * n + r]; i != UINT32_MAX;
-						     i = ws->nxt[i])
-							if (!ws->frozen[i])
-								freeze(e, i, ws->cls[i].w * lambda);
+						__builtin_prefetch(hd);
+						hit[nh++] = (u32)(hd - ws->head);
 					}
 				}
 				if (!left)
 					SA[sw] &= ~(1ull << (src % 64));
 			}
 		}
+	}
+	/* the classes of the keys, in chain order */
+	for (k = nc = 0; k < nh; k++)
+		for (i = ws->head[hit[k]]; i != UINT32_MAX; i = ws->nxt[i]) {
+			__builtin_prefetch(&ws->cls[i]);
+			hc[nc++] = i;
+		}
+	for (k = 0; k < nc; k++) {
+		i = hc[k];
+		if (!ws->frozen[i])
+			freeze(e, i, ws->cls[i].w * lambda);
 	}
 }
 
@@ -748,12 +820,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 				continue;
 			}
 			if (!p16) {
-				u16 *restrict o = ws->obuf;
-
-				ob_translate(c->ob, len, e->obhi, c->s7, o);
-#pragma GCC unroll 4
-				for (j = 0; j < len; j++)
-					*(double *)(base + o[j]) += w * a[j];
+				ob_axpy(base, c->ob, a, len, e->obhi, c->s7, w);
 				continue;
 			}
 #pragma GCC unroll 4
