@@ -63,7 +63,7 @@
  * per flow on average (RPS; not DOR, whose few entries per flow are
  * cheap to index and whose many bottlenecks would each cost a sweep)
  */
-#define SYM_DIV		32
+#define SYM_DIV		64
 #define SYM_SPREAD	8
 /*
  * pass 1: a source whose mask-indexed classes have at least REL_MIN * nl
