@@ -74,6 +74,9 @@ IFS=x read -r -a dims <<<"${2:?DIMS, e.g. 3x3 or 4x4x4}"
 info() { echo "bench r2c2d $mode: $*"; }
 info "kernel $(uname -r), $(nproc) vCPU, $(free -m | awk '/Mem:/ {print $2}') MB, $(date -u +%Y-%m-%dT%H:%M:%SZ), uptime: $(uptime)"
 
+# ip -batch keeps a descriptor open per "netns NAME" it resolves: 8x8x8's
+# 1,536 links need ~3,000 (the default limit of 1,024 fails at node 170)
+ulimit -n 65536 2>/dev/null || ulimit -n 4096
 SECONDS=0
 torus_create "${dims[@]}" || die "torus_create"
 torus_wait_ready $((60 + TORUS_N * 2)) || die "torus not ready"
