@@ -789,7 +789,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		if (tr) {
 			u32 o = e->ostart[ck->q][e->rel0[(size_t)ck->src * e->n + ck->dst]];
 
-			if (e->obyte[ck->q]) {
+			/* short vectors (DOR): tr lookups cost less */
+			if (e->obyte[ck->q] && len >= 16) {
 				c->ob = e->obyte[ck->q] + o;
 				c->s7 = (u16)(ck->src * 128u);
 			} else {
