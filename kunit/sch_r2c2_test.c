@@ -266,6 +266,50 @@ static void r2c2q_charge__late_beyond_catchup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->time_next, 4 * MS + 1 * MS);
 }
 
+static void r2c2q_due__within_batch(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	f->time_next = 10 * MS;
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 10 * MS - 1));
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 10 * MS));
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 20 * MS));	/* late */
+	c->batch_ns = 100 * 1000;
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 10 * MS - 100 * 1000 - 1));
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 10 * MS - 100 * 1000));
+	/* across a wrap of the clock */
+	f->time_next = 50 * 1000;
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, (u64)-40 * 1000));
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, (u64)-60 * 1000));
+}
+
+static void r2c2q_due__batches_keep_rate(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+	unsigned int wakeups = 0;
+	u64 now = 0;
+
+	/*
+	 * 1250 bytes at 10 Mbit/s (1 ms each), batch 2.5 ms: each wakeup,
+	 * at the first packet's time, sends it and the two due within
+	 * 2.5 ms after it; the flow's clock, and so its rate, stays exact.
+	 */
+	c->batch_ns = 2500 * 1000;
+	while (f->packets < 999) {
+		now = f->time_next;
+		wakeups++;
+		while (r2c2q_due(c, f, now))
+			r2c2q_charge(c, f, 1250, now);
+		/* never ahead of the rate by more than batch + a packet */
+		KUNIT_EXPECT_LE(test, f->packets * MS, now + c->batch_ns + MS);
+	}
+	KUNIT_EXPECT_EQ(test, f->packets, 999ULL);
+	KUNIT_EXPECT_EQ(test, f->time_next, 999 * MS);
+	KUNIT_EXPECT_EQ(test, wakeups, 333U);
+}
+
 static void r2c2q_rate_set__rescales_wait(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
@@ -375,6 +419,8 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_charge__paces_at_rate),
 	KUNIT_CASE(r2c2q_charge__late_within_catchup),
 	KUNIT_CASE(r2c2q_charge__late_beyond_catchup),
+	KUNIT_CASE(r2c2q_due__within_batch),
+	KUNIT_CASE(r2c2q_due__batches_keep_rate),
 	KUNIT_CASE(r2c2q_rate_set__rescales_wait),
 	KUNIT_CASE(r2c2q_rate_set__no_overflow),
 	KUNIT_CASE(r2c2q_rate_set__past_time_untouched),

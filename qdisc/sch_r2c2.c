@@ -8,7 +8,9 @@
  * the data header). Each flow has a queue and an earliest departure time
  * (EDT); backlogged flows sit in an rb-tree ordered by that time and the
  * qdisc watchdog wakes the queue when the first is due, as in sch_fq:
- * O(log n) per packet, no scan over flows. Flows without packets wait on
+ * O(log n) per packet, no scan over flows. A packet due within batch_us
+ * of now leaves now, so one wakeup sends what falls due in that time
+ * (as a timing wheel's slot would) rather than one packet per wakeup. Flows without packets wait on
  * an idle list in the order they went idle and are garbage-collected
  * (flow finish) from its head. skb->tstamp is never read: send times are
  * the qdisc's own, so stale timestamps of forwarded packets do no harm.
@@ -58,6 +60,7 @@
  * @lease_ms: rate lease, 0 = none
  * @idle_ms: finish timeout
  * @catchup_us: catch-up horizon
+ * @batch_us: send-ahead horizon
  * @initial_rate: bit/s
  * @safe_rate: bit/s
  */
@@ -69,6 +72,7 @@ struct r2c2q_conf {
 	u32 lease_ms;
 	u32 idle_ms;
 	u32 catchup_us;
+	u32 batch_us;
 	u64 initial_rate;
 	u64 safe_rate;
 };
@@ -149,6 +153,10 @@ static struct netlink_range_validation r2c2q_catchup_range __ro_after_init = {
 	.min = 0, .max = R2C2_CATCHUP_US_MAX,
 };
 
+static struct netlink_range_validation r2c2q_batch_range __ro_after_init = {
+	.min = 0, .max = R2C2_BATCH_US_MAX,
+};
+
 static const struct nla_policy r2c2q_policy[TCA_R2C2_MAX + 1] = {
 	[TCA_R2C2_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2q_limit_range),
 	[TCA_R2C2_FLOW_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -166,6 +174,7 @@ static const struct nla_policy r2c2q_policy[TCA_R2C2_MAX + 1] = {
 	[TCA_R2C2_CATCHUP_US] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &r2c2q_catchup_range),
 	[TCA_R2C2_PAD] = { .type = NLA_REJECT },
+	[TCA_R2C2_BATCH_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2q_batch_range),
 };
 
 static const struct r2c2q_conf r2c2q_defaults = {
@@ -176,6 +185,7 @@ static const struct r2c2q_conf r2c2q_defaults = {
 	.lease_ms = 2000,
 	.idle_ms = 3000,
 	.catchup_us = 2000,
+	.batch_us = 100,
 	.initial_rate = 1000000000ULL,
 	.safe_rate = 100000000ULL,
 };
@@ -373,7 +383,7 @@ static struct sk_buff *r2c2q_dequeue(struct Qdisc *sch)
 	if (!f)
 		return NULL;
 	now = ktime_get_ns();
-	if ((s64)(f->time_next - now) > 0) {
+	if (!r2c2q_due(&q->core, f, now)) {
 		q->st.throttled++;
 		qdisc_watchdog_schedule_range_ns(&q->watchdog, f->time_next,
 						 R2C2Q_TIMER_SLACK);
@@ -440,6 +450,8 @@ static int r2c2q_parse(struct nlattr *opt, struct r2c2q_conf *cf,
 		cf->maxflows = nla_get_u32(tb[TCA_R2C2_MAXFLOWS]);
 	if (tb[TCA_R2C2_CATCHUP_US])
 		cf->catchup_us = nla_get_u32(tb[TCA_R2C2_CATCHUP_US]);
+	if (tb[TCA_R2C2_BATCH_US])
+		cf->batch_us = nla_get_u32(tb[TCA_R2C2_BATCH_US]);
 	if (cf->flow_limit > cf->limit) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_R2C2_FLOW_LIMIT] ?:
 				    tb[TCA_R2C2_LIMIT],
@@ -466,6 +478,7 @@ static void r2c2q_apply(struct r2c2q_sched *q, const struct r2c2q_conf *cf)
 	WRITE_ONCE(q->conf.lease_ms, cf->lease_ms);
 	WRITE_ONCE(q->conf.idle_ms, cf->idle_ms);
 	WRITE_ONCE(q->conf.catchup_us, cf->catchup_us);
+	WRITE_ONCE(q->conf.batch_us, cf->batch_us);
 	WRITE_ONCE(q->conf.initial_rate, cf->initial_rate);
 	WRITE_ONCE(q->conf.safe_rate, cf->safe_rate);
 	WRITE_ONCE(c->initial_rate, cf->initial_rate);
@@ -473,6 +486,7 @@ static void r2c2q_apply(struct r2c2q_sched *q, const struct r2c2q_conf *cf)
 	c->lease_ns = (u64)cf->lease_ms * NSEC_PER_MSEC;
 	c->idle_ns = (u64)cf->idle_ms * NSEC_PER_MSEC;
 	c->catchup_ns = (u64)cf->catchup_us * NSEC_PER_USEC;
+	c->batch_ns = (u64)cf->batch_us * NSEC_PER_USEC;
 }
 
 static int r2c2q_change(struct Qdisc *sch, struct nlattr *opt,
@@ -766,7 +780,8 @@ static int r2c2q_dump(struct Qdisc *sch, struct sk_buff *skb)
 			READ_ONCE(q->conf.buckets_log)) ||
 	    nla_put_u32(skb, TCA_R2C2_MAXFLOWS, READ_ONCE(q->conf.maxflows)) ||
 	    nla_put_u32(skb, TCA_R2C2_CATCHUP_US,
-			READ_ONCE(q->conf.catchup_us)))
+			READ_ONCE(q->conf.catchup_us)) ||
+	    nla_put_u32(skb, TCA_R2C2_BATCH_US, READ_ONCE(q->conf.batch_us)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

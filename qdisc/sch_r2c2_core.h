@@ -93,6 +93,7 @@ struct r2c2q_flow {
  * @lease_ns: lifetime of a rate, 0 = forever
  * @idle_ns: a flow idle this long is garbage
  * @catchup_ns: how far behind now a late flow's clock may stay
+ * @batch_ns: how far ahead of now a flow's clock may be when it sends
  * @rate_updates: rates set
  * @leases_expired: flows moved to the safe rate
  */
@@ -108,6 +109,7 @@ struct r2c2q_core {
 	u64 lease_ns;
 	u64 idle_ns;
 	u64 catchup_ns;
+	u64 batch_ns;
 	u64 rate_updates;
 	u64 leases_expired;
 };
@@ -268,6 +270,27 @@ static inline struct r2c2q_flow *r2c2q_first(const struct r2c2q_core *c)
 	struct rb_node *n = rb_first_cached(&c->time_tree);
 
 	return n ? rb_entry(n, struct r2c2q_flow, time_node) : NULL;
+}
+
+/**
+ * r2c2q_due() - may a backlogged flow send its head packet now?
+ * @c: the core
+ * @f: the flow
+ * @now: ns
+ *
+ * A flow sends when its clock is at most batch_ns ahead of now: the
+ * wakeup that sends the first due packet also sends every packet due
+ * within batch_ns after it, instead of waking once per packet. Its clock
+ * advances from its own value (r2c2q_charge()), so sending early does
+ * not raise the rate: over any interval a flow sends at most
+ * rate * (interval + batch_ns) plus one packet.
+ *
+ * Return: true when it may.
+ */
+static inline bool r2c2q_due(const struct r2c2q_core *c,
+			     const struct r2c2q_flow *f, u64 now)
+{
+	return (s64)(f->time_next - now) <= (s64)c->batch_ns;
 }
 
 /**

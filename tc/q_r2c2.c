@@ -24,9 +24,10 @@ static void explain(void)
 		"                [ initial_rate RATE ] [ safe_rate RATE ]\n"
 		"                [ lease TIME | nolease ] [ idle TIME ]\n"
 		"                [ buckets NUMBER ] [ maxflows NUMBER ]\n"
-		"                [ catchup TIME ]\n"
+		"                [ catchup TIME ] [ batch TIME ]\n"
 		"RATE: 1kbit..1Tbit; TIME: lease up to 1h, idle 1ms..1h,\n"
-		"catchup up to 1s; buckets a power of 2 from 16 to 1048576.\n");
+		"catchup up to 1s, batch up to 10ms; buckets a power of 2\n"
+		"from 16 to 1048576.\n");
 }
 
 static int r2c2_get_rate(__u64 *bits, const char *name, const char *arg)
@@ -60,10 +61,12 @@ static int r2c2_get_ms(__u32 *ms, const char *name, const char *arg)
 static int r2c2_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	__u32 limit, flow_limit, lease, idle, blog, maxflows, catchup, v;
+	__u32 limit, flow_limit, lease, idle, blog, maxflows, catchup, batch;
+	__u32 v;
 	bool set_limit = false, set_flow_limit = false, set_lease = false;
 	bool set_idle = false, set_buckets = false, set_maxflows = false;
 	bool set_catchup = false, set_init = false, set_safe = false;
+	bool set_batch = false;
 	__u64 init_rate = 0, safe_rate = 0;
 	struct rtattr *tail;
 
@@ -128,6 +131,13 @@ static int r2c2_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return -1;
 			}
 			set_catchup = true;
+		} else if (strcmp(*argv, "batch") == 0) {
+			NEXT_ARG();
+			if (get_time(&batch, *argv)) {
+				fprintf(stderr, "Illegal \"batch\"\n");
+				return -1;
+			}
+			set_batch = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -159,6 +169,8 @@ static int r2c2_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_R2C2_MAXFLOWS, maxflows);
 	if (set_catchup)
 		addattr32(n, 1024, TCA_R2C2_CATCHUP_US, catchup);
+	if (set_batch)
+		addattr32(n, 1024, TCA_R2C2_BATCH_US, batch);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -227,6 +239,12 @@ static int r2c2_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		v = rta_getattr_u32(tb[TCA_R2C2_CATCHUP_US]);
 		print_uint(PRINT_JSON, "catchup_us", NULL, v);
 		print_string(PRINT_FP, NULL, "catchup %s ", sprint_time(v, b1));
+	}
+	if (tb[TCA_R2C2_BATCH_US] &&
+	    RTA_PAYLOAD(tb[TCA_R2C2_BATCH_US]) >= sizeof(__u32)) {
+		v = rta_getattr_u32(tb[TCA_R2C2_BATCH_US]);
+		print_uint(PRINT_JSON, "batch_us", NULL, v);
+		print_string(PRINT_FP, NULL, "batch %s ", sprint_time(v, b1));
 	}
 	return 0;
 }

@@ -654,6 +654,10 @@ enum r2c2_rate_state {
  * @TCA_R2C2_CATCHUP_US: u32, how far a late flow may catch up, in us
  *	(0..R2C2_CATCHUP_US_MAX): the largest burst after a late wakeup
  * @TCA_R2C2_PAD: padding for u64
+ * @TCA_R2C2_BATCH_US: u32, a packet due within this many us of now is
+ *	sent now (0..R2C2_BATCH_US_MAX), so one wakeup sends what falls
+ *	due in that time; the flow's clock still advances from its send
+ *	time (the long-run rate is unchanged)
  * @__TCA_R2C2_MAX: one past the last attribute
  */
 enum tca_r2c2_attr {
@@ -668,6 +672,7 @@ enum tca_r2c2_attr {
 	TCA_R2C2_MAXFLOWS,
 	TCA_R2C2_CATCHUP_US,
 	TCA_R2C2_PAD,
+	TCA_R2C2_BATCH_US,
 	__TCA_R2C2_MAX,
 };
 
@@ -679,6 +684,7 @@ enum tca_r2c2_attr {
 #define R2C2_BUCKETS_LOG_MAX	20
 #define R2C2_MAXFLOWS_MAX	1000000
 #define R2C2_CATCHUP_US_MAX	1000000
+#define R2C2_BATCH_US_MAX	10000
 
 /** TC_R2C2_XSTATS_VERSION - version of struct tc_r2c2_xstats */
 #define TC_R2C2_XSTATS_VERSION	1
