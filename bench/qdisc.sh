@@ -47,8 +47,13 @@
 #   carries.
 #
 # BENCH_KINDS (pfifo r2c2 fq htb) picks the qdiscs; BENCH_R2C2_OPTS adds
-# sch_r2c2 options (later ones win: "catchup 20ms"); BENCH_STATS=1
-# prints the qdisc's statistics after each accuracy measurement.
+# sch_r2c2 options (later ones win: "catchup 20ms", "batch 0");
+# BENCH_STATS=1 prints, per accuracy measurement, the qdisc's statistics
+# and what the guest did during the windows (jiffies by kind, local timer
+# interrupts, NET_TX/NET_RX/HRTIMER softirqs, context switches);
+# BENCH_SINK=0 runs accuracy without the receiving process (packets
+# dropped at vb's ingress, as in cost): the one vCPU then carries the
+# sender and the qdisc only.
 # Prints lines "bench qdisc ..." and "result ...".
 
 # The functions run in "ip netns exec $A bash -c" are exported to it.
@@ -217,6 +222,10 @@ acc_windows()
 if [[ $what == *accuracy* ]]; then
 	export -f acc_windows
 	export WINDOWS STAT
+	if [[ ${BENCH_SINK:-1} == 0 ]]; then
+		ip netns exec $B "$TC" qdisc add dev vb clsact
+		ip netns exec $B "$TC" filter add dev vb ingress matchall action drop
+	fi
 	for rate in $RATES; do
 		bps=$((rate * 1000000))
 		for kind in $KINDS; do
@@ -226,14 +235,21 @@ if [[ $what == *accuracy* ]]; then
 				-t $((WINDOWS + 30)) >/dev/null &
 			pid=$!
 			# receiver: one 1-s window after another
-			ip netns exec $B bash -c "for w in \$(seq $((WINDOWS + 1))); do $SINK -w 0 -t 1; done" \
-				>/tmp/sink.out 2>/dev/null &
-			spid=$!
+			if [[ ${BENCH_SINK:-1} == 0 ]]; then
+				: >/tmp/sink.out; spid=
+			else
+				ip netns exec $B bash -c "for w in \$(seq $((WINDOWS + 1))); do $SINK -w 0 -t 1; done" \
+					>/tmp/sink.out 2>/dev/null &
+				spid=$!
+			fi
 			sleep 1
+			[[ -n ${BENCH_STATS:-} ]] && { read -r -a cs0 </proc/stat; loc0=$(awk '/LOC:/ { print $2 }' /proc/interrupts); sq0=$(awk '/NET_TX|NET_RX|HRTIMER/ { printf "%s ", $2 }' /proc/softirqs); cx0=$(awk '/^ctxt/ { print $2 }' /proc/stat); }
 			out=$(ip netns exec $A bash -c acc_windows)
+			[[ -n ${BENCH_STATS:-} ]] && { read -r -a cs1 </proc/stat; loc1=$(awk '/LOC:/ { print $2 }' /proc/interrupts); sq1=$(awk '/NET_TX|NET_RX|HRTIMER/ { printf "%s ", $2 }' /proc/softirqs); cx1=$(awk '/^ctxt/ { print $2 }' /proc/stat)
+				echo "bench qdisc accuracy $kind cpu(jiffies over the windows) user $((cs1[1] - cs0[1])) sys $((cs1[3] - cs0[3])) idle $((cs1[4] - cs0[4])) irq $((cs1[6] - cs0[6])) softirq $((cs1[7] - cs0[7])) local_timer_irqs $((loc1 - loc0)) softirqs(net_tx net_rx hrtimer) $(awk -v a="$sq0" -v b="$sq1" 'BEGIN { n = split(a, x, " "); split(b, y, " "); for (i = 1; i <= n; i++) printf "%d ", y[i] - x[i] }') ctxt $((cx1 - cx0))"; }
 			[[ -n ${BENCH_STATS:-} ]] && echo "bench qdisc accuracy $kind stats $(ip netns exec $A "$TC" -s -j qdisc show dev va | jq -c '.[0] | del(.options)')"
 			kill $pid 2>/dev/null; wait $pid 2>/dev/null
-			wait $spid 2>/dev/null
+			[[ -n $spid ]] && wait $spid 2>/dev/null
 			# the first receiver window overlaps the warm-up
 			rx=$(awk 'NR > 1 { print $8 }' /tmp/sink.out | head -n "$WINDOWS")
 			awk -v k="$kind" -v r="$bps" -v rx="$(tr '\n' ' ' <<<"$rx")" '
