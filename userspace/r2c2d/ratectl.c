@@ -142,12 +142,16 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 		return R2C2_DEMAND_UNLIMITED;
 	}
 	/*
-	 * Sending at its allocation: the qdisc holds it back (its queue may
+	 * Held back by the qdisc: sending at its allocation (its queue may
 	 * still run dry now and then when part of its window waits in a
-	 * queue further on). A host-limited flow sends at most
-	 * 1 / (1 + slack) of what it announced, below high.
+	 * queue further on), or its queue never ran dry in the window
+	 * (the rate of one window may still fall short: a 64 KB GSO packet
+	 * takes 180 ms at 3 Mbit/s). A host-limited flow sends at most
+	 * 1 / (1 + slack) of what it announced, below high, and its queue
+	 * runs dry between its writes.
 	 */
-	d->high_n = d->rate >= c->high * alloc ? d->high_n + 1 : 0;
+	d->high_n = d->rate >= c->high * alloc || !emptied ?
+		    d->high_n + 1 : 0;
 	/* its queue ran dry while it sent well below its allocation */
 	d->low_n = emptied && d->rate < c->low * alloc ? d->low_n + 1 : 0;
 	if (d->low_n == 1) {	/* a run of host-limited windows begins */

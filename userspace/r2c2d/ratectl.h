@@ -119,10 +119,11 @@ int rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
  *   writing in bursts averages out). A flow the qdisc holds back always
  *   has a backlog, so it is never taken for one.
  * - held back again (a limited flow that wants more): for c->windows
- *   windows in a row it sent at high * alloc or more: unlimited (a
- *   host-limited flow sends 1 / (1 + slack) of its announcement, below
- *   high; its queue is not asked, as part of a TCP window may wait in a
- *   queue further on and leave the qdisc's dry).
+ *   windows in a row it sent at high * alloc or more, or its queue never
+ *   ran dry: unlimited (a host-limited flow sends 1 / (1 + slack) of its
+ *   announcement, below high, and its queue runs dry between writes; a
+ *   dry queue alone does not clear it, as part of a TCP window may wait
+ *   in a queue further on and leave the qdisc's dry).
  * An unlimited flow whose demand so found is not below its allocation
  * (its run began under a larger one) is not announced. Otherwise, and
  * for changes of a limited demand below 1/8, the current announcement

@@ -468,6 +468,35 @@ static void rate__announce(void)
 		   "3 slow windows, the allocation fell to below their estimate: unlimited (%u)",
 		   n);
 	}
+	{
+		struct rc_dem d = { 0 };
+		uint64_t t = 1000 * MS, tnext = t + 100 * MS, b = 0, q = 70000;
+		double alloc = 2.62e6;
+		uint32_t n = 2620;
+		int w = 0, at = 0;
+
+		/* announced below what it offers (3.135 Mbit/s), sent in
+		 * 64 KB GSO packets at 2.62: windows of 2 or 3 packets
+		 * (2.1 or 3.1 Mbit/s) in turn, its queue never dry */
+		rc_demand_sample(&d, 0, (uint32_t)q, t, &c);
+		for (int i = 0; i < 500 && n != U; i++) {
+			t += 10 * MS;
+			q += 3919;
+			while (q >= 65536 && t >= tnext) {
+				q -= 65536;
+				b += 65536;
+				tnext += (uint64_t)(65536 * 8 / alloc * 1e9);
+			}
+			if (rc_demand_sample(&d, b, (uint32_t)q, t, &c)) {
+				w++;
+				n = rc_demand_announce(&d, alloc, n, &c);
+				at = n == U ? w : at;
+			}
+		}
+		ok(n == U && at == 3,
+		   "limited below what it offers, its queue never dry, window rates 2.1 and 3.1 Mbit/s of 2.62: unlimited at window %d",
+		   at);
+	}
 }
 
 /* ---- configuration ---- */
