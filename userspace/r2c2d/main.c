@@ -221,8 +221,14 @@ static int compute(struct r2c2d *d)
 		d->t.alloc_errors++;
 		return r;
 	}
+	/*
+	 * A flow left nothing (below an unlimited flow of higher priority)
+	 * is pushed the lowest rate: not pushing it would leave it at the
+	 * qdisc's initial rate
+	 */
 	for (i = 0; i < n; i++)
-		d->mx.f[d->ai[i]].rate = d->ar[i];
+		d->mx.f[d->ai[i]].rate = d->ar[i] > 0 ? d->ar[i] :
+					 (double)R2C2_RATE_MIN;
 	dt = r2c2d_now() - t0;
 	d->t.rounds++;
 	d->t.compute_ns_last = dt;
