@@ -3,9 +3,8 @@
 #
 # r2c2d_ga_test.sh - r2c2d's route selection end to end on a 3x3 torus
 # (issue 5, scenario 6: the GA changes a flow's routing when that raises
-# the utility, and the rates follow). Run by hand in the VM:
-#	scripts/vm-run --kernel 6.1 -- bash selftests/manual/r2c2d_ga_test.sh
-# NOT in CI yet: it does not pass (Documentation/r2c2d.md, "Status").
+# the utility, and the rates follow):
+#	scripts/vm-run --kernel 6.1 -- selftests/run.sh r2c2d_ga_test.sh
 #
 #	flows 0 -> 4 (0xa) and 1 -> 4 (0xb), both announced on DOR: DOR takes
 #	0 -> 1 -> 4, so both cross the link 1 -> 4 (95 Mbit/s in all at
@@ -22,7 +21,7 @@
 # `r2c2ctl alloc` for the new protocols (within 1 %) and their sum beats
 # the all-DOR one by more than 20 %.
 
-lib_dir=$(cd "$(dirname "$0")/.." && pwd)
+lib_dir=$(cd "$(dirname "$0")" && pwd)
 source "$lib_dir/lib.sh"
 source "$lib_dir/torus.sh"
 
@@ -35,7 +34,19 @@ R2C2D=${R2C2D:-$(command -v r2c2d || echo "$lib_dir/../userspace/r2c2d/r2c2d")}
 CAP=100M
 TMP=$(mktemp -d)
 PIDS=()
-stop_all() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+# the daemons' own pids (ip netns exec execs them): a daemon left running
+# would hold run.sh's output pipe open
+stop_all()
+{
+	local p
+
+	for p in "${PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${PIDS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+}
 cleanup_add "stop_all; rm -rf $TMP"
 
 torus_create 3 3 || exit "$KSFT_FAIL"
@@ -44,7 +55,7 @@ check_err $? "torus did not converge"
 log_test "3x3 torus up"
 
 for id in $(torus_nodes); do
-	torus_exec "$id" "$R2C2D" -o link_capacity=$CAP -o rho_us=5000 \
+	ip netns exec "$(torus_ns "$id")" "$R2C2D" -o link_capacity=$CAP -o rho_us=5000 \
 		-o ga_interval_ms=1000 -o ga_long_ms=300 -o expire_ms=600000 \
 		-o refresh_ms=60000 -o demand_interval_ms=100 -v \
 		2>"$TMP/r2c2d-$id.log" &
