@@ -283,7 +283,7 @@ static inline struct r2c2q_flow *r2c2q_first(const struct r2c2q_core *c)
  * within batch_ns after it, instead of waking once per packet. Its clock
  * advances from its own value (r2c2q_charge()), so sending early does
  * not raise the rate: over any interval a flow sends at most
- * rate * (interval + batch_ns) plus one packet.
+ * rate * (interval + catchup_ns + batch_ns) plus one packet.
  *
  * Return: true when it may.
  */
