@@ -227,6 +227,70 @@ static void r2c2q_first__equal_times_fifo(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
 }
 
+static void r2c2q_activate__lone_flow_is_solo(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b = flow_new(test, c, 2, 0);
+
+	flow_backlog(c, a);
+	KUNIT_EXPECT_PTR_EQ(test, c->solo, a);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&c->time_tree.rb_root));
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+	/* its clock moves: it stays solo, nothing enters the tree */
+	a->time_next = 7 * MS;
+	r2c2q_requeue(c, a);
+	KUNIT_EXPECT_PTR_EQ(test, c->solo, a);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&c->time_tree.rb_root));
+	r2c2q_rate_set(c, a, 40000000, 1 * MS);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+	/* empty again: to the idle list's tail, after b */
+	a->qlen = 0;
+	r2c2q_deactivate(c, a, 2 * SEC);
+	KUNIT_EXPECT_NULL(test, c->solo);
+	KUNIT_EXPECT_NULL(test, r2c2q_first(c));
+	KUNIT_EXPECT_EQ(test, c->active, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&c->idle_list,
+						    struct r2c2q_flow, idle), b);
+	KUNIT_EXPECT_PTR_EQ(test, list_last_entry(&c->idle_list,
+						   struct r2c2q_flow, idle), a);
+	/* the next lone flow takes the slot */
+	flow_backlog(c, b);
+	KUNIT_EXPECT_PTR_EQ(test, c->solo, b);
+}
+
+static void r2c2q_activate__second_flow_ends_solo(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b = flow_new(test, c, 2, 0);
+	struct r2c2q_flow *d = flow_new(test, c, 3, 0);
+
+	a->time_next = 10 * MS;
+	b->time_next = 5 * MS;
+	d->time_next = 1 * MS;
+	flow_backlog(c, a);
+	flow_backlog(c, b);
+	/* both in the tree now, in time order */
+	KUNIT_EXPECT_NULL(test, c->solo);
+	KUNIT_EXPECT_EQ(test, c->active, 2U);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), b);
+	b->qlen = 0;
+	r2c2q_deactivate(c, b, 0);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+	/* a left alone stays in the tree; a newcomer joins it there */
+	flow_backlog(c, d);
+	KUNIT_EXPECT_NULL(test, c->solo);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), d);
+	d->qlen = 0;
+	r2c2q_deactivate(c, d, 0);
+	a->qlen = 0;
+	r2c2q_deactivate(c, a, 0);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&c->time_tree.rb_root));
+	KUNIT_EXPECT_EQ(test, c->active, 0U);
+	KUNIT_EXPECT_EQ(test, list_count_nodes(&c->idle_list), (size_t)3);
+}
+
 static void r2c2q_charge__paces_at_rate(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
@@ -416,6 +480,8 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_insert__initial_state),
 	KUNIT_CASE(r2c2q_first__time_order),
 	KUNIT_CASE(r2c2q_first__equal_times_fifo),
+	KUNIT_CASE(r2c2q_activate__lone_flow_is_solo),
+	KUNIT_CASE(r2c2q_activate__second_flow_ends_solo),
 	KUNIT_CASE(r2c2q_charge__paces_at_rate),
 	KUNIT_CASE(r2c2q_charge__late_within_catchup),
 	KUNIT_CASE(r2c2q_charge__late_beyond_catchup),

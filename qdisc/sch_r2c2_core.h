@@ -5,9 +5,15 @@
  * the idle list and rate leases. sch_r2c2.c wraps them in a qdisc;
  * kunit/sch_r2c2_test.c tests them directly.
  *
- * Every flow is in exactly one of two places:
+ * Every flow is in exactly one of three places:
+ * - the solo slot (@solo of the core), when it is the only flow with
+ *   packets queued: it is sent next without a tree, so a lone backlogged
+ *   flow costs no tree insertion or removal per packet;
  * - the time tree (@time_node), ordered by @time_next, while it has
- *   packets queued (@qlen > 0): the leftmost flow is sent next (EDT);
+ *   packets queued (@qlen > 0) and other flows have too: the leftmost
+ *   flow is sent next (EDT); a solo flow moves into the tree when a
+ *   second flow gets a packet, and the tree is empty whenever @solo is
+ *   set;
  * - the idle list (@idle), in the order flows went idle, while it has
  *   none: garbage collection pops expired flows from its head, so no
  *   operation ever scans all flows.
@@ -27,7 +33,7 @@
 
 /**
  * struct r2c2q_flow - one flow's rate limiter (128 bytes)
- * @time_node: in the time tree while backlogged
+ * @time_node: in the time tree while backlogged (unless it is the solo flow)
  * @idle: in the idle list while not backlogged
  * @hnode: in its hash bucket
  * @head: first queued packet (skb->next chains them)
@@ -84,7 +90,8 @@ struct r2c2q_flow {
  * struct r2c2q_core - the flow table and schedule of one qdisc
  * @hash: 1 << @hash_log buckets
  * @hash_log: log2 of the buckets
- * @time_tree: backlogged flows by @time_next
+ * @time_tree: backlogged flows by @time_next (empty while @solo is set)
+ * @solo: the only backlogged flow, kept out of @time_tree, or NULL
  * @idle_list: flows without packets, oldest first
  * @flows: flows in the table
  * @active: flows in @time_tree
@@ -101,6 +108,7 @@ struct r2c2q_core {
 	struct hlist_head *hash;
 	u32 hash_log;
 	struct rb_root_cached time_tree;
+	struct r2c2q_flow *solo;
 	struct list_head idle_list;
 	u32 flows;
 	u32 active;
@@ -233,27 +241,42 @@ static inline void r2c2q_tree_add(struct r2c2q_core *c, struct r2c2q_flow *f)
 }
 
 /**
- * r2c2q_activate() - an idle flow got a packet: into the time tree
+ * r2c2q_activate() - an idle flow got a packet: into the schedule
  * @c: the core
  * @f: a flow on the idle list
+ *
+ * The first backlogged flow takes the solo slot; a second one moves the
+ * solo flow into the time tree and joins it there, so the order of
+ * equal send times stays first come, first served.
  */
 static inline void r2c2q_activate(struct r2c2q_core *c, struct r2c2q_flow *f)
 {
 	list_del(&f->idle);
-	r2c2q_tree_add(c, f);
+	if (!c->active) {
+		c->solo = f;
+	} else {
+		if (c->solo) {
+			r2c2q_tree_add(c, c->solo);
+			c->solo = NULL;
+		}
+		r2c2q_tree_add(c, f);
+	}
 	c->active++;
 }
 
 /**
  * r2c2q_deactivate() - a flow's queue ran empty: to the idle list
  * @c: the core
- * @f: a flow in the time tree
+ * @f: the solo flow or a flow in the time tree
  * @now: ns
  */
 static inline void r2c2q_deactivate(struct r2c2q_core *c,
 				    struct r2c2q_flow *f, u64 now)
 {
-	rb_erase_cached(&f->time_node, &c->time_tree);
+	if (f == c->solo)
+		c->solo = NULL;
+	else
+		rb_erase_cached(&f->time_node, &c->time_tree);
 	f->last_active = now;
 	list_add_tail(&f->idle, &c->idle_list);
 	c->active--;
@@ -267,7 +290,11 @@ static inline void r2c2q_deactivate(struct r2c2q_core *c,
  */
 static inline struct r2c2q_flow *r2c2q_first(const struct r2c2q_core *c)
 {
-	struct rb_node *n = rb_first_cached(&c->time_tree);
+	struct rb_node *n;
+
+	if (c->solo)
+		return c->solo;
+	n = rb_first_cached(&c->time_tree);
 
 	return n ? rb_entry(n, struct r2c2q_flow, time_node) : NULL;
 }
@@ -318,12 +345,16 @@ static inline void r2c2q_charge(struct r2c2q_core *c, struct r2c2q_flow *f,
 }
 
 /**
- * r2c2q_requeue() - put a backlogged flow at its new tree position
+ * r2c2q_requeue() - put a backlogged flow at its new schedule position
  * @c: the core
- * @f: a flow in the time tree whose @time_next changed
+ * @f: the solo flow or a flow in the time tree whose @time_next changed
+ *
+ * The solo flow stays where it is: it is the only one.
  */
 static inline void r2c2q_requeue(struct r2c2q_core *c, struct r2c2q_flow *f)
 {
+	if (f == c->solo)
+		return;
 	rb_erase_cached(&f->time_node, &c->time_tree);
 	r2c2q_tree_add(c, f);
 }
@@ -414,6 +445,7 @@ static inline void r2c2q_core_init(struct r2c2q_core *c,
 	c->hash = hash;
 	c->hash_log = log;
 	c->time_tree = RB_ROOT_CACHED;
+	c->solo = NULL;
 	INIT_LIST_HEAD(&c->idle_list);
 	c->flows = 0;
 	c->active = 0;
