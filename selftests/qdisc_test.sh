@@ -127,14 +127,19 @@ measure()
 }
 
 # check_rates SECONDS "SPORT:RATE ...": each flow within 2 % of its rate.
-# A flow above its rate fails at once. A window with flows below is
-# measured again (3 windows at most): the guest's vCPUs sometimes stall
-# for longer than catchup (1 s, its maximum) on a busy host, and no rate
-# limiter sends while its CPU does not run (seen once at load ~10, every
-# flow -2.05 % alike in a 16 s window).
+# A window with flows below is measured again (3 windows at most): the
+# guest's vCPUs sometimes stall for longer than catchup (1 s, its
+# maximum) on a busy host, and no rate limiter sends while its CPU does
+# not run (seen once at load ~10, every flow -2.05 % alike in a 16 s
+# window). The window after such a stall may be high: the flows make up
+# for it by up to CATCHUP_S of their rate (seen at load ~12: -2.4 % in
+# one window, +5.3 % alike in the next). A flow above what the qdisc may
+# send in a window, rate x (window + catchup + batch) plus one packet,
+# fails at once; one above 2 % but within that bound is measured again.
+CATCHUP_S=1
 check_rates()
 {
-	local secs=$1 spec=$2 sports=() e sp got want out try low high
+	local secs=$1 spec=$2 sports=() e sp got want out try low high ms catch
 	declare -A want_of
 
 	for e in $spec; do
@@ -151,7 +156,8 @@ check_rates()
 			return
 		fi
 		log_info "$(head -n 1 <<<"$out") ms (kernel time), every queue backlogged at 3 samples"
-		low=() high=()
+		ms=$(head -n 1 <<<"$out" | awk '{ print $2 }')
+		low=() high=() catch=()
 		declare -A seen=()
 		while read -r sp got; do
 			[[ -n ${want_of[$sp]:-} ]] || continue
@@ -160,7 +166,13 @@ check_rates()
 			log_info "flow sport $sp: $got bit/s dequeued, set $want ($(awk -v g="$got" -v w="$want" 'BEGIN { printf "%+.2f %%", (g - w) * 100 / w }'))"
 			within2 "$got" "$want" && continue
 			if ((got > want)); then
-				high+=("sport $sp: $got bit/s is more than 2 % above $want")
+				# rate x (window + catchup + 100 us batch) + a 1500-byte packet
+				if awk -v g="$got" -v w="$want" -v ms="$ms" -v c="$CATCHUP_S" \
+					'BEGIN { exit !(g * ms / 1000 <= w * (ms / 1000 + c + 0.0001) + 12000) }'; then
+					catch+=("sport $sp: $got bit/s")
+				else
+					high+=("sport $sp: $got bit/s is more than 2 % above $want and above what catchup allows")
+				fi
 			else
 				low+=("sport $sp: $got bit/s is more than 2 % below $want")
 			fi
@@ -173,10 +185,13 @@ check_rates()
 			check_err 1 "${high[*]}"
 			return
 		fi
-		((${#low[@]})) || return
-		log_info "window $try: ${#low[@]} flow(s) more than 2 % low (a guest stall longer than catchup?), measuring again"
+		((${#low[@]} + ${#catch[@]})) || return
+		((${#low[@]})) &&
+			log_info "window $try: ${#low[@]} flow(s) more than 2 % low (a guest stall longer than catchup?), measuring again"
+		((${#catch[@]})) &&
+			log_info "window $try: ${#catch[@]} flow(s) more than 2 % high but within catchup (making up for a stall?), measuring again"
 	done
-	check_err 1 "${low[*]} (3 windows)"
+	check_err 1 "${low[*]} ${catch[*]} (3 windows, none within 2 %)"
 }
 
 # ------------------------------------------------------------------ setup
