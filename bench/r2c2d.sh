@@ -41,8 +41,8 @@
 # announce DIMS: control traffic of mixed short and long flows with
 #   sch_r2c2's announce_after at each of BENCH_ANNOUNCE (default "0
 #   100ms"): from node 0 to node 1, BENCH_LONG (20) flows of 2 s and
-#   BENCH_SHORT (180) flows of 20 ms (in batches of 10, one after the
-#   other, while the long ones run); r2c2d on node 0 (link_capacity
+#   BENCH_SHORT (180) flows of 20 ms (two packets 20 ms apart; batches of
+#   10, one after the other, while the long ones run); qdisc idle 1 s; r2c2d on node 0 (link_capacity
 #   BENCH_CAP, 20M) sets the rates. Counts the flow events of node 0 that
 #   node 4's monitor hears, by type, and the qdisc's xstats; bytes =
 #   events x (n-1) x 34 (section "Control traffic per flow event" of
@@ -364,7 +364,9 @@ announce() {
 	ip netns exec "${NSS[0]}" ping -c 2 -W 2 "$dst" >/dev/null 2>&1
 	ip -n "${NSS[0]}" neigh replace "$dst" lladdr \
 		"$(ip -n "${NSS[1]}" -j link show r2c0 | jq -r '.[0].address')" dev r2c0 nud permanent
-	ip netns exec "${NSS[0]}" tc qdisc add dev r2c0 root r2c2 idle 200ms ||
+	# idle 1 s: a starved TCG guest stalls senders for hundreds of ms,
+	# which must not end (and restart) the long flows
+	ip netns exec "${NSS[0]}" tc qdisc add dev r2c0 root r2c2 idle 1s ||
 		die "tc qdisc add r2c2"
 	DOPTS="-o link_capacity=${BENCH_CAP:-20M}"
 	start_daemons "${NSS[0]}"
@@ -381,20 +383,24 @@ announce() {
 		m0=$(wc -l <"$mon")
 		x0=$(ip netns exec "${NSS[0]}" tc -s -j qdisc show dev r2c0 | jq -c '.[0]')
 		local t0=$SECONDS us0=${EPOCHREALTIME/./}
-		ip netns exec "${NSS[0]}" "$flood" -d "$dst" -b 40000 -n "$nl" -t 2 -l 1000 >/dev/null &
+		# the long flows, then the qdisc's view of them as their sender
+		# stops (before idle GC)
+		( ip netns exec "${NSS[0]}" "$flood" -d "$dst" -b 40000 -n "$nl" -t 2 -l 1000 >/dev/null
+		  ip netns exec "${NSS[0]}" r2c2ctl -j qflow show >"$FABRIC_TMP/qe.$x" ) &
 		a=$!
-		# the long flows at node 0's qdisc, every ~0.3 s: "ms-since-start json"
-		( while kill -0 "$a" 2>/dev/null; do
+		# the long flows at node 0's qdisc, 4 samples: "ms-since-start json"
+		( for i in 1 2 3 4; do
+			sleep 0.3
 			q=$(ip netns exec "${NSS[0]}" r2c2ctl -j qflow show)
 			echo "$(( (${EPOCHREALTIME/./} - us0) / 1000 )) $(jq -c '[.[] | select(.sport >= 40000 and .sport < 40100)]' <<<"$q")"
-			sleep 0.3
 		  done >"$FABRIC_TMP/q.$x" ) &
 		local sp=$!
 		for ((b = 0; b < ns_; b += 10)); do
-			ip netns exec "${NSS[0]}" "$flood" -d "$dst" -b $((41000 + b)) -n 10 -t 0.02 -l 1000 >/dev/null
+			# 10 flows of 2 packets, 20 ms apart (500 packets/s)
+			ip netns exec "${NSS[0]}" "$flood" -d "$dst" -b $((41000 + b)) -n 10 -c 20 -r 500 -t 5 -l 1000 >/dev/null
 		done
 		wait "$a" "$sp"
-		sleep 3	# idle 200 ms: every flow finishes; events reach node 4
+		sleep 4	# idle 1 s: every flow finishes; events reach node 4
 		tail -n +$((m0 + 1)) "$mon" >"$mon.$x"
 		q=$(ip netns exec "${NSS[0]}" tc -s -j qdisc show dev r2c0 | jq -c '.[0]')
 		local st an fn un
@@ -413,6 +419,7 @@ announce() {
 		awk '{ print $1, $2 }' "$FABRIC_TMP/q.$x" | while read -r ms j; do
 			info "announce_after $x: long flows at ${ms} ms: $(jq -r '"\(length) flows: " + ([.[] | "\(.rate / 1e6)M \(.state)"] | group_by(.) | map("\(length) x \(.[0])") | join(", ")) + "; sent \([.[].bytes] | add // 0) B"' <<<"$j")"
 		done
+		info "RESULT announce_after $x: long flows right after their sender stopped: $(jq -r '[.[] | select(.sport >= 40000 and .sport < 40100)] | "\(length) flows, states \([.[].state] | group_by(.) | map("\(length) \(.[0])") | join(", ")), rates \([.[].rate / 1e6] | group_by(.) | map("\(length) x \(.[0])M") | join(", ")), sent \([.[].bytes] | add // 0) B = \((([.[].bytes] | add // 0) * 8 / 2e6) * 100 | floor / 100) Mbit/s over 2 s"' "$FABRIC_TMP/qe.$x")"
 		info "RESULT announce_after $x: long flows: last sample $(tail -n 1 "$FABRIC_TMP/q.$x" | awk '{ print $1 }') ms after start: $(tail -n 1 "$FABRIC_TMP/q.$x" | cut -d' ' -f2- | jq -r --argjson ms "$(tail -n 1 "$FABRIC_TMP/q.$x" | awk '{ print $1 }')" '[.[].bytes * 8 / $ms / 1000] | sort | if length > 0 then "\(length) flows sent min \(.[0] * 100 | floor / 100) median \(.[length / 2 | floor] * 100 | floor / 100) max \(.[-1] * 100 | floor / 100) Mbit/s on average since start, total \(add * 100 | floor / 100)" else "none" end')"
 	done
 }
