@@ -419,8 +419,15 @@ announce() {
 		awk '{ print $1, $2 }' "$FABRIC_TMP/q.$x" | while read -r ms j; do
 			info "announce_after $x: long flows at ${ms} ms: $(jq -r '"\(length) flows: " + ([.[] | "\(.rate / 1e6)M \(.state)"] | group_by(.) | map("\(length) x \(.[0])") | join(", ")) + "; sent \([.[].bytes] | add // 0) B"' <<<"$j")"
 		done
-		info "RESULT announce_after $x: long flows right after their sender stopped: $(jq -r '[.[] | select(.sport >= 40000 and .sport < 40100)] | "\(length) flows, states \([.[].state] | group_by(.) | map("\(length) \(.[0])") | join(", ")), rates \([.[].rate / 1e6] | group_by(.) | map("\(length) x \(.[0])M") | join(", ")), sent \([.[].bytes] | add // 0) B = \((([.[].bytes] | add // 0) * 8 / 2e6) * 100 | floor / 100) Mbit/s over 2 s"' "$FABRIC_TMP/qe.$x")"
-		info "RESULT announce_after $x: long flows: last sample $(tail -n 1 "$FABRIC_TMP/q.$x" | awk '{ print $1 }') ms after start: $(tail -n 1 "$FABRIC_TMP/q.$x" | cut -d' ' -f2- | jq -r --argjson ms "$(tail -n 1 "$FABRIC_TMP/q.$x" | awk '{ print $1 }')" '[.[].bytes * 8 / $ms / 1000] | sort | if length > 0 then "\(length) flows sent min \(.[0] * 100 | floor / 100) median \(.[length / 2 | floor] * 100 | floor / 100) max \(.[-1] * 100 | floor / 100) Mbit/s on average since start, total \(add * 100 | floor / 100)" else "none" end')"
+		info "RESULT announce_after $x: long flows as their sender stopped: $(jq -r '[.[] | select(.sport >= 40000 and .sport < 40100)] | "\(length) flows, states \([.[].state] | group_by(.) | map("\(length) \(.[0])") | join(", ")), rates \([.[].rate / 1e6] | group_by(.) | map("\(length) x \(.[0])M") | join(", ")), sent \([.[].bytes] | add // 0) B"' "$FABRIC_TMP/qe.$x")"
+		# what they sent between the first two samples that hold them (a
+		# sample's time is taken as its dump returns: +- one dump; packets
+		# queued in the qdisc still drain after the sender stopped)
+		info "RESULT announce_after $x: long flows sent $(awk '{ print $1, $2 }' "$FABRIC_TMP/q.$x" | while read -r ms j; do
+			echo "$ms $(jq '[.[].bytes] | add // 0' <<<"$j") $(jq 'length' <<<"$j")"
+		done | awk '$3 > 0 { t[++n] = $1; b[n] = $2 } END {
+			if (n < 2) { print "(fewer than 2 samples)"; exit }
+			printf "%d B at %d ms, %d B at %d ms: %.2f Mbit/s together in between", b[1], t[1], b[2], t[2], (b[2] - b[1]) * 8 / (t[2] - t[1]) / 1000 }')"
 	done
 }
 
