@@ -8,6 +8,7 @@
 #   scripts/vm-run --kernel 6.12 --timeout 1800 -- bench/r2c2d.sh ctrl 4x4
 #   scripts/vm-run --kernel 6.12 --mem 4096 --timeout 3000 -- bench/r2c2d.sh scale 4x4x4
 #   scripts/vm-run --kernel 6.12 --timeout 3000 -- bench/r2c2d.sh cpu 4x4x4
+#   scripts/vm-run --kernel 6.12 --timeout 1800 -- bench/r2c2d.sh announce 3x3
 #
 # ctrl DIMS: bytes on the wire for one flow event, summed over every link
 #   of the torus: tx_bytes (Ethernet header included) of every port of
@@ -36,6 +37,18 @@
 #   bench/r2c2d_cpu.c for the native compute part.
 #
 # conv 3x3: convergence after a flow start, at the qdiscs (see conv()).
+#
+# announce DIMS: control traffic of mixed short and long flows with
+#   sch_r2c2's announce_after at each of BENCH_ANNOUNCE (default "0
+#   100ms"): from node 0 to node 1, BENCH_LONG (20) flows of 2 s and
+#   BENCH_SHORT (180) flows of 20 ms (two packets 20 ms apart; batches of
+#   10, one after the other, while the long ones run); qdisc idle 1 s; r2c2d on node 0 (link_capacity
+#   BENCH_CAP, 20M) sets the rates. Counts the flow events of node 0 that
+#   node 4's monitor hears, by type, and the qdisc's xstats; bytes =
+#   events x (n-1) x 34 (section "Control traffic per flow event" of
+#   Documentation/performance.md: exact). The long flows' rates: the
+#   qdisc's rate and state of each 1.5 s after they started, and what
+#   each sent over its life (qflow show before it finished).
 #
 # Always prints uptime (guest) and the host's load is the caller's to
 # print. Knobs: BENCH_EVENTS (1000), BENCH_REPS (5), BENCH_RHO_US (500),
@@ -338,7 +351,88 @@ cpu() {
 	done
 }
 
+announce() {
+	local flood x nl=${BENCH_LONG:-20} ns_=${BENCH_SHORT:-180} dst b mon q a
+	local n=$TORUS_N
+	flood=$(tool r2c2_udpflood)
+	[[ -x $flood ]] || die "r2c2_udpflood not built"
+	[[ -n ${NSS[4]:-} ]] || die "announce needs at least 5 nodes"
+	for ns in "${NSS[@]}"; do
+		ip -n "$ns" link set r2c0 up
+	done
+	dst=$(torus_addr4 1)
+	ip netns exec "${NSS[0]}" ping -c 2 -W 2 "$dst" >/dev/null 2>&1
+	ip -n "${NSS[0]}" neigh replace "$dst" lladdr \
+		"$(ip -n "${NSS[1]}" -j link show r2c0 | jq -r '.[0].address')" dev r2c0 nud permanent
+	# idle 1 s: a starved TCG guest stalls senders for hundreds of ms,
+	# which must not end (and restart) the long flows
+	ip netns exec "${NSS[0]}" tc qdisc add dev r2c0 root r2c2 idle 1s ||
+		die "tc qdisc add r2c2"
+	DOPTS="-o link_capacity=${BENCH_CAP:-20M}"
+	start_daemons "${NSS[0]}"
+	wait_until 120 "$BENCH" matrix "${NSS[0]}" >/dev/null || die "r2c2d does not answer"
+	mon=$FABRIC_TMP/mon
+	ip netns exec "${NSS[4]}" timeout 900 r2c2ctl monitor >"$mon" 2>&1 &
+	PIDS+=($!)
+	sleep 1
+	for x in ${BENCH_ANNOUNCE:-0 100ms}; do
+		ip netns exec "${NSS[0]}" tc qdisc change dev r2c0 root r2c2 announce_after "$x" ||
+			die "tc qdisc change announce_after $x"
+		sleep 1
+		local m0 x0
+		m0=$(wc -l <"$mon")
+		x0=$(ip netns exec "${NSS[0]}" tc -s -j qdisc show dev r2c0 | jq -c '.[0]')
+		local t0=$SECONDS us0=${EPOCHREALTIME/./}
+		# the long flows, then the qdisc's view of them as their sender
+		# stops (before idle GC)
+		( ip netns exec "${NSS[0]}" "$flood" -d "$dst" -b 40000 -n "$nl" -t 2 -l 1000 >/dev/null
+		  ip netns exec "${NSS[0]}" r2c2ctl -j qflow show >"$FABRIC_TMP/qe.$x" ) &
+		a=$!
+		# the long flows at node 0's qdisc, 4 samples: "ms-since-start json"
+		( for i in 1 2 3 4; do
+			sleep 0.3
+			q=$(ip netns exec "${NSS[0]}" r2c2ctl -j qflow show)
+			echo "$(( (${EPOCHREALTIME/./} - us0) / 1000 )) $(jq -c '[.[] | select(.sport >= 40000 and .sport < 40100)]' <<<"$q")"
+		  done >"$FABRIC_TMP/q.$x" ) &
+		local sp=$!
+		for ((b = 0; b < ns_; b += 10)); do
+			# 10 flows of 2 packets, 20 ms apart (500 packets/s)
+			ip netns exec "${NSS[0]}" "$flood" -d "$dst" -b $((41000 + b)) -n 10 -c 20 -r 500 -t 5 -l 1000 >/dev/null
+		done
+		wait "$a" "$sp"
+		sleep 4	# idle 1 s: every flow finishes; events reach node 4
+		tail -n +$((m0 + 1)) "$mon" >"$mon.$x"
+		q=$(ip netns exec "${NSS[0]}" tc -s -j qdisc show dev r2c0 | jq -c '.[0]')
+		local st an fn un
+		st=$(( $(jq .flows_started <<<"$q") - $(jq .flows_started <<<"$x0") ))
+		an=$(( $(jq .flows_announced <<<"$q") - $(jq .flows_announced <<<"$x0") ))
+		fn=$(( $(jq .flows_finished <<<"$q") - $(jq .flows_finished <<<"$x0") ))
+		un=$(( $(jq .flows_unannounced <<<"$q") - $(jq .flows_unannounced <<<"$x0") ))
+		local hs hf hu hr ev
+		hs=$(grep -c "flow start src 0 " "$mon.$x")
+		hf=$(grep -c "flow finish src 0 " "$mon.$x")
+		hu=$(grep -c "flow update src 0 " "$mon.$x")
+		hr=$(grep -c "flow refresh src 0 " "$mon.$x")
+		ev=$((hs + hf + hu + hr))
+		info "RESULT announce_after $x: ${nl} flows of 2 s + ${ns_} of 20 ms in $((SECONDS - t0)) s: qdisc: started $st announced $an finished $fn unannounced $un; heard at node 4: start $hs finish $hf update $hu refresh $hr = $ev events = $((ev * (n - 1) * 34)) bytes on the links ((n-1) x 34 = $(((n - 1) * 34)) B an event); uptime: $(uptime)"
+		# the long flows, sample by sample: ms, flows, rate(state) counts, bytes sent
+		awk '{ print $1, $2 }' "$FABRIC_TMP/q.$x" | while read -r ms j; do
+			info "announce_after $x: long flows at ${ms} ms: $(jq -r '"\(length) flows: " + ([.[] | "\(.rate / 1e6)M \(.state)"] | group_by(.) | map("\(length) x \(.[0])") | join(", ")) + "; sent \([.[].bytes] | add // 0) B"' <<<"$j")"
+		done
+		info "RESULT announce_after $x: long flows as their sender stopped: $(jq -r '[.[] | select(.sport >= 40000 and .sport < 40100)] | "\(length) flows, states \([.[].state] | group_by(.) | map("\(length) \(.[0])") | join(", ")), rates \([.[].rate / 1e6] | group_by(.) | map("\(length) x \(.[0])M") | join(", ")), sent \([.[].bytes] | add // 0) B"' "$FABRIC_TMP/qe.$x")"
+		# what they sent between the first two samples that hold them (a
+		# sample's time is taken as its dump returns: +- one dump; packets
+		# queued in the qdisc still drain after the sender stopped)
+		info "RESULT announce_after $x: long flows sent $(awk '{ print $1, $2 }' "$FABRIC_TMP/q.$x" | while read -r ms j; do
+			echo "$ms $(jq '[.[].bytes] | add // 0' <<<"$j") $(jq 'length' <<<"$j")"
+		done | awk '$3 > 0 { t[++n] = $1; b[n] = $2 } END {
+			if (n < 2) { print "(fewer than 2 samples)"; exit }
+			printf "%d B at %d ms, %d B at %d ms: %.2f Mbit/s together in between", b[1], t[1], b[2], t[2], (b[2] - b[1]) * 8 / (t[2] - t[1]) / 1000 }')"
+	done
+}
+
 case $mode in
+announce) announce ;;
 ctrl) ctrl ;;
 scale) scale ;;
 cpu) cpu ;;

@@ -97,7 +97,7 @@ const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_QLEN] = { .type = NLA_U32 },
 	[R2C2_A_BACKLOG] = { .type = NLA_U32 },
 	[R2C2_A_DROPS] = { .type = NLA_U64 },
-	[R2C2_A_RATE_STATE] = NLA_POLICY_MAX(NLA_U8, R2C2_RS_SAFE),
+	[R2C2_A_RATE_STATE] = NLA_POLICY_MAX(NLA_U8, R2C2_RS_PENDING),
 	[R2C2_A_SPORT] = { .type = NLA_U16 },
 	[R2C2_A_DPORT] = { .type = NLA_U16 },
 	[R2C2_A_LEASE_MS] = { .type = NLA_U32 },

@@ -2,7 +2,8 @@
 /*
  * sch_r2c2_test.c - KUnit tests of qdisc/sch_r2c2_core.h, the parts of
  * sch_r2c2 that need no netdev: rate arithmetic, the flow table, the
- * time-ordered tree, the idle list and leases. In the order of the header;
+ * time-ordered tree, the idle list, leases and the announcement decision.
+ * In the order of the header;
  * names are function__case.
  */
 #include <kunit/test.h>
@@ -159,6 +160,23 @@ static void r2c2q_lease_check__no_lease(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_INITIAL);
 }
 
+static void r2c2q_lease_check__pending_has_none(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	r2c2q_pend(f, 0);
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 3600 * SEC));
+	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_PENDING);
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 10000000ULL);
+	/* announced at 10 s: one lease from then, at the initial rate */
+	r2c2q_announce(c, f, 10 * SEC);
+	KUNIT_EXPECT_EQ(test, (u8)f->state, (u8)R2C2_RS_INITIAL);
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, f, 10 * SEC + 999 * MS));
+	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, f, 11 * SEC));
+	KUNIT_EXPECT_EQ(test, c->leases_expired, 1ULL);
+}
+
 static void r2c2q_lookup__many_flows(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 10);
@@ -188,6 +206,113 @@ static void r2c2q_insert__initial_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->active, 0U);
 	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&c->idle_list,
 						    struct r2c2q_flow, idle), f);
+}
+
+static void r2c2q_announce_due__no_threshold_at_once(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 5 * SEC);
+
+	r2c2q_pend(f, 5 * SEC);
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 5 * SEC));
+}
+
+static void r2c2q_announce_due__time(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 5 * SEC);
+
+	c->announce_ns = 200 * MS;
+	r2c2q_pend(f, 5 * SEC);
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 5 * SEC));
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 5 * SEC + 200 * MS - 1));
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 5 * SEC + 200 * MS));
+	/* bytes do not count without a byte threshold */
+	f->bytes = U64_MAX;
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 5 * SEC + 199 * MS));
+}
+
+static void r2c2q_announce_due__bytes(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	c->announce_bytes = 10000;
+	r2c2q_pend(f, 0);
+	f->bytes = 9999;
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 0));
+	/* age does not count without a time threshold */
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 3600 * SEC));
+	f->bytes = 10000;
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 0));
+	/* sent beyond 4 GB (u64 counter, u32 threshold) */
+	f->bytes = (1ULL << 32) + 1;
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 0));
+}
+
+static void r2c2q_announce_due__both_first_wins(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	c->announce_ns = 100 * MS;
+	c->announce_bytes = 1500;
+	r2c2q_pend(f, 1 * SEC);
+	f->bytes = 1499;
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 1 * SEC + 99 * MS));
+	/* bytes first */
+	f->bytes = 1500;
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 1 * SEC + 1));
+	/* time first */
+	f->bytes = 0;
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 1 * SEC + 100 * MS));
+}
+
+static void r2c2q_announce_due__u64_edges(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	/* the largest threshold (1 h) does not overflow in ns */
+	c->announce_ns = (u64)R2C2_TIME_MS_MAX * MS;
+	r2c2q_pend(f, 0);
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 3600 * SEC - 1));
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 3600 * SEC));
+	/* the clock wrapping past 2^64 still counts the age */
+	r2c2q_pend(f, U64_MAX - 50 * MS);
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, U64_MAX));
+	c->announce_ns = 100 * MS;
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 49 * MS));
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 50 * MS));
+	/* a birth after now (not monotonic) is never due by age */
+	r2c2q_pend(f, 10 * SEC);
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 9 * SEC));
+	/* largest byte threshold */
+	c->announce_ns = 0;
+	c->announce_bytes = R2C2_ANNOUNCE_BYTES_MAX;
+	f->bytes = R2C2_ANNOUNCE_BYTES_MAX - 1;
+	KUNIT_EXPECT_FALSE(test, r2c2q_announce_due(c, f, 0));
+	f->bytes = U64_MAX;
+	KUNIT_EXPECT_TRUE(test, r2c2q_announce_due(c, f, 0));
+}
+
+static void r2c2q_announce__keeps_rate_and_born_apart(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	/* @born shares @rate's storage: pending flows must read initial */
+	r2c2q_pend(f, 7 * SEC);
+	KUNIT_EXPECT_EQ(test, f->born, 7 * SEC);
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), c->initial_rate);
+	f->time_next = 7 * SEC;
+	r2c2q_charge(c, f, 1250, 7 * SEC);
+	/* 1250 B at 10 Mbit/s = 1 ms, not at a rate of 7e9 */
+	KUNIT_EXPECT_EQ(test, f->time_next, 7 * SEC + 1 * MS);
+	r2c2q_announce(c, f, 8 * SEC);
+	KUNIT_EXPECT_EQ(test, f->lease_end, 9 * SEC);
+	r2c2q_rate_set(c, f, 5000000, 8 * SEC);
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 5000000ULL);
 }
 
 static void r2c2q_first__time_order(struct kunit *test)
@@ -476,8 +601,15 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_lease_check__initial_expires),
 	KUNIT_CASE(r2c2q_lease_check__set_rate_renews),
 	KUNIT_CASE(r2c2q_lease_check__no_lease),
+	KUNIT_CASE(r2c2q_lease_check__pending_has_none),
 	KUNIT_CASE(r2c2q_lookup__many_flows),
 	KUNIT_CASE(r2c2q_insert__initial_state),
+	KUNIT_CASE(r2c2q_announce_due__no_threshold_at_once),
+	KUNIT_CASE(r2c2q_announce_due__time),
+	KUNIT_CASE(r2c2q_announce_due__bytes),
+	KUNIT_CASE(r2c2q_announce_due__both_first_wins),
+	KUNIT_CASE(r2c2q_announce_due__u64_edges),
+	KUNIT_CASE(r2c2q_announce__keeps_rate_and_born_apart),
 	KUNIT_CASE(r2c2q_first__time_order),
 	KUNIT_CASE(r2c2q_first__equal_times_fifo),
 	KUNIT_CASE(r2c2q_activate__lone_flow_is_solo),
@@ -503,5 +635,5 @@ static struct kunit_suite r2c2q_suite = {
 
 kunit_test_suite(r2c2q_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the sch_r2c2 core: rates, flow table, ordering, leases");
+MODULE_DESCRIPTION("KUnit tests of the sch_r2c2 core: rates, flow table, ordering, leases, announcement");
 MODULE_LICENSE("GPL");

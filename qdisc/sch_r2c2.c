@@ -15,8 +15,11 @@
  * (flow finish) from its head. skb->tstamp is never read: send times are
  * the qdisc's own, so stale timestamps of forwarded packets do no harm.
  *
- * A new flow's first packet raises a flow start, garbage collection a
- * finish; they are queued for a work item, which hands them to r2c2.ko
+ * A new flow's first packet raises a flow start (or, with announce_after
+ * or announce_bytes set, the first packet at which the flow is that old or
+ * has sent that much: short flows then ride the headroom at the initial
+ * rate without a broadcast), garbage collection a finish of an announced
+ * flow; they are queued for a work item, which hands them to r2c2.ko
  * (broadcast + netlink event) outside the qdisc lock.
  *
  * Rates: initial_rate until a rate is set, the set rate for lease_ms,
@@ -61,6 +64,8 @@
  * @idle_ms: finish timeout
  * @catchup_us: catch-up horizon
  * @batch_us: send-ahead horizon
+ * @announce_ms: announce flows this old (0: no time threshold)
+ * @announce_bytes: announce flows that sent this much (0: none)
  * @initial_rate: bit/s
  * @safe_rate: bit/s
  */
@@ -73,6 +78,8 @@ struct r2c2q_conf {
 	u32 idle_ms;
 	u32 catchup_us;
 	u32 batch_us;
+	u32 announce_ms;
+	u32 announce_bytes;
 	u64 initial_rate;
 	u64 safe_rate;
 };
@@ -157,6 +164,14 @@ static struct netlink_range_validation r2c2q_batch_range __ro_after_init = {
 	.min = 0, .max = R2C2_BATCH_US_MAX,
 };
 
+static struct netlink_range_validation r2c2q_announce_ms_range __ro_after_init = {
+	.min = 0, .max = R2C2_TIME_MS_MAX,
+};
+
+static struct netlink_range_validation r2c2q_announce_bytes_range __ro_after_init = {
+	.min = 0, .max = R2C2_ANNOUNCE_BYTES_MAX,
+};
+
 static const struct nla_policy r2c2q_policy[TCA_R2C2_MAX + 1] = {
 	[TCA_R2C2_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2q_limit_range),
 	[TCA_R2C2_FLOW_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -175,6 +190,10 @@ static const struct nla_policy r2c2q_policy[TCA_R2C2_MAX + 1] = {
 						      &r2c2q_catchup_range),
 	[TCA_R2C2_PAD] = { .type = NLA_REJECT },
 	[TCA_R2C2_BATCH_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2q_batch_range),
+	[TCA_R2C2_ANNOUNCE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &r2c2q_announce_ms_range),
+	[TCA_R2C2_ANNOUNCE_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							  &r2c2q_announce_bytes_range),
 };
 
 static const struct r2c2q_conf r2c2q_defaults = {
@@ -217,7 +236,10 @@ static void r2c2q_gc(struct r2c2q_sched *q, u64 now, unsigned int budget,
 	struct r2c2q_flow *f;
 
 	while (budget-- && (f = r2c2q_gc_pop(&q->core, now, all))) {
-		if (f->flags & R2C2Q_F_STARTED) {
+		if (f->state == R2C2_RS_PENDING) {
+			/* never announced: no START went out, no FINISH owed */
+			q->st.flows_unannounced++;
+		} else if (f->flags & R2C2Q_F_STARTED) {
 			q->st.flows_finished++;
 			r2c2q_event(q, R2C2_FE_FINISH, f);
 		}
@@ -276,9 +298,23 @@ static void r2c2q_key_dscp(struct sk_buff *skb, struct r2c2_class_key *k)
 	k->has |= R2C2_CK_IP;
 }
 
-/* First packet of a flow: learn what to announce, raise the start. */
+/* A pending flow is old or big enough: raise its start. */
+static void r2c2q_announce_check(struct r2c2q_sched *q, struct r2c2q_flow *f,
+				 u64 now)
+{
+	if (!r2c2q_announce_due(&q->core, f, now))
+		return;
+	r2c2q_announce(&q->core, f, now);
+	q->st.flows_announced++;
+	r2c2q_event(q, R2C2_FE_START, f);
+}
+
+/*
+ * First packet of a flow: learn what to announce; raise the start now,
+ * or leave the flow pending until announce_after / announce_bytes.
+ */
 static void r2c2q_flow_start(struct r2c2q_sched *q, struct r2c2q_flow *f,
-			     struct sk_buff *skb)
+			     struct sk_buff *skb, u64 now)
 {
 	struct r2c2_class_key k = { .skb_prio = skb->priority };
 	struct flow_keys keys;
@@ -306,7 +342,8 @@ static void r2c2q_flow_start(struct r2c2q_sched *q, struct r2c2q_flow *f,
 		f->prio = prio;
 	}
 	q->st.flows_started++;
-	r2c2q_event(q, R2C2_FE_START, f);
+	r2c2q_pend(f, now);
+	r2c2q_announce_check(q, f, now);
 }
 
 static int r2c2q_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -329,7 +366,9 @@ static int r2c2q_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			return qdisc_drop(skb, sch, to_free);
 	}
 	if (unlikely(!(f->flags & R2C2Q_F_STARTED)))
-		r2c2q_flow_start(q, f, skb);
+		r2c2q_flow_start(q, f, skb, now);
+	else if (unlikely(f->state == R2C2_RS_PENDING))
+		r2c2q_announce_check(q, f, now);
 	if (unlikely(f->qlen >= q->conf.flow_limit)) {
 		f->drops++;
 		q->st.drops_flow_limit++;
@@ -392,6 +431,8 @@ static struct sk_buff *r2c2q_dequeue(struct Qdisc *sch)
 	skb = r2c2q_flow_pop(q, f);
 	r2c2q_lease_check(&q->core, f, now);
 	r2c2q_charge(&q->core, f, qdisc_pkt_len(skb), now);
+	if (unlikely(f->state == R2C2_RS_PENDING))
+		r2c2q_announce_check(q, f, now);
 	if (f->qlen)
 		r2c2q_requeue(&q->core, f);
 	else
@@ -452,6 +493,10 @@ static int r2c2q_parse(struct nlattr *opt, struct r2c2q_conf *cf,
 		cf->catchup_us = nla_get_u32(tb[TCA_R2C2_CATCHUP_US]);
 	if (tb[TCA_R2C2_BATCH_US])
 		cf->batch_us = nla_get_u32(tb[TCA_R2C2_BATCH_US]);
+	if (tb[TCA_R2C2_ANNOUNCE_MS])
+		cf->announce_ms = nla_get_u32(tb[TCA_R2C2_ANNOUNCE_MS]);
+	if (tb[TCA_R2C2_ANNOUNCE_BYTES])
+		cf->announce_bytes = nla_get_u32(tb[TCA_R2C2_ANNOUNCE_BYTES]);
 	if (cf->flow_limit > cf->limit) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_R2C2_FLOW_LIMIT] ?:
 				    tb[TCA_R2C2_LIMIT],
@@ -479,6 +524,8 @@ static void r2c2q_apply(struct r2c2q_sched *q, const struct r2c2q_conf *cf)
 	WRITE_ONCE(q->conf.idle_ms, cf->idle_ms);
 	WRITE_ONCE(q->conf.catchup_us, cf->catchup_us);
 	WRITE_ONCE(q->conf.batch_us, cf->batch_us);
+	WRITE_ONCE(q->conf.announce_ms, cf->announce_ms);
+	WRITE_ONCE(q->conf.announce_bytes, cf->announce_bytes);
 	WRITE_ONCE(q->conf.initial_rate, cf->initial_rate);
 	WRITE_ONCE(q->conf.safe_rate, cf->safe_rate);
 	WRITE_ONCE(c->initial_rate, cf->initial_rate);
@@ -487,6 +534,8 @@ static void r2c2q_apply(struct r2c2q_sched *q, const struct r2c2q_conf *cf)
 	c->idle_ns = (u64)cf->idle_ms * NSEC_PER_MSEC;
 	c->catchup_ns = (u64)cf->catchup_us * NSEC_PER_USEC;
 	c->batch_ns = (u64)cf->batch_us * NSEC_PER_USEC;
+	c->announce_ns = (u64)cf->announce_ms * NSEC_PER_MSEC;
+	c->announce_bytes = cf->announce_bytes;
 }
 
 static int r2c2q_change(struct Qdisc *sch, struct nlattr *opt,
@@ -579,10 +628,11 @@ static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
 		/*
 		 * A flow the qdisc does not know has finished (or never
 		 * started): creating it would make a ghost that no packet
-		 * starts and whose finish nobody hears. Skip it.
+		 * starts and whose finish nobody hears. Skip it, and a
+		 * pending flow too: the rack has not heard of it yet.
 		 */
 		f = r2c2q_lookup(&q->core, ent[i].id);
-		if (!f) {
+		if (!f || f->state == R2C2_RS_PENDING) {
 			unknown++;
 			continue;
 		}
@@ -619,7 +669,8 @@ static void r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 	fi->age_ms = (u32)min_t(u64, div_u64(now - f->last_active,
 					     NSEC_PER_MSEC), U32_MAX);
 	fi->lease_ms = 0;
-	if (f->state != R2C2_RS_SAFE && q->core.lease_ns &&
+	if ((f->state == R2C2_RS_INITIAL || f->state == R2C2_RS_SET) &&
+	    q->core.lease_ns &&
 	    (s64)(f->lease_end - now) > 0)
 		fi->lease_ms = (u32)div_u64(f->lease_end - now, NSEC_PER_MSEC);
 }
@@ -781,7 +832,11 @@ static int r2c2q_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_R2C2_MAXFLOWS, READ_ONCE(q->conf.maxflows)) ||
 	    nla_put_u32(skb, TCA_R2C2_CATCHUP_US,
 			READ_ONCE(q->conf.catchup_us)) ||
-	    nla_put_u32(skb, TCA_R2C2_BATCH_US, READ_ONCE(q->conf.batch_us)))
+	    nla_put_u32(skb, TCA_R2C2_BATCH_US, READ_ONCE(q->conf.batch_us)) ||
+	    nla_put_u32(skb, TCA_R2C2_ANNOUNCE_MS,
+			READ_ONCE(q->conf.announce_ms)) ||
+	    nla_put_u32(skb, TCA_R2C2_ANNOUNCE_BYTES,
+			READ_ONCE(q->conf.announce_bytes)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

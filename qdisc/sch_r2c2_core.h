@@ -2,7 +2,7 @@
 /*
  * sch_r2c2_core.h - the parts of sch_r2c2 that need no netdev: rate
  * arithmetic, the flow table, the time-ordered tree of backlogged flows,
- * the idle list and rate leases. sch_r2c2.c wraps them in a qdisc;
+ * the idle list, rate leases and the announcement decision. sch_r2c2.c wraps them in a qdisc;
  * kunit/sch_r2c2_test.c tests them directly.
  *
  * Every flow is in exactly one of three places:
@@ -40,6 +40,8 @@
  * @tail: last queued packet
  * @time_next: earliest send time of the next packet, ns (monotonic)
  * @rate: rate set by RATE_SET, bit/s (used in state R2C2_RS_SET)
+ * @born: first packet, ns (used in state R2C2_RS_PENDING, which no
+ *	RATE_SET enters)
  * @lease_end: when the current rate (initial or set) expires, ns
  * @bytes: bytes sent
  * @packets: packets sent
@@ -65,7 +67,10 @@ struct r2c2q_flow {
 	struct sk_buff *head;
 	struct sk_buff *tail;
 	u64 time_next;
-	u64 rate;
+	union {
+		u64 rate;
+		u64 born;
+	};
 	u64 lease_end;
 	u64 bytes;
 	u64 packets;
@@ -83,7 +88,10 @@ struct r2c2q_flow {
 	u16 dport;
 };
 
-/* R2C2Q_F_STARTED: a flow-start was raised (a finish is owed) */
+/*
+ * R2C2Q_F_STARTED: the first packet was seen (destination, ports and
+ * class learned); a finish is owed unless the flow is still pending
+ */
 #define R2C2Q_F_STARTED	0x01
 
 /**
@@ -101,6 +109,8 @@ struct r2c2q_flow {
  * @idle_ns: a flow idle this long is garbage
  * @catchup_ns: how far behind now a late flow's clock may stay
  * @batch_ns: how far ahead of now a flow's clock may be when it sends
+ * @announce_ns: announce a flow once it is this old (0: no threshold)
+ * @announce_bytes: announce a flow once it sent this much (0: none)
  * @rate_updates: rates set
  * @leases_expired: flows moved to the safe rate
  */
@@ -118,6 +128,8 @@ struct r2c2q_core {
 	u64 idle_ns;
 	u64 catchup_ns;
 	u64 batch_ns;
+	u64 announce_ns;
+	u64 announce_bytes;
 	u64 rate_updates;
 	u64 leases_expired;
 };
@@ -154,6 +166,7 @@ static inline u64 r2c2q_rate(const struct r2c2q_core *c,
 	case R2C2_RS_SET:
 		return f->rate;
 	case R2C2_RS_INITIAL:
+	case R2C2_RS_PENDING:
 		return READ_ONCE(c->initial_rate);
 	default:
 		return READ_ONCE(c->safe_rate);
@@ -166,12 +179,16 @@ static inline u64 r2c2q_rate(const struct r2c2q_core *c,
  * @f: the flow
  * @now: ns
  *
+ * A pending flow has no lease: the daemon cannot set a rate for a flow
+ * the rack does not know. Its lease starts when it is announced.
+ *
  * Return: true when the flow just fell back.
  */
 static inline bool r2c2q_lease_check(struct r2c2q_core *c,
 				     struct r2c2q_flow *f, u64 now)
 {
-	if (f->state == R2C2_RS_SAFE || !c->lease_ns ||
+	if (f->state == R2C2_RS_SAFE || f->state == R2C2_RS_PENDING ||
+	    !c->lease_ns ||
 	    (s64)(now - f->lease_end) < 0)
 		return false;
 	f->state = R2C2_RS_SAFE;
@@ -217,6 +234,59 @@ static inline void r2c2q_insert(struct r2c2q_core *c, struct r2c2q_flow *f,
 	hlist_add_head(&f->hnode, &c->hash[hash_32(id, c->hash_log)]);
 	list_add_tail(&f->idle, &c->idle_list);
 	c->flows++;
+}
+
+/**
+ * r2c2q_pend() - hold back a new flow's announcement
+ * @f: a flow in state R2C2_RS_INITIAL that has not sent yet
+ * @now: ns, its first packet
+ *
+ * The flow sends at the initial rate, without a lease, until
+ * r2c2q_announce().
+ */
+static inline void r2c2q_pend(struct r2c2q_flow *f, u64 now)
+{
+	f->state = R2C2_RS_PENDING;
+	f->born = now;
+}
+
+/**
+ * r2c2q_announce_due() - is a flow old or big enough to be announced?
+ * @c: the core
+ * @f: the flow (@born valid: pending, or just inserted and pended)
+ * @now: ns
+ *
+ * With no threshold set, at once. Otherwise as soon as it has lived
+ * announce_ns since its first packet or sent announce_bytes, whichever
+ * set threshold comes first. The age is compared signed: a @born after
+ * @now (not on a monotonic clock) is age < 0, never due by time.
+ *
+ * Return: true when it is due.
+ */
+static inline bool r2c2q_announce_due(const struct r2c2q_core *c,
+				      const struct r2c2q_flow *f, u64 now)
+{
+	if (!c->announce_ns && !c->announce_bytes)
+		return true;
+	if (c->announce_ns && (s64)(now - f->born) >= (s64)c->announce_ns)
+		return true;
+	return c->announce_bytes && f->bytes >= c->announce_bytes;
+}
+
+/**
+ * r2c2q_announce() - a pending flow is announced: its lease starts
+ * @c: the core
+ * @f: a flow in state R2C2_RS_PENDING
+ * @now: ns
+ *
+ * It keeps the initial rate, now for one lease, as a flow announced at
+ * its first packet: the daemon has a full lease to set its rate.
+ */
+static inline void r2c2q_announce(struct r2c2q_core *c, struct r2c2q_flow *f,
+				  u64 now)
+{
+	f->state = R2C2_RS_INITIAL;
+	f->lease_end = now + c->lease_ns;
 }
 
 static inline void r2c2q_tree_add(struct r2c2q_core *c, struct r2c2q_flow *f)
@@ -368,6 +438,7 @@ static inline void r2c2q_requeue(struct r2c2q_core *c, struct r2c2q_flow *f)
  *
  * The wait left before the next packet is scaled by old rate / new rate,
  * as if the last packet had been sent at the new rate; the lease starts.
+ * Not for a pending flow (the caller skips it: @rate holds its @born).
  */
 static inline void r2c2q_rate_set(struct r2c2q_core *c, struct r2c2q_flow *f,
 				  u64 rate, u64 now)

@@ -25,9 +25,12 @@ static void explain(void)
 		"                [ lease TIME | nolease ] [ idle TIME ]\n"
 		"                [ buckets NUMBER ] [ maxflows NUMBER ]\n"
 		"                [ catchup TIME ] [ batch TIME ]\n"
+		"                [ announce_after TIME ] [ announce_bytes BYTES ]\n"
 		"RATE: 1kbit..1Tbit; TIME: lease up to 1h, idle 1ms..1h,\n"
-		"catchup up to 1s, batch up to 10ms; buckets a power of 2\n"
-		"from 16 to 1048576.\n");
+		"catchup up to 1s, batch up to 10ms, announce_after up to 1h;\n"
+		"BYTES up to 1gb; buckets a power of 2 from 16 to 1048576.\n"
+		"A flow is announced to the rack once it has lived announce_after\n"
+		"or sent announce_bytes (0: no threshold; both 0: at once).\n");
 }
 
 static int r2c2_get_rate(__u64 *bits, const char *name, const char *arg)
@@ -62,11 +65,12 @@ static int r2c2_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
 	__u32 limit, flow_limit, lease, idle, blog, maxflows, catchup, batch;
+	__u32 ann_ms, ann_bytes;
 	__u32 v;
 	bool set_limit = false, set_flow_limit = false, set_lease = false;
 	bool set_idle = false, set_buckets = false, set_maxflows = false;
 	bool set_catchup = false, set_init = false, set_safe = false;
-	bool set_batch = false;
+	bool set_batch = false, set_ann_ms = false, set_ann_bytes = false;
 	__u64 init_rate = 0, safe_rate = 0;
 	struct rtattr *tail;
 
@@ -138,6 +142,18 @@ static int r2c2_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return -1;
 			}
 			set_batch = true;
+		} else if (strcmp(*argv, "announce_after") == 0) {
+			NEXT_ARG();
+			if (r2c2_get_ms(&ann_ms, "announce_after", *argv))
+				return -1;
+			set_ann_ms = true;
+		} else if (strcmp(*argv, "announce_bytes") == 0) {
+			NEXT_ARG();
+			if (*argv[0] == '-' || get_size(&ann_bytes, *argv)) {
+				fprintf(stderr, "Illegal \"announce_bytes\"\n");
+				return -1;
+			}
+			set_ann_bytes = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -171,6 +187,10 @@ static int r2c2_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_R2C2_CATCHUP_US, catchup);
 	if (set_batch)
 		addattr32(n, 1024, TCA_R2C2_BATCH_US, batch);
+	if (set_ann_ms)
+		addattr32(n, 1024, TCA_R2C2_ANNOUNCE_MS, ann_ms);
+	if (set_ann_bytes)
+		addattr32(n, 1024, TCA_R2C2_ANNOUNCE_BYTES, ann_bytes);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -246,6 +266,12 @@ static int r2c2_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_uint(PRINT_JSON, "batch_us", NULL, v);
 		print_string(PRINT_FP, NULL, "batch %s ", sprint_time(v, b1));
 	}
+	r2c2_print_ms("announce_after_ms", "announce_after %s ",
+		      tb[TCA_R2C2_ANNOUNCE_MS]);
+	if (tb[TCA_R2C2_ANNOUNCE_BYTES] &&
+	    RTA_PAYLOAD(tb[TCA_R2C2_ANNOUNCE_BYTES]) >= sizeof(__u32))
+		print_size(PRINT_ANY, "announce_bytes", "announce_bytes %s ",
+			   rta_getattr_u32(tb[TCA_R2C2_ANNOUNCE_BYTES]));
 	return 0;
 }
 
@@ -283,6 +309,13 @@ static int r2c2_print_xstats(struct qdisc_util *qu, FILE *f,
 		     st.events_lost);
 	print_lluint(PRINT_ANY, "rates_unknown", " rates_unknown %llu",
 		     st.rates_unknown);
+	print_nl();
+	print_lluint(PRINT_ANY, "flows_announced", "  announced %llu",
+		     st.flows_announced);
+	print_lluint(PRINT_ANY, "flows_unannounced", " unannounced %llu",
+		     st.flows_unannounced);
+	print_lluint(PRINT_ANY, "events_saved", " events_saved %llu",
+		     2 * st.flows_unannounced);
 	return 0;
 }
 

@@ -15,6 +15,8 @@
  *     -B BYTES   socket send buffer (default 64 MiB: enough for one
  *                packet queued per flow in a rate limiter)
  *     -r PPS     send at most PPS packets a second (default: no limit)
+ *     -c COUNT   stop after COUNT send attempts (default: no limit), e.g.
+ *                -n 50 -c 100: 50 flows of exactly two packets each
  *
  * Sends round robin over the flows as fast as the socket takes them
  * (blocking: a rate limiter below holds the sender back through the
@@ -48,14 +50,15 @@ static double now_s(void)
 static int usage(void)
 {
 	fputs("usage: r2c2_udpflood -d DST [-s SRC] [-p PORT] [-b SPORT] [-n FLOWS]\n"
-	      "                     [-l LEN] [-t SECS] [-B SNDBUF] [-r PPS]\n", stderr);
+	      "                     [-l LEN] [-t SECS] [-B SNDBUF] [-r PPS] [-c COUNT]\n",
+	      stderr);
 	return 1;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long flows = 1, len = 1000, sport = 10000, dport = 9;
-	unsigned long long packets = 0, bytes = 0, drops = 0, tries = 0;
+	unsigned long long packets = 0, bytes = 0, drops = 0, tries = 0, count = 0;
 	double pps = 0;
 	struct in_addr src = { 0 }, dst = { 0 };
 	int sndbuf = 64 << 20, one = 1, fd, opt;
@@ -68,7 +71,7 @@ int main(int argc, char **argv)
 	uint32_t *seq;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "s:d:p:b:n:l:t:B:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:p:b:n:l:t:B:r:c:")) != -1) {
 		switch (opt) {
 		case 's':
 			if (inet_pton(AF_INET, optarg, &src) != 1)
@@ -106,6 +109,11 @@ int main(int argc, char **argv)
 		case 'r':
 			pps = strtod(optarg, &end);
 			if (*end || pps <= 0)
+				return usage();
+			break;
+		case 'c':
+			count = strtoull(optarg, &end, 0);
+			if (*end || !count)
 				return usage();
 			break;
 		case 'B':
@@ -152,7 +160,7 @@ int main(int argc, char **argv)
 	start = now_s();
 	for (;;) {
 		t = now_s() - start;
-		if (t >= secs)
+		if (t >= secs || (count && tries >= count))
 			break;
 		if (pps && tries >= t * pps) {
 			struct timespec ts = { 0, 200000 };

@@ -285,6 +285,8 @@ static const char *rate_state_name(unsigned int v)
 		return "set";
 	case R2C2_RS_SAFE:
 		return "safe";
+	case R2C2_RS_PENDING:
+		return "pending";
 	default:
 		return "unknown";
 	}

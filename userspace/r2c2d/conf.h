@@ -29,8 +29,10 @@
  * @ifindex: device of the qdisc (0: r2c0)
  * @max_flows: flows the matrix holds at most (1048576)
  * @control: control socket path; leading '@' = abstract (per netns)
- * @announce_delay_ms: announce own flows' updates only once they are
- *	this old (0: off)
+ * @announce_delay_ms: announce own flows' updates only once they have
+ *	been this long in the matrix (0: off); a flow enters it when
+ *	sch_r2c2 announces it (announce_after/announce_bytes), so the two
+ *	delays add up
  * @ga_interval_ms: route selection slot: one node searches per slot, in
  *	turn (5000; 0: off). routesel.h explains the turn.
  * @ga_long_ms: flows at least this old are long: the search may change

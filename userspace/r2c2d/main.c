@@ -100,6 +100,14 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 
 	if (q->dst == R2C2_ADDR_NONE || q->dst == d->node.addr)
 		return;
+	/*
+	 * Not announced yet (the qdisc's announce_after/announce_bytes): the
+	 * rack has not heard of it and it sends at the initial rate within
+	 * the headroom. Taking it into the matrix would give it a share no
+	 * other node accounts for and refresh it rack-wide; its START comes.
+	 */
+	if (q->state == R2C2_RS_PENDING)
+		return;
 	i = mx_find(&d->mx, d->node.addr, q->id);
 	if (i == MX_NONE) {
 		struct mx_evt e = {

@@ -630,11 +630,15 @@ enum r2c2_stat {
  * @R2C2_RS_INITIAL: the qdisc's initial rate (no rate set yet)
  * @R2C2_RS_SET: a rate set through R2C2_CMD_RATE_SET, lease running
  * @R2C2_RS_SAFE: the safe rate: the lease ran out
+ * @R2C2_RS_PENDING: not announced yet (TCA_R2C2_ANNOUNCE_MS,
+ *	TCA_R2C2_ANNOUNCE_BYTES): the initial rate without a lease; the rack
+ *	does not know the flow, so no rate is set for it (RATE_SET skips it)
  */
 enum r2c2_rate_state {
 	R2C2_RS_INITIAL,
 	R2C2_RS_SET,
 	R2C2_RS_SAFE,
+	R2C2_RS_PENDING,
 };
 
 /**
@@ -658,6 +662,15 @@ enum r2c2_rate_state {
  *	sent now (0..R2C2_BATCH_US_MAX), so one wakeup sends what falls
  *	due in that time; the flow's clock still advances from its send
  *	time (the long-run rate is unchanged)
+ * @TCA_R2C2_ANNOUNCE_MS: u32, announce a flow (raise its START) only once
+ *	it has lived this long since its first packet (0..R2C2_TIME_MS_MAX;
+ *	0 = no time threshold)
+ * @TCA_R2C2_ANNOUNCE_BYTES: u32, announce a flow only once it has sent
+ *	this many bytes (0..R2C2_ANNOUNCE_BYTES_MAX; 0 = no byte threshold).
+ *	With either threshold set, a flow is announced when the first set
+ *	one is reached; one that finishes before raises neither START nor
+ *	FINISH. With both 0 (the default) a flow is announced at its first
+ *	packet.
  * @__TCA_R2C2_MAX: one past the last attribute
  */
 enum tca_r2c2_attr {
@@ -673,6 +686,8 @@ enum tca_r2c2_attr {
 	TCA_R2C2_CATCHUP_US,
 	TCA_R2C2_PAD,
 	TCA_R2C2_BATCH_US,
+	TCA_R2C2_ANNOUNCE_MS,
+	TCA_R2C2_ANNOUNCE_BYTES,
 	__TCA_R2C2_MAX,
 };
 
@@ -685,6 +700,7 @@ enum tca_r2c2_attr {
 #define R2C2_MAXFLOWS_MAX	1000000
 #define R2C2_CATCHUP_US_MAX	1000000
 #define R2C2_BATCH_US_MAX	10000
+#define R2C2_ANNOUNCE_BYTES_MAX	1073741824	/* 1 GiB */
 
 /** TC_R2C2_XSTATS_VERSION - version of struct tc_r2c2_xstats */
 #define TC_R2C2_XSTATS_VERSION	1
@@ -694,8 +710,9 @@ enum tca_r2c2_attr {
  * @version: TC_R2C2_XSTATS_VERSION
  * @flows: flows tracked
  * @flows_active: flows with packets queued
- * @flows_started: flows seen for the first time (flow-start events)
- * @flows_finished: flows idle longer than idle_ms (flow-finish events)
+ * @flows_started: flows seen for the first time
+ * @flows_finished: announced flows idle longer than idle_ms (flow-finish
+ *	events)
  * @throttled: dequeues that found the earliest flow not yet due
  * @drops_limit: packets dropped because the qdisc held limit packets
  * @drops_flow_limit: packets dropped because their flow held flow_limit
@@ -705,8 +722,13 @@ enum tca_r2c2_attr {
  * @leases_expired: flows that fell back to the safe rate
  * @events_lost: flow start/finish events lost (event queue full)
  * @rates_unknown: RATE_SET entries skipped: the flow was unknown to the
- *	qdisc (finished, or never started); appended later, so readers
+ *	qdisc (finished, or never started) or not announced yet
+ *	(R2C2_RS_PENDING); appended later, so readers
  *	take what the attribute's length holds
+ * @flows_announced: flows announced (flow-start events); appended later
+ * @flows_unannounced: flows idle longer than idle_ms before they were
+ *	announced: neither START nor FINISH was raised (two events saved
+ *	each); appended later
  * @resv: zero
  */
 struct tc_r2c2_xstats {
@@ -725,6 +747,8 @@ struct tc_r2c2_xstats {
 	__u64	leases_expired;
 	__u64	events_lost;
 	__u64	rates_unknown;
+	__u64	flows_announced;
+	__u64	flows_unannounced;
 };
 
 #endif /* _UAPI_LINUX_R2C2_H */
