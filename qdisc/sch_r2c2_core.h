@@ -102,7 +102,7 @@ struct r2c2q_flow {
  * @solo: the only backlogged flow, kept out of @time_tree, or NULL
  * @idle_list: flows without packets, oldest first
  * @flows: flows in the table
- * @active: flows in @time_tree
+ * @active: backlogged flows (@solo and those in @time_tree)
  * @initial_rate: bit/s of flows in state R2C2_RS_INITIAL
  * @safe_rate: bit/s of flows in state R2C2_RS_SAFE
  * @lease_ns: lifetime of a rate, 0 = forever
