@@ -9,7 +9,7 @@
 #	r2c2-h0                             r2c2-h1
 #	+------------------------+  veth   +--------------------------+
 #	| r2c0 10.42.0.0 fd42::0 |p0 -- p0| r2c0 10.42.0.1 fd42::1  |
-#	|  root r2c2 4mbit       |         | monitor, blackhole routes|
+#	|  root r2c2 4mbit, 60 s |         | monitor, blackhole routes|
 #	|  A: connect, sends     |  --->   |  A: accept               |
 #	|  B: accept, sends      |  --->   |  B: connect (IPv6)       |
 #	+------------------------+         +--------------------------+
@@ -94,8 +94,10 @@ busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | jq -e '.nodes ==
 check_err $? "the two nodes did not see each other"
 busywait 5000 ip netns exec "$S" ping -c 1 -W 1 10.42.0.1 >/dev/null
 check_err $? "no ping over r2c0"
-ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2 initial_rate 4mbit
-check_err $? "tc qdisc add dev r2c0 root r2c2 initial_rate 4mbit"
+# idle 60 s: RTO backoffs grow past the default 3 s in a slow guest, and a
+# flow idle that long would finish and start again (with the same id)
+ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2 initial_rate 4mbit idle 60s
+check_err $? "tc qdisc add dev r2c0 root r2c2 initial_rate 4mbit idle 60s"
 log_test "two-node line up, sch_r2c2 on node 0's r2c0, txrehash $rehash"
 ((EXIT_STATUS == 0)) || ksft_exit
 
