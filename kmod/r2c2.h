@@ -150,7 +150,7 @@ struct r2c2_dup {
  * struct r2c2_flow - a flow sent by r2c0 (sender flow table)
  * @hnode: in @node->flows
  * @rcu: for kfree_rcu()
- * @id: flow identifier (skb hash)
+ * @id: flow identifier (r2c2_flow_id())
  * @dst: destination node of its last packet
  * @rproto: enum r2c2_rproto, or R2C2_RP_NODE for the node default
  * @held: R2C2_FH_* (under @node->flow_lock): the flow lives although idle

@@ -34,8 +34,6 @@ torus_create 3 3 || exit 1
 torus_wait_converged 60 || exit 1
 DST=$(torus_addr4 1)
 at 0 "$TC" qdisc add dev p0 root tbf rate ${CAP}mbit burst 16k latency 200ms
-# TCP's txhash is the r2c2 flow id: no new hash on a retransmission timeout
-at 0 sysctl -qw net.core.txrehash=0
 for p in 5201 5202 5203; do
 	at 1 iperf3 -s -D -p $p >/dev/null
 done

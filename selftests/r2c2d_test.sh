@@ -102,10 +102,6 @@ log_test "3x3 torus up"
 N0=$(torus_ns 0)
 N1=$(torus_ns 1)
 DST=$(torus_addr4 1)
-# TCP picks a new random txhash on a retransmission timeout (and 6.12 on
-# more occasions); the flow id r2c0 and sch_r2c2 use is that hash, so the
-# connection would turn into a new flow for the rack each time
-ip netns exec "$N0" sysctl -qw net.core.txrehash=0
 ip netns exec "$N0" "$TC" qdisc add dev p0 root tbf rate "${CAP}mbit" \
 	burst 16k latency 200ms
 ip netns exec "$N1" iperf3 -s -D -p 5201 >/dev/null

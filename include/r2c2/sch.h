@@ -14,6 +14,31 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
+#include <net/request_sock.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+
+/**
+ * r2c2_sk_is_tcp() - whether a packet's socket is a TCP connection's own
+ * @sk: skb->sk, not NULL
+ *
+ * A full TCP socket, or the request socket of a connection being accepted
+ * (it sends the SYN-ACK). Both are in the established hash under the
+ * connection's 4-tuple, so their sk_hash is the same: the request socket's
+ * is computed when it is hashed, before the SYN-ACK is sent, and the child
+ * socket that replaces it is hashed to the same value.
+ *
+ * Return: true if @sk->sk_hash identifies the packet's TCP connection.
+ */
+static inline bool r2c2_sk_is_tcp(const struct sock *sk)
+{
+	if (sk->sk_state == TCP_NEW_SYN_RECV) {
+		const struct sock *l = inet_reqsk(sk)->rsk_listener;
+
+		return l && sk_is_tcp(l);
+	}
+	return sk_fullsock(sk) && sk_is_tcp(sk);
+}
 
 /**
  * r2c2_flow_id() - the R2C2 flow identifier of a packet
@@ -23,10 +48,35 @@
  * (the rate limiter's key), so that a rate computed for (source node,
  * flow id) lands on the right rate limiter. 0 is never a flow id.
  *
+ * A packet sent by a TCP connection's socket (r2c2_sk_is_tcp(): the full
+ * socket, or the request socket for the SYN-ACK of a passive open) gets
+ * the socket's established-hash value, sk_hash: the hash of the 4-tuple
+ * (and the netns), set once when connect() or the SYN's arrival puts the
+ * connection in the established hash, for IPv4 and IPv6 alike, and never
+ * changed while the connection lives. skb_get_hash() is not stable: TCP's
+ * packets carry sk_txhash, which TCP draws anew after a retransmission
+ * timeout and on other negative advice (sysctl net.core.txrehash, on by
+ * default), and the connection would become a new flow each time.
+ *
+ * Every other packet keeps skb_get_hash(): UDP and other protocols,
+ * forwarded packets, packets without a socket, and the TCP packets that
+ * are not sent by the connection's socket: resets and timewait ACKs (sent
+ * by the per-netns control socket, with the connection's last txhash) and
+ * SYN-ACKs sent as SYN cookies (no socket). Those few packets of a
+ * connection get another flow id than its data.
+ *
+ * Cost: a packet without a socket pays one test of skb->sk; one with a
+ * socket reads sk_state, sk_family, sk_type and sk_protocol before it
+ * reaches skb_get_hash(); no flow dissection is added.
+ *
  * Return: the flow id.
  */
 static inline u32 r2c2_flow_id(struct sk_buff *skb)
 {
+	const struct sock *sk = skb->sk;
+
+	if (sk && r2c2_sk_is_tcp(sk))
+		return READ_ONCE(sk->sk_hash) ?: 1;
 	return skb_get_hash(skb) ?: 1;
 }
 
