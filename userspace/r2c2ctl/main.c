@@ -7,9 +7,15 @@
  * on stderr, with the kernel's extack text when it gave one), 2 the
  * command line is wrong (nothing was sent).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "json.h"
@@ -70,7 +76,9 @@ static void usage(FILE *f)
 	for (i = 0; i < N_OBJECTS; i++)
 		fprintf(f, " %s%s", objects[i].name,
 			i + 1 < N_OBJECTS ? " |" : " }\n");
-	fputs("       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -h[elp] | -V[ersion] }\n"
+	fputs("       r2c2ctl [ OPTIONS ] -b[atch] FILE\n"
+	      "       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -n[etns] NAME |\n"
+	      "                    -h[elp] | -V[ersion] }\n"
 	      "\n", f);
 	for (i = 0; i < N_OBJECTS; i++)
 		fprintf(f, "  %-13s %s\n", objects[i].name, objects[i].synopsis);
@@ -78,6 +86,11 @@ static void usage(FILE *f)
 	      "  -j, --json      print JSON\n"
 	      "  -p, --pretty    indent JSON (with -j)\n"
 	      "  -s, --stats     add counters (port show, node show)\n"
+	      "  -n, --netns NAME  run in network namespace NAME (/run/netns/NAME,\n"
+	      "                  or a path), like ip -n\n"
+	      "  -b, --batch FILE  run the commands of FILE (\"-\": stdin), one a\n"
+	      "                  line: [ -n NAME ] OBJECT COMMAND ...; stops at the\n"
+	      "                  first that fails (\"Command failed FILE:LINE\")\n"
 	      "  -h, --help      print this help\n"
 	      "  -V, --version   print the version\n"
 	      "\"r2c2ctl OBJECT help\" describes an object's commands.\n", f);
@@ -133,6 +146,145 @@ static int dispatch(int argc, char **argv)
 	return obj->fn(argc - 1, argv + 1);
 }
 
+/* the namespace a command runs in (a copy): NULL = the one r2c2ctl started in */
+static char *cur_netns;
+static int orig_netns_fd = -1;
+
+/*
+ * Enter network namespace @name (NULL: the original one); the netlink
+ * socket, bound to the namespace it was opened in, is reopened lazily.
+ */
+static int netns_switch(const char *name)
+{
+	char path[PATH_MAX], *copy = NULL;
+	int fd, err;
+
+	if (name == cur_netns ||
+	    (name && cur_netns && !strcmp(name, cur_netns)))
+		return R2C2CTL_EXIT_OK;
+	if (orig_netns_fd < 0) {
+		orig_netns_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+		if (orig_netns_fd < 0) {
+			fprintf(stderr, "r2c2ctl: /proc/self/ns/net: %s\n",
+				strerror(errno));
+			return R2C2CTL_EXIT_ERR;
+		}
+	}
+	if (name) {
+		copy = strdup(name);
+		if (!copy) {
+			fputs("r2c2ctl: out of memory\n", stderr);
+			return R2C2CTL_EXIT_ERR;
+		}
+		if (strchr(name, '/'))
+			snprintf(path, sizeof(path), "%s", name);
+		else
+			snprintf(path, sizeof(path), "/run/netns/%s", name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr,
+				"r2c2ctl: cannot open network namespace \"%s\": %s\n",
+				name, strerror(errno));
+			free(copy);
+			return R2C2CTL_EXIT_ERR;
+		}
+	} else {
+		fd = orig_netns_fd;
+	}
+	err = setns(fd, CLONE_NEWNET);
+	if (err)
+		fprintf(stderr,
+			"r2c2ctl: setting the network namespace to \"%s\" failed: %s\n",
+			name ? name : "(initial)", strerror(errno));
+	if (fd != orig_netns_fd)
+		close(fd);
+	if (err) {
+		free(copy);
+		return R2C2CTL_EXIT_ERR;
+	}
+	ctl_nl_close();
+	free(cur_netns);
+	cur_netns = copy;
+	return R2C2CTL_EXIT_OK;
+}
+
+/* one command: in namespace @netns (NULL: the initial one) */
+static int run_one(const char *netns, int argc, char **argv)
+{
+	int ret = netns_switch(netns);
+
+	if (ret)
+		return ret;
+	print_init(opts.json, opts.pretty);
+	ret = dispatch(argc, argv);
+	print_fini();
+	return ret;
+}
+
+#define BATCH_MAX_ARGS	256
+
+/*
+ * -b FILE: every line is [ -n NAME ] OBJECT COMMAND ..., words split at
+ * blanks, "#" starts a comment. A line without -n runs in the namespace
+ * of the command line's -n (or the initial one). One process for a whole
+ * rack's configuration: under emulation every process start costs
+ * 50-200 ms (selftests/torus.sh).
+ */
+static int batch(const char *file, const char *netns)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	char *line = NULL, *argv[BATCH_MAX_ARGS], *tok, *save;
+	unsigned long lineno = 0;
+	size_t cap = 0;
+	int ret = R2C2CTL_EXIT_OK, argc;
+	const char *ns;
+
+	if (!f) {
+		fprintf(stderr, "r2c2ctl: %s: %s\n", file, strerror(errno));
+		return R2C2CTL_EXIT_ERR;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		tok = strchr(line, '#');
+		if (tok)
+			*tok = '\0';
+		argc = 0;
+		for (tok = strtok_r(line, " \t\r\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\r\n", &save)) {
+			if (argc == BATCH_MAX_ARGS - 1) {
+				ret = usage_error("batch line %lu: more than %d words",
+						  lineno, BATCH_MAX_ARGS - 1);
+				goto out;
+			}
+			argv[argc++] = tok;
+		}
+		argv[argc] = NULL;
+		if (!argc)
+			continue;
+		ns = netns;
+		if (!strcmp(argv[0], "-n") || !strcmp(argv[0], "--netns")) {
+			if (argc < 3) {
+				ret = usage_error("batch line %lu: \"%s\" needs NAME and a command",
+						  lineno, argv[0]);
+				goto out;
+			}
+			ns = argv[1];
+			argc -= 2;
+			memmove(argv, argv + 2, (argc + 1) * sizeof(*argv));
+		}
+		ret = run_one(ns, argc, argv);
+		if (ret) {
+			fprintf(stderr, "Command failed %s:%lu\n", file, lineno);
+			break;
+		}
+	}
+out:
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -141,13 +293,16 @@ int main(int argc, char **argv)
 		{ "stats",	no_argument, NULL, 's' },
 		{ "help",	no_argument, NULL, 'h' },
 		{ "version",	no_argument, NULL, 'V' },
+		{ "netns",	required_argument, NULL, 'n' },
+		{ "batch",	required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *netns = NULL, *batch_file = NULL;
 	bool show_version = false;
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jpshV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jpshVn:b:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opts.json = true;
@@ -164,6 +319,12 @@ int main(int argc, char **argv)
 		case 'V':
 			show_version = true;
 			break;
+		case 'n':
+			netns = optarg;
+			break;
+		case 'b':
+			batch_file = optarg;
+			break;
 		default:
 			return usage_error("unknown option \"%s\"",
 					   argv[optind - 1]);
@@ -172,16 +333,22 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
-	print_init(opts.json, opts.pretty);
 	if (show_version) {
+		print_init(opts.json, opts.pretty);
 		ret = version();
+		print_fini();
+	} else if (batch_file) {
+		ret = argc ? usage_error("-b FILE takes no command: \"%s\"", argv[0])
+			   : batch(batch_file, netns);
 	} else if (argc == 0) {
 		usage(stderr);
 		ret = R2C2CTL_EXIT_USAGE;
 	} else {
-		ret = dispatch(argc, argv);
+		ret = run_one(netns, argc, argv);
 	}
-	print_fini();
 	ctl_nl_close();
+	free(cur_netns);
+	if (orig_netns_fd >= 0)
+		close(orig_netns_fd);
 	return ret;
 }

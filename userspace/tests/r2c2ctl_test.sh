@@ -255,6 +255,31 @@ else
 	pass "usage errors send nothing"
 fi
 
+# ---- -b FILE and -n NETNS -------------------------------------------------
+printf '# comment\n\nhelp node\n  help port # more\n' >"$T/batch"
+run -b "$T/batch"
+if [ "$rc" -eq 0 ] && grep -q "port add" "$T/out" && grep -q "node set" "$T/out"; then
+	pass "-b: every line runs (comments, blank lines)"
+else
+	fail "-b: every line runs (comments, blank lines)"
+fi
+printf 'help node\nnode frob\nhelp port\n' >"$T/batch"
+run -b - <"$T/batch"
+if [ "$rc" -eq 2 ] && grep -q "^Command failed -:2$" "$T/err" && ! grep -q "port add" "$T/out"; then
+	pass "-b: stops at the first failing line, names it, its status"
+else
+	fail "-b: stops at the first failing line, names it, its status" "exit $rc"
+fi
+run -b "$T/batch" node show
+expect_rc "-b with a command: exit 2" 2
+run -n r2c2_test_absent_ns node show
+expect_err "-n: a namespace that does not exist, exit 1" 1 \
+	'r2c2ctl: cannot open network namespace "r2c2_test_absent_ns": No such file or directory'
+printf 'help node\n-n r2c2_test_absent_ns help port\n' >"$T/batch"
+run -b "$T/batch"
+expect_err "-b: -n on a line, a namespace that does not exist, exit 1" 1 \
+	"$(printf '%s\n' 'r2c2ctl: cannot open network namespace "r2c2_test_absent_ns": No such file or directory' "Command failed $T/batch:2")"
+
 # ---- the module is not loaded --------------------------------------------
 absent() { # FAMILY: the message for a missing family
 	echo "r2c2ctl: the r2c2 kernel module is not loaded (generic netlink family \"$1\" not found); try: modprobe r2c2"
