@@ -91,13 +91,8 @@ watch_flow()
 
 # ------------------------------------------------------------------ setup
 RET=0
-ns_create "$S" && ns_create "$R" && veth_link "$S" p0 "$R" p0
-check_err $? "namespaces and veth"
-ip netns exec "$S" r2c2ctl node set addr 0 hello 100 >/dev/null &&
-	ip netns exec "$R" r2c2ctl node set addr 1 hello 100 >/dev/null &&
-	ip netns exec "$S" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$R" r2c2ctl port add 0 dev p0
-check_err $? "r2c2ctl node set / port add"
+line2_create "$S" "$R"
+check_err $? "two-node line: namespaces, veth, r2c2ctl node set / port add"
 for ns in "$S" "$R"; do
 	ip -n "$ns" link set r2c0 up
 	ip -n "$ns" addr add "10.44.0.${ns#r2c2-a}/16" dev r2c0

@@ -68,13 +68,8 @@ mac() { ip -n "$1" -j link show r2c0 | jq -r '.[0].address'; }
 
 # ------------------------------------------------------------------ setup
 RET=0
-ns_create "$S" && ns_create "$R" && veth_link "$S" p0 "$R" p0
-check_err $? "namespaces and veth"
-ip netns exec "$S" r2c2ctl node set addr 0 hello 100 >/dev/null &&
-	ip netns exec "$R" r2c2ctl node set addr 1 hello 100 >/dev/null &&
-	ip netns exec "$S" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$R" r2c2ctl port add 0 dev p0
-check_err $? "r2c2ctl node set / port add"
+line2_create "$S" "$R"
+check_err $? "two-node line: namespaces, veth, r2c2ctl node set / port add"
 rehash=$(ip netns exec "$S" sysctl -n net.core.txrehash)
 [[ $rehash == 1 ]]
 check_err $? "net.core.txrehash is $rehash in node 0, not the default 1"

@@ -294,6 +294,17 @@ veth_link()
 	ip -n "$ns1" link set "$if1" up && ip -n "$ns2" link set "$if2" up
 }
 
+# line2_create NS0 NS1: a two-node r2c2 line, NS0 node 0 and NS1 node 1
+# (hellos every 100 ms), joined by a veth between their ports 0 (p0).
+line2_create()
+{
+	ns_create "$1" && ns_create "$2" && veth_link "$1" p0 "$2" p0 &&
+		ip netns exec "$1" r2c2ctl node set addr 0 hello 100 >/dev/null &&
+		ip netns exec "$2" r2c2ctl node set addr 1 hello 100 >/dev/null &&
+		ip netns exec "$1" r2c2ctl port add 0 dev p0 &&
+		ip netns exec "$2" r2c2ctl port add 0 dev p0
+}
+
 # ---------------------------------------------------------------- waiting
 # busywait TIMEOUT_MS CMD...: retry CMD until it succeeds or TIMEOUT_MS
 # passes; returns CMD's last status (and prints its last output).
