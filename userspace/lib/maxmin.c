@@ -169,10 +169,13 @@ static inline void ob_axpy2(char *base, const u16 *restrict ob,
 	}
 }
 
-/* as ob_axpy2(), C only: C[entry j] += w * a[j] */
-static inline void ob_axpy(char *base, const u16 *restrict ob,
-			   const double *restrict a, u32 len, u16 hi, u16 s,
-			   double w)
+/*
+ * as ob_axpy2(), C only: C[entry j] += w * a[j]; one1: w is 1 (the
+ * product is a[j] exactly: one multiplication less an entry)
+ */
+static inline __attribute__((always_inline)) void
+ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
+	u16 hi, u16 s, double w, bool one1)
 {
 	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
 	const v8h vs = (v8h){ 0 } + s;
@@ -187,10 +190,10 @@ static inline void ob_axpy(char *base, const u16 *restrict ob,
 		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
 #pragma GCC unroll 8
 		for (i = 0; i < 8; i++)
-			*(double *)(base + y[i]) += w * aj[i];
+			*(double *)(base + y[i]) += one1 ? aj[i] : w * aj[i];
 	}
 	for (; j < len; j++)
-		*(double *)(base + ob_one(ob[j], hi, s)) += w * a[j];
+		*(double *)(base + ob_one(ob[j], hi, s)) += one1 ? a[j] : w * a[j];
 }
 
 struct hent {
@@ -389,6 +392,40 @@ static void h_sift(struct hent *h, u32 n, u32 i)
 	h[i] = x;
 }
 
+/*
+ * h[0] has grown (re-keyed, or replaced by the last entry): such a key
+ * usually belongs near the bottom, so move the hole down to a leaf by
+ * the smaller child (one comparison a level, not two) and sift the
+ * entry up from there (Floyd)
+ */
+static void h_sift_root(struct hent *h, u32 n)
+{
+	_Static_assert(sizeof(struct hent) == 16, "hent byte offsets");
+	char *base = (char *)h;
+	const size_t nb = (size_t)n * 16;
+	struct hent x = h[0];
+	size_t ib = 0, cb, pb;
+
+	/* byte offsets: child of ib at 2 ib + 16 */
+	for (;;) {
+		cb = 2 * ib + 16;
+		if (cb >= nb)
+			break;
+		cb += (size_t)(((struct hent *)(base + cb + 16))->key <
+			       ((struct hent *)(base + cb))->key) << 4;
+		*(struct hent *)(base + ib) = *(struct hent *)(base + cb);
+		ib = cb;
+	}
+	while (ib) {
+		pb = ((ib - 16) / 32) * 16;
+		if (!(x.key < ((struct hent *)(base + pb))->key))
+			break;
+		*(struct hent *)(base + ib) = *(struct hent *)(base + pb);
+		ib = pb;
+	}
+	*(struct hent *)(base + ib) = x;
+}
+
 static void h_heapify(struct hent *h, u32 n)
 {
 	u32 i;
@@ -403,7 +440,7 @@ static void h_pop(struct hent *h, u32 *n)
 	if (--*n) {
 		h[0] = h[*n];
 		h[*n].key = INFINITY;
-		h_sift(h, *n, 0);
+		h_sift_root(h, *n);
 	}
 }
 
@@ -578,7 +615,7 @@ static bool top_fresh(struct eng *e, double floor, double *lam)
 			return true;
 		}
 		h[0].key = v;
-		h_sift(h, e->hn, 0);
+		h_sift_root(h, e->hn);
 	}
 	return false;
 }
@@ -928,7 +965,10 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 				continue;
 			}
 			if (!p16) {
-				ob_axpy(base, c->ob, a, len, e->obhi, c->s7, w);
+				if (w == 1)
+					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, 1, true);
+				else
+					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, w, false);
 				continue;
 			}
 #pragma GCC unroll 4
