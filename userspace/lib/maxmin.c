@@ -958,6 +958,12 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			*b |= 1ull << (r % 64);
 			ws->sact[(size_t)q * e->mw + s / 64] |= 1ull << (s % 64);
 			e->qmask |= 1u << q;
+			if (reltr && w == 1) {
+#pragma GCC unroll 4
+				for (j = 0; j < len; j++)
+					cr[lk[j]] += a[j];
+				continue;
+			}
 			if (reltr) {
 #pragma GCC unroll 4
 				for (j = 0; j < len; j++)
