@@ -82,10 +82,15 @@
  * instructions an entry) and stop sweeping. Built once: rebuilding it as
  * it fills with frozen classes cost more than scanning them. LATE_DIV
  * measured by callgrind (RPS and mix-1/3 at 10^4 and 10^5): 3 to 20 by
- * entries; 14-20 best.
+ * entries; 14-20 best. At most LATE_PER_LINK entries a link: at 10^5
+ * RPS, 1/16 is ~530K entries (3 MB of index and buffer), which cost
+ * more CPU time than the sweeps it saved although fewer instructions.
  */
 #ifndef LATE_DIV
 #define LATE_DIV	16
+#endif
+#ifndef LATE_PER_LINK
+#define LATE_PER_LINK	16
 #endif
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
@@ -795,6 +800,7 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 	if (e->symq && e->symleft) {
 		/* room for the index (u32) and the translated entries (u16) */
 		if (!e->late && e->symleft * LATE_DIV <= e->syment &&
+		    e->symleft <= (size_t)LATE_PER_LINK * e->nl &&
 		    e->symleft + e->symleft / 2 + 8 <= e->linvn)
 			build_late(e);
 		if (!e->late) {
