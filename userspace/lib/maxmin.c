@@ -381,52 +381,23 @@ static inline double dmax(double a, double b)
 
 static void h_sift(struct hent *h, u32 n, u32 i)
 {
-	struct hent x = h[i];
-
-	for (;;) {
-		u32 c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		c += h[c + 1].key < h[c].key;
-		if (!(h[c].key < x.key))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
-
-/*
- * h[0] has grown (re-keyed, or replaced by the last entry): such a key
- * usually belongs near the bottom, so move the hole down to a leaf by
- * the smaller child (one comparison a level, not two) and sift the
- * entry up from there (Floyd)
- */
-static void h_sift_root(struct hent *h, u32 n)
-{
 	_Static_assert(sizeof(struct hent) == 16, "hent byte offsets");
 	char *base = (char *)h;
 	const size_t nb = (size_t)n * 16;
-	struct hent x = h[0];
-	size_t ib = 0, cb, pb;
+	struct hent x = h[i];
+	size_t ib = (size_t)i * 16, cb;
 
-	/* byte offsets: child of ib at 2 ib + 16 */
+	/* byte offsets (fewer instructions a level): child of ib at 2 ib + 16 */
 	for (;;) {
 		cb = 2 * ib + 16;
 		if (cb >= nb)
 			break;
 		cb += (size_t)(((struct hent *)(base + cb + 16))->key <
 			       ((struct hent *)(base + cb))->key) << 4;
+		if (!(((struct hent *)(base + cb))->key < x.key))
+			break;
 		*(struct hent *)(base + ib) = *(struct hent *)(base + cb);
 		ib = cb;
-	}
-	while (ib) {
-		pb = ((ib - 16) / 32) * 16;
-		if (!(x.key < ((struct hent *)(base + pb))->key))
-			break;
-		*(struct hent *)(base + ib) = *(struct hent *)(base + pb);
-		ib = pb;
 	}
 	*(struct hent *)(base + ib) = x;
 }
@@ -445,7 +416,7 @@ static void h_pop(struct hent *h, u32 *n)
 	if (--*n) {
 		h[0] = h[*n];
 		h[*n].key = INFINITY;
-		h_sift_root(h, *n);
+		h_sift(h, *n, 0);
 	}
 }
 
@@ -620,7 +591,7 @@ static bool top_fresh(struct eng *e, double floor, double *lam)
 			return true;
 		}
 		h[0].key = v;
-		h_sift_root(h, e->hn);
+		h_sift(h, e->hn, 0);
 	}
 	return false;
 }
