@@ -17,8 +17,9 @@
  *  2. index which flows cross which link: on a torus, for protocols with
  *     many entries per flow (RPS), one bit per flow in a per-source
  *     bitmap of offsets, intersected with rtab's offset masks when a
- *     link saturates (freeze_sym()); else a counting sort of the entries
- *     into the inverse index link -> flows;
+ *     link saturates (freeze_sym()) until few of those flows are left,
+ *     then an index of the rest (the late index, see LATE_DIV); else a
+ *     counting sort of the entries into the inverse index link -> flows;
  *  3. when a link saturates, freeze the unfrozen flows crossing it:
  *     P -= rate * coefficient, C -= weight * coefficient over the flow's
  *     entries.
