@@ -17,8 +17,9 @@
  *  2. index which flows cross which link: on a torus, for protocols with
  *     many entries per flow (RPS), one bit per flow in a per-source
  *     bitmap of offsets, intersected with rtab's offset masks when a
- *     link saturates (freeze_sym()); else a counting sort of the entries
- *     into the inverse index link -> flows;
+ *     link saturates (freeze_sym()) until few of those flows are left,
+ *     then an index of the rest (the late index, see LATE_DIV); else a
+ *     counting sort of the entries into the inverse index link -> flows;
  *  3. when a link saturates, freeze the unfrozen flows crossing it:
  *     P -= rate * coefficient, C -= weight * coefficient over the flow's
  *     entries.
@@ -71,6 +72,27 @@
  * lookup) and translates the sum once (~nl additions)
  */
 #define REL_MIN		2
+/*
+ * Late index: the sweeps of freeze_sym() cost about the same whatever
+ * the number of unfrozen flows (every active source is visited), while
+ * most flows freeze at the first few saturated links (RPS at 10^4: two
+ * thirds at the first 68 of 677; the long ones first, they cross more
+ * links). Once at most 1 / LATE_DIV of the link entries of the
+ * mask-indexed classes of the level belong to unfrozen classes, index
+ * those classes link -> classes (counting sort, as build_inverse(), ~15
+ * instructions an entry) and stop sweeping. Built once: rebuilding it as
+ * it fills with frozen classes cost more than scanning them. LATE_DIV
+ * measured by callgrind (RPS and mix-1/3 at 10^4 and 10^5): 3 to 20 by
+ * entries; 14-20 best. At most LATE_PER_LINK entries a link: at 10^5
+ * RPS, 1/16 is ~530K entries (3 MB of index and buffer), which cost
+ * more CPU time than the sweeps it saved although fewer instructions.
+ */
+#ifndef LATE_DIV
+#define LATE_DIV	16
+#endif
+#ifndef LATE_PER_LINK
+#define LATE_PER_LINK	16
+#endif
 
 /* (C, P) of one link: unfrozen weight * coefficient, capacity left */
 typedef double v2d __attribute__((vector_size(16)));
@@ -153,10 +175,13 @@ static inline void ob_axpy2(char *base, const u16 *restrict ob,
 	}
 }
 
-/* as ob_axpy2(), C only: C[entry j] += w * a[j] */
-static inline void ob_axpy(char *base, const u16 *restrict ob,
-			   const double *restrict a, u32 len, u16 hi, u16 s,
-			   double w)
+/*
+ * as ob_axpy2(), C only: C[entry j] += w * a[j]; one1: w is 1 (the
+ * product is a[j] exactly: one multiplication less an entry)
+ */
+static inline __attribute__((always_inline)) void
+ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
+	u16 hi, u16 s, double w, bool one1)
 {
 	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
 	const v8h vs = (v8h){ 0 } + s;
@@ -171,10 +196,10 @@ static inline void ob_axpy(char *base, const u16 *restrict ob,
 		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
 #pragma GCC unroll 8
 		for (i = 0; i < 8; i++)
-			*(double *)(base + y[i]) += w * aj[i];
+			*(double *)(base + y[i]) += one1 ? aj[i] : w * aj[i];
 	}
 	for (; j < len; j++)
-		*(double *)(base + ob_one(ob[j], hi, s)) += w * a[j];
+		*(double *)(base + ob_one(ob[j], hi, s)) += one1 ? a[j] : w * a[j];
 }
 
 struct hent {
@@ -219,6 +244,7 @@ struct r2c2_ws {
 	double *dG;
 	struct hent *heap;
 	u32 *cnt, *istart;
+	u32 *lstart;		/* nl + 1: the late index (see LATE_DIV) */
 	/* per flow */
 	size_t nf;
 	u32 *lvl, *dem, *gmem, *rep;
@@ -266,7 +292,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	if (!ws)
 		return;
 	free(ws->CP); free(ws->dG); free(ws->heap);
-	free(ws->cnt); free(ws->istart);
+	free(ws->cnt); free(ws->istart); free(ws->lstart);
 	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
 	free(ws->stamp);
 	free(ws->frozen); free(ws->fv); free(ws->cls); free(ws->wk); free(ws->key);
@@ -315,6 +341,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		ws->crel = calloc(nl, sizeof(*ws->crel));
 		if (!ws->CP || !ws->dG || !ws->crel || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1) ||
+		    !GROW(ws->lstart, nl + 1) ||
 		    !GROW(ws->obuf, nl + 8))
 			return -ENOMEM;
 		ws->nl = nl;
@@ -355,20 +382,25 @@ static inline double dmax(double a, double b)
 
 static void h_sift(struct hent *h, u32 n, u32 i)
 {
+	_Static_assert(sizeof(struct hent) == 16, "hent byte offsets");
+	char *base = (char *)h;
+	const size_t nb = (size_t)n * 16;
 	struct hent x = h[i];
+	size_t ib = (size_t)i * 16, cb;
 
+	/* byte offsets (fewer instructions a level): child of ib at 2 ib + 16 */
 	for (;;) {
-		u32 c = 2 * i + 1;
-
-		if (c >= n)
+		cb = 2 * ib + 16;
+		if (cb >= nb)
 			break;
-		c += h[c + 1].key < h[c].key;
-		if (!(h[c].key < x.key))
+		cb += (size_t)(((struct hent *)(base + cb + 16))->key <
+			       ((struct hent *)(base + cb))->key) << 4;
+		if (!(((struct hent *)(base + cb))->key < x.key))
 			break;
-		h[i] = h[c];
-		i = c;
+		*(struct hent *)(base + ib) = *(struct hent *)(base + cb);
+		ib = cb;
 	}
-	h[i] = x;
+	*(struct hent *)(base + ib) = x;
 }
 
 static void h_heapify(struct hent *h, u32 n)
@@ -398,6 +430,15 @@ struct eng {
 	struct r2c2_ws *ws;
 	u32 hn, nl;
 	u32 nunfrozen, ngdirty, nact;
+	/*
+	 * link entries of the mask-indexed (sym) classes of the level, of
+	 * the unfrozen ones; late: the late index is built (see LATE_DIV),
+	 * in ws->inv after the inverse, and linvn u32 there are free
+	 */
+	size_t syment, symleft, linvn;
+	u32 *linv;
+	u32 nlv;
+	bool late;
 	/* inverse index of 16-bit positions in lv (levels below 2^16 flows) */
 	const u32 *lv;
 	/* the level's slices of ws->fv, ws->wk, ws->key */
@@ -449,6 +490,8 @@ static void freeze(struct eng *e, u32 k, double x)
 		}
 		return;
 	}
+	if (c->sym)
+		e->symleft -= c->len;
 	{
 		const u32 *restrict lk = c->lk;
 		const double *restrict a = c->a;
@@ -658,14 +701,90 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 	}
 }
 
+/*
+ * the late index (see LATE_DIV): link -> the unfrozen mask-indexed
+ * classes crossing it, by position; counting sort as build_inverse(),
+ * the entries translated once into a u16 buffer after the index (byte
+ * offsets in CP, or link numbers where the class has no ob)
+ */
+static void build_late(struct eng *e)
+{
+	struct r2c2_ws *ws = e->ws;
+	const size_t nle = e->symleft;
+	u32 *restrict cnt = ws->cnt, *restrict ls = ws->lstart;
+	u32 *restrict linv = e->linv, *restrict lst = ws->hit;
+	u16 *restrict tmp = (u16 *)(linv + nle), *restrict o = tmp;
+	u32 j, k, l, m, nk = 0;
+
+	memset(cnt, 0, e->nl * sizeof(*cnt));
+	for (k = 0; k < e->nlv; k++) {
+		const struct cls *c = &ws->cls[k];
+		u32 len = c->len;
+
+		if (!c->sym || ws->frozen[k])
+			continue;
+		lst[nk++] = k;
+		if (c->p16) {
+			for (j = 0; j < len; j++) {
+				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->p16[j] / 16);
+				cnt[o[j]]++;
+			}
+		} else {
+			/* writes up to 7 past len: the next class's, or slack */
+			ob_translate(c->ob, len, e->obhi, c->s7, o);
+#pragma GCC unroll 4
+			for (j = 0; j < len; j++)
+				cnt[o[j] / sizeof(v2d)]++;
+		}
+		o += len;
+	}
+	ls[0] = 0;
+	for (l = 0; l < e->nl; l++) {
+		ls[l + 1] = ls[l] + cnt[l];
+		cnt[l] = ls[l];
+	}
+	for (o = tmp, m = 0; m < nk; m++) {
+		const struct cls *c;
+		u32 len;
+
+		k = lst[m];
+		c = &ws->cls[k];
+		len = c->len;
+		if (c->p16) {
+			for (j = 0; j < len; j++)
+				linv[cnt[o[j]]++] = k;
+		} else {
+#pragma GCC unroll 4
+			for (j = 0; j < len; j++)
+				linv[cnt[o[j] / sizeof(v2d)]++] = k;
+		}
+		o += len;
+	}
+	e->late = true;
+}
+
 /* freeze at weight * lambda every unfrozen flow crossing link l; how many */
 static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
 	u32 j, m, k, i, before = e->nunfrozen;
 
-	if (e->symq)
-		freeze_sym(e, l, lambda);
+	if (e->symq && e->symleft) {
+		/* room for the index (u32) and the translated entries (u16) */
+		if (!e->late && e->symleft * LATE_DIV <= e->syment &&
+		    e->symleft <= (size_t)LATE_PER_LINK * e->nl &&
+		    e->symleft + e->symleft / 2 + 8 <= e->linvn)
+			build_late(e);
+		if (!e->late) {
+			freeze_sym(e, l, lambda);
+		} else {
+			for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
+				i = e->linv[j];
+				if (!ws->frozen[i])
+					freeze(e, i, ws->cls[i].w * lambda);
+			}
+		}
+	}
 	if (e->inv16) {
 		const u16 *inv = (const u16 *)ws->inv;
 
@@ -775,6 +894,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		ws->frozen[k] = 0;
 		c->w = w = e->wk[k];
 		c->split = fv->split;
+		c->sym = 0;
 		if (ck->dem)
 			ws->dem[(*ndem)++] = k;
 		if (fv->split) {
@@ -799,6 +919,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 		}
 		c->sym = !!(e->symq & (1u << ck->q));
+		if (c->sym)
+			e->syment += len;
 		if (c->sym) {
 			/* no inverse index: key (q, s, d - s) */
 			const u16 *restrict nd = c->node;
@@ -814,6 +936,12 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			*b |= 1ull << (r % 64);
 			ws->sact[(size_t)q * e->mw + s / 64] |= 1ull << (s % 64);
 			e->qmask |= 1u << q;
+			if (reltr && w == 1) {
+#pragma GCC unroll 4
+				for (j = 0; j < len; j++)
+					cr[lk[j]] += a[j];
+				continue;
+			}
 			if (reltr) {
 #pragma GCC unroll 4
 				for (j = 0; j < len; j++)
@@ -821,7 +949,10 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 				continue;
 			}
 			if (!p16) {
-				ob_axpy(base, c->ob, a, len, e->obhi, c->s7, w);
+				if (w == 1)
+					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, 1, true);
+				else
+					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, w, false);
 				continue;
 			}
 #pragma GCC unroll 4
@@ -1003,9 +1134,23 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		memset(ws->sact, 0, (size_t)__R2C2_RP_MAX * e->mw * sizeof(u64));
 	}
 	e->lv = lv;
+	e->nlv = nlv;
+	e->syment = 0;
 	build_entries(e, nlv, &ndem, &nsplit);
+	e->symleft = e->syment;
+	e->late = false;
 	e->inv16 = nlv <= 0x10000;
 	build_inverse(e, nlv);
+	/*
+	 * the late index: in ws->inv after the inverse (ninv counts every
+	 * entry of every non-split class, so at least syment are free)
+	 */
+	{
+		size_t used = e->inv16 ? (ws->istart[e->nl] + 1) / 2 : ws->istart[e->nl];
+
+		e->linv = ws->inv + used;
+		e->linvn = ws->ninv - used;
+	}
 	if (nsplit)
 		build_groups(e, nlv, 2 * (e->nl / R2C2_MAX_PORTS));
 	/* heap of links carrying flows of this level */
