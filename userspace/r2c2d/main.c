@@ -213,9 +213,34 @@ static int compute(struct r2c2d *d)
 		return -ENOMEM;
 	d->t.skipped_flows = 0;
 	for (i = 0; i < d->mx.n; i++) {
-		if (!mx_alloc_flow(&d->mx.f[i], t->n, &d->af[n])) {
+		struct mx_flow *f = &d->mx.f[i];
+
+		/*
+		 * Outside the graph, or no path (a node gone, a partition):
+		 * the kernel cannot route it either; no rate until it can
+		 */
+		if (!mx_alloc_flow(f, t->n, &d->af[n]) ||
+		    t->paths.dist[(size_t)f->dst * t->n + f->src] ==
+		    R2C2_DIST_INF) {
+			f->rate = 0;
 			d->t.skipped_flows++;
 			continue;
+		}
+		/*
+		 * A graph's tables hold the link weights of the pairs met so
+		 * far (a torus has all): a new pair's are computed here, but
+		 * not while a route search reads the tables (its end wakes
+		 * the loop, and the round is taken again).
+		 */
+		if (!r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
+			if (rs_busy(&d->rs))
+				return -EAGAIN;
+			if (r2c2_rtab_prepare(d->rt, f->src, f->dst,
+					      f->rproto)) {
+				f->rate = 0;
+				d->t.skipped_flows++;
+				continue;
+			}
 		}
 		d->ai[n++] = i;
 	}
@@ -491,10 +516,15 @@ static void tick(struct r2c2d *d)
 		route_select(d, now);
 	if (d->mx.gen != d->computed_gen &&
 	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000) {
+		int r;
+
 		d->computed_gen = d->mx.gen;
 		d->last_round_ns = now;
-		if (compute(d) == 0)
+		r = compute(d);
+		if (r == 0)
 			lease = true;
+		else if (r == -EAGAIN)	/* after the route search */
+			d->computed_gen--;
 	}
 	if (lease)
 		push(d);
