@@ -620,9 +620,11 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 		}
 	}
 	if (d->verbose)
-		fprintf(stderr, "r2c2d: topology %s: %u nodes, %u links (%d)\n",
+		fprintf(stderr, "r2c2d: topology %s: %s, %u nodes, %u links, tables gen %u (%d)\n",
 			r == 1 ? "rebuilt" : r ? "not read" : "unchanged",
-			d->topo->n, d->topo->nlinks, r);
+			d->topo->kind == R2C2_TOPO_TORUS ? "torus" :
+			d->topo->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
+			d->topo->n, d->topo->nlinks, d->ts.last_gen, r);
 }
 
 /* ---- setup ---- */
