@@ -104,6 +104,12 @@ void r2c2_rtab_free(struct r2c2_rtab *rt);
  * a table: do it before sharing the table between threads.
  */
 int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 src, u16 dst, u8 rproto);
+/*
+ * Whether the pair's weights are there (always on a torus): reads only,
+ * so it may be asked while another thread uses the tables.
+ */
+bool r2c2_rtab_prepared(const struct r2c2_rtab *rt, u16 src, u16 dst,
+			u8 rproto);
 /* Add scale * weights of (src, dst, rproto) into dense w[n * 8]. */
 int r2c2_rtab_weights_add(const struct r2c2_rtab *rt, u16 src, u16 dst,
 			  u8 rproto, double scale, double *w);

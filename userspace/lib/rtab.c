@@ -991,6 +991,24 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 	return 0;
 }
 
+/**
+ * r2c2_rtab_prepared() - whether r2c2_rtab_prepare() was done for a pair
+ * @rt: tables
+ * @src: source
+ * @dst: destination
+ * @rproto: enum r2c2_rproto
+ *
+ * Return: true when the pair's weights are there (every valid pair of a
+ * torus); false for an invalid pair.
+ */
+bool r2c2_rtab_prepared(const struct r2c2_rtab *rt, u16 src, u16 dst,
+			u8 rproto)
+{
+	struct r2c2_fv fv;
+
+	return !r2c2_rtab_fv(rt, src, dst, rproto, &fv);
+}
+
 void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 			const u16 **node, const u8 **p16, const u32 **start)
 {

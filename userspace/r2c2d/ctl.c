@@ -133,6 +133,37 @@ static void ga_show(struct r2c2d *d, FILE *f, uint64_t now)
 	fputc('}', f);
 }
 
+/* the graph the allocator uses and how it follows the kernel's */
+static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
+{
+	const struct r2c2d_topo_stats *s = &d->ts;
+	const struct r2c2_topo *t = d->topo;
+	char when[40] = "";
+	struct tm tm;
+	time_t sec;
+
+	fprintf(f, ",\"topology\":{\"kind\":\"%s\",\"configured\":%s,"
+		"\"nodes\":%u,\"kernel_nodes\":%u,\"links\":%u,"
+		"\"events\":%llu,\"tables_gen\":%u,\"syncs\":%llu,"
+		"\"rebuilds\":%llu,\"errors\":%llu,\"pending\":%s,"
+		"\"sync_us_last\":%.1f",
+		t->kind == R2C2_TOPO_TORUS ? "torus" :
+		t->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
+		t == d->ctopo ? "true" : "false", t->n, s->nodes, t->nlinks,
+		(unsigned long long)s->events, s->last_gen,
+		(unsigned long long)s->syncs, (unsigned long long)s->rebuilds,
+		(unsigned long long)s->errors, d->topo_dirty ? "true" : "false",
+		us(s->sync_ns_last));
+	if (s->rebuilds) {
+		sec = (time_t)(s->rebuild_wall_ns / 1000000000ull);
+		if (gmtime_r(&sec, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		fprintf(f, ",\"last_rebuild\":{\"time\":\"%s\",\"age_ms\":%llu}",
+			when, (unsigned long long)((now - s->rebuild_ns) / 1000000));
+	}
+	fputc('}', f);
+}
+
 static void show(struct r2c2d *d, FILE *f)
 {
 	const struct r2c2d_conf *c = &d->conf;
@@ -200,6 +231,7 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->skipped_flows,
 		(unsigned long long)t->ctl_requests,
 		(unsigned long long)t->ctl_timeouts);
+	topo_show(d, f, r2c2d_now());
 	ga_show(d, f, r2c2d_now());
 	fputs("}\n", f);
 }

@@ -46,6 +46,9 @@ static struct nla_policy pol[R2C2_A_MAX + 1] = {
 	[R2C2_A_RATE_STATE]	= { .type = NLA_U8 },
 	[R2C2_A_ROUTES]		= { .type = NLA_NESTED },
 	[R2C2_A_ROUTE_ENT]	= { .type = NLA_NESTED },
+	[R2C2_A_NODES]		= { .type = NLA_U32 },
+	[R2C2_A_LINKS]		= { .type = NLA_U32 },
+	[R2C2_A_TABLES_GEN]	= { .type = NLA_U32 },
 };
 
 static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
@@ -166,6 +169,18 @@ static int ev_cb(struct nl_msg *msg, void *arg)
 		return NL_OK;
 	if (cmd == R2C2_CMD_ROUTES_EVENT)
 		routes_ev(c->d, tb);
+	if (cmd == R2C2_CMD_TOPO_EVENT && c->d->topo_cb) {
+		struct dnl_topo_ev t = {
+			.nodes = tb[R2C2_A_NODES] ?
+				 nla_get_u32(tb[R2C2_A_NODES]) : 0,
+			.links = tb[R2C2_A_LINKS] ?
+				 nla_get_u32(tb[R2C2_A_LINKS]) : 0,
+			.gen = tb[R2C2_A_TABLES_GEN] ?
+			       nla_get_u32(tb[R2C2_A_TABLES_GEN]) : 0,
+		};
+
+		c->d->topo_cb(c->d->topo_arg, &t);
+	}
 	if (cmd != R2C2_CMD_FLOW_EVENT)
 		return NL_OK;
 	if (!tb[R2C2_A_FLOW_SRC] || !tb[R2C2_A_FLOW_ID] || !tb[R2C2_A_DST] ||
@@ -490,7 +505,7 @@ full:
 
 struct topo_ctx {
 	uint16_t *nbr;
-	uint32_t max_n, n;
+	uint32_t max_n, n, nodes;
 };
 
 static int topo_cb(struct nl_msg *msg, void *arg)
@@ -507,6 +522,7 @@ static int topo_cb(struct nl_msg *msg, void *arg)
 	    !ntb[R2C2_A_NODE_ADDR])
 		return NL_SKIP;
 	addr = nla_get_u16(ntb[R2C2_A_NODE_ADDR]);
+	c->nodes++;
 	if (addr >= c->max_n)
 		return NL_SKIP;
 	if (addr + 1u > c->n)
@@ -524,10 +540,11 @@ static int topo_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n)
+int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n,
+		  uint32_t *nodes)
 {
 	struct nl_msg *msg = req(d, R2C2_CMD_TOPO_GET, NLM_F_DUMP);
-	struct topo_ctx c = { nbr, max_n, 0 };
+	struct topo_ctx c = { nbr, max_n, 0, 0 };
 	size_t i;
 	int r;
 
@@ -537,5 +554,6 @@ int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n)
 		nbr[i] = R2C2_ADDR_NONE;
 	r = talk(d, msg, topo_cb, &c);
 	*n = c.n;
+	*nodes = c.nodes;
 	return r;
 }

@@ -15,9 +15,20 @@
 
 struct nl_sock;
 
+/**
+ * struct dnl_topo_ev - a TOPO_EVENT: the kernel installed new tables
+ * @nodes: nodes in the discovered graph
+ * @links: directed two-way links in it
+ * @gen: generation of the tables
+ */
+struct dnl_topo_ev {
+	uint32_t nodes, links, gen;
+};
+
 /*
  * @routes_cb: ROUTES_EVENT (assignments broadcast by node @from) go here
  *	when set (after dnl_open()), with @routes_arg
+ * @topo_cb: TOPO_EVENT goes here when set, with @topo_arg
  */
 struct dnl {
 	struct nl_sock *ev;
@@ -28,6 +39,8 @@ struct dnl {
 	void (*routes_cb)(void *arg, uint16_t from, const struct rs_ent *e,
 			  size_t n);
 	void *routes_arg;
+	void (*topo_cb)(void *arg, const struct dnl_topo_ev *e);
+	void *topo_arg;
 };
 
 /**
@@ -77,8 +90,11 @@ int dnl_routes_send(struct dnl *d, const struct rs_ent *e, size_t n);
 /*
  * The discovered graph (TOPO_GET): nbr[addr * 8 + port] = neighbour
  * address or R2C2_ADDR_NONE, for addresses below max_n; *n receives one
- * past the highest address seen.
+ * past the highest address seen, *nodes how many nodes. The graph of the kernel's current
+ * tables, the one it routes on; a dump the kernel interrupted because
+ * new tables came in the meantime fails (-NLE_DUMP_INTR): ask again.
  */
-int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n);
+int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n,
+		  uint32_t *nodes);
 
 #endif /* _R2C2D_DNL_H */

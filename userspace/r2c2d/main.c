@@ -213,9 +213,34 @@ static int compute(struct r2c2d *d)
 		return -ENOMEM;
 	d->t.skipped_flows = 0;
 	for (i = 0; i < d->mx.n; i++) {
-		if (!mx_alloc_flow(&d->mx.f[i], t->n, &d->af[n])) {
+		struct mx_flow *f = &d->mx.f[i];
+
+		/*
+		 * Outside the graph, or no path (a node gone, a partition):
+		 * the kernel cannot route it either; no rate until it can
+		 */
+		if (!mx_alloc_flow(f, t->n, &d->af[n]) ||
+		    t->paths.dist[(size_t)f->dst * t->n + f->src] ==
+		    R2C2_DIST_INF) {
+			f->rate = 0;
 			d->t.skipped_flows++;
 			continue;
+		}
+		/*
+		 * A graph's tables hold the link weights of the pairs met so
+		 * far (a torus has all): a new pair's are computed here, but
+		 * not while a route search reads the tables (its end wakes
+		 * the loop, and the round is taken again).
+		 */
+		if (!r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
+			if (rs_busy(&d->rs))
+				return -EAGAIN;
+			if (r2c2_rtab_prepare(d->rt, f->src, f->dst,
+					      f->rproto)) {
+				f->rate = 0;
+				d->t.skipped_flows++;
+				continue;
+			}
 		}
 		d->ai[n++] = i;
 	}
@@ -398,12 +423,20 @@ static void route_select(struct r2c2d *d, uint64_t now)
 	route_decided(d, r, &dec);
 }
 
-/* ---- setup ---- */
+/* ---- topology: the graph the kernel routes on ---- */
 
-static int build_topo(struct r2c2d *d, char *err, size_t errlen)
+/*
+ * A burst of TOPO_EVENTs (one link going down changes the tables of every
+ * node as its LSAs flood, and each change is an event) is read as one:
+ * the graph is read this long after the first event of a burst.
+ */
+#define TOPO_HOLDOFF_MS	20
+#define TOPO_MAX_NODES	4096	/* addresses the graph may use */
+
+/* the configured topology ('topology', else the node's torus), or none */
+static int conf_topo(struct r2c2d *d, char *err, size_t errlen)
 {
 	char spec[64];
-	int r;
 
 	if (!d->conf.topology[0] && d->node.ndims) {
 		int k = snprintf(spec, sizeof(spec), "torus:%u", d->node.dims[0]);
@@ -413,45 +446,213 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 				      d->node.dims[i]);
 		snprintf(d->conf.topology, sizeof(d->conf.topology), "%s", spec);
 	}
-	if (d->conf.topology[0]) {
-		r = r2c2_topo_parse(&d->topo, d->conf.topology,
-				    d->conf.link_capacity, err, errlen);
-	} else {
-		uint32_t max = 4096, n = 0;
-		uint16_t *nbr = malloc(sizeof(*nbr) * max * R2C2_MAX_PORTS);
-		double *cap = calloc((size_t)max * R2C2_MAX_PORTS, sizeof(*cap));
+	if (!d->conf.topology[0])
+		return 0;
+	return r2c2_topo_parse(&d->ctopo, d->conf.topology,
+			       d->conf.link_capacity, err, errlen);
+}
 
-		r = -ENOMEM;
-		if (nbr && cap)
-			r = dnl_topo_dump(&d->nl, nbr, max, &n);
-		if (!r && !n)
-			r = -ENOENT;
-		for (size_t i = 0; !r && i < (size_t)n * R2C2_MAX_PORTS; i++)
-			if (nbr[i] != R2C2_ADDR_NONE)
-				cap[i] = d->conf.link_capacity;
-		if (!r)
-			r = r2c2_topo_from_adj(&d->topo, (u16)n, nbr, cap);
-		if (r)
+/*
+ * Capacity of link (u, port p) -> v of the kernel's graph: the configured
+ * topology's for that link (same port, else any port of u to v: a file's
+ * ports are numbered in file order), else link_capacity.
+ */
+static double link_cap(const struct r2c2d *d, uint32_t u, uint32_t p,
+		       uint16_t v)
+{
+	const struct r2c2_topo *c = d->ctopo;
+	size_t b = (size_t)u * R2C2_MAX_PORTS;
+	uint32_t q;
+
+	if (!c || u >= c->n)
+		return d->conf.link_capacity;
+	if (c->nbr[b + p] == v)
+		return c->cap[b + p];
+	for (q = 0; q < R2C2_MAX_PORTS; q++)
+		if (c->nbr[b + q] == v)
+			return c->cap[b + q];
+	return d->conf.link_capacity;
+}
+
+/*
+ * Whether t is the graph nbr/cap of n addresses (t may have more nodes,
+ * without links): the same links on the same ports, the same capacities.
+ */
+static bool topo_is(const struct r2c2_topo *t, uint32_t n,
+		    const uint16_t *nbr, const double *cap)
+{
+	size_t i, nl = (size_t)n * R2C2_MAX_PORTS;
+
+	if (!t || t->n < n)
+		return false;
+	for (i = 0; i < R2C2_NLINKS(t->n); i++) {
+		uint16_t v = i < nl ? nbr[i] : R2C2_IDX_NONE;
+
+		if (t->nbr[i] != v || (v != R2C2_IDX_NONE && t->cap[i] != cap[i]))
+			return false;
+	}
+	return true;
+}
+
+/* routing tables and allocator state for t; on success they replace d's */
+static int topo_install(struct r2c2d *d, struct r2c2_topo *t)
+{
+	bool pf = d->conf.policy == R2C2_POL_PROPFAIR;
+	struct r2c2_rtab *rt = NULL;
+	struct r2c2_pf *p = NULL;
+	struct r2c2_ws *ws = NULL;
+	int r;
+
+	r = r2c2_rtab_new(&rt, t);
+	if (!r) {
+		ws = r2c2_ws_new();
+		p = pf ? r2c2_pf_new(rt, NULL) : NULL;
+		if (!ws || (pf && !p))
+			r = -ENOMEM;
+	}
+	if (r) {
+		r2c2_pf_free(p);
+		r2c2_ws_free(ws);
+		r2c2_rtab_free(rt);
+		return r;
+	}
+	r2c2_pf_free(d->pf);
+	r2c2_ws_free(d->ws);
+	r2c2_rtab_free(d->rt);
+	if (d->topo != d->ctopo)
+		r2c2_topo_free(d->topo);
+	d->topo = t;
+	d->rt = rt;
+	d->ws = ws;
+	d->pf = p;
+	return 0;
+}
+
+/*
+ * Read the graph the kernel routes on (TOPO_GET: its current tables) and,
+ * when it is not the allocator's, install it: the configured topology
+ * when the graph is exactly that (a torus keeps its symmetric tables),
+ * else the graph itself, with the configured capacities (link_cap()).
+ * r2c2.ko routes on the discovered graph whether or not a torus was
+ * declared, so the allocator does too. Not while a route search runs
+ * (the worker reads the tables).
+ *
+ * Return: 1 installed, 0 unchanged, -ENOENT the kernel has no tables,
+ * or another negative error (the old tables stay).
+ */
+static int topo_sync(struct r2c2d *d)
+{
+	size_t i, nl = (size_t)TOPO_MAX_NODES * R2C2_MAX_PORTS;
+	uint16_t *nbr = malloc(nl * sizeof(*nbr));
+	double *cap = calloc(nl, sizeof(*cap));
+	struct r2c2_topo *t = NULL;
+	uint32_t n = 0, nodes = 0;
+	int r = -ENOMEM;
+
+	if (nbr && cap)
+		r = dnl_topo_dump(&d->nl, nbr, TOPO_MAX_NODES, &n, &nodes);
+	if (!r && !n)
+		r = -ENOENT;
+	if (r)
+		goto out;
+	nl = (size_t)n * R2C2_MAX_PORTS;
+	for (i = 0; i < nl; i++)
+		if (nbr[i] != R2C2_IDX_NONE)
+			cap[i] = link_cap(d, (uint32_t)(i / R2C2_MAX_PORTS),
+					  (uint32_t)(i % R2C2_MAX_PORTS), nbr[i]);
+	d->ts.nodes = nodes;
+	if (topo_is(d->topo, n, nbr, cap))
+		goto out;	/* r = 0 */
+	if (topo_is(d->ctopo, n, nbr, cap))
+		t = d->ctopo;
+	else
+		r = r2c2_topo_from_adj(&t, (u16)n, nbr, cap);
+	if (!r)
+		r = topo_install(d, t);
+	if (r && t != d->ctopo)
+		r2c2_topo_free(t);
+	if (!r)
+		r = 1;
+out:
+	free(nbr);
+	free(cap);
+	return r;
+}
+
+static void on_topo_event(void *arg, const struct dnl_topo_ev *e)
+{
+	struct r2c2d *d = arg;
+
+	d->ts.events++;
+	d->ts.last_gen = e->gen;
+	if (!d->topo_dirty) {
+		d->topo_dirty = true;
+		d->topo_dirty_ns = r2c2d_now();
+	}
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: TOPO_EVENT gen %u, %u nodes, %u links\n",
+			e->gen, e->nodes, e->links);
+}
+
+/* a burst of TOPO_EVENTs is over: follow the kernel */
+static void topo_step(struct r2c2d *d, uint64_t now)
+{
+	struct timespec ts;
+	int r;
+
+	r = topo_sync(d);
+	d->ts.syncs++;
+	d->ts.sync_ns_last = r2c2d_now() - now;
+	d->topo_dirty = false;
+	if (r == 1) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		d->ts.rebuilds++;
+		d->ts.rebuild_ns = now;
+		d->ts.rebuild_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+					(uint64_t)ts.tv_nsec;
+		d->mx.gen++;	/* a round on the new tables */
+	} else if (r < 0) {
+		d->ts.errors++;
+		/* no tables yet: their TOPO_EVENT will come; else retry */
+		if (r != -ENOENT) {
+			d->topo_dirty = true;
+			d->topo_dirty_ns = now;
+		}
+	}
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: topology %s: %s, %u nodes, %u links, tables gen %u (%d)\n",
+			r == 1 ? "rebuilt" : r ? "not read" : "unchanged",
+			d->topo->kind == R2C2_TOPO_TORUS ? "torus" :
+			d->topo->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
+			d->topo->n, d->topo->nlinks, d->ts.last_gen, r);
+}
+
+/* ---- setup ---- */
+
+static int build_topo(struct r2c2d *d, char *err, size_t errlen)
+{
+	int r;
+
+	r = conf_topo(d, err, errlen);
+	if (r)
+		return r;
+	if (!d->ctopo) {
+		r = topo_sync(d);
+		if (r < 0) {
 			snprintf(err, errlen,
 				 "no topology: set 'topology' or let discovery finish (TOPO_GET: %d)",
 				 r);
-		free(nbr);
-		free(cap);
+			return r;
+		}
+		return 0;
 	}
-	if (r)
-		return r;
-	r = r2c2_rtab_new(&d->rt, d->topo);
+	r = topo_install(d, d->ctopo);
 	if (r) {
 		snprintf(err, errlen, "routing tables: %s", strerror(-r));
 		return r;
 	}
-	d->ws = r2c2_ws_new();
-	if (d->conf.policy == R2C2_POL_PROPFAIR)
-		d->pf = r2c2_pf_new(d->rt, NULL);
-	if (!d->ws || (d->conf.policy == R2C2_POL_PROPFAIR && !d->pf)) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	/* the first tick compares it with the kernel's graph */
+	d->topo_dirty = true;
 	return 0;
 }
 
@@ -487,14 +688,22 @@ static void tick(struct r2c2d *d)
 	}
 	if (rs_busy(&d->rs))
 		route_collect(d, false);
+	if (d->topo_dirty && !rs_busy(&d->rs) &&
+	    now - d->topo_dirty_ns >= TOPO_HOLDOFF_MS * MS)
+		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
 	if (d->mx.gen != d->computed_gen &&
 	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000) {
+		int r;
+
 		d->computed_gen = d->mx.gen;
 		d->last_round_ns = now;
-		if (compute(d) == 0)
+		r = compute(d);
+		if (r == 0)
 			lease = true;
+		else if (r == -EAGAIN)	/* after the route search */
+			d->computed_gen--;
 	}
 	if (lease)
 		push(d);
@@ -517,6 +726,9 @@ static uint64_t at_most(uint64_t a, uint64_t b)
  * - the matrix changed (an event, an announcement, ROUTES heard): a
  *   round, at most one per rho (rho after the last round began);
  * - a resync (ENOBUFS, start): now;
+ * - TOPO_EVENT: reading the kernel's graph, TOPO_HOLDOFF_MS after the
+ *   first event of a burst (when no route search runs: its end wakes
+ *   the loop);
  * - sampling our own flows (demand_interval_ms, else refresh_ms), the
  *   REFRESH of our own flows (refresh_ms), expiry (every 100 ms), the
  *   lease check (lease_refresh_ms / 4);
@@ -544,6 +756,8 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 			    (uint64_t)d->conf.lease_refresh_ms * MS / 4);
 	if (d->mx.gen != d->computed_gen)
 		t = at_most(t, d->last_round_ns + rho);
+	if (d->topo_dirty && !rs_busy(&d->rs))
+		t = at_most(t, d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS);
 	if (d->conf.ga_interval_ms && d->topo->n) {
 		uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall, slot;
 		struct timespec ts;
@@ -640,6 +854,8 @@ int main(int argc, char **argv)
 	d.dem.qempty = d.conf.demand_empty_bytes;
 	d.nl.routes_cb = on_routes;
 	d.nl.routes_arg = &d;
+	d.nl.topo_cb = on_topo_event;
+	d.nl.topo_arg = &d;
 	if (ctl_open(&d))
 		return 1;
 	signal(SIGINT, on_signal);
@@ -653,10 +869,11 @@ int main(int argc, char **argv)
 	d.start_ns = r2c2d_now();
 	d.need_resync = true;
 	d.computed_gen = d.mx.gen - 1;
+	d.topo_dirty_ns = d.start_ns - TOPO_HOLDOFF_MS * MS;
 	/* every periodic duty is due at once */
 	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns =
 		d.last_lease_ns = d.last_round_ns = d.start_ns - (1ull << 62);
-	fprintf(stderr, "r2c2d: node %u, topology %s (%u nodes), rho %u us, %s\n",
+	fprintf(stderr, "r2c2d: node %u, topology %s (%u nodes; follows the kernel's graph), rho %u us, %s\n",
 		d.node.addr, d.conf.topology[0] ? d.conf.topology : "discovered",
 		d.topo->n, d.conf.rho_us,
 		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin");
@@ -693,6 +910,11 @@ int main(int argc, char **argv)
 		    dnl_ev_read(&d.nl, on_event, &d) == -ENOBUFS) {
 			d.t.overruns++;
 			d.need_resync = true;
+			/* a TOPO_EVENT may be among the lost */
+			if (!d.topo_dirty) {
+				d.topo_dirty = true;
+				d.topo_dirty_ns = r2c2d_now();
+			}
 		}
 		if (p[2].revents)
 			route_collect(&d, false);
@@ -712,7 +934,9 @@ int main(int argc, char **argv)
 	r2c2_pf_free(d.pf);
 	r2c2_ws_free(d.ws);
 	r2c2_rtab_free(d.rt);
-	r2c2_topo_free(d.topo);
+	if (d.topo != d.ctopo)
+		r2c2_topo_free(d.topo);
+	r2c2_topo_free(d.ctopo);
 	free(d.af);
 	free(d.ai);
 	free(d.ar);

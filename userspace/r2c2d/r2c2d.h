@@ -25,6 +25,24 @@ struct r2c2d_timing {
 	uint64_t ctl_requests, ctl_timeouts;
 };
 
+/**
+ * struct r2c2d_topo_stats - following the kernel's graph (TOPO_EVENT)
+ * @events: TOPO_EVENTs heard
+ * @syncs: times the kernel's graph was read (one per burst of events)
+ * @rebuilds: syncs that found another graph and rebuilt the tables
+ * @errors: syncs that failed (dump interrupted, out of memory): retried
+ * @last_gen: tables generation of the last TOPO_EVENT (0: none yet)
+ * @nodes: nodes in the kernel's graph when it was last read
+ * @rebuild_ns: CLOCK_MONOTONIC of the last rebuild (0: none)
+ * @rebuild_wall_ns: CLOCK_REALTIME of the same
+ * @sync_ns_last: how long the last sync took (dump and rebuild)
+ */
+struct r2c2d_topo_stats {
+	uint64_t events, syncs, rebuilds, errors;
+	uint32_t last_gen, nodes;
+	uint64_t rebuild_ns, rebuild_wall_ns, sync_ns_last;
+};
+
 #define CTL_CLIENTS	16	/* control connections served at once */
 #define CTL_TIMEOUT_MS	10000	/* a client that sends nothing is dropped */
 
@@ -49,7 +67,8 @@ struct r2c2d {
 	struct dnl nl;
 	struct dnl_node node;
 	struct mx mx;
-	struct r2c2_topo *topo;
+	struct r2c2_topo *topo;		/* what the allocator uses */
+	struct r2c2_topo *ctopo;	/* configured ('topology'), or NULL */
 	struct r2c2_rtab *rt;
 	struct r2c2_ws *ws;
 	struct r2c2_pf *pf;
@@ -63,6 +82,9 @@ struct r2c2d {
 	uint64_t start_ns, last_sample_ns, last_refresh_ns, last_expire_ns;
 	uint64_t last_lease_ns, last_round_ns;
 	bool need_resync;
+	bool topo_dirty;		/* read the kernel's graph again */
+	uint64_t topo_dirty_ns;		/* since when */
+	struct r2c2d_topo_stats ts;
 	int ctl_fd;
 	struct ctl_client ctl[CTL_CLIENTS];
 	int nctl;

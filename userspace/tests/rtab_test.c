@@ -217,5 +217,34 @@ int main(void)
 		r2c2_rtab_free(rt);
 		r2c2_topo_free(t);
 	}
+	{
+		/* r2c2_rtab_prepared(): a graph's pairs once prepared, a torus's all */
+		u8 dims[2] = { 3, 3 };
+		struct r2c2_topo *t, *tt;
+		struct r2c2_rtab *rt, *rtt;
+		bool before, after, other, bad;
+
+		r2c2_topo_grid(&t, dims, 2, false, 1.0);
+		r2c2_rtab_new(&rt, t);
+		before = r2c2_rtab_prepared(rt, 0, 8, R2C2_RP_RPS);
+		r2c2_rtab_prepare(rt, 0, 8, R2C2_RP_RPS);
+		after = r2c2_rtab_prepared(rt, 0, 8, R2C2_RP_RPS);
+		other = r2c2_rtab_prepared(rt, 0, 8, R2C2_RP_DOR) ||
+			r2c2_rtab_prepared(rt, 8, 0, R2C2_RP_RPS);
+		bad = r2c2_rtab_prepared(rt, 0, 0, R2C2_RP_RPS) ||
+		      r2c2_rtab_prepared(rt, 0, 9, R2C2_RP_RPS);
+		ok(!before && after && !other && !bad,
+		   "rtab_prepared on a 3x3 mesh: only the prepared pair and protocol (before %d after %d other %d invalid %d)",
+		   before, after, other, bad);
+		r2c2_rtab_free(rt);
+		r2c2_topo_free(t);
+		r2c2_topo_grid(&tt, dims, 2, true, 1.0);
+		r2c2_rtab_new(&rtt, tt);
+		ok(r2c2_rtab_prepared(rtt, 0, 8, R2C2_RP_VLB) &&
+		   r2c2_rtab_prepared(rtt, 4, 2, R2C2_RP_DOR),
+		   "rtab_prepared on a 3x3 torus: every pair, unprepared");
+		r2c2_rtab_free(rtt);
+		r2c2_topo_free(tt);
+	}
 	return tap_done();
 }
