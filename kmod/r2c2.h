@@ -55,6 +55,7 @@
 #define R2C2_DUP_WIN		64
 #define R2C2_DUP_RESET		HZ	/* idle time after which a source may restart */
 #define R2C2_RECOMPUTE_DELAY	msecs_to_jiffies(15)
+#define R2C2_RECOMPUTE_HOLD_MAX	HZ	/* see r2c2_recompute_soon() */
 #define R2C2_LSA_REFRESH_MAX_MS	10000
 #define R2C2_LSA_REFRESH_HELLOS	30
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
@@ -227,6 +228,8 @@ struct r2c2_tables {
  * @tick: periodic work: hellos, expiry, refresh, flow GC
  * @lsa_work: originates our LSA and syncs new neighbours
  * @recompute: debounced table computation
+ * @recompute_last: jiffies when the tables were last computed
+ * @recompute_hold: least time from one computation to the next
  * @tbl_lock: serialises computing and sampling the tables
  * @tables: current tables
  * @tables_gen: generation counter
@@ -264,6 +267,8 @@ struct r2c2_node {
 	struct delayed_work tick;
 	struct work_struct lsa_work;
 	struct delayed_work recompute;
+	unsigned long recompute_last;
+	unsigned long recompute_hold;
 
 	struct mutex tbl_lock;	/* see above */
 	struct r2c2_tables __rcu *tables;

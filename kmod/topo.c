@@ -25,11 +25,29 @@ static bool r2c2_seq_after(u32 a, u32 b)
 	return (s32)(a - b) > 0;
 }
 
+/*
+ * Schedule a computation of the tables, throttled like OSPF's SPF hold
+ * time: it runs R2C2_RECOMPUTE_DELAY after the change (coalescing a
+ * burst of LSAs), but no sooner than @recompute_hold after the previous
+ * one. r2c2_recompute_work() doubles the hold, up to
+ * R2C2_RECOMPUTE_HOLD_MAX, while changes keep coming and resets it after
+ * a quiet spell, so an isolated change (a link failure) is still acted
+ * on after 15 ms. Without the hold, every node of a rack being set up
+ * recomputes its O(n^2) tables every 15 ms for as long as LSAs arrive:
+ * O(n^3) in all while n nodes join. It runs on the unbound workqueue:
+ * at n = 512 one computation takes milliseconds, and bound to a CPU it
+ * would hold up the node's hellos (system_wq) behind it.
+ */
 static void r2c2_recompute_soon(struct r2c2_node *node)
 {
-	if (READ_ONCE(node->active))
-		queue_delayed_work(system_wq, &node->recompute,
-				   R2C2_RECOMPUTE_DELAY);
+	unsigned long due, now = jiffies, delay = R2C2_RECOMPUTE_DELAY;
+
+	if (!READ_ONCE(node->active))
+		return;
+	due = READ_ONCE(node->recompute_last) + READ_ONCE(node->recompute_hold);
+	if (time_before(now + delay, due))
+		delay = due - now;
+	queue_delayed_work(system_unbound_wq, &node->recompute, delay);
 }
 
 /**
@@ -757,17 +775,27 @@ void r2c2_recompute_work(struct work_struct *work)
 	struct r2c2_node *node = container_of(to_delayed_work(work),
 					      struct r2c2_node, recompute);
 	struct r2c2_tables *t, *old;
+	unsigned long now = jiffies, hold;
 
 	mutex_lock(&node->tbl_lock);
 	if (!READ_ONCE(node->active)) {
 		mutex_unlock(&node->tbl_lock);
 		return;
 	}
+	/* still busy (computed within hold + HOLD_MAX): double the hold */
+	hold = node->recompute_hold;
+	if (node->recompute_last && hold &&
+	    time_before(now, node->recompute_last + hold + R2C2_RECOMPUTE_HOLD_MAX))
+		hold = min_t(unsigned long, 2 * hold, R2C2_RECOMPUTE_HOLD_MAX);
+	else
+		hold = R2C2_RECOMPUTE_DELAY;
+	WRITE_ONCE(node->recompute_hold, hold);
+	WRITE_ONCE(node->recompute_last, now);
 	t = r2c2_tables_build(node);
 	if (!t) {
 		mutex_unlock(&node->tbl_lock);
 		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
-		queue_delayed_work(system_wq, &node->recompute, HZ / 10);
+		queue_delayed_work(system_unbound_wq, &node->recompute, HZ / 10);
 		return;
 	}
 	t->gen = ++node->tables_gen;
