@@ -355,6 +355,7 @@ void r2c2_flows_release(struct r2c2_node *node, u8 why);
 void r2c2_topo_tick(struct work_struct *work);
 void r2c2_lsa_work(struct work_struct *work);
 void r2c2_recompute_work(struct work_struct *work);
+extern struct workqueue_struct *r2c2_tables_wq;
 void r2c2_rcv_hello(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_nbr_clear(struct r2c2_port *port);

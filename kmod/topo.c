@@ -34,9 +34,11 @@ static bool r2c2_seq_after(u32 a, u32 b)
  * a quiet spell, so an isolated change (a link failure) is still acted
  * on after 15 ms. Without the hold, every node of a rack being set up
  * recomputes its O(n^2) tables every 15 ms for as long as LSAs arrive:
- * O(n^3) in all while n nodes join. It runs on the unbound workqueue:
- * at n = 512 one computation takes milliseconds, and bound to a CPU it
- * would hold up the node's hellos (system_wq) behind it.
+ * O(n^3) in all while n nodes join. It runs on r2c2_tables_wq (main.c),
+ * one computation at a time in the whole kernel: bound to a CPU on
+ * system_wq it would hold up the node's hellos behind it, and on an
+ * unbounded workqueue hundreds of nodes in one test kernel make hundreds
+ * of runnable kworkers that starve everything else.
  */
 static void r2c2_recompute_soon(struct r2c2_node *node)
 {
@@ -47,7 +49,7 @@ static void r2c2_recompute_soon(struct r2c2_node *node)
 	due = READ_ONCE(node->recompute_last) + READ_ONCE(node->recompute_hold);
 	if (time_before(now + delay, due))
 		delay = due - now;
-	queue_delayed_work(system_unbound_wq, &node->recompute, delay);
+	queue_delayed_work(r2c2_tables_wq, &node->recompute, delay);
 }
 
 /**
@@ -795,7 +797,7 @@ void r2c2_recompute_work(struct work_struct *work)
 	if (!t) {
 		mutex_unlock(&node->tbl_lock);
 		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
-		queue_delayed_work(system_unbound_wq, &node->recompute, HZ / 10);
+		queue_delayed_work(r2c2_tables_wq, &node->recompute, HZ / 10);
 		return;
 	}
 	t->gen = ++node->tables_gen;
