@@ -91,14 +91,17 @@ info "kernel $(uname -r), $(nproc) vCPU, $(free -m | awk '/Mem:/ {print $2}') MB
 # 1,536 links need ~3,000 (the default limit of 1,024 fails at node 170)
 ulimit -n 65536 2>/dev/null || ulimit -n 4096
 # torus_ready, and every 30 s a progress line: how many nodes are not
-# ready yet and the fewest nodes one of them knows
+# ready yet and why (fewer nodes, fewer links, topology not ok, a port
+# without a neighbour)
 READY_NEXT=0
 ready_progress() {
 	torus_ready && return 0
 	if ((SECONDS >= READY_NEXT)); then
 		READY_NEXT=$((SECONDS + 30))
-		torus_progress "waiting: $(jq -s --argjson n "$TORUS_N" \
-			'"\([.[] | select(.nodes != $n)] | length) nodes know fewer than \($n), fewest \([.[].nodes] | min)"' \
+		torus_progress "waiting: $(jq -s -r --argjson n "$TORUS_N" \
+			--argjson l "$((2 * ${#TORUS_DIMS[@]} * TORUS_N))" \
+			--argjson p "$((2 * ${#TORUS_DIMS[@]}))" '
+			"\([.[] | select(.nodes != $n)] | length) nodes know fewer than \($n) (fewest \([.[].nodes] | min)), \([.[] | select(.links != $l)] | length) fewer than \($l) links, \([.[] | select(.topology_ok != true)] | length) topology not ok, \([.[] | select(([.ports[] | select(.state == 2)] | length) != $p)] | length) a port without neighbour"' \
 			"$FABRIC_TMP/ready" 2>/dev/null)"
 	fi
 	return 1
