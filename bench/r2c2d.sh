@@ -205,6 +205,7 @@ scale() {
 		wait_until 600 "$BENCH" matrix "${NSS[@]}" >/dev/null ||
 			die "not every daemon answers after 600 s"
 		torus_progress "$TORUS_N daemons answer"
+		# shellcheck disable=SC2016  # awk programs
 		info "$TORUS_N daemons (rho $RHO us) answer after ${SECONDS}s; uptime: $(uptime); RSS per daemon (KB) $(printf '/proc/%s/status\n' "${PIDS[@]}" |
 			xargs awk '/^VmRSS/ {print $2}' | sort -n | awk '{v[NR] = $1} END {print "min " v[1] " median " v[int((NR + 1) / 2)] " max " v[NR]}'); $(free -m | awk '/Mem:/ {print "guest memory used " $3 " MB of " $2}')"
 		sleep 2

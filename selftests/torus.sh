@@ -45,7 +45,7 @@ TORUS_T0=
 TORUS_CPU0=()
 torus_progress()
 {
-	local now cpu=() d=() i hz
+	local now cpu=() dt=() i hz
 
 	[[ -n ${TORUS_PROGRESS:-} ]] || return 0
 	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
@@ -53,14 +53,14 @@ torus_progress()
 	read -r -a cpu < <(sed -n 's/^cpu  //p' /proc/stat)
 	if ((${#TORUS_CPU0[@]})); then
 		for i in 0 2 6 3; do	# user system softirq idle, in USER_HZ
-			d+=($(((cpu[i] - TORUS_CPU0[i]) * 100 / hz)))
+			dt+=($(((cpu[i] - TORUS_CPU0[i]) * 100 / hz)))
 		done
 	fi
 	TORUS_CPU0=("${cpu[@]}")
 	printf '# torus %s: %s at %.1fs (cpu since the last mark: usr %s sys %s si %s idle %s cs)\n' \
 		"$(IFS=x; echo "${TORUS_DIMS[*]}")" "$1" \
 		"$(awk -v a="$now" -v b="${TORUS_T0:-$now}" 'BEGIN {print a - b}')" \
-		"${d[0]:-?}" "${d[1]:-?}" "${d[2]:-?}" "${d[3]:-?}"
+		"${dt[0]:-?}" "${dt[1]:-?}" "${dt[2]:-?}" "${dt[3]:-?}"
 }
 
 # torus_exec ID CMD...: run a command in node ID's namespace.
