@@ -96,6 +96,8 @@ ulimit -n 65536 2>/dev/null || ulimit -n 4096
 READY_NEXT=0
 ready_progress() {
 	torus_ready && return 0
+	# a snapshot of a large rack is work for the guest: not too often
+	((TORUS_N <= 100)) || sleep $((TORUS_N / 100))
 	if ((SECONDS >= READY_NEXT)); then
 		READY_NEXT=$((SECONDS + 30))
 		torus_progress "waiting: $(jq -s -r --argjson n "$TORUS_N" \
