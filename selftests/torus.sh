@@ -43,6 +43,17 @@ torus_nodes() { seq 0 $((TORUS_N - 1)); }
 # torus shows where its setup time goes.
 TORUS_T0=
 TORUS_CPU0=()
+# softnet_drops: frames dropped at the per-CPU backlogs since boot
+softnet_drops()
+{
+	local _p d _r sum=0
+
+	while read -r _p d _r; do
+		sum=$((sum + 16#$d))
+	done </proc/net/softnet_stat
+	echo "$sum"
+}
+
 torus_progress()
 {
 	local now cpu=() dt=() i hz
@@ -57,10 +68,11 @@ torus_progress()
 		done
 	fi
 	TORUS_CPU0=("${cpu[@]}")
-	printf '# torus %s: %s at %.1fs (cpu since the last mark: usr %s sys %s si %s idle %s cs)\n' \
+	printf '# torus %s: %s at %.1fs (cpu since the last mark: usr %s sys %s si %s idle %s cs; backlog drops %s)\n' \
 		"$(IFS=x; echo "${TORUS_DIMS[*]}")" "$1" \
 		"$(awk -v a="$now" -v b="${TORUS_T0:-$now}" 'BEGIN {print a - b}')" \
-		"${dt[0]:-?}" "${dt[1]:-?}" "${dt[2]:-?}" "${dt[3]:-?}"
+		"${dt[0]:-?}" "${dt[1]:-?}" "${dt[2]:-?}" "${dt[3]:-?}" \
+		"$(softnet_drops)"
 }
 
 # torus_exec ID CMD...: run a command in node ID's namespace.
@@ -124,6 +136,14 @@ torus_create()
 	topo=torus:$(IFS=x; echo "$*")
 	TORUS_T0=${EPOCHREALTIME/,/.}
 	TORUS_CPU0=()
+	# Every node of the rack shares this kernel's per-CPU backlogs (a
+	# real node has its own): one LSA flooded through 8x8x8 is 3,072
+	# frames, and with the default 1,000 the floods of a large rack
+	# drop hellos, neighbours expire and their LSAs flood again.
+	if ((TORUS_N > 100)) &&
+	   (($(sysctl -n net.core.netdev_max_backlog) < 50 * TORUS_N)); then
+		sysctl -qw net.core.netdev_max_backlog=$((50 * TORUS_N))
+	fi
 	torus_progress "start, $TORUS_N nodes"
 
 	# Namespaces (leftovers of an aborted run are deleted first).
