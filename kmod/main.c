@@ -134,8 +134,7 @@ int r2c2_node_create(struct r2c2_node *node, u16 addr, const char *ifname)
 	atomic_set(&node->bcast_seq, get_random_u32());
 	WRITE_ONCE(node->active, true);
 	queue_delayed_work(system_wq, &node->tick, 0);
-	node->lsa_last = jiffies - R2C2_LSA_MIN_INTERVAL;
-	queue_delayed_work(system_wq, &node->lsa_work, 0);
+	queue_work(system_wq, &node->lsa_work);
 	return 0;
 }
 
@@ -151,7 +150,7 @@ static void r2c2_node_stop_works(struct r2c2_node *node)
 	/* twice: a work may have queued another before it was cancelled */
 	for (i = 0; i < 2; i++) {
 		cancel_delayed_work_sync(&node->tick);
-		cancel_delayed_work_sync(&node->lsa_work);
+		cancel_work_sync(&node->lsa_work);
 		cancel_delayed_work_sync(&node->recompute);
 	}
 }
@@ -243,7 +242,7 @@ static int __net_init r2c2_net_init(struct net *net)
 	xa_init(&node->lsdb);
 	xa_init(&node->dups);
 	INIT_DELAYED_WORK(&node->tick, r2c2_topo_tick);
-	INIT_DELAYED_WORK(&node->lsa_work, r2c2_lsa_work);
+	INIT_WORK(&node->lsa_work, r2c2_lsa_work);
 	INIT_DELAYED_WORK(&node->recompute, r2c2_recompute_work);
 	for (i = 0; i < ARRAY_SIZE(node->flows); i++)
 		INIT_HLIST_HEAD(&node->flows[i]);

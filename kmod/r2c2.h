@@ -58,7 +58,6 @@
 #define R2C2_RECOMPUTE_HOLD_MAX	HZ	/* see r2c2_recompute_soon() */
 #define R2C2_LSA_REFRESH_MAX_MS	10000
 #define R2C2_LSA_REFRESH_HELLOS	30
-#define R2C2_LSA_MIN_INTERVAL	HZ	/* see r2c2_topo_changed() */
 #define R2C2_LSA_REFRESH_PER_NODE_MS	100	/* see r2c2_lsa_refresh_ms() */
 #define R2C2_LSA_REFRESH_CAP_MS	900000	/* max_age (4x, in s) fits a u16 */
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
@@ -230,7 +229,6 @@ struct r2c2_tables {
  * @lsa_refresh: jiffies when our LSA is re-flooded next
  * @tick: periodic work: hellos, expiry, refresh, flow GC
  * @lsa_work: originates our LSA and syncs new neighbours
- * @lsa_last: jiffies when @lsa_work last originated our LSA
  * @recompute: debounced table computation
  * @recompute_last: jiffies when the tables were last computed
  * @recompute_hold: least time from one computation to the next
@@ -269,8 +267,7 @@ struct r2c2_node {
 	u32 lsa_seq;
 	unsigned long lsa_refresh;
 	struct delayed_work tick;
-	struct delayed_work lsa_work;
-	unsigned long lsa_last;
+	struct work_struct lsa_work;
 	struct delayed_work recompute;
 	unsigned long recompute_last;
 	unsigned long recompute_hold;

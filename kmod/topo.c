@@ -76,24 +76,12 @@ static void r2c2_recompute_soon(struct r2c2_node *node)
  * r2c2_topo_changed() - our links changed: re-originate our LSA
  * @node: the node
  *
- * At once when the last origination is R2C2_LSA_MIN_INTERVAL old (an
- * isolated change, a link failure, floods without delay), else when it
- * is: like OSPF's MinLSInterval, the changes of that second go out in
- * one LSA. A node joining hears its neighbours' hellos within a hello
- * interval, one after the other; each of them used to be an LSA of its
- * own, flooded over every link of the rack.
- *
  * Context: any.
  */
 void r2c2_topo_changed(struct r2c2_node *node)
 {
-	unsigned long due, now = jiffies;
-
-	if (!READ_ONCE(node->active))
-		return;
-	due = READ_ONCE(node->lsa_last) + R2C2_LSA_MIN_INTERVAL;
-	queue_delayed_work(system_wq, &node->lsa_work,
-			   time_before(now, due) ? due - now : 0);
+	if (READ_ONCE(node->active))
+		queue_work(system_wq, &node->lsa_work);
 }
 
 /**
@@ -311,8 +299,7 @@ static void r2c2_lsdb_sync(struct r2c2_node *node, struct r2c2_port *port)
  */
 void r2c2_lsa_work(struct work_struct *work)
 {
-	struct r2c2_node *node = container_of(to_delayed_work(work),
-					      struct r2c2_node, lsa_work);
+	struct r2c2_node *node = container_of(work, struct r2c2_node, lsa_work);
 	struct r2c2_lsa_rec *rec, *old;
 	struct r2c2_port *port;
 	struct r2c2_nbr *nbr;
@@ -345,7 +332,6 @@ void r2c2_lsa_work(struct work_struct *work)
 	spin_lock_bh(&node->lock);
 	rec->addr = node->addr;
 	rec->seq = ++node->lsa_seq;
-	WRITE_ONCE(node->lsa_last, jiffies);
 	rec->max_age_s = r2c2_lsa_max_age_s(node);
 	rec->expires = jiffies;		/* never checked for our own */
 	old = xa_store(&node->lsdb, rec->addr, rec, GFP_ATOMIC);
