@@ -90,13 +90,33 @@ info "kernel $(uname -r), $(nproc) vCPU, $(free -m | awk '/Mem:/ {print $2}') MB
 # ip -batch keeps a descriptor open per "netns NAME" it resolves: 8x8x8's
 # 1,536 links need ~3,000 (the default limit of 1,024 fails at node 170)
 ulimit -n 65536 2>/dev/null || ulimit -n 4096
+# torus_ready, and every 30 s a progress line: how many nodes are not
+# ready yet and why (fewer nodes, fewer links, topology not ok, a port
+# without a neighbour)
+READY_NEXT=0
+ready_progress() {
+	torus_ready && return 0
+	# a snapshot of a large rack is work for the guest: not too often
+	((TORUS_N <= 100)) || sleep $((TORUS_N / 100))
+	if ((SECONDS >= READY_NEXT)); then
+		READY_NEXT=$((SECONDS + 30))
+		torus_progress "waiting: $(jq -s -r --argjson n "$TORUS_N" \
+			--argjson l "$((2 * ${#TORUS_DIMS[@]} * TORUS_N))" \
+			--argjson p "$((2 * ${#TORUS_DIMS[@]}))" '
+			"\([.[] | select(.nodes != $n)] | length) nodes know fewer than \($n) (fewest \([.[].nodes] | min)), \([.[] | select(.links != $l)] | length) fewer than \($l) links, \([.[] | select(.topology_ok != true)] | length) topology not ok, \([.[] | select(([.ports[] | select(.state == 2)] | length) != $p)] | length) a port without neighbour"' \
+			"$FABRIC_TMP/ready" 2>/dev/null)"
+	fi
+	return 1
+}
+
 SECONDS=0
+export TORUS_PROGRESS=1
+TORUS_R2C0=down		# no ARP/ND broadcasts (conv brings r2c0 up)
 torus_create "${dims[@]}" || die "torus_create"
-torus_wait_ready $((60 + TORUS_N * 2)) || die "torus not ready"
+wait_until $((60 + TORUS_N * 2)) ready_progress || die "torus not ready: $TORUS_LAGGARDS"
+torus_progress "ready: every node knows $TORUS_N nodes and its links; tables recomputed per node (tables_gen) $(jq -s -r \
+	'[.[].tables_gen] | sort | "min \(.[0]) median \(.[length / 2 | floor]) max \(.[-1]) total \(add)"' "$FABRIC_TMP/ready")"
 mapfile -t NSS < <(torus_namespaces)
-for ns in "${NSS[@]}"; do
-	ip -n "$ns" link set r2c0 down
-done
 info "torus ${2}: $TORUS_N nodes ready after ${SECONDS}s"
 
 # sum of tx_bytes and tx_packets over every port of every node, hellos
@@ -183,9 +203,13 @@ scale() {
 		start_daemons "${NSS[@]}"
 		SECONDS=0
 		# every daemon answers (and so holds its tables)
+		torus_progress "$TORUS_N daemons started"
 		wait_until 600 "$BENCH" matrix "${NSS[@]}" >/dev/null ||
 			die "not every daemon answers after 600 s"
-		info "$TORUS_N daemons (rho $RHO us) answer after ${SECONDS}s; uptime: $(uptime)"
+		torus_progress "$TORUS_N daemons answer"
+		# shellcheck disable=SC2016  # awk programs
+		info "$TORUS_N daemons (rho $RHO us) answer after ${SECONDS}s; uptime: $(uptime); RSS per daemon (KB) $(printf '/proc/%s/status\n' "${PIDS[@]}" |
+			xargs awk '/^VmRSS/ {print $2}' | sort -n | awk '{v[NR] = $1} END {print "min " v[1] " median " v[int((NR + 1) / 2)] " max " v[NR]}'); $(free -m | awk '/Mem:/ {print "guest memory used " $3 " MB of " $2}')"
 		sleep 2
 		for ((b = 0; b < batches; b++)); do
 			out=$("$BENCH" events -n "$TORUS_N" -c "$per" \
@@ -197,8 +221,10 @@ scale() {
 			info "RESULT ${dims[*]} rho $RHO batch $b ($((nsrc * per)) starts from $nsrc nodes): $(tail -n 1 "$FABRIC_TMP/m.$b")"
 		done
 		info "rack counters: $(rack_counters)"
-		info "per daemon (rho $RHO, last batch):"
-		sed 's/^/# /' "$FABRIC_TMP/m.$((batches - 1))" | head -n "$TORUS_N"
+		if ((batches)); then
+			info "per daemon (rho $RHO, last batch):"
+			sed 's/^/# /' "$FABRIC_TMP/m.$((batches - 1))" | head -n "$TORUS_N"
+		fi
 		info "uptime: $(uptime)"
 		ri=$((ri + 1))
 	done

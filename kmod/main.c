@@ -278,6 +278,14 @@ static struct pernet_operations r2c2_net_ops = {
 	.size = sizeof(struct r2c2_node),
 };
 
+/*
+ * Table computations of every node in this kernel, one at a time: each
+ * is O(n^2) and CPU-bound, and a test rig runs hundreds of nodes in one
+ * kernel. Unbounded, hundreds of runnable kworkers starve the nodes'
+ * hellos (system_wq) and userspace; one at a time, they take their turns.
+ */
+struct workqueue_struct *r2c2_tables_wq;
+
 static int __init r2c2_init(void)
 {
 	int err;
@@ -297,9 +305,12 @@ static int __init r2c2_init(void)
 		     R2C2_ROUTES_MAX * sizeof(struct r2c2_route_ent) >
 		     ETH_DATA_LEN);
 
+	r2c2_tables_wq = alloc_workqueue("r2c2_tables", WQ_UNBOUND, 1);
+	if (!r2c2_tables_wq)
+		return -ENOMEM;
 	err = register_pernet_device(&r2c2_net_ops);
 	if (err)
-		return err;
+		goto err_wq;
 	err = r2c2_notifier_register();
 	if (err)
 		goto err_pernet;
@@ -314,6 +325,8 @@ err_notifier:
 err_pernet:
 	unregister_pernet_device(&r2c2_net_ops);
 	rcu_barrier();
+err_wq:
+	destroy_workqueue(r2c2_tables_wq);
 	return err;
 }
 
@@ -322,6 +335,7 @@ static void __exit r2c2_exit(void)
 	r2c2_genl_unregister();
 	r2c2_notifier_unregister();
 	unregister_pernet_device(&r2c2_net_ops);
+	destroy_workqueue(r2c2_tables_wq);
 	rcu_barrier();
 }
 

@@ -248,7 +248,7 @@ static int r2c2_nl_node_set(struct sk_buff *skb, struct genl_info *info)
 	if (ndims != old_ndims || memcmp(dims, old_dims, sizeof(dims))) {
 		/* neighbours learn the new hash from our next hellos */
 		mod_delayed_work(system_wq, &node->tick, 0);
-		mod_delayed_work(system_wq, &node->recompute, 0);
+		mod_delayed_work(r2c2_tables_wq, &node->recompute, 0);
 	}
 out:
 	rtnl_unlock();

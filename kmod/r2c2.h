@@ -55,8 +55,11 @@
 #define R2C2_DUP_WIN		64
 #define R2C2_DUP_RESET		HZ	/* idle time after which a source may restart */
 #define R2C2_RECOMPUTE_DELAY	msecs_to_jiffies(15)
+#define R2C2_RECOMPUTE_HOLD_MAX	HZ	/* see r2c2_recompute_soon() */
 #define R2C2_LSA_REFRESH_MAX_MS	10000
 #define R2C2_LSA_REFRESH_HELLOS	30
+#define R2C2_LSA_REFRESH_PER_NODE_MS	100	/* see r2c2_lsa_refresh_ms() */
+#define R2C2_LSA_REFRESH_CAP_MS	900000	/* max_age (4x, in s) fits a u16 */
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
 #define R2C2_ROUTE_SAMPLES_UNPRIV 10000	/* more needs CAP_NET_ADMIN */
 
@@ -227,6 +230,8 @@ struct r2c2_tables {
  * @tick: periodic work: hellos, expiry, refresh, flow GC
  * @lsa_work: originates our LSA and syncs new neighbours
  * @recompute: debounced table computation
+ * @recompute_last: jiffies when the tables were last computed
+ * @recompute_hold: least time from one computation to the next
  * @tbl_lock: serialises computing and sampling the tables
  * @tables: current tables
  * @tables_gen: generation counter
@@ -264,6 +269,8 @@ struct r2c2_node {
 	struct delayed_work tick;
 	struct work_struct lsa_work;
 	struct delayed_work recompute;
+	unsigned long recompute_last;
+	unsigned long recompute_hold;
 
 	struct mutex tbl_lock;	/* see above */
 	struct r2c2_tables __rcu *tables;
@@ -350,6 +357,7 @@ void r2c2_flows_release(struct r2c2_node *node, u8 why);
 void r2c2_topo_tick(struct work_struct *work);
 void r2c2_lsa_work(struct work_struct *work);
 void r2c2_recompute_work(struct work_struct *work);
+extern struct workqueue_struct *r2c2_tables_wq;
 void r2c2_rcv_hello(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_nbr_clear(struct r2c2_port *port);

@@ -8,10 +8,30 @@
 
 #include "r2c2.h"
 
+/**
+ * r2c2_lsa_refresh_ms() - period of our LSA's refresh
+ * @node: the node
+ *
+ * min(30 hellos, 10 s), but at least 100 ms for every LSA in the
+ * database. Flooding delivers each refresh to every node once per link
+ * (6 copies on a 3D torus), so a node receives about n x degree LSA
+ * frames a period: a period growing with n keeps that at degree / 100 ms
+ * (60 frames a second on a 3D torus) whatever the rack's size, where a
+ * fixed 10 s grows with n (512 nodes: 300 a node, 157,000 a second in a
+ * test kernel that runs the whole rack). The refresh only renews soft
+ * state: link changes are flooded when they happen, and a link to a
+ * vanished node leaves the graph as soon as its other end stops
+ * advertising it.
+ *
+ * Return: the period in ms.
+ */
 static u32 r2c2_lsa_refresh_ms(const struct r2c2_node *node)
 {
-	return min_t(u32, READ_ONCE(node->hello_ms) * R2C2_LSA_REFRESH_HELLOS,
-		     R2C2_LSA_REFRESH_MAX_MS);
+	u32 ms = min_t(u32, READ_ONCE(node->hello_ms) * R2C2_LSA_REFRESH_HELLOS,
+		       R2C2_LSA_REFRESH_MAX_MS);
+
+	ms = max_t(u32, ms, READ_ONCE(node->nlsa) * R2C2_LSA_REFRESH_PER_NODE_MS);
+	return min_t(u32, ms, R2C2_LSA_REFRESH_CAP_MS);
 }
 
 static u16 r2c2_lsa_max_age_s(const struct r2c2_node *node)
@@ -25,11 +45,31 @@ static bool r2c2_seq_after(u32 a, u32 b)
 	return (s32)(a - b) > 0;
 }
 
+/*
+ * Schedule a computation of the tables, throttled like OSPF's SPF hold
+ * time: it runs R2C2_RECOMPUTE_DELAY after the change (coalescing a
+ * burst of LSAs), but no sooner than @recompute_hold after the previous
+ * one. r2c2_recompute_work() doubles the hold, up to
+ * R2C2_RECOMPUTE_HOLD_MAX, while changes keep coming and resets it after
+ * a quiet spell, so an isolated change (a link failure) is still acted
+ * on after 15 ms. Without the hold, every node of a rack being set up
+ * recomputes its O(n^2) tables every 15 ms for as long as LSAs arrive:
+ * O(n^3) in all while n nodes join. It runs on r2c2_tables_wq (main.c),
+ * one computation at a time in the whole kernel: bound to a CPU on
+ * system_wq it would hold up the node's hellos behind it, and on an
+ * unbounded workqueue hundreds of nodes in one test kernel make hundreds
+ * of runnable kworkers that starve everything else.
+ */
 static void r2c2_recompute_soon(struct r2c2_node *node)
 {
-	if (READ_ONCE(node->active))
-		queue_delayed_work(system_wq, &node->recompute,
-				   R2C2_RECOMPUTE_DELAY);
+	unsigned long due, now = jiffies, delay = R2C2_RECOMPUTE_DELAY;
+
+	if (!READ_ONCE(node->active))
+		return;
+	due = READ_ONCE(node->recompute_last) + READ_ONCE(node->recompute_hold);
+	if (time_before(now + delay, due))
+		delay = due - now;
+	queue_delayed_work(r2c2_tables_wq, &node->recompute, delay);
 }
 
 /**
@@ -265,6 +305,7 @@ void r2c2_lsa_work(struct work_struct *work)
 	struct r2c2_nbr *nbr;
 	struct sk_buff *skb;
 	bool sync[R2C2_MAX_PORTS] = {};
+	u32 refresh_ms;
 	int i;
 
 	if (!READ_ONCE(node->active))
@@ -303,8 +344,10 @@ void r2c2_lsa_work(struct work_struct *work)
 	}
 	if (!old)
 		node->nlsa++;
-	node->lsa_refresh = jiffies +
-			    msecs_to_jiffies(r2c2_lsa_refresh_ms(node));
+	/* a quarter of jitter: nodes that joined together drift apart */
+	refresh_ms = r2c2_lsa_refresh_ms(node);
+	refresh_ms -= get_random_u32() % (refresh_ms / 4 + 1);
+	node->lsa_refresh = jiffies + msecs_to_jiffies(refresh_ms);
 	skb = r2c2_lsa_skb(node, rec);
 	for (i = 0; i < R2C2_MAX_PORTS; i++) {
 		port = rcu_dereference(node->ports[i]);
@@ -757,17 +800,27 @@ void r2c2_recompute_work(struct work_struct *work)
 	struct r2c2_node *node = container_of(to_delayed_work(work),
 					      struct r2c2_node, recompute);
 	struct r2c2_tables *t, *old;
+	unsigned long now = jiffies, hold;
 
 	mutex_lock(&node->tbl_lock);
 	if (!READ_ONCE(node->active)) {
 		mutex_unlock(&node->tbl_lock);
 		return;
 	}
+	/* still busy (computed within hold + HOLD_MAX): double the hold */
+	hold = node->recompute_hold;
+	if (node->recompute_last && hold &&
+	    time_before(now, node->recompute_last + hold + R2C2_RECOMPUTE_HOLD_MAX))
+		hold = min_t(unsigned long, 2 * hold, R2C2_RECOMPUTE_HOLD_MAX);
+	else
+		hold = R2C2_RECOMPUTE_DELAY;
+	WRITE_ONCE(node->recompute_hold, hold);
+	WRITE_ONCE(node->recompute_last, now);
 	t = r2c2_tables_build(node);
 	if (!t) {
 		mutex_unlock(&node->tbl_lock);
 		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
-		queue_delayed_work(system_wq, &node->recompute, HZ / 10);
+		queue_delayed_work(r2c2_tables_wq, &node->recompute, HZ / 10);
 		return;
 	}
 	t->gen = ++node->tables_gen;
