@@ -39,7 +39,7 @@
  *	sch_r2c2's flows of every namespace every INTERVAL_US, one line per
  *	flow and sample: "t_ms ns flow rate_bps state bytes backlog".
  *
- * Build (bench/r2c2d.sh does it):
+ * Build on the host before bench/r2c2d.sh (which runs in the guest):
  *   cc -O2 -std=gnu11 -D_GNU_SOURCE -I include -I include/uapi \
  *      $(pkg-config --cflags libnl-genl-3.0) -o bench/r2c2d_bench \
  *      bench/r2c2d_bench.c $(pkg-config --libs libnl-genl-3.0)
