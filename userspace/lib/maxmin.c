@@ -199,7 +199,8 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 }
 
 /*
- * as ob_axpy2(), C only: C[entry j] += w * a[j]; one1: w is 1 (the
+ * as ob_axpy2(), C only, into the array of doubles at base (byte
+ * offsets in CP halved): C[entry j] += w * a[j]; one1: w is 1 (the
  * product is a[j] exactly: one multiplication less an entry)
  */
 static inline __attribute__((always_inline)) void
@@ -216,13 +217,13 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 		v8h y;
 
 		__builtin_memcpy(&y, ob + j, sizeof(y));
-		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
+		y = (((y & ~vh) + vl) ^ ((y ^ vs) & vh)) >> 1;
 #pragma GCC unroll 8
 		for (i = 0; i < 8; i++)
 			rmw_add1((double *)(base + y[i]), one1 ? aj[i] : w * aj[i]);
 	}
 	for (; j < len; j++)
-		*(double *)(base + ob_one(ob[j], hi, s)) += one1 ? a[j] : w * a[j];
+		*(double *)(base + ob_one(ob[j], hi, s) / 2) += one1 ? a[j] : w * a[j];
 }
 
 struct hent {
@@ -879,16 +880,16 @@ static int cmp_dem(const void *a, const void *b, void *arg)
 /* C += the relative sums of source row tr (see REL_MIN), and zero them */
 static void flush_rel(struct eng *e, const u16 *tr)
 {
-	v2d *restrict CP = e->ws->CP;
+	double *restrict C = e->ws->dG;
 	double *restrict cr = e->ws->crel;
 	u32 u, p;
 
 	for (u = 0; u < e->n; u++) {
-		v2d *restrict d = CP + (size_t)tr[u] * R2C2_MAX_PORTS;
+		double *restrict d = C + (size_t)tr[u] * R2C2_MAX_PORTS;
 
 #pragma GCC unroll 8
 		for (p = 0; p < R2C2_MAX_PORTS; p++) {
-			d[p][0] += cr[p];
+			d[p] += cr[p];
 			cr[p] = 0;
 		}
 		cr += R2C2_MAX_PORTS;
@@ -910,12 +911,16 @@ static bool rel_worth(const struct eng *e, u32 k, u32 nlv)
 	return tot >= (size_t)REL_MIN * e->nl;
 }
 
-/* pass 1: C and the number of entries of every link, non-split flows */
+/*
+ * pass 1: C and the number of entries of every link, non-split flows; C
+ * into ws->dG (copied into CP by the caller): 32 KB on 8x8x8 rather than
+ * the 64 KB of CP, which do not fit in L1 with the entries streaming by
+ */
 static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			  u32 *nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
-	v2d *restrict CP = ws->CP;
+	double *restrict C = ws->dG;
 	u32 *restrict cnt = ws->cnt;
 	double *restrict cr = ws->crel;
 	const u16 *reltr = NULL;	/* source row being summed relative */
@@ -974,7 +979,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			/* no inverse index: key (q, s, d - s) */
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
-			char *base = (char *)CP;
+			char *base = (char *)C;
 			u32 q = ck->q, s = ck->src;
 			u32 r = e->rel[(size_t)s * e->n + ck->dst];
 			u64 *b = ws->bm + ((size_t)q * e->n + s) * e->mw + r / 64;
@@ -1006,33 +1011,31 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
-				*(double *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) += w * a[j];
+				C[(size_t)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16] += w * a[j];
 		} else if (tr && !c->p16) {
 			u16 *restrict o = ws->obuf;
-			char *base = (char *)CP;
 
 			ob_translate(c->ob, len, e->obhi, c->s7, o);
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				*(double *)(base + o[j]) += w * a[j];
+				C[o[j] / sizeof(v2d)] += w * a[j];
 				cnt[o[j] / sizeof(v2d)]++;
 			}
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
-			char *base = (char *)CP;
 
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				size_t o = ((size_t)tr[nd[j]] << 7) + p16[j];
+				size_t o = (size_t)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16;
 
-				*(double *)(base + o) += w * a[j];
-				cnt[o / sizeof(v2d)]++;
+				C[o] += w * a[j];
+				cnt[o]++;
 			}
 		} else {
 			for (j = 0; j < len; j++) {
 				l = lk[j];
-				CP[l][0] += w * a[j];
+				C[l] += w * a[j];
 				cnt[l]++;
 			}
 		}
@@ -1155,8 +1158,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	u32 k, l, m, ng, ndem = 0, di = 0, nsplit = 0;
 	double lambda = 0;
 
-	for (l = 0; l < e->nl; l++)
-		ws->CP[l][0] = 0;
+	memset(ws->dG, 0, e->nl * sizeof(*ws->dG));
 	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
 	/* masks (and the per-thread tables below) only up to LMASK_MAXN */
 	e->rel = e->n <= R2C2_LMASK_MAXN ? r2c2_rtab_rel(e->rt) : NULL;
@@ -1186,6 +1188,8 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	e->nlv = nlv;
 	e->syment = 0;
 	build_entries(e, nlv, &ndem, &nsplit);
+	for (l = 0; l < e->nl; l++)
+		ws->CP[l][0] = ws->dG[l];
 	e->symleft = e->syment;
 	e->late = false;
 	e->inv16 = nlv <= 0x10000;
