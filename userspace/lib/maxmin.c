@@ -507,7 +507,7 @@ cls_sub(const struct cls *c, v2d *restrict CP, v2d wx, u16 obhi)
 
 #pragma GCC unroll 4
 		for (j = 0; j < len; j++)
-			*(v2d *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) -= wx * a[j];
+			rmw_add2((v2d *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]), -wx * a[j]);
 	} else {
 		for (j = 0; j < len; j++)
 			CP[lk[j]] -= wx * a[j];
