@@ -1293,12 +1293,13 @@ static void order_flows(struct r2c2_ws *ws, const struct r2c2_flow *f, u32 nf,
 static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		    size_t nf, double headroom)
 {
+	const u32 n = r2c2_rtab_topo(rt)->n;
 	size_t i;
 
 	if (!(headroom >= 0 && headroom < 1))
 		return -EINVAL;
 	for (i = 0; i < nf; i++)
-		if (f[i].src >= r2c2_rtab_topo(rt)->n || f[i].dst >= r2c2_rtab_topo(rt)->n ||
+		if (f[i].src >= n || f[i].dst >= n ||
 		    f[i].src == f[i].dst || f[i].rproto >= __R2C2_RP_MAX ||
 		    f[i].prio >= R2C2_PRIO_LEVELS || !(f[i].weight > 0) ||
 		    !isfinite(f[i].weight) || !(f[i].demand >= 0) ||
