@@ -746,6 +746,13 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 		}
 	for (k = 0; k < nc; k++) {
 		i = hc[k];
+		if (k + 1 < nc) {
+			/* the next class's first entries */
+			const struct cls *cn = &ws->cls[hc[k + 1]];
+
+			__builtin_prefetch(cn->a);
+			__builtin_prefetch(cn->ob);
+		}
 		if (!ws->frozen[i])
 			freeze(e, i, ws->cls[i].w * lambda);
 	}
@@ -830,8 +837,15 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 		} else {
 			for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
 				i = e->linv[j];
-				if (!ws->frozen[i])
-					freeze(e, i, ws->cls[i].w * lambda);
+				if (ws->frozen[i])
+					continue;
+				if (j + 1 < ws->lstart[l + 1]) {
+					const struct cls *cn = &ws->cls[e->linv[j + 1]];
+
+					__builtin_prefetch(cn->a);
+					__builtin_prefetch(cn->ob);
+				}
+				freeze(e, i, ws->cls[i].w * lambda);
 			}
 		}
 	}
@@ -945,6 +959,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			reltr = rel_worth(e, k, nlv) ? e->fv[k].tr[0] : NULL;
 		}
 		fv = &e->fv[k];
+		if (k + 1 < nlv && !fv[1].split)
+			__builtin_prefetch(fv[1].v[0]->coef);
 		ws->frozen[k] = 0;
 		c->w = w = e->wk[k];
 		c->split = fv->split;
