@@ -141,14 +141,39 @@ static inline u16 ob_one(u16 o, u16 hi, u16 s)
 }
 
 /*
+ * *p += t, in one read-modify-write whose address GCC forms once, as
+ * base + index in both instructions: written in C, it adds base and
+ * index into a register first (one instruction of ~7 an entry more in
+ * the entry passes). t + *p: the same sum as *p + t.
+ */
+static inline void rmw_add2(v2d *p, v2d t)
+{
+#if defined(__x86_64__)
+	__asm__("addpd %1, %0\n\tmovapd %0, %1" : "+x"(t), "+m"(*p));
+#else
+	*p += t;
+#endif
+}
+
+/* as rmw_add2(), one double */
+static inline void rmw_add1(double *p, double t)
+{
+#if defined(__x86_64__)
+	__asm__("addsd %1, %0\n\tmovsd %0, %1" : "+x"(t), "+m"(*p));
+#else
+	*p += t;
+#endif
+}
+
+/*
  * CP[entry j of the class] += m * a[j] over the entries ob[0..len) of the
  * source at byte s (base = CP): translated eight at a time and used from
  * the register. freeze() passes m = -(w, x): CP + -(w, x) * a is exactly
  * CP - (w, x) * a, with one load less.
  */
-static inline void ob_axpy2(char *base, const u16 *restrict ob,
-			    const double *restrict a, u32 len, u16 hi, u16 s,
-			    v2d m)
+static inline __attribute__((always_inline)) void
+ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
+	 u16 hi, u16 s, v2d m)
 {
 	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
 	const v8h vs = (v8h){ 0 } + s;
@@ -163,9 +188,7 @@ static inline void ob_axpy2(char *base, const u16 *restrict ob,
 		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
 #pragma GCC unroll 8
 		for (i = 0; i < 8; i++) {
-			v2d *p = (v2d *)(base + y[i]);
-
-			*p = m * aj[i] + *p;
+			rmw_add2((v2d *)(base + y[i]), m * aj[i]);
 		}
 	}
 	for (; j < len; j++) {
@@ -176,7 +199,8 @@ static inline void ob_axpy2(char *base, const u16 *restrict ob,
 }
 
 /*
- * as ob_axpy2(), C only: C[entry j] += w * a[j]; one1: w is 1 (the
+ * as ob_axpy2(), C only, into the array of doubles at base (byte
+ * offsets in CP halved): C[entry j] += w * a[j]; one1: w is 1 (the
  * product is a[j] exactly: one multiplication less an entry)
  */
 static inline __attribute__((always_inline)) void
@@ -193,13 +217,13 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 		v8h y;
 
 		__builtin_memcpy(&y, ob + j, sizeof(y));
-		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
+		y = (((y & ~vh) + vl) ^ ((y ^ vs) & vh)) >> 1;
 #pragma GCC unroll 8
 		for (i = 0; i < 8; i++)
-			*(double *)(base + y[i]) += one1 ? aj[i] : w * aj[i];
+			rmw_add1((double *)(base + y[i]), one1 ? aj[i] : w * aj[i]);
 	}
 	for (; j < len; j++)
-		*(double *)(base + ob_one(ob[j], hi, s)) += one1 ? a[j] : w * a[j];
+		*(double *)(base + ob_one(ob[j], hi, s) / 2) += one1 ? a[j] : w * a[j];
 }
 
 struct hent {
@@ -461,7 +485,49 @@ struct eng {
 	/* r2c2_rtab_obyte() (NULL: use onode, oport) and its hi */
 	const u16 *obyte[__R2C2_RP_MAX];
 	u16 obhi;
+	bool sse3;		/* see cls_sub_sse3() */
 };
+
+/* (C, P) -= (w, x) * a over the link entries of the non-split class c */
+static inline __attribute__((always_inline)) void
+cls_sub(const struct cls *c, v2d *restrict CP, v2d wx, u16 obhi)
+{
+	const u32 *restrict lk = c->lk;
+	const double *restrict a = c->a;
+	const u16 *tr = c->tr;
+	u32 j, len = c->len;
+
+	if (c->p16 == NULL && tr) {
+		ob_axpy2((char *)CP, c->ob, a, len, obhi, c->s7, -wx);
+	} else if (tr) {
+		/* byte offsets: one shift and one add per entry */
+		const u16 *restrict nd = c->node;
+		const u8 *restrict p16 = c->p16;
+		char *base = (char *)CP;
+
+#pragma GCC unroll 4
+		for (j = 0; j < len; j++)
+			rmw_add2((v2d *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]), -wx * a[j]);
+	} else {
+		for (j = 0; j < len; j++)
+			CP[lk[j]] -= wx * a[j];
+	}
+}
+
+/*
+ * cls_sub() where SSE3 is known only at run time (the library is built
+ * for baseline x86-64): MOVDDUP loads and broadcasts a[j] in one
+ * instruction instead of MOVSD + UNPCKLPD, one of ~8 an entry less. The
+ * same operations in the same order (no FMA): the same results.
+ */
+#if defined(__x86_64__) && !defined(__SSE3__)
+#define CLS_SSE3	1
+static __attribute__((target("sse3"), noinline)) void
+cls_sub_sse3(const struct cls *c, v2d *restrict CP, v2d wx, u16 obhi)
+{
+	cls_sub(c, CP, wx, obhi);
+}
+#endif
 
 /* freeze the class at position k of the level at rate x */
 static void freeze(struct eng *e, u32 k, double x)
@@ -492,29 +558,13 @@ static void freeze(struct eng *e, u32 k, double x)
 	}
 	if (c->sym)
 		e->symleft -= c->len;
-	{
-		const u32 *restrict lk = c->lk;
-		const double *restrict a = c->a;
-		const u16 *tr = c->tr;
-		v2d *restrict CP = ws->CP, wx = { w, x };
-		u32 j, len = c->len;
-
-		if (c->p16 == NULL && tr) {
-			ob_axpy2((char *)CP, c->ob, a, len, e->obhi, c->s7, -wx);
-		} else if (tr) {
-			/* byte offsets: one shift and one add per entry */
-			const u16 *restrict nd = c->node;
-			const u8 *restrict p16 = c->p16;
-			char *base = (char *)CP;
-
-#pragma GCC unroll 4
-			for (j = 0; j < len; j++)
-				*(v2d *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) -= wx * a[j];
-		} else {
-			for (j = 0; j < len; j++)
-				CP[lk[j]] -= wx * a[j];
-		}
+#ifdef CLS_SSE3
+	if (e->sse3) {
+		cls_sub_sse3(c, ws->CP, (v2d){ w, x }, e->obhi);
+		return;
 	}
+#endif
+	cls_sub(c, ws->CP, (v2d){ w, x }, e->obhi);
 }
 
 /*
@@ -696,6 +746,13 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 		}
 	for (k = 0; k < nc; k++) {
 		i = hc[k];
+		if (k + 1 < nc) {
+			/* the next class's first entries */
+			const struct cls *cn = &ws->cls[hc[k + 1]];
+
+			__builtin_prefetch(cn->a);
+			__builtin_prefetch(cn->ob);
+		}
 		if (!ws->frozen[i])
 			freeze(e, i, ws->cls[i].w * lambda);
 	}
@@ -780,8 +837,15 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 		} else {
 			for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
 				i = e->linv[j];
-				if (!ws->frozen[i])
-					freeze(e, i, ws->cls[i].w * lambda);
+				if (ws->frozen[i])
+					continue;
+				if (j + 1 < ws->lstart[l + 1]) {
+					const struct cls *cn = &ws->cls[e->linv[j + 1]];
+
+					__builtin_prefetch(cn->a);
+					__builtin_prefetch(cn->ob);
+				}
+				freeze(e, i, ws->cls[i].w * lambda);
 			}
 		}
 	}
@@ -830,16 +894,16 @@ static int cmp_dem(const void *a, const void *b, void *arg)
 /* C += the relative sums of source row tr (see REL_MIN), and zero them */
 static void flush_rel(struct eng *e, const u16 *tr)
 {
-	v2d *restrict CP = e->ws->CP;
+	double *restrict C = e->ws->dG;
 	double *restrict cr = e->ws->crel;
 	u32 u, p;
 
 	for (u = 0; u < e->n; u++) {
-		v2d *restrict d = CP + (size_t)tr[u] * R2C2_MAX_PORTS;
+		double *restrict d = C + (size_t)tr[u] * R2C2_MAX_PORTS;
 
 #pragma GCC unroll 8
 		for (p = 0; p < R2C2_MAX_PORTS; p++) {
-			d[p][0] += cr[p];
+			d[p] += cr[p];
 			cr[p] = 0;
 		}
 		cr += R2C2_MAX_PORTS;
@@ -861,12 +925,16 @@ static bool rel_worth(const struct eng *e, u32 k, u32 nlv)
 	return tot >= (size_t)REL_MIN * e->nl;
 }
 
-/* pass 1: C and the number of entries of every link, non-split flows */
+/*
+ * pass 1: C and the number of entries of every link, non-split flows; C
+ * into ws->dG (copied into CP by the caller): 32 KB on 8x8x8 rather than
+ * the 64 KB of CP, which do not fit in L1 with the entries streaming by
+ */
 static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			  u32 *nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
-	v2d *restrict CP = ws->CP;
+	double *restrict C = ws->dG;
 	u32 *restrict cnt = ws->cnt;
 	double *restrict cr = ws->crel;
 	const u16 *reltr = NULL;	/* source row being summed relative */
@@ -891,6 +959,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			reltr = rel_worth(e, k, nlv) ? e->fv[k].tr[0] : NULL;
 		}
 		fv = &e->fv[k];
+		if (k + 1 < nlv && !fv[1].split)
+			__builtin_prefetch(fv[1].v[0]->coef);
 		ws->frozen[k] = 0;
 		c->w = w = e->wk[k];
 		c->split = fv->split;
@@ -925,7 +995,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			/* no inverse index: key (q, s, d - s) */
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
-			char *base = (char *)CP;
+			char *base = (char *)C;
 			u32 q = ck->q, s = ck->src;
 			u32 r = e->rel[(size_t)s * e->n + ck->dst];
 			u64 *b = ws->bm + ((size_t)q * e->n + s) * e->mw + r / 64;
@@ -957,33 +1027,31 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
-				*(double *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]) += w * a[j];
+				C[(size_t)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16] += w * a[j];
 		} else if (tr && !c->p16) {
 			u16 *restrict o = ws->obuf;
-			char *base = (char *)CP;
 
 			ob_translate(c->ob, len, e->obhi, c->s7, o);
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				*(double *)(base + o[j]) += w * a[j];
+				C[o[j] / sizeof(v2d)] += w * a[j];
 				cnt[o[j] / sizeof(v2d)]++;
 			}
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
-			char *base = (char *)CP;
 
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				size_t o = ((size_t)tr[nd[j]] << 7) + p16[j];
+				size_t o = (size_t)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16;
 
-				*(double *)(base + o) += w * a[j];
-				cnt[o / sizeof(v2d)]++;
+				C[o] += w * a[j];
+				cnt[o]++;
 			}
 		} else {
 			for (j = 0; j < len; j++) {
 				l = lk[j];
-				CP[l][0] += w * a[j];
+				C[l] += w * a[j];
 				cnt[l]++;
 			}
 		}
@@ -1106,8 +1174,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	u32 k, l, m, ng, ndem = 0, di = 0, nsplit = 0;
 	double lambda = 0;
 
-	for (l = 0; l < e->nl; l++)
-		ws->CP[l][0] = 0;
+	memset(ws->dG, 0, e->nl * sizeof(*ws->dG));
 	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
 	/* masks (and the per-thread tables below) only up to LMASK_MAXN */
 	e->rel = e->n <= R2C2_LMASK_MAXN ? r2c2_rtab_rel(e->rt) : NULL;
@@ -1137,6 +1204,8 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	e->nlv = nlv;
 	e->syment = 0;
 	build_entries(e, nlv, &ndem, &nsplit);
+	for (l = 0; l < e->nl; l++)
+		ws->CP[l][0] = ws->dG[l];
 	e->symleft = e->syment;
 	e->late = false;
 	e->inv16 = nlv <= 0x10000;
@@ -1240,12 +1309,13 @@ static void order_flows(struct r2c2_ws *ws, const struct r2c2_flow *f, u32 nf,
 static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		    size_t nf, double headroom)
 {
+	const u32 n = r2c2_rtab_topo(rt)->n;
 	size_t i;
 
 	if (!(headroom >= 0 && headroom < 1))
 		return -EINVAL;
 	for (i = 0; i < nf; i++)
-		if (f[i].src >= r2c2_rtab_topo(rt)->n || f[i].dst >= r2c2_rtab_topo(rt)->n ||
+		if (f[i].src >= n || f[i].dst >= n ||
 		    f[i].src == f[i].dst || f[i].rproto >= __R2C2_RP_MAX ||
 		    f[i].prio >= R2C2_PRIO_LEVELS || !(f[i].weight > 0) ||
 		    !isfinite(f[i].weight) || !(f[i].demand >= 0) ||
@@ -1362,6 +1432,9 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		goto out;
 	e.n = t->n;
 	e.mw = (t->n + 63) / 64;
+#ifdef CLS_SSE3
+	e.sse3 = __builtin_cpu_supports("sse3");
+#endif
 	e.rel0 = r2c2_rtab_rel(rt);
 	for (i = 0; i < __R2C2_RP_MAX; i++) {
 		r2c2_rtab_nodeport(rt, (u8)i, &e.onode[i], &e.oport[i], &e.ostart[i]);
