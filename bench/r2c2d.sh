@@ -185,7 +185,7 @@ start_daemons() {	# NS... with extra -o options in DOPTS
 	for ns in "$@"; do
 		# shellcheck disable=SC2086  # DOPTS: one word per option
 		ip netns exec "$ns" "$R2C2D" -o rho_us="$RHO" -o ga_interval_ms=0 \
-			-o expire_ms=600000 -o refresh_ms=600000 -o demand_interval_ms=0 \
+			-o expire_ms=3600000 -o refresh_ms=1800000 -o demand_interval_ms=0 \
 			${DOPTS:-} 2>"$FABRIC_TMP/r2c2d-$ns.log" &
 		PIDS+=($!)
 	done
@@ -216,7 +216,8 @@ scale() {
 				-f $((0x200000 + ri * 0x100000 + b * 0x10000)) "${srcs[@]}")
 			info "rho $RHO batch $b: ${srcs[*]}: $out"
 			last=$(sed -n 's/.* last_ns \([0-9]*\).*/\1/p' <<<"$out")
-			"$BENCH" matrix -v -w 120 -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
+			# one read of 512 daemons took 61-182 s in a saturated guest
+			"$BENCH" matrix -v -w $((TORUS_N > 100 ? 900 : 120)) -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
 				>"$FABRIC_TMP/m.$b"
 			info "RESULT ${dims[*]} rho $RHO batch $b ($((nsrc * per)) starts from $nsrc nodes): $(tail -n 1 "$FABRIC_TMP/m.$b")"
 		done

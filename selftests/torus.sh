@@ -185,11 +185,15 @@ torus_create()
 	# per command, each with its namespace). Under TCG every process
 	# start costs 50-200 ms: a shell and 1 + 2 * ndims r2c2ctl a node
 	# took 0.6 s a node on a 4x4x4.
-	local nports=$((2 * ${#TORUS_DIMS[@]}))
+	local nports=$((2 * ${#TORUS_DIMS[@]})) hello=${TORUS_HELLO_MS:-}
+	# In a large test rack one kernel runs every node's hellos, floods
+	# and tables: hellos every 3 s (a neighbour lost after 10.5 s of
+	# silence) keep a busy guest from dropping neighbours it has.
+	((TORUS_N <= 100)) || hello=${hello:-3000}
 	cmds=
 	for id in $(torus_nodes); do
 		ns=$(torus_ns "$id")
-		cmds+="-n $ns node set addr $id topology $topo"$'\n'
+		cmds+="-n $ns node set addr $id topology $topo${hello:+ hello $hello}"$'\n'
 		for ((p = 0; p < nports; p++)); do
 			cmds+="-n $ns port add $p dev p$p"$'\n'
 		done
