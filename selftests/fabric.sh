@@ -212,38 +212,6 @@ torus_all_pairs()
 	return "$rc"
 }
 
-# stop_pids PID...: end background processes: SIGTERM, then SIGKILL
-# after 5 s, reaping only those that are gone (a wait on a process stuck
-# in the kernel would hang the test until run.sh's timeout).
-stop_pids()
-{
-	local p alive=() i
-
-	for p in "$@"; do
-		kill "$p" 2>/dev/null && alive+=("$p")
-	done
-	for ((i = 0; i < 50; i++)); do
-		local still=()
-
-		for p in "${alive[@]}"; do
-			# gone, or a zombie waiting for our wait
-			[[ -e /proc/$p && $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) != Z ]] &&
-				still+=("$p")
-		done
-		alive=("${still[@]}")
-		((${#alive[@]} == 0)) && break
-		((i == 25)) && kill -KILL "${alive[@]}" 2>/dev/null
-		sleep 0.2
-	done
-	for p in "$@"; do
-		if [[ " ${alive[*]} " == *" $p "* ]]; then
-			log_info "process $p ($(tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null)) does not die; state $(awk '{ print $3 }' /proc/"$p"/stat 2>/dev/null)"
-		else
-			wait "$p" 2>/dev/null
-		fi
-	done
-}
-
 # lap [WHAT]: log the seconds since the previous lap (durations in the
 # test's output, for keeping CI time in check); without WHAT, start.
 FABRIC_LAP=$SECONDS

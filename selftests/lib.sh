@@ -237,6 +237,38 @@ lib_cleanup()
 }
 trap lib_cleanup EXIT
 
+# stop_pids PID...: end background processes: SIGTERM, then SIGKILL
+# after 5 s, reaping only those that are gone (a wait on a process stuck
+# in the kernel would hang the test until run.sh's timeout).
+stop_pids()
+{
+	local p alive=() i
+
+	for p in "$@"; do
+		kill "$p" 2>/dev/null && alive+=("$p")
+	done
+	for ((i = 0; i < 50; i++)); do
+		local still=()
+
+		for p in "${alive[@]}"; do
+			# gone, or a zombie waiting for our wait
+			[[ -e /proc/$p && $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) != Z ]] &&
+				still+=("$p")
+		done
+		alive=("${still[@]}")
+		((${#alive[@]} == 0)) && break
+		((i == 25)) && kill -KILL "${alive[@]}" 2>/dev/null
+		sleep 0.2
+	done
+	for p in "$@"; do
+		if [[ " ${alive[*]} " == *" $p "* ]]; then
+			log_info "process $p ($(tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null)) does not die; state $(awk '{ print $3 }' /proc/"$p"/stat 2>/dev/null)"
+		else
+			wait "$p" 2>/dev/null
+		fi
+	done
+}
+
 # ---------------------------------------------------------------- netns
 # ns_create NAME: a fresh network namespace with lo up. A namespace of the
 # same name left over by an aborted run is deleted first.

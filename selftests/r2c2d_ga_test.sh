@@ -36,17 +36,7 @@ TMP=$(mktemp -d)
 PIDS=()
 # the daemons' own pids (ip netns exec execs them): a daemon left running
 # would hold run.sh's output pipe open
-stop_all()
-{
-	local p
-
-	for p in "${PIDS[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${PIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-}
+stop_all() { stop_pids "${PIDS[@]}"; }
 cleanup_add "stop_all; rm -rf $TMP"
 
 torus_create 3 3 || exit "$KSFT_FAIL"

@@ -66,30 +66,8 @@ want() { [[ $SCEN == *" $1 "* ]]; }
 TMP=$(mktemp -d)
 DPIDS=()
 CPIDS=()
-stop_daemons()
-{
-	local p
-
-	for p in "${DPIDS[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${DPIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	DPIDS=()
-}
-stop_clients()
-{
-	local p
-
-	for p in "${CPIDS[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${CPIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	CPIDS=()
-}
+stop_daemons() { stop_pids "${DPIDS[@]}"; DPIDS=(); }
+stop_clients() { stop_pids "${CPIDS[@]}"; CPIDS=(); }
 cleanup_add "rm -rf $TMP"
 cleanup_add stop_daemons
 cleanup_add stop_clients

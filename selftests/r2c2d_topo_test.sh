@@ -42,18 +42,7 @@ CAP=1G
 TMP=$(mktemp -d)
 NS=(r2c2t-0 r2c2t-1 r2c2t-2 r2c2t-3)
 DPIDS=()
-stop_daemons()
-{
-	local p
-
-	for p in "${DPIDS[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${DPIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	DPIDS=()
-}
+stop_daemons() { stop_pids "${DPIDS[@]}"; DPIDS=(); }
 cleanup_add "rm -rf $TMP"
 cleanup_add stop_daemons
 
