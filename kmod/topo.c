@@ -45,11 +45,13 @@ static bool r2c2_seq_after(u32 a, u32 b)
 	return (s32)(a - b) > 0;
 }
 
-/*
- * Schedule a computation of the tables, throttled like OSPF's SPF hold
- * time: it runs R2C2_RECOMPUTE_DELAY after the change (coalescing a
- * burst of LSAs), but no sooner than @recompute_hold after the previous
- * one. r2c2_recompute_work() doubles the hold, up to
+/**
+ * r2c2_recompute_soon() - schedule a computation of the tables
+ * @node: the node
+ *
+ * Throttled like OSPF's SPF hold time: it runs R2C2_RECOMPUTE_DELAY
+ * after the change (coalescing a burst of LSAs), but no sooner than
+ * @node->recompute_hold after the previous one. r2c2_recompute_work() doubles the hold, up to
  * R2C2_RECOMPUTE_HOLD_MAX, while changes keep coming and resets it after
  * a quiet spell, so an isolated change (a link failure) is still acted
  * on after 15 ms. Without the hold, every node of a rack being set up
@@ -59,6 +61,8 @@ static bool r2c2_seq_after(u32 a, u32 b)
  * system_wq it would hold up the node's hellos behind it, and on an
  * unbounded workqueue hundreds of nodes in one test kernel make hundreds
  * of runnable kworkers that starve everything else.
+ *
+ * Context: any.
  */
 static void r2c2_recompute_soon(struct r2c2_node *node)
 {
