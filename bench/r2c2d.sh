@@ -29,10 +29,12 @@
 #   flow, relative to the last event sent; RSS of every daemon.
 #
 # cpu DIMS: one r2c2d (node 0, rho 500 us) and BENCH_FLOWS flows
-#   (default "1000 10000") in the rack, started from 8 other nodes; its
+#   (default "1000 10000") in the rack, started from 8 nodes, node 0
+#   among them (a daemon with no flow of its own runs no rounds); its
 #   utime+stime (/proc/PID/stat) over BENCH_WINDOW s (a) with the matrix
-#   unchanged and (b) with churn (BENCH_CHURN events/s: each a start and
-#   a finish, so the matrix changes in most rounds); with the daemon's own
+#   unchanged and (b) with churn from another node (BENCH_CHURN
+#   events/s: each a start and a finish, so the matrix changes in most
+#   rounds); with the daemon's own
 #   compute timings. Under TCG this is emulated time; see
 #   bench/r2c2d_cpu.c for the native compute part.
 #
@@ -345,8 +347,11 @@ cpu() {
 	local c0 c1 t0 t1 hz srcs=() i show
 
 	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
-	for ((i = 1; i <= 8; i++)); do
-		srcs+=("${NSS[$(( (i * TORUS_N) / 9))]}")
+	# node 0 is a source too: a daemon with no flow of its own runs no
+	# rounds (it only keeps the matrix), so its CPU would say nothing
+	srcs=("${NSS[0]}")
+	for ((i = 1; i <= 7; i++)); do
+		srcs+=("${NSS[$(( (i * TORUS_N) / 8))]}")
 	done
 	for f in ${BENCH_FLOWS:-1000 10000}; do
 		stop_all
@@ -365,16 +370,16 @@ cpu() {
 		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
 		info "RESULT $f flows, rho $RHO us, matrix unchanged: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over ${w}s (ticks $(( $(jq .timings.ticks <<<"$show") - k0 )), rounds $(( $(jq .timings.rounds <<<"$show") - r0 ))); uptime: $(uptime)"
-		# churn from one source: starts and finishes, LIVE = the
-		# source's share, so the rack keeps f flows
+		# churn from one source (not node 0): starts and finishes,
+		# LIVE = the source's share, so the rack keeps f flows
 		c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
 		r0=$(jq .timings.rounds <<<"$show")
 		"$BENCH" events -n "$TORUS_N" -c $((churn * w / 2)) -r "$churn" -L $((f / 8)) \
-			-F $((0x300000 + f * 16)) -f $((0x300000 + f * 16 + 0x100000)) "${srcs[0]}" |
+			-F $((0x300000 + f * 16)) -f $((0x300000 + f * 16 + 0x100000)) "${srcs[1]}" |
 			sed "s/^/bench r2c2d cpu: churn: /"
 		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
-		info "RESULT $f flows, rho $RHO us, churn ~$churn events/s: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over $(calc "$t1 - $t0")s (rounds $(( $(jq .timings.rounds <<<"$show") - r0 )), compute_us_mean $(jq .timings.compute_us_mean <<<"$show"), compute_us_max $(jq .timings.compute_us_max <<<"$show"), flows $(jq .flows <<<"$show")); uptime: $(uptime)"
+		info "RESULT $f flows, rho $RHO us, churn ~$churn events/s: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over $(calc "$t1 - $t0")s (rounds $(( $(jq .timings.rounds <<<"$show") - r0 )), compute_us_mean $(jq .timings.compute_us_mean <<<"$show"), compute_us_max $(jq .timings.compute_us_max <<<"$show"), flows $(jq .flows <<<"$show"), own $(jq .own_flows <<<"$show"), pushes $(jq .timings.pushes <<<"$show"), push_errors $(jq .timings.push_errors <<<"$show")); uptime: $(uptime)"
 	done
 }
 

@@ -170,10 +170,6 @@ static void show(struct r2c2d *d, FILE *f)
 	const struct r2c2d_timing *t = &d->t;
 	const struct mx_stats *s = &d->mx.st;
 	uint64_t up = r2c2d_now() - d->start_ns;
-	uint32_t i, own = 0;
-
-	for (i = 0; i < d->mx.n; i++)
-		own += d->mx.f[i].src == d->node.addr;
 	fprintf(f, "{\"node\":%u,\"pid\":%d,\"uptime_ms\":%llu,"
 		"\"config\":{\"rho_us\":%u,\"policy\":\"%s\",\"headroom\":%g,"
 		"\"link_capacity\":%.0f,\"topology\":\"%s\",\"nodes\":%u,"
@@ -195,7 +191,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"unknown_finishes\":%llu,\"implicit_starts\":%llu,"
 		"\"expired\":%llu,\"resync_removed\":%llu,\"invalid\":%llu,"
 		"\"overruns\":%llu},",
-		d->mx.n, own, (unsigned long long)d->mx.gen,
+		d->mx.n, d->mx.own, (unsigned long long)d->mx.gen,
 		(unsigned long long)s->events, (unsigned long long)s->starts,
 		(unsigned long long)s->finishes, (unsigned long long)s->updates,
 		(unsigned long long)s->refreshes,
@@ -207,6 +203,7 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)s->invalid,
 		(unsigned long long)t->overruns);
 	fprintf(f, "\"timings\":{\"ticks\":%llu,\"rounds\":%llu,"
+		"\"rounds_on_demand\":%llu,"
 		"\"compute_us_last\":%.1f,\"compute_us_max\":%.1f,"
 		"\"compute_us_mean\":%.1f,\"loop_us_last\":%.1f,"
 		"\"loop_us_max\":%.1f,\"loop_us_mean\":%.1f,"
@@ -216,6 +213,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"alloc_errors\":%llu,\"skipped_flows\":%llu,"
 		"\"ctl_requests\":%llu,\"ctl_timeouts\":%llu}",
 		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
+		(unsigned long long)t->rounds_on_demand,
 		us(t->compute_ns_last), us(t->compute_ns_max),
 		t->rounds ? us(t->compute_ns_sum) / (double)t->rounds : 0,
 		us(t->loop_ns_last), us(t->loop_ns_max),
@@ -238,9 +236,12 @@ static void show(struct r2c2d *d, FILE *f)
 
 static void matrix(struct r2c2d *d, FILE *f)
 {
-	uint64_t now = r2c2d_now();
+	uint64_t now;
 	uint32_t i;
 
+	/* no flow of our own: no rounds; compute what is printed */
+	r2c2d_rates_fresh(d);
+	now = r2c2d_now();
 	fprintf(f, "{\"node\":%u,\"gen\":%llu,\"now_ns\":%llu,"
 		"\"round_age_us\":%lld,\"flows\":[", d->node.addr,
 		(unsigned long long)d->mx.gen, (unsigned long long)now,

@@ -271,6 +271,55 @@ static int compute(struct r2c2d *d)
 	return 0;
 }
 
+/**
+ * round_due() - whether the loop owes a rate round
+ * @d: the daemon
+ *
+ * A round is owed when the matrix changed since the last one and this node
+ * has flows of its own in it: the rates are computed for the senders, and
+ * a node with no flow of its own has nothing to enforce. Its matrix still
+ * follows every event; r2c2d_rates_fresh() computes the other flows' rates
+ * when a control client asks for them, and the first flow of its own
+ * makes a round due at once (the matrix changed).
+ *
+ * Return: true if tick() should run a round (at most one per rho).
+ */
+static bool round_due(const struct r2c2d *d)
+{
+	return d->mx.gen != d->computed_gen && d->mx.own;
+}
+
+/**
+ * r2c2d_rates_fresh() - bring the rates up to date for a reader
+ * @d: the daemon
+ *
+ * For a control client about to print the matrix: when this node has no
+ * flow of its own, rounds are not run (round_due()) and the rates may be
+ * older than the matrix; compute them now. With flows of its own the loop
+ * runs the round within rho and pushes its result, so nothing is done here
+ * (computing here would leave those rates unpushed).
+ *
+ * Return: 0, or the allocator's error (the rates are then those of the
+ * last round); -EAGAIN while a route search reads the tables.
+ */
+int r2c2d_rates_fresh(struct r2c2d *d)
+{
+	int r;
+
+	if (d->mx.gen == d->computed_gen || d->mx.own)
+		return 0;
+	if (rs_busy(&d->rs))
+		return -EAGAIN;
+	d->computed_gen = d->mx.gen;
+	d->last_round_ns = r2c2d_now();
+	r = compute(d);
+	if (r)
+		d->computed_gen--;
+	else
+		d->t.rounds_on_demand++;
+	return r;
+}
+
 static int flush_rates(const uint32_t *id, const uint64_t *rate, size_t n,
 		       void *arg)
 {
@@ -693,7 +742,7 @@ static void tick(struct r2c2d *d)
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
-	if (d->mx.gen != d->computed_gen &&
+	if (round_due(d) &&
 	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000) {
 		int r;
 
@@ -754,7 +803,7 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 	if (d->conf.lease_refresh_ms)
 		t = at_most(t, d->last_lease_ns +
 			    (uint64_t)d->conf.lease_refresh_ms * MS / 4);
-	if (d->mx.gen != d->computed_gen)
+	if (round_due(d))
 		t = at_most(t, d->last_round_ns + rho);
 	if (d->topo_dirty && !rs_busy(&d->rs))
 		t = at_most(t, d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS);
@@ -844,6 +893,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "r2c2d: %s\n", err);
 		return 1;
 	}
+	mx_set_own(&d.mx, d.node.addr);
 	rs_init(&d.rs);
 	d.dem.window_ns = (uint64_t)d.conf.demand_window_ms * MS;
 	d.dem.windows = d.conf.demand_windows;

@@ -46,7 +46,18 @@ int mx_init(struct mx *m, uint32_t max_flows)
 {
 	memset(m, 0, sizeof(*m));
 	m->max_flows = max_flows ? max_flows : 1u << 20;
+	m->own_src = -1;
 	return mx_rehash(m, 64);
+}
+
+void mx_set_own(struct mx *m, int src)
+{
+	uint32_t i;
+
+	m->own_src = src;
+	m->own = 0;
+	for (i = 0; i < m->n; i++)
+		m->own += (int)m->f[i].src == src;
 }
 
 void mx_fini(struct mx *m)
@@ -80,6 +91,8 @@ void mx_remove(struct mx *m, uint32_t idx)
 {
 	uint32_t last = m->n - 1, *p;
 
+	if ((int)m->f[idx].src == m->own_src)
+		m->own--;
 	mx_unlink(m, idx);
 	if (idx != last) {
 		p = &m->bucket[mx_hash(m, m->f[last].src, m->f[last].id)];
@@ -127,6 +140,8 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	h = mx_hash(m, e->src, e->id);
 	f->next = m->bucket[h];
 	m->bucket[h] = m->n++;
+	if ((int)e->src == m->own_src)
+		m->own++;
 	m->gen++;
 	return 1;
 }

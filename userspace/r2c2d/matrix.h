@@ -99,6 +99,8 @@ struct mx_stats {
  * @bucket: hash heads (indices into @f), @nb of them, a power of two
  * @gen: bumped by every change that can alter an allocation
  * @max_flows: refuse new flows beyond this
+ * @own_src: the node whose flows @own counts (-1: none, the default)
+ * @own: flows of @own_src held
  */
 struct mx {
 	struct mx_flow *f;
@@ -107,11 +109,15 @@ struct mx {
 	uint32_t nb;
 	uint64_t gen;
 	uint32_t max_flows;
+	int own_src;
+	uint32_t own;
 	struct mx_stats st;
 };
 
 int mx_init(struct mx *m, uint32_t max_flows);
 void mx_fini(struct mx *m);
+/* count the flows of src (-1: none) in @own from now on */
+void mx_set_own(struct mx *m, int src);
 /* index of (src, id) or MX_NONE */
 uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id);
 /*

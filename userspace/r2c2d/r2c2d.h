@@ -16,7 +16,8 @@
  * struct r2c2d_timing - what the loop did, for r2c2ctl daemon show
  */
 struct r2c2d_timing {
-	uint64_t ticks, rounds, pushes, push_batches, push_errors;
+	uint64_t ticks, rounds, rounds_on_demand;
+	uint64_t pushes, push_batches, push_errors;
 	uint64_t announces, refreshes_sent, resyncs, overruns, samples;
 	uint64_t compute_ns_last, compute_ns_max, compute_ns_sum;
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
@@ -94,6 +95,7 @@ struct r2c2d {
 };
 
 uint64_t r2c2d_now(void);
+int r2c2d_rates_fresh(struct r2c2d *d);
 int ctl_open(struct r2c2d *d);
 /* fill p[] with the listening socket and the clients; returns how many */
 int ctl_pollfds(struct r2c2d *d, struct pollfd *p);

@@ -32,12 +32,25 @@ static void matrix__random_vs_model(void)
 	static uint16_t dst[S][I];
 	uint64_t seed = 42, now = 0;
 	struct mx m;
-	int k, s, i, bad = 0, n;
+	int k, s, i, bad = 0, n, own_bad = 0;
 
 	mx_init(&m, 0);
 	for (k = 0; k < 20000; k++) {
 		struct mx_evt e;
 		uint8_t t = (uint8_t)(1 + tbelow(&seed, 4));
+
+		/* counted from the start for 1, then recounted for 2 */
+		if (k == 0)
+			mx_set_own(&m, 1);
+		else if (k == 10000)
+			mx_set_own(&m, 2);
+		if (k % 997 == 0) {
+			int src = k < 10000 ? 1 : 2, want = 0;
+
+			for (i = 0; i < I; i++)
+				want += live[src][i];
+			own_bad += (uint32_t)want != m.own;
+		}
 
 		s = (int)tbelow(&seed, S);
 		i = (int)tbelow(&seed, I);
@@ -66,6 +79,16 @@ static void matrix__random_vs_model(void)
 		}
 	ok(!bad && (uint32_t)n == m.n,
 	   "matrix__random_vs_model: %u flows, %d mismatches", m.n, bad);
+	n = 0;
+	for (i = 0; i < I; i++)
+		n += live[2][i];
+	ok(!own_bad && n > 0 && (uint32_t)n == m.own,
+	   "matrix__random_vs_model: own flows %u of source 2 (model %d), %d wrong counts on the way",
+	   m.own, n, own_bad);
+	/* expiry removes all but source 3: own (source 2) back to 0 */
+	mx_expire(&m, now + 1000 * MS, 1, 3);
+	ok(m.own == 0 && m.n > 0, "matrix__random_vs_model: own %u after expiry, %u flows of source 3 left",
+	   m.own, m.n);
 	mx_fini(&m);
 }
 
