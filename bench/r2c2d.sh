@@ -29,12 +29,11 @@
 #   flow, relative to the last event sent; RSS of every daemon.
 #
 # cpu DIMS: one r2c2d (node 0, rho 500 us) and BENCH_FLOWS flows
-#   (default "1000 10000") in the rack, started from 8 nodes, node 0
-#   among them (a daemon with no flow of its own runs no rounds); its
+#   (default "1000 10000") in the rack, started from 8 other nodes
+#   (r2c2d with rounds=always: it computes every change as a sender); its
 #   utime+stime (/proc/PID/stat) over BENCH_WINDOW s (a) with the matrix
-#   unchanged and (b) with churn from another node (BENCH_CHURN
-#   events/s: each a start and a finish, so the matrix changes in most
-#   rounds); with the daemon's own
+#   unchanged and (b) with churn (BENCH_CHURN events/s: each a start and
+#   a finish, so the matrix changes in most rounds); with the daemon's own
 #   compute timings. Under TCG this is emulated time; see
 #   bench/r2c2d_cpu.c for the native compute part.
 #
@@ -347,15 +346,14 @@ cpu() {
 	local c0 c1 t0 t1 hz srcs=() i show
 
 	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
-	# node 0 is a source too: a daemon with no flow of its own runs no
-	# rounds (it only keeps the matrix), so its CPU would say nothing
-	srcs=("${NSS[0]}")
-	for ((i = 1; i <= 7; i++)); do
-		srcs+=("${NSS[$(( (i * TORUS_N) / 8))]}")
+	for ((i = 1; i <= 8; i++)); do
+		srcs+=("${NSS[$(( (i * TORUS_N) / 9))]}")
 	done
 	for f in ${BENCH_FLOWS:-1000 10000}; do
 		stop_all
-		start_daemons "${NSS[0]}"
+		# rounds=always: node 0 sends nothing (own flows would need a
+		# qdisc and traffic), yet computes every change as a sender does
+		DOPTS="-o rounds=always" start_daemons "${NSS[0]}"
 		pid=${PIDS[0]}
 		wait_until 120 "$BENCH" matrix "${NSS[0]}" >/dev/null || die "r2c2d does not answer"
 		"$BENCH" events -n "$TORUS_N" -c $((f / 8)) -f $((0x300000 + f * 16)) "${srcs[@]}" |
@@ -370,12 +368,12 @@ cpu() {
 		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
 		info "RESULT $f flows, rho $RHO us, matrix unchanged: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over ${w}s (ticks $(( $(jq .timings.ticks <<<"$show") - k0 )), rounds $(( $(jq .timings.rounds <<<"$show") - r0 ))); uptime: $(uptime)"
-		# churn from one source (not node 0): starts and finishes,
-		# LIVE = the source's share, so the rack keeps f flows
+		# churn from one source: starts and finishes, LIVE = the
+		# source's share, so the rack keeps f flows
 		c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
 		r0=$(jq .timings.rounds <<<"$show")
 		"$BENCH" events -n "$TORUS_N" -c $((churn * w / 2)) -r "$churn" -L $((f / 8)) \
-			-F $((0x300000 + f * 16)) -f $((0x300000 + f * 16 + 0x100000)) "${srcs[1]}" |
+			-F $((0x300000 + f * 16)) -f $((0x300000 + f * 16 + 0x100000)) "${srcs[0]}" |
 			sed "s/^/bench r2c2d cpu: churn: /"
 		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)

@@ -142,6 +142,15 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 			goto bad;
 		return 0;
 	}
+	if (!strcmp(key, "rounds")) {
+		if (!strcmp(val, "own"))
+			c->rounds_always = false;
+		else if (!strcmp(val, "always"))
+			c->rounds_always = true;
+		else
+			goto bad;
+		return 0;
+	}
 	if (!strcmp(key, "ga_utility")) {
 		if (!strcmp(val, "sum"))
 			c->ga_utility = R2C2_UTIL_SUM;

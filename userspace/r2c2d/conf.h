@@ -14,6 +14,7 @@
  * struct r2c2d_conf - settings (defaults from conf_defaults())
  * @rho_us: rate-loop period (500)
  * @policy: enum r2c2_policy (maxmin)
+ * @rounds_always: run rounds with no flow of our own too (false: measurement)
  * @headroom: fraction of every link left unallocated (0.05)
  * @link_capacity: bit/s of every link (10G)
  * @topology: torus/mesh/file spec, or "" to build it from TOPO_GET
@@ -47,6 +48,7 @@
 struct r2c2d_conf {
 	uint32_t rho_us;
 	int policy;
+	bool rounds_always;
 	double headroom;
 	double link_capacity;
 	char topology[256];

@@ -171,7 +171,8 @@ static void show(struct r2c2d *d, FILE *f)
 	const struct mx_stats *s = &d->mx.st;
 	uint64_t up = r2c2d_now() - d->start_ns;
 	fprintf(f, "{\"node\":%u,\"pid\":%d,\"uptime_ms\":%llu,"
-		"\"config\":{\"rho_us\":%u,\"policy\":\"%s\",\"headroom\":%g,"
+		"\"config\":{\"rho_us\":%u,\"policy\":\"%s\",\"rounds\":\"%s\","
+		"\"headroom\":%g,"
 		"\"link_capacity\":%.0f,\"topology\":\"%s\",\"nodes\":%u,"
 		"\"push_threshold\":%g,\"lease_refresh_ms\":%u,"
 		"\"refresh_ms\":%u,\"expire_ms\":%u,\"demand_interval_ms\":%u,"
@@ -180,6 +181,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u},",
 		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
 		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
+		c->rounds_always ? "always" : "own",
 		c->headroom, c->link_capacity, c->topology, d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
 		c->expire_ms, c->demand_interval_ms, c->demand_alpha,

@@ -282,11 +282,15 @@ static int compute(struct r2c2d *d)
  * when a control client asks for them, and the first flow of its own
  * makes a round due at once (the matrix changed).
  *
+ * With the key rounds = always (for measurements) every change is
+ * computed, as on a node that sends.
+ *
  * Return: true if tick() should run a round (at most one per rho).
  */
 static bool round_due(const struct r2c2d *d)
 {
-	return d->mx.gen != d->computed_gen && d->mx.own;
+	return d->mx.gen != d->computed_gen &&
+	       (d->mx.own || d->conf.rounds_always);
 }
 
 /**
@@ -306,7 +310,7 @@ int r2c2d_rates_fresh(struct r2c2d *d)
 {
 	int r;
 
-	if (d->mx.gen == d->computed_gen || d->mx.own)
+	if (d->mx.gen == d->computed_gen || round_due(d))
 		return 0;
 	if (rs_busy(&d->rs))
 		return -EAGAIN;

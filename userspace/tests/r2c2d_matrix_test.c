@@ -532,12 +532,20 @@ static void conf__file(void)
 	FILE *f = fdopen(fd, "w");
 
 	fputs("# r2c2d\nrho_us = 250\n  policy=propfair  # comment\n"
-	      "link_capacity = 50M\ntopology = torus:3x3\n", f);
+	      "link_capacity = 50M\ntopology = torus:3x3\nrounds = always\n", f);
 	fclose(f);
 	conf_defaults(&c);
+	ok(!c.rounds_always, "rounds = own by default");
 	ok(!conf_load(&c, path, err, sizeof(err)) && c.rho_us == 250 &&
 	   c.policy == R2C2_POL_PROPFAIR && c.link_capacity == 50e6 &&
-	   !strcmp(c.topology, "torus:3x3"), "file parsed (%s)", err);
+	   !strcmp(c.topology, "torus:3x3") && c.rounds_always,
+	   "file parsed (%s)", err);
+	f = fopen(path, "w");
+	fputs("rounds = sometimes\n", f);
+	fclose(f);
+	ok(conf_load(&c, path, err, sizeof(err)) == -EINVAL &&
+	   strstr(err, ":1: bad value 'sometimes' for rounds"), "rounds: %s",
+	   err);
 	f = fopen(path, "w");
 	fputs("rho_us = 250\n\nbogus = 1\n", f);
 	fclose(f);
