@@ -279,6 +279,13 @@ static void r2c2_flood(struct r2c2_node *node, struct sk_buff *skb,
 	}
 }
 
+static bool r2c2_lsa_same(const struct r2c2_lsa_rec *a,
+			  const struct r2c2_lsa_rec *b)
+{
+	return a->count == b->count &&
+	       !memcmp(a->ent, b->ent, a->count * sizeof(a->ent[0]));
+}
+
 /* Send every record of the database on a port (new neighbour). */
 static void r2c2_lsdb_sync(struct r2c2_node *node, struct r2c2_port *port)
 {
@@ -309,6 +316,7 @@ void r2c2_lsa_work(struct work_struct *work)
 	struct r2c2_nbr *nbr;
 	struct sk_buff *skb;
 	bool sync[R2C2_MAX_PORTS] = {};
+	bool same;
 	u32 refresh_ms;
 	int i;
 
@@ -361,6 +369,7 @@ void r2c2_lsa_work(struct work_struct *work)
 		}
 	}
 	spin_unlock_bh(&node->lock);
+	same = old && r2c2_lsa_same(old, rec);
 	if (old)
 		kfree_rcu(old, rcu);
 
@@ -375,14 +384,9 @@ void r2c2_lsa_work(struct work_struct *work)
 			r2c2_lsdb_sync(node, port);
 	}
 	rcu_read_unlock();
-	r2c2_recompute_soon(node);
-}
-
-static bool r2c2_lsa_same(const struct r2c2_lsa_rec *a,
-			  const struct r2c2_lsa_rec *b)
-{
-	return a->count == b->count &&
-	       !memcmp(a->ent, b->ent, a->count * sizeof(a->ent[0]));
+	/* a refresh with the same links changes no table (nor TOPO_EVENT) */
+	if (!same)
+		r2c2_recompute_soon(node);
 }
 
 /**
