@@ -134,12 +134,6 @@ static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
 	}
 }
 
-/* the translation of one entry: see ob_translate() */
-static inline u16 ob_one(u16 o, u16 hi, u16 s)
-{
-	return (u16)(((o & ~hi) + (s & ~hi)) ^ ((o ^ s) & hi));
-}
-
 /*
  * *p += t, in one read-modify-write whose address GCC forms once, as
  * base + index in both instructions: written in C, it adds base and
@@ -170,6 +164,14 @@ static inline void rmw_add1(double *p, double t)
  * source at byte s (base = CP): translated eight at a time and used from
  * the register. freeze() passes m = -(w, x): CP + -(w, x) * a is exactly
  * CP - (w, x) * a, with one load less.
+ *
+ * rtab pads every vector to a multiple of eight entries with its last
+ * entry again and coefficient 0 (r2c2_rtab_obyte()), so the loop runs
+ * to len rounded up and has no scalar tail (and one unpredictable loop
+ * exit a class instead of two). The padding adds m * 0 = (-0, -0)
+ * (w > 0, x >= 0): y + -0 is y, bit for bit, for every y (+0 included).
+ * ob_axpy() adds w * 0 = +0 to C, which is never -0 in pass 1 (+0 plus
+ * products of positive numbers): the same.
  */
 static inline __attribute__((always_inline)) void
 ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
@@ -179,7 +181,7 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 	const v8h vs = (v8h){ 0 } + s;
 	u32 j;
 
-	for (j = 0; j + 8 <= len; j += 8) {
+	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
 		unsigned int i;
 		v8h y;
@@ -190,11 +192,6 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 		for (i = 0; i < 8; i++) {
 			rmw_add2((v2d *)(base + y[i]), m * aj[i]);
 		}
-	}
-	for (; j < len; j++) {
-		v2d *p = (v2d *)(base + ob_one(ob[j], hi, s));
-
-		*p = m * a[j] + *p;
 	}
 }
 
@@ -211,7 +208,7 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 	const v8h vs = (v8h){ 0 } + s;
 	u32 j;
 
-	for (j = 0; j + 8 <= len; j += 8) {
+	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
 		unsigned int i;
 		v8h y;
@@ -222,8 +219,6 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 		for (i = 0; i < 8; i++)
 			rmw_add1((double *)(base + y[i]), one1 ? aj[i] : w * aj[i]);
 	}
-	for (; j < len; j++)
-		*(double *)(base + ob_one(ob[j], hi, s) / 2) += one1 ? a[j] : w * a[j];
 }
 
 struct hent {
@@ -484,6 +479,8 @@ struct eng {
 	const u32 *ostart[__R2C2_RP_MAX];
 	/* r2c2_rtab_obyte() (NULL: use onode, oport) and its hi */
 	const u16 *obyte[__R2C2_RP_MAX];
+	const double *obcoef[__R2C2_RP_MAX];
+	const u32 *obstart[__R2C2_RP_MAX];
 	u16 obhi;
 	bool sse3;		/* see cls_sub_sse3() */
 };
@@ -977,11 +974,15 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		c->tr = tr = fv->tr[0];
 		c->p16 = NULL;
 		if (tr) {
-			u32 o = e->ostart[ck->q][e->rel0[(size_t)ck->src * e->n + ck->dst]];
+			u32 r = e->rel0[(size_t)ck->src * e->n + ck->dst];
+			u32 o = e->ostart[ck->q][r];
 
 			/* short vectors (DOR): tr lookups cost less */
 			if (e->obyte[ck->q] && len >= 16) {
+				/* padded (see ob_axpy2()), the same coefficients */
+				o = e->obstart[ck->q][r];
 				c->ob = e->obyte[ck->q] + o;
+				c->a = a = e->obcoef[ck->q] + o;
 				c->s7 = (u16)(ck->src * 128u);
 			} else {
 				c->node = e->onode[ck->q] + o;
@@ -1438,7 +1439,8 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	e.rel0 = r2c2_rtab_rel(rt);
 	for (i = 0; i < __R2C2_RP_MAX; i++) {
 		r2c2_rtab_nodeport(rt, (u8)i, &e.onode[i], &e.oport[i], &e.ostart[i]);
-		e.obyte[i] = r2c2_rtab_obyte(rt, (u8)i, &e.obhi);
+		e.obyte[i] = r2c2_rtab_obyte(rt, (u8)i, &e.obhi, &e.obcoef[i],
+					     &e.obstart[i]);
 	}
 	if (r2c2_rtab_rel(rt) && t->n <= R2C2_LMASK_MAXN) {
 		size_t nbm = (size_t)__R2C2_RP_MAX * t->n * e.mw + __R2C2_RP_MAX * e.mw;
