@@ -942,7 +942,22 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	u32 *restrict cnt = ws->cnt;
 	double *restrict cr = ws->crel;
 	const u16 *reltr = NULL;	/* source row being summed relative */
-	u32 j, k, l;
+	/*
+	 * what the loop reads of e and ws, in locals: its stores (u32, u64
+	 * and pointers into ws) would make GCC load them again each class
+	 */
+	const struct ckey *restrict key = e->key;
+	const struct r2c2_fv *restrict fv0 = e->fv;
+	const double *restrict wk = e->wk;
+	const u16 *restrict rel0 = e->rel0;
+	const size_t n = e->n, mw = e->mw;
+	const u32 symq = e->symq;
+	struct cls *restrict cls = ws->cls;
+	u8 *restrict frozen = ws->frozen;
+	u64 *restrict bm = ws->bm, *restrict sact = ws->sact;
+	u32 *restrict head = ws->head, *restrict nxt = ws->nxt;
+	size_t syment = 0;
+	u32 j, k, l, qmask = 0;
 
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv;
@@ -952,21 +967,20 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		double w;
 		u32 len;
 
-		struct cls *c = &ws->cls[k];
+		struct cls *c = &cls[k];
 
-		const struct ckey *ck = &e->key[k];
+		const struct ckey *ck = &key[k];
+		u32 q = ck->q, r = 0;
 
-		if (e->symq && (!k || ck->src != e->key[k - 1].src)) {
+		if (symq && (!k || ck->src != key[k - 1].src)) {
 			if (reltr)
 				flush_rel(e, reltr);
 			/* every class of a source has its row as tr[0] */
-			reltr = rel_worth(e, k, nlv) ? e->fv[k].tr[0] : NULL;
+			reltr = rel_worth(e, k, nlv) ? fv0[k].tr[0] : NULL;
 		}
-		fv = &e->fv[k];
-		if (k + 1 < nlv && !fv[1].split)
-			__builtin_prefetch(fv[1].v[0]->coef);
-		ws->frozen[k] = 0;
-		c->w = w = e->wk[k];
+		fv = &fv0[k];
+		frozen[k] = 0;
+		c->w = w = wk[k];
 		c->split = fv->split;
 		c->sym = 0;
 		if (ck->dem)
@@ -981,39 +995,45 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		c->tr = tr = fv->tr[0];
 		c->p16 = NULL;
 		if (tr) {
-			u32 r = e->rel0[(size_t)ck->src * e->n + ck->dst];
-			u32 o = e->ostart[ck->q][r];
+			u32 o;
 
+			r = rel0[ck->src * n + ck->dst];
 			/* short vectors (DOR): tr lookups cost less */
-			if (e->obyte[ck->q] && len >= 16) {
+			if (e->obyte[q] && len >= 16) {
 				/* padded (see ob_axpy2()), the same coefficients */
-				o = e->obstart[ck->q][r];
-				c->ob = e->obyte[ck->q] + o;
-				c->a = a = e->obcoef[ck->q] + o;
+				o = e->obstart[q][r];
+				c->ob = e->obyte[q] + o;
+				c->a = a = e->obcoef[q] + o;
 				c->s7 = (u16)(ck->src * 128u);
 			} else {
-				c->node = e->onode[ck->q] + o;
-				c->p16 = e->oport[ck->q] + o;
+				o = e->ostart[q][r];
+				c->node = e->onode[q] + o;
+				c->p16 = e->oport[q] + o;
 			}
 		}
-		c->sym = !!(e->symq & (1u << ck->q));
-		if (c->sym)
-			e->syment += len;
+		/* the next class's coefficients, if it takes that path */
+		if (k + 1 < nlv && !fv[1].split)
+			__builtin_prefetch(fv[1].v[0]->len >= 16 && e->obyte[key[k + 1].q] ?
+					   e->obcoef[key[k + 1].q] +
+					   e->obstart[key[k + 1].q][rel0[key[k + 1].src * n +
+									key[k + 1].dst]] :
+					   fv[1].v[0]->coef);
+		c->sym = !!(symq & (1u << q));
 		if (c->sym) {
-			/* no inverse index: key (q, s, d - s) */
+			/* no inverse index: key (q, s, d - s) (r: a torus) */
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
 			char *base = (char *)C;
-			u32 q = ck->q, s = ck->src;
-			u32 r = e->rel[(size_t)s * e->n + ck->dst];
-			u64 *b = ws->bm + ((size_t)q * e->n + s) * e->mw + r / 64;
-			u32 *hd = ws->head + ((size_t)q * e->n + s) * e->n + r;
+			u32 s = ck->src;
+			u64 *b = bm + (q * n + s) * mw + r / 64;
+			u32 *hd = head + (q * n + s) * n + r;
 
-			ws->nxt[k] = *b & (1ull << (r % 64)) ? *hd : UINT32_MAX;
+			syment += len;
+			nxt[k] = *b & (1ull << (r % 64)) ? *hd : UINT32_MAX;
 			*hd = k;
 			*b |= 1ull << (r % 64);
-			ws->sact[(size_t)q * e->mw + s / 64] |= 1ull << (s % 64);
-			e->qmask |= 1u << q;
+			sact[q * mw + s / 64] |= 1ull << (s % 64);
+			qmask |= 1u << q;
 			if (reltr && w == 1) {
 #pragma GCC unroll 4
 				for (j = 0; j < len; j++)
@@ -1066,6 +1086,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	}
 	if (reltr)
 		flush_rel(e, reltr);
+	e->syment += syment;
+	e->qmask |= (u8)qmask;
 }
 
 /* pass 2: inverse index link -> flows (CSR), by counting sort */
