@@ -1186,9 +1186,11 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		for (i = 0; i < rt->n; i++)
 			b += sizeof(struct r2c2_vec) + sizeof(u32) +
 			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double) +
-						       sizeof(u16) + sizeof(u8) +
-						       (rt->obyte[rproto] ?
-							sizeof(u16) + sizeof(double) : 0));
+						       sizeof(u16) + sizeof(u8)) +
+			     /* the padded copy (see obyte) */
+			     (rt->obyte[rproto] ? sizeof(u32) +
+			      ((rt->off[rproto][i].len + 7) & ~(size_t)7) *
+			      (sizeof(u16) + sizeof(double)) : 0);
 	for (i = 0; i < R2C2_MAX_PORTS; i++)
 		if (rt->lmask[rproto][i])	/* and smask */
 			b += 2 * (size_t)rt->n * rt->mw * sizeof(u64);
