@@ -5,13 +5,14 @@
  * the baseline where it finishes in reasonable time; table memory.
  *
  * usage: alloc_bench [-r RUNS] [-b MAXBASELINE] [-n MAXFLOWS] [-m MIX] [-s FLOWS]
- *                    [-o RATES]
+ *                    [-o RATES] [-S SEED]
  * Prints medians (one core, this thread only) of wall-clock time and of
  * this thread's CPU time (less sensitive to a loaded machine). -m and -s run one mix /
  * one size only (e.g. under valgrind --tool=callgrind
  * --toggle-collect=r2c2_maxmin for instruction counts). -o writes every
  * rate computed (binary doubles, in order) to RATES: `cmp` two engines'
- * files to see that they agree bit for bit.
+ * files to see that they agree bit for bit. -S draws other flows (seed of
+ * the generator; the default is the one every published number used).
  */
 #include <math.h>
 #include <stdio.h>
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 	double t0;
 	unsigned int mi, si;
 
-	while ((opt = getopt(argc, argv, "r:b:n:m:s:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:b:n:m:s:o:S:")) != -1) {
 		if (opt == 'r')
 			runs = atoi(optarg);
 		else if (opt == 'b')
@@ -95,6 +96,8 @@ int main(int argc, char **argv)
 			only_mix = optarg;
 		else if (opt == 's')
 			only_n = strtoul(optarg, NULL, 10);
+		else if (opt == 'S')
+			rs = strtoull(optarg, NULL, 0);
 		else if (opt == 'o' && !(out = fopen(optarg, "wb"))) {
 			perror(optarg);
 			return 1;

@@ -134,12 +134,6 @@ static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
 	}
 }
 
-/* the translation of one entry: see ob_translate() */
-static inline u16 ob_one(u16 o, u16 hi, u16 s)
-{
-	return (u16)(((o & ~hi) + (s & ~hi)) ^ ((o ^ s) & hi));
-}
-
 /*
  * *p += t, in one read-modify-write whose address GCC forms once, as
  * base + index in both instructions: written in C, it adds base and
@@ -170,6 +164,14 @@ static inline void rmw_add1(double *p, double t)
  * source at byte s (base = CP): translated eight at a time and used from
  * the register. freeze() passes m = -(w, x): CP + -(w, x) * a is exactly
  * CP - (w, x) * a, with one load less.
+ *
+ * rtab pads every vector to a multiple of eight entries with its last
+ * entry again and coefficient 0 (r2c2_rtab_obyte()), so the loop runs
+ * to len rounded up and has no scalar tail (and one unpredictable loop
+ * exit a class instead of two). The padding adds m * 0 = (-0, -0)
+ * (w > 0, x >= 0): y + -0 is y, bit for bit, for every y (+0 included).
+ * ob_axpy() adds w * 0 = +0 to C, which is never -0 in pass 1 (+0 plus
+ * products of positive numbers): the same.
  */
 static inline __attribute__((always_inline)) void
 ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
@@ -179,7 +181,7 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 	const v8h vs = (v8h){ 0 } + s;
 	u32 j;
 
-	for (j = 0; j + 8 <= len; j += 8) {
+	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
 		unsigned int i;
 		v8h y;
@@ -190,11 +192,6 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 		for (i = 0; i < 8; i++) {
 			rmw_add2((v2d *)(base + y[i]), m * aj[i]);
 		}
-	}
-	for (; j < len; j++) {
-		v2d *p = (v2d *)(base + ob_one(ob[j], hi, s));
-
-		*p = m * a[j] + *p;
 	}
 }
 
@@ -211,7 +208,7 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 	const v8h vs = (v8h){ 0 } + s;
 	u32 j;
 
-	for (j = 0; j + 8 <= len; j += 8) {
+	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
 		unsigned int i;
 		v8h y;
@@ -222,8 +219,6 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 		for (i = 0; i < 8; i++)
 			rmw_add1((double *)(base + y[i]), one1 ? aj[i] : w * aj[i]);
 	}
-	for (; j < len; j++)
-		*(double *)(base + ob_one(ob[j], hi, s) / 2) += one1 ? a[j] : w * a[j];
 }
 
 struct hent {
@@ -412,11 +407,18 @@ static void h_sift(struct hent *h, u32 n, u32 i)
 	struct hent x = h[i];
 	size_t ib = (size_t)i * 16, cb;
 
-	/* byte offsets (fewer instructions a level): child of ib at 2 ib + 16 */
+	/*
+	 * byte offsets (fewer instructions a level): child of ib at 2 ib +
+	 * 16. The lower levels are out of L1 after the entry passes, and each
+	 * level's loads wait for the level above: prefetch the grandchildren
+	 * (4 ib + 48 .. 4 ib + 111, one or two lines) a level ahead.
+	 */
 	for (;;) {
 		cb = 2 * ib + 16;
 		if (cb >= nb)
 			break;
+		__builtin_prefetch(base + 4 * ib + 48);
+		__builtin_prefetch(base + 4 * ib + 111);
 		cb += (size_t)(((struct hent *)(base + cb + 16))->key <
 			       ((struct hent *)(base + cb))->key) << 4;
 		if (!(((struct hent *)(base + cb))->key < x.key))
@@ -484,6 +486,8 @@ struct eng {
 	const u32 *ostart[__R2C2_RP_MAX];
 	/* r2c2_rtab_obyte() (NULL: use onode, oport) and its hi */
 	const u16 *obyte[__R2C2_RP_MAX];
+	const double *obcoef[__R2C2_RP_MAX];
+	const u32 *obstart[__R2C2_RP_MAX];
 	u16 obhi;
 	bool sse3;		/* see cls_sub_sse3() */
 };
@@ -938,7 +942,22 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	u32 *restrict cnt = ws->cnt;
 	double *restrict cr = ws->crel;
 	const u16 *reltr = NULL;	/* source row being summed relative */
-	u32 j, k, l;
+	/*
+	 * what the loop reads of e and ws, in locals: its stores (u32, u64
+	 * and pointers into ws) would make GCC load them again each class
+	 */
+	const struct ckey *restrict key = e->key;
+	const struct r2c2_fv *restrict fv0 = e->fv;
+	const double *restrict wk = e->wk;
+	const u16 *restrict rel0 = e->rel0;
+	const size_t n = e->n, mw = e->mw;
+	const u32 symq = e->symq;
+	struct cls *restrict cls = ws->cls;
+	u8 *restrict frozen = ws->frozen;
+	u64 *restrict bm = ws->bm, *restrict sact = ws->sact;
+	u32 *restrict head = ws->head, *restrict nxt = ws->nxt;
+	size_t syment = 0;
+	u32 j, k, l, qmask = 0;
 
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv;
@@ -948,21 +967,20 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		double w;
 		u32 len;
 
-		struct cls *c = &ws->cls[k];
+		struct cls *c = &cls[k];
 
-		const struct ckey *ck = &e->key[k];
+		const struct ckey *ck = &key[k];
+		u32 q = ck->q, r = 0;
 
-		if (e->symq && (!k || ck->src != e->key[k - 1].src)) {
+		if (symq && (!k || ck->src != key[k - 1].src)) {
 			if (reltr)
 				flush_rel(e, reltr);
 			/* every class of a source has its row as tr[0] */
-			reltr = rel_worth(e, k, nlv) ? e->fv[k].tr[0] : NULL;
+			reltr = rel_worth(e, k, nlv) ? fv0[k].tr[0] : NULL;
 		}
-		fv = &e->fv[k];
-		if (k + 1 < nlv && !fv[1].split)
-			__builtin_prefetch(fv[1].v[0]->coef);
-		ws->frozen[k] = 0;
-		c->w = w = e->wk[k];
+		fv = &fv0[k];
+		frozen[k] = 0;
+		c->w = w = wk[k];
 		c->split = fv->split;
 		c->sym = 0;
 		if (ck->dem)
@@ -977,35 +995,45 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		c->tr = tr = fv->tr[0];
 		c->p16 = NULL;
 		if (tr) {
-			u32 o = e->ostart[ck->q][e->rel0[(size_t)ck->src * e->n + ck->dst]];
+			u32 o;
 
+			r = rel0[ck->src * n + ck->dst];
 			/* short vectors (DOR): tr lookups cost less */
-			if (e->obyte[ck->q] && len >= 16) {
-				c->ob = e->obyte[ck->q] + o;
+			if (e->obyte[q] && len >= 16) {
+				/* padded (see ob_axpy2()), the same coefficients */
+				o = e->obstart[q][r];
+				c->ob = e->obyte[q] + o;
+				c->a = a = e->obcoef[q] + o;
 				c->s7 = (u16)(ck->src * 128u);
 			} else {
-				c->node = e->onode[ck->q] + o;
-				c->p16 = e->oport[ck->q] + o;
+				o = e->ostart[q][r];
+				c->node = e->onode[q] + o;
+				c->p16 = e->oport[q] + o;
 			}
 		}
-		c->sym = !!(e->symq & (1u << ck->q));
-		if (c->sym)
-			e->syment += len;
+		/* the next class's coefficients, if it takes that path */
+		if (k + 1 < nlv && !fv[1].split)
+			__builtin_prefetch(fv[1].v[0]->len >= 16 && e->obyte[key[k + 1].q] ?
+					   e->obcoef[key[k + 1].q] +
+					   e->obstart[key[k + 1].q][rel0[key[k + 1].src * n +
+									key[k + 1].dst]] :
+					   fv[1].v[0]->coef);
+		c->sym = !!(symq & (1u << q));
 		if (c->sym) {
-			/* no inverse index: key (q, s, d - s) */
+			/* no inverse index: key (q, s, d - s) (r: a torus) */
 			const u16 *restrict nd = c->node;
 			const u8 *restrict p16 = c->p16;
 			char *base = (char *)C;
-			u32 q = ck->q, s = ck->src;
-			u32 r = e->rel[(size_t)s * e->n + ck->dst];
-			u64 *b = ws->bm + ((size_t)q * e->n + s) * e->mw + r / 64;
-			u32 *hd = ws->head + ((size_t)q * e->n + s) * e->n + r;
+			u32 s = ck->src;
+			u64 *b = bm + (q * n + s) * mw + r / 64;
+			u32 *hd = head + (q * n + s) * n + r;
 
-			ws->nxt[k] = *b & (1ull << (r % 64)) ? *hd : UINT32_MAX;
+			syment += len;
+			nxt[k] = *b & (1ull << (r % 64)) ? *hd : UINT32_MAX;
 			*hd = k;
 			*b |= 1ull << (r % 64);
-			ws->sact[(size_t)q * e->mw + s / 64] |= 1ull << (s % 64);
-			e->qmask |= 1u << q;
+			sact[q * mw + s / 64] |= 1ull << (s % 64);
+			qmask |= 1u << q;
 			if (reltr && w == 1) {
 #pragma GCC unroll 4
 				for (j = 0; j < len; j++)
@@ -1058,6 +1086,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	}
 	if (reltr)
 		flush_rel(e, reltr);
+	e->syment += syment;
+	e->qmask |= (u8)qmask;
 }
 
 /* pass 2: inverse index link -> flows (CSR), by counting sort */
@@ -1438,7 +1468,8 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	e.rel0 = r2c2_rtab_rel(rt);
 	for (i = 0; i < __R2C2_RP_MAX; i++) {
 		r2c2_rtab_nodeport(rt, (u8)i, &e.onode[i], &e.oport[i], &e.ostart[i]);
-		e.obyte[i] = r2c2_rtab_obyte(rt, (u8)i, &e.obhi);
+		e.obyte[i] = r2c2_rtab_obyte(rt, (u8)i, &e.obhi, &e.obcoef[i],
+					     &e.obstart[i]);
 	}
 	if (r2c2_rtab_rel(rt) && t->n <= R2C2_LMASK_MAXN) {
 		size_t nbm = (size_t)__R2C2_RP_MAX * t->n * e.mw + __R2C2_RP_MAX * e.mw;

@@ -57,10 +57,14 @@ struct r2c2_rtab {
 	u32 *ostart[__R2C2_RP_MAX];
 	/*
 	 * sym, n <= 512 and every radix a power of two: the same entries as
-	 * byte offsets node * 128 + 16 * port (r2c2_rtab_obyte()); obhi: the
-	 * top bit of every coordinate's field in such an offset
+	 * byte offsets node * 128 + 16 * port, with their coefficients,
+	 * each vector padded to a multiple of 8 entries (r2c2_rtab_obyte());
+	 * vector r at obstart[p][r]; obhi: the top bit of every coordinate's
+	 * field in such an offset
 	 */
 	u16 *obyte[__R2C2_RP_MAX];
+	double *obcoef[__R2C2_RP_MAX];
+	u32 *obstart[__R2C2_RP_MAX];
 	u16 obhi;
 	/*
 	 * sym: lmask[p][port]: n rows of mw words; bit r of row u says that
@@ -186,12 +190,32 @@ static int build_nodeport(struct r2c2_rtab *rt, unsigned int p)
 	}
 	if (!rt->obhi)
 		return 0;
+	rt->obstart[p] = malloc((n + 1) * sizeof(u32));
+	if (!rt->obstart[p])
+		return -ENOMEM;
+	for (tot = r = 0; r < n; r++) {
+		rt->obstart[p][r] = tot;
+		tot += (rt->off[p][r].len + 7) & ~7u;
+	}
+	rt->obstart[p][n] = tot;
 	/* + 8: r2c2_rtab_obyte() readers may load 8 entries at a time */
 	rt->obyte[p] = calloc(tot + 8, sizeof(u16));
-	if (!rt->obyte[p])
+	rt->obcoef[p] = calloc(tot + 8, sizeof(double));
+	if (!rt->obyte[p] || !rt->obcoef[p])
 		return -ENOMEM;
-	for (j = 0; j < tot; j++)
-		rt->obyte[p][j] = (u16)(rt->onode[p][j] * 128 + rt->oport[p][j]);
+	for (r = 0; r < n; r++) {
+		const struct r2c2_vec *v = &rt->off[p][r];
+		u32 o = rt->ostart[p][r], b = rt->obstart[p][r];
+
+		for (j = 0; j < v->len; j++) {
+			rt->obyte[p][b + j] = (u16)(rt->onode[p][o + j] * 128 +
+						    rt->oport[p][o + j]);
+			rt->obcoef[p][b + j] = v->coef[j];
+		}
+		/* the padding: the last entry again, coefficient 0 (calloc) */
+		for (; j < rt->obstart[p][r + 1] - b; j++)
+			rt->obyte[p][b + j] = rt->obyte[p][b + v->len - 1];
+	}
 	return 0;
 }
 
@@ -731,6 +755,8 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 		free(rt->onode[p]);
 		free(rt->oport[p]);
 		free(rt->obyte[p]);
+		free(rt->obcoef[p]);
+		free(rt->obstart[p]);
 		free(rt->ostart[p]);
 	}
 	ng = rt->sym ? 2 : 2 * (unsigned int)rt->n;
@@ -1019,10 +1045,15 @@ void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 	*start = ok ? rt->ostart[rproto] : NULL;
 }
 
-const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi)
+const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi,
+			   const double **coef, const u32 **start)
 {
+	bool ok = rt->sym && rproto < __R2C2_RP_MAX;
+
 	*hi = rt->obhi;
-	return rt->sym && rproto < __R2C2_RP_MAX ? rt->obyte[rproto] : NULL;
+	*coef = ok ? rt->obcoef[rproto] : NULL;
+	*start = ok ? rt->obstart[rproto] : NULL;
+	return ok ? rt->obyte[rproto] : NULL;
 }
 
 void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
@@ -1155,8 +1186,11 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		for (i = 0; i < rt->n; i++)
 			b += sizeof(struct r2c2_vec) + sizeof(u32) +
 			     rt->off[rproto][i].len * (sizeof(u32) + sizeof(double) +
-						       sizeof(u16) + sizeof(u8) +
-						       (rt->obyte[rproto] ? sizeof(u16) : 0));
+						       sizeof(u16) + sizeof(u8)) +
+			     /* the padded copy (see obyte) */
+			     (rt->obyte[rproto] ? sizeof(u32) +
+			      ((rt->off[rproto][i].len + 7) & ~(size_t)7) *
+			      (sizeof(u16) + sizeof(double)) : 0);
 	for (i = 0; i < R2C2_MAX_PORTS; i++)
 		if (rt->lmask[rproto][i])	/* and smask */
 			b += 2 * (size_t)rt->n * rt->mw * sizeof(u64);

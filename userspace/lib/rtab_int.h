@@ -43,13 +43,17 @@ void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 			const u16 **node, const u8 **p16, const u32 **start);
 /*
  * Torus of at most 512 nodes whose radices are powers of two (else NULL):
- * the same entries as byte offsets node * 128 + 16 * port. Entry o of
+ * the same entries as byte offsets node * 128 + 16 * port, and their
+ * coefficients in *coef, offset r's at (*start)[r]: each vector padded
+ * to a multiple of 8 entries with its last entry again, coefficient 0
+ * (adding 0 * x to a link changes nothing: see maxmin.c). Entry o of
  * source s is at byte
  *	((o & ~hi) + (s * 128 & ~hi)) ^ ((o ^ s * 128) & hi)
  * (coordinates are bit fields; hi has the top bit of each: a field-wise
  * addition modulo the radices, no table lookup).
  */
-const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi);
+const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi,
+			   const double **coef, const u32 **start);
 /* group g (0..2n-1): its vector and translation row */
 void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
 		     const u16 **tr);
