@@ -455,22 +455,60 @@ static void r2c2q_charge__late_beyond_catchup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->time_next, 4 * MS + 1 * MS);
 }
 
-static void r2c2q_due__within_batch(struct kunit *test)
+static void r2c2q_due__slots(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
 	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
 
-	f->time_next = 10 * MS;
+	f->time_next = 10 * MS + 50 * 1000;
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 10 * MS + 50 * 1000 - 1));
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 10 * MS + 50 * 1000));
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 20 * MS));	/* late */
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), f->time_next);
+	/* slots of 100 us (10 Mbit/s: a 3028-byte quantum takes 2.4 ms) */
+	c->batch_ns = 100 * 1000;
+	c->quantum = 3028;
+	KUNIT_EXPECT_EQ(test, r2c2q_slot_ns(c, f), 100 * 1000ULL);
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), 10 * MS);
 	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 10 * MS - 1));
 	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 10 * MS));
-	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 20 * MS));	/* late */
-	c->batch_ns = 100 * 1000;
-	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 10 * MS - 100 * 1000 - 1));
-	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 10 * MS - 100 * 1000));
-	/* across a wrap of the clock */
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 10 * MS + 49 * 1000));
+	/* the end of a slot: due within 1 ns, not 2 */
+	f->time_next = 10 * MS + 100 * 1000 - 1;
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, f->time_next - 99 * 1000 - 1));
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 10 * MS - 1));
+	/* the first ns of the next slot waits for that slot */
+	f->time_next = 10 * MS + 100 * 1000;
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 10 * MS + 99 * 1000));
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), f->time_next);
+	/* no quantum (or batch 0): no slots */
+	c->quantum = 0;
+	KUNIT_EXPECT_EQ(test, r2c2q_slot_ns(c, f), 0ULL);
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, f->time_next - 1));
+	/* across a wrap of the clock: late is due, 110 us ahead is not */
+	c->quantum = 3028;
+	f->time_next = (u64)-40 * 1000;
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 50 * 1000));
 	f->time_next = 50 * 1000;
-	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, (u64)-40 * 1000));
 	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, (u64)-60 * 1000));
+}
+
+static void r2c2q_due__quantum_caps_slot(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	c->batch_ns = 200 * 1000;
+	c->quantum = 3028;
+	/* 10 Mbit/s: 3028 bytes take 2.42 ms, the batch is shorter */
+	KUNIT_EXPECT_EQ(test, r2c2q_slot_ns(c, f), 200 * 1000ULL);
+	/* 1 Gbit/s: 24.224 us, the quantum is */
+	r2c2q_rate_set(c, f, 1000000000ULL, 0);
+	KUNIT_EXPECT_EQ(test, r2c2q_slot_ns(c, f), 24224ULL);
+	f->time_next = 100 * 24224 + 1000;
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), 100 * 24224ULL);
+	KUNIT_EXPECT_TRUE(test, r2c2q_due(c, f, 100 * 24224));
+	KUNIT_EXPECT_FALSE(test, r2c2q_due(c, f, 100 * 24224 - 1));
 }
 
 static void r2c2q_due__batches_keep_rate(struct kunit *test)
@@ -481,22 +519,24 @@ static void r2c2q_due__batches_keep_rate(struct kunit *test)
 	u64 now = 0;
 
 	/*
-	 * 1250 bytes at 10 Mbit/s (1 ms each), batch 2.5 ms: each wakeup,
-	 * at the first packet's time, sends it and the two due within
-	 * 2.5 ms after it; the flow's clock, and so its rate, stays exact.
+	 * 1250 bytes at 10 Mbit/s (1 ms each), slots of 2.5 ms: each
+	 * wakeup, at a slot's start, sends the two or three packets whose
+	 * times fall in the slot; the flow's clock, and so its rate, stays
+	 * exact.
 	 */
 	c->batch_ns = 2500 * 1000;
+	c->quantum = 1U << 20;
 	while (f->packets < 999) {
-		now = f->time_next;
+		now = r2c2q_wake(c, f);
 		wakeups++;
 		while (r2c2q_due(c, f, now))
 			r2c2q_charge(c, f, 1250, now);
-		/* never ahead of the rate by more than batch + a packet */
+		/* never ahead of the rate by more than a slot + a packet */
 		KUNIT_EXPECT_LE(test, f->packets * MS, now + c->batch_ns + MS);
 	}
-	KUNIT_EXPECT_EQ(test, f->packets, 999ULL);
-	KUNIT_EXPECT_EQ(test, f->time_next, 999 * MS);
-	KUNIT_EXPECT_EQ(test, wakeups, 333U);
+	KUNIT_EXPECT_EQ(test, f->packets, 1000ULL);
+	KUNIT_EXPECT_EQ(test, f->time_next, 1000 * MS);
+	KUNIT_EXPECT_EQ(test, wakeups, 400U);
 }
 
 static void r2c2q_rate_set__rescales_wait(struct kunit *test)
@@ -617,7 +657,8 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_charge__paces_at_rate),
 	KUNIT_CASE(r2c2q_charge__late_within_catchup),
 	KUNIT_CASE(r2c2q_charge__late_beyond_catchup),
-	KUNIT_CASE(r2c2q_due__within_batch),
+	KUNIT_CASE(r2c2q_due__slots),
+	KUNIT_CASE(r2c2q_due__quantum_caps_slot),
 	KUNIT_CASE(r2c2q_due__batches_keep_rate),
 	KUNIT_CASE(r2c2q_rate_set__rescales_wait),
 	KUNIT_CASE(r2c2q_rate_set__no_overflow),

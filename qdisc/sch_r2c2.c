@@ -8,12 +8,14 @@
  * the data header). Each flow has a queue and an earliest departure time
  * (EDT); backlogged flows sit in an rb-tree ordered by that time and the
  * qdisc watchdog wakes the queue when the first is due, as in sch_fq:
- * O(log n) per packet, no scan over flows. A packet due within batch_us
- * of now leaves now, so one wakeup sends what falls due in that time
- * (as a timing wheel's slot would) rather than one packet per wakeup. Flows without packets wait on
- * an idle list in the order they went idle and are garbage-collected
- * (flow finish) from its head. skb->tstamp is never read: send times are
- * the qdisc's own, so stale timestamps of forwarded packets do no harm.
+ * O(log n) per packet, no scan over flows. Send times are grouped in
+ * slots of batch_us (shorter at rates where two MTU-sized packets take
+ * less, as sch_fq's quantum), as in a timing wheel: the packets of a slot
+ * leave together at its start, one wakeup per slot rather than per
+ * packet. Flows without packets wait on an idle list in the order they
+ * went idle and are garbage-collected (flow finish) from its head.
+ * skb->tstamp is never read: send times are the qdisc's own, so stale
+ * timestamps of forwarded packets do no harm.
  *
  * A new flow's first packet raises a flow start (or, with announce_after
  * or announce_bytes set, the first packet at which the flow is that old or
@@ -204,7 +206,7 @@ static const struct r2c2q_conf r2c2q_defaults = {
 	.lease_ms = 2000,
 	.idle_ms = 3000,
 	.catchup_us = 2000,
-	.batch_us = 100,
+	.batch_us = 200,
 	.initial_rate = 1000000000ULL,
 	.safe_rate = 100000000ULL,
 };
@@ -424,7 +426,8 @@ static struct sk_buff *r2c2q_dequeue(struct Qdisc *sch)
 	now = ktime_get_ns();
 	if (!r2c2q_due(&q->core, f, now)) {
 		q->st.throttled++;
-		qdisc_watchdog_schedule_range_ns(&q->watchdog, f->time_next,
+		qdisc_watchdog_schedule_range_ns(&q->watchdog,
+						 r2c2q_wake(&q->core, f),
 						 R2C2Q_TIMER_SLACK);
 		return NULL;
 	}
@@ -534,6 +537,8 @@ static void r2c2q_apply(struct r2c2q_sched *q, const struct r2c2q_conf *cf)
 	c->idle_ns = (u64)cf->idle_ms * NSEC_PER_MSEC;
 	c->catchup_ns = (u64)cf->catchup_us * NSEC_PER_USEC;
 	c->batch_ns = (u64)cf->batch_us * NSEC_PER_USEC;
+	/* as sch_fq's quantum; set on init and change, like fq's */
+	c->quantum = 2 * psched_mtu(qdisc_dev(q->sch));
 	c->announce_ns = (u64)cf->announce_ms * NSEC_PER_MSEC;
 	c->announce_bytes = cf->announce_bytes;
 }

@@ -108,7 +108,9 @@ struct r2c2q_flow {
  * @lease_ns: lifetime of a rate, 0 = forever
  * @idle_ns: a flow idle this long is garbage
  * @catchup_ns: how far behind now a late flow's clock may stay
- * @batch_ns: how far ahead of now a flow's clock may be when it sends
+ * @batch_ns: longest slot of send times that leave together
+ * @quantum: bytes a slot holds at most at the flow's rate (2 MTU, as
+ *	sch_fq's quantum)
  * @announce_ns: announce a flow once it is this old (0: no threshold)
  * @announce_bytes: announce a flow once it sent this much (0: none)
  * @rate_updates: rates set
@@ -128,6 +130,7 @@ struct r2c2q_core {
 	u64 idle_ns;
 	u64 catchup_ns;
 	u64 batch_ns;
+	u32 quantum;
 	u64 announce_ns;
 	u64 announce_bytes;
 	u64 rate_updates;
@@ -370,24 +373,74 @@ static inline struct r2c2q_flow *r2c2q_first(const struct r2c2q_core *c)
 }
 
 /**
+ * r2c2q_slot_ns() - the length of a flow's send slots
+ * @c: the core
+ * @f: the flow
+ *
+ * batch_ns, or the time @quantum bytes take at the flow's rate if that
+ * is shorter: a slot never holds more than a quantum's worth of sends.
+ *
+ * Return: ns; 0 when batching is off.
+ */
+static inline u64 r2c2q_slot_ns(const struct r2c2q_core *c,
+				const struct r2c2q_flow *f)
+{
+	if (!c->batch_ns || !c->quantum)
+		return 0;
+	return min(c->batch_ns, r2c2q_tx_ns(c->quantum, r2c2q_rate(c, f)));
+}
+
+/**
  * r2c2q_due() - may a backlogged flow send its head packet now?
  * @c: the core
  * @f: the flow
  * @now: ns
  *
- * A flow sends when its clock is at most batch_ns ahead of now: the
- * wakeup that sends the first due packet also sends every packet due
- * within batch_ns after it, instead of waking once per packet. Its clock
- * advances from its own value (r2c2q_charge()), so sending early does
- * not raise the rate: over any interval a flow sends at most
- * rate * (interval + catchup_ns + batch_ns) plus one packet.
+ * Time is cut into slots of r2c2q_slot_ns() (multiples of it since the
+ * clock's zero), as a timing wheel's (Carousel): a flow sends when its
+ * clock has reached now or lies in the slot now is in, so a packet
+ * leaves at most one slot before its time and the packets whose times
+ * share a slot leave together, at the slot's start (r2c2q_wake()): one
+ * wakeup for a quantum, and a sender that is a little ahead of its rate
+ * has its packets held until the next slot rather than each sent on its
+ * own. Its clock advances from its own value (r2c2q_charge()), so
+ * sending early does not raise the rate: over any interval a flow sends
+ * at most rate * (interval + catchup_ns + slot) plus one packet.
  *
  * Return: true when it may.
  */
 static inline bool r2c2q_due(const struct r2c2q_core *c,
 			     const struct r2c2q_flow *f, u64 now)
 {
-	return (s64)(f->time_next - now) <= (s64)c->batch_ns;
+	u64 slot, rem;
+
+	if ((s64)(f->time_next - now) <= 0)
+		return true;
+	slot = r2c2q_slot_ns(c, f);
+	if (!slot)
+		return false;
+	div64_u64_rem(now, slot, &rem);
+	/* time_next is after now: within the slot that started at now - rem? */
+	return f->time_next - (now - rem) < slot;
+}
+
+/**
+ * r2c2q_wake() - when a flow that is not due becomes due
+ * @c: the core
+ * @f: a flow for which r2c2q_due() is false
+ *
+ * Return: the start of the slot its clock lies in (ns), or its clock
+ * when batching is off.
+ */
+static inline u64 r2c2q_wake(const struct r2c2q_core *c,
+			     const struct r2c2q_flow *f)
+{
+	u64 slot = r2c2q_slot_ns(c, f), rem;
+
+	if (!slot)
+		return f->time_next;
+	div64_u64_rem(f->time_next, slot, &rem);
+	return f->time_next - rem;
 }
 
 /**

@@ -166,9 +166,9 @@ check_rates()
 			log_info "flow sport $sp: $got bit/s dequeued, set $want ($(awk -v g="$got" -v w="$want" 'BEGIN { printf "%+.2f %%", (g - w) * 100 / w }'))"
 			within2 "$got" "$want" && continue
 			if ((got > want)); then
-				# rate x (window + catchup + 100 us batch) + a 1500-byte packet
+				# rate x (window + catchup + 200 us batch) + a 1500-byte packet
 				if awk -v g="$got" -v w="$want" -v ms="$ms" -v c="$CATCHUP_S" \
-					'BEGIN { exit !(g * ms / 1000 <= w * (ms / 1000 + c + 0.0001) + 12000) }'; then
+					'BEGIN { exit !(g * ms / 1000 <= w * (ms / 1000 + c + 0.0002) + 12000) }'; then
 					catch+=("sport $sp: $got bit/s")
 				else
 					high+=("sport $sp: $got bit/s is more than 2 % above $want and above what catchup allows")

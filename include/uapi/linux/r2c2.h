@@ -658,10 +658,11 @@ enum r2c2_rate_state {
  * @TCA_R2C2_CATCHUP_US: u32, how far a late flow may catch up, in us
  *	(0..R2C2_CATCHUP_US_MAX): the largest burst after a late wakeup
  * @TCA_R2C2_PAD: padding for u64
- * @TCA_R2C2_BATCH_US: u32, a packet due within this many us of now is
- *	sent now (0..R2C2_BATCH_US_MAX), so one wakeup sends what falls
- *	due in that time; the flow's clock still advances from its send
- *	time (the long-run rate is unchanged)
+ * @TCA_R2C2_BATCH_US: u32, send times are grouped in slots of this many
+ *	us (0..R2C2_BATCH_US_MAX; shorter where two MTU-sized packets take
+ *	less at the flow's rate) whose packets leave together at the slot's
+ *	start, one wakeup a slot; the flow's clock still advances from its
+ *	send time (the long-run rate is unchanged)
  * @TCA_R2C2_ANNOUNCE_MS: u32, announce a flow (raise its START) only once
  *	it has lived this long since its first packet (0..R2C2_TIME_MS_MAX;
  *	0 = no time threshold)
