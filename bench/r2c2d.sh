@@ -377,7 +377,7 @@ cpu() {
 			sed "s/^/bench r2c2d cpu: churn: /"
 		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
-		info "RESULT $f flows, rho $RHO us, churn ~$churn events/s: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over $(calc "$t1 - $t0")s (rounds $(( $(jq .timings.rounds <<<"$show") - r0 )), compute_us_mean $(jq .timings.compute_us_mean <<<"$show"), compute_us_max $(jq .timings.compute_us_max <<<"$show"), flows $(jq .flows <<<"$show")); share of the rho intervals with a round (the paper's per-interval overhead is 0 in the others) $(calc "100 * ($(jq .timings.rounds <<<"$show") - r0) * $RHO / 1000000 / ($t1 - $t0)") %; uptime: $(uptime)"
+		info "RESULT $f flows, rho $RHO us, churn ~$churn events/s: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over $(calc "$t1 - $t0")s (rounds $(( $(jq .timings.rounds <<<"$show") - r0 )), compute_us_mean $(jq .timings.compute_us_mean <<<"$show"), compute_us_max $(jq .timings.compute_us_max <<<"$show"), flows $(jq .flows <<<"$show")); share of the rho intervals with a round (the paper's per-interval overhead is 0 in the others) $(calc "100 * ($(jq .timings.rounds <<<"$show") - $r0) * $RHO / 1000000 / ($t1 - $t0)") %; uptime: $(uptime)"
 	done
 }
 
