@@ -778,13 +778,22 @@ static void build_late(struct eng *e)
 	u32 j, k, l, m, nk = 0;
 
 	memset(cnt, 0, e->nl * sizeof(*cnt));
+	/*
+	 * the unfrozen mask-indexed classes first, with no branch (which
+	 * classes froze is data: a branch on it was mispredicted ~3K times
+	 * in 10^4 RPS flows)
+	 */
 	for (k = 0; k < e->nlv; k++) {
-		const struct cls *c = &ws->cls[k];
-		u32 len = c->len;
+		lst[nk] = k;
+		nk += ws->cls[k].sym & !ws->frozen[k];
+	}
+	for (m = 0; m < nk; m++) {
+		const struct cls *c;
+		u32 len;
 
-		if (!c->sym || ws->frozen[k])
-			continue;
-		lst[nk++] = k;
+		k = lst[m];
+		c = &ws->cls[k];
+		len = c->len;
 		if (c->p16) {
 			for (j = 0; j < len; j++) {
 				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->p16[j] / 16);
