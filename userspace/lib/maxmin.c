@@ -1372,17 +1372,42 @@ static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
  * keeps one flow per class; ws->rep[i] is flow i's class. Returns the
  * number of classes.
  */
+/* torus: what set_class() needs to fill a class's fv without rtab's call */
+struct offv {
+	const struct r2c2_vec *v[__R2C2_RP_MAX];	/* r2c2_rtab_offvec() */
+	const u16 *tr, *rel;
+	u32 n;
+};
+
 /* class at position m is flow i: what the passes read, in position order */
 static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
-		      const struct r2c2_flow *f, u32 m, u32 i)
+		      const struct offv *ov, const struct r2c2_flow *f, u32 m,
+		      u32 i)
 {
+	const struct r2c2_vec *v = ov->v[f[i].rproto];
+
 	ws->lvl[m] = i;
 	ws->wk[m] = f[i].weight;
 	ws->key[m].src = f[i].src;
 	ws->key[m].dst = f[i].dst;
 	ws->key[m].q = f[i].rproto;
 	ws->key[m].dem = f[i].demand > 0;
-	/* cannot fail: r2c2_maxmin() checked every flow */
+	/*
+	 * cannot fail: r2c2_maxmin() checked every flow. A torus's vector
+	 * directly, as r2c2_rtab_fv() would give it (~60 instructions and a
+	 * call less a class)
+	 */
+	if (v) {
+		size_t so = (size_t)f[i].src * ov->n;
+
+		ws->fv[m] = (struct r2c2_fv){
+			.v = { &v[ov->rel[so + f[i].dst]] },
+			.tr = { ov->tr + so },
+			.scale = { 1.0 },
+			.nv = 1,
+		};
+		return;
+	}
 	r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[m]);
 }
 
@@ -1391,6 +1416,10 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 {
 	u32 *st = ws->stamp, k, m = 0, run = 0, i;
 	const u32 slot = 0x80000000u;
+	struct offv ov = { .rel = r2c2_rtab_rel(rt), .n = n };
+
+	for (k = 0; k < __R2C2_RP_MAX; k++)
+		ov.v[k] = r2c2_rtab_offvec(rt, (u8)k, &ov.tr);
 
 	/* stamp[2 * key] = run id, stamp[2 * key + 1] = class position */
 	memset(st, 0, 2 * (size_t)n * __R2C2_RP_MAX * sizeof(*st));
@@ -1404,7 +1433,7 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		    f[i].prio != f[ws->lvl[k - 1]].prio)
 			run++;
 		if (f[i].demand > 0) {
-			set_class(ws, rt, f, m++, i);
+			set_class(ws, rt, &ov, f, m++, i);
 			continue;
 		}
 		key = 2 * ((u32)f[i].dst * __R2C2_RP_MAX + f[i].rproto);
@@ -1418,7 +1447,7 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		}
 		st[key] = run | slot;
 		st[key + 1] = m;
-		set_class(ws, rt, f, m++, i);
+		set_class(ws, rt, &ov, f, m++, i);
 	}
 	return m;
 }
