@@ -254,6 +254,7 @@ struct cls {
 struct ckey {
 	u16 src, dst;
 	u8 q, dem;
+	u16 r;		/* torus: offset dst - src (r2c2_rtab_rel()), else 0 */
 };
 
 struct r2c2_ws {
@@ -958,7 +959,6 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	const struct ckey *restrict key = e->key;
 	const struct r2c2_fv *restrict fv0 = e->fv;
 	const double *restrict wk = e->wk;
-	const u16 *restrict rel0 = e->rel0;
 	const size_t n = e->n, mw = e->mw;
 	const u32 symq = e->symq;
 	struct cls *restrict cls = ws->cls;
@@ -1006,7 +1006,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		if (tr) {
 			u32 o;
 
-			r = rel0[ck->src * n + ck->dst];
+			r = ck->r;
 			/* short vectors (DOR): tr lookups cost less */
 			if (e->obyte[q] && len >= 16) {
 				/* padded (see ob_axpy2()), the same coefficients */
@@ -1024,8 +1024,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		if (k + 1 < nlv && !fv[1].split)
 			__builtin_prefetch(fv[1].v[0]->len >= 16 && e->obyte[key[k + 1].q] ?
 					   e->obcoef[key[k + 1].q] +
-					   e->obstart[key[k + 1].q][rel0[key[k + 1].src * n +
-									key[k + 1].dst]] :
+					   e->obstart[key[k + 1].q][key[k + 1].r] :
 					   fv[1].v[0]->coef);
 		c->sym = !!(symq & (1u << q));
 		if (c->sym) {
@@ -1385,6 +1384,8 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		      u32 i)
 {
 	const struct r2c2_vec *v = ov->v[f[i].rproto];
+	const size_t so = (size_t)f[i].src * ov->n;
+	const u16 r = ov->rel ? ov->rel[so + f[i].dst] : 0;
 
 	ws->lvl[m] = i;
 	ws->wk[m] = f[i].weight;
@@ -1392,16 +1393,15 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 	ws->key[m].dst = f[i].dst;
 	ws->key[m].q = f[i].rproto;
 	ws->key[m].dem = f[i].demand > 0;
+	ws->key[m].r = r;
 	/*
 	 * cannot fail: r2c2_maxmin() checked every flow. A torus's vector
 	 * directly, as r2c2_rtab_fv() would give it (~60 instructions and a
 	 * call less a class)
 	 */
 	if (v) {
-		size_t so = (size_t)f[i].src * ov->n;
-
 		ws->fv[m] = (struct r2c2_fv){
-			.v = { &v[ov->rel[so + f[i].dst]] },
+			.v = { &v[r] },
 			.tr = { ov->tr + so },
 			.scale = { 1.0 },
 			.nv = 1,
