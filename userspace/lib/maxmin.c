@@ -1007,8 +1007,13 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			u32 o;
 
 			r = ck->r;
-			/* short vectors (DOR): tr lookups cost less */
-			if (e->obyte[q] && len >= 16) {
+			/*
+			 * short vectors (DOR): tr lookups cost less; but a
+			 * mask-indexed protocol's (RPS) take the padded path
+			 * whatever their length: the choice, by length, was
+			 * a mispredicted branch in every pass over them
+			 */
+			if (e->obyte[q] && (len >= 16 || (symq >> q & 1))) {
 				/* padded (see ob_axpy2()), the same coefficients */
 				o = e->obstart[q][r];
 				c->ob = e->obyte[q] + o;
@@ -1022,7 +1027,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		}
 		/* the next class's coefficients, if it takes that path */
 		if (k + 1 < nlv && !fv[1].split)
-			__builtin_prefetch(fv[1].v[0]->len >= 16 && e->obyte[key[k + 1].q] ?
+			__builtin_prefetch((fv[1].v[0]->len >= 16 || (symq >> key[k + 1].q & 1)) &&
+					   e->obyte[key[k + 1].q] ?
 					   e->obcoef[key[k + 1].q] +
 					   e->obstart[key[k + 1].q][key[k + 1].r] :
 					   fv[1].v[0]->coef);
