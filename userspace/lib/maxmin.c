@@ -1013,7 +1013,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			 * whatever their length: the choice, by length, was
 			 * a mispredicted branch in every pass over them
 			 */
-			if (e->obyte[q] && (len >= 16 || (symq >> q & 1))) {
+			if (e->obyte[q] && ((symq >> q & 1) || len >= 16)) {
 				/* padded (see ob_axpy2()), the same coefficients */
 				o = e->obstart[q][r];
 				c->ob = e->obyte[q] + o;
@@ -1027,7 +1027,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		}
 		/* the next class's coefficients, if it takes that path */
 		if (k + 1 < nlv && !fv[1].split)
-			__builtin_prefetch((fv[1].v[0]->len >= 16 || (symq >> key[k + 1].q & 1)) &&
+			__builtin_prefetch(((symq >> key[k + 1].q & 1) || fv[1].v[0]->len >= 16) &&
 					   e->obyte[key[k + 1].q] ?
 					   e->obcoef[key[k + 1].q] +
 					   e->obstart[key[k + 1].q][key[k + 1].r] :
