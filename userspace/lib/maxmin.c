@@ -849,12 +849,22 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 		if (!e->late) {
 			freeze_sym(e, l, lambda);
 		} else {
+			/*
+			 * the unfrozen classes first, with no branch (which
+			 * froze is data), into ws->hit (free once the late
+			 * index is built); freeze() of one changes no other's
+			 * frozen[]: the same freezes in the same order
+			 */
+			u32 *hc = ws->hit, nc = 0;
+
 			for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
-				i = e->linv[j];
-				if (ws->frozen[i])
-					continue;
-				if (j + 1 < ws->lstart[l + 1]) {
-					const struct cls *cn = &ws->cls[e->linv[j + 1]];
+				hc[nc] = e->linv[j];
+				nc += !ws->frozen[hc[nc]];
+			}
+			for (j = 0; j < nc; j++) {
+				i = hc[j];
+				if (j + 1 < nc) {
+					const struct cls *cn = &ws->cls[hc[j + 1]];
 
 					__builtin_prefetch(cn->a);
 					__builtin_prefetch(cn->ob);
