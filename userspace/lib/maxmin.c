@@ -254,7 +254,7 @@ struct cls {
 struct ckey {
 	u16 src, dst;
 	u8 q, dem;
-	u16 r;		/* torus: offset dst - src (r2c2_rtab_rel()), else 0 */
+	u16 r;		/* torus, not split: offset dst - src (r2c2_rtab_rel()), else 0 */
 };
 
 struct r2c2_ws {
@@ -1400,8 +1400,6 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		      u32 i)
 {
 	const struct r2c2_vec *v = ov->v[f[i].rproto];
-	const size_t so = (size_t)f[i].src * ov->n;
-	const u16 r = ov->rel ? ov->rel[so + f[i].dst] : 0;
 
 	ws->lvl[m] = i;
 	ws->wk[m] = f[i].weight;
@@ -1409,13 +1407,16 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 	ws->key[m].dst = f[i].dst;
 	ws->key[m].q = f[i].rproto;
 	ws->key[m].dem = f[i].demand > 0;
-	ws->key[m].r = r;
 	/*
 	 * cannot fail: r2c2_maxmin() checked every flow. A torus's vector
 	 * directly, as r2c2_rtab_fv() would give it (~60 instructions and a
 	 * call less a class)
 	 */
 	if (v) {
+		const size_t so = (size_t)f[i].src * ov->n;
+		const u16 r = ov->rel[so + f[i].dst];
+
+		ws->key[m].r = r;
 		ws->fv[m] = (struct r2c2_fv){
 			.v = { &v[r] },
 			.tr = { ov->tr + so },
@@ -1424,6 +1425,8 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		};
 		return;
 	}
+	/* r: read only for a vector translated by offset (a torus's v) */
+	ws->key[m].r = 0;
 	r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[m]);
 }
 
