@@ -254,6 +254,7 @@ struct cls {
 struct ckey {
 	u16 src, dst;
 	u8 q, dem;
+	u16 r;		/* torus, not split: offset dst - src (r2c2_rtab_rel()), else 0 */
 };
 
 struct r2c2_ws {
@@ -778,13 +779,22 @@ static void build_late(struct eng *e)
 	u32 j, k, l, m, nk = 0;
 
 	memset(cnt, 0, e->nl * sizeof(*cnt));
+	/*
+	 * the unfrozen mask-indexed classes first, with no branch (which
+	 * classes froze is data: a branch on it was mispredicted ~3K times
+	 * in 10^4 RPS flows)
+	 */
 	for (k = 0; k < e->nlv; k++) {
-		const struct cls *c = &ws->cls[k];
-		u32 len = c->len;
+		lst[nk] = k;
+		nk += ws->cls[k].sym & !ws->frozen[k];
+	}
+	for (m = 0; m < nk; m++) {
+		const struct cls *c;
+		u32 len;
 
-		if (!c->sym || ws->frozen[k])
-			continue;
-		lst[nk++] = k;
+		k = lst[m];
+		c = &ws->cls[k];
+		len = c->len;
 		if (c->p16) {
 			for (j = 0; j < len; j++) {
 				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->p16[j] / 16);
@@ -839,12 +849,22 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 		if (!e->late) {
 			freeze_sym(e, l, lambda);
 		} else {
+			/*
+			 * the unfrozen classes first, with no branch (which
+			 * froze is data), into ws->hit (free once the late
+			 * index is built); freeze() of one changes no other's
+			 * frozen[]: the same freezes in the same order
+			 */
+			u32 *hc = ws->hit, nc = 0;
+
 			for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
-				i = e->linv[j];
-				if (ws->frozen[i])
-					continue;
-				if (j + 1 < ws->lstart[l + 1]) {
-					const struct cls *cn = &ws->cls[e->linv[j + 1]];
+				hc[nc] = e->linv[j];
+				nc += !ws->frozen[hc[nc]];
+			}
+			for (j = 0; j < nc; j++) {
+				i = hc[j];
+				if (j + 1 < nc) {
+					const struct cls *cn = &ws->cls[hc[j + 1]];
 
 					__builtin_prefetch(cn->a);
 					__builtin_prefetch(cn->ob);
@@ -949,7 +969,6 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	const struct ckey *restrict key = e->key;
 	const struct r2c2_fv *restrict fv0 = e->fv;
 	const double *restrict wk = e->wk;
-	const u16 *restrict rel0 = e->rel0;
 	const size_t n = e->n, mw = e->mw;
 	const u32 symq = e->symq;
 	struct cls *restrict cls = ws->cls;
@@ -997,9 +1016,14 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		if (tr) {
 			u32 o;
 
-			r = rel0[ck->src * n + ck->dst];
-			/* short vectors (DOR): tr lookups cost less */
-			if (e->obyte[q] && len >= 16) {
+			r = ck->r;
+			/*
+			 * short vectors (DOR): tr lookups cost less; but a
+			 * mask-indexed protocol's (RPS) take the padded path
+			 * whatever their length: the choice, by length, was
+			 * a mispredicted branch in every pass over them
+			 */
+			if (e->obyte[q] && ((symq >> q & 1) || len >= 16)) {
 				/* padded (see ob_axpy2()), the same coefficients */
 				o = e->obstart[q][r];
 				c->ob = e->obyte[q] + o;
@@ -1013,10 +1037,10 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		}
 		/* the next class's coefficients, if it takes that path */
 		if (k + 1 < nlv && !fv[1].split)
-			__builtin_prefetch(fv[1].v[0]->len >= 16 && e->obyte[key[k + 1].q] ?
+			__builtin_prefetch(((symq >> key[k + 1].q & 1) || fv[1].v[0]->len >= 16) &&
+					   e->obyte[key[k + 1].q] ?
 					   e->obcoef[key[k + 1].q] +
-					   e->obstart[key[k + 1].q][rel0[key[k + 1].src * n +
-									key[k + 1].dst]] :
+					   e->obstart[key[k + 1].q][key[k + 1].r] :
 					   fv[1].v[0]->coef);
 		c->sym = !!(symq & (1u << q));
 		if (c->sym) {
@@ -1363,17 +1387,46 @@ static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
  * keeps one flow per class; ws->rep[i] is flow i's class. Returns the
  * number of classes.
  */
+/* torus: what set_class() needs to fill a class's fv without rtab's call */
+struct offv {
+	const struct r2c2_vec *v[__R2C2_RP_MAX];	/* r2c2_rtab_offvec() */
+	const u16 *tr, *rel;
+	u32 n;
+};
+
 /* class at position m is flow i: what the passes read, in position order */
 static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
-		      const struct r2c2_flow *f, u32 m, u32 i)
+		      const struct offv *ov, const struct r2c2_flow *f, u32 m,
+		      u32 i)
 {
+	const struct r2c2_vec *v = ov->v[f[i].rproto];
+
 	ws->lvl[m] = i;
 	ws->wk[m] = f[i].weight;
 	ws->key[m].src = f[i].src;
 	ws->key[m].dst = f[i].dst;
 	ws->key[m].q = f[i].rproto;
 	ws->key[m].dem = f[i].demand > 0;
-	/* cannot fail: r2c2_maxmin() checked every flow */
+	/*
+	 * cannot fail: r2c2_maxmin() checked every flow. A torus's vector
+	 * directly, as r2c2_rtab_fv() would give it (~60 instructions and a
+	 * call less a class)
+	 */
+	if (v) {
+		const size_t so = (size_t)f[i].src * ov->n;
+		const u16 r = ov->rel[so + f[i].dst];
+
+		ws->key[m].r = r;
+		ws->fv[m] = (struct r2c2_fv){
+			.v = { &v[r] },
+			.tr = { ov->tr + so },
+			.scale = { 1.0 },
+			.nv = 1,
+		};
+		return;
+	}
+	/* r: read only for a vector translated by offset (a torus's v) */
+	ws->key[m].r = 0;
 	r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[m]);
 }
 
@@ -1382,6 +1435,10 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 {
 	u32 *st = ws->stamp, k, m = 0, run = 0, i;
 	const u32 slot = 0x80000000u;
+	struct offv ov = { .rel = r2c2_rtab_rel(rt), .n = n };
+
+	for (k = 0; k < __R2C2_RP_MAX; k++)
+		ov.v[k] = r2c2_rtab_offvec(rt, (u8)k, &ov.tr);
 
 	/* stamp[2 * key] = run id, stamp[2 * key + 1] = class position */
 	memset(st, 0, 2 * (size_t)n * __R2C2_RP_MAX * sizeof(*st));
@@ -1395,7 +1452,7 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		    f[i].prio != f[ws->lvl[k - 1]].prio)
 			run++;
 		if (f[i].demand > 0) {
-			set_class(ws, rt, f, m++, i);
+			set_class(ws, rt, &ov, f, m++, i);
 			continue;
 		}
 		key = 2 * ((u32)f[i].dst * __R2C2_RP_MAX + f[i].rproto);
@@ -1409,7 +1466,7 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		}
 		st[key] = run | slot;
 		st[key + 1] = m;
-		set_class(ws, rt, f, m++, i);
+		set_class(ws, rt, &ov, f, m++, i);
 	}
 	return m;
 }

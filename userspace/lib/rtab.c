@@ -809,6 +809,16 @@ const u16 *r2c2_rtab_rel(const struct r2c2_rtab *rt)
 	return rt->sym ? rt->rel : NULL;
 }
 
+const struct r2c2_vec *r2c2_rtab_offvec(const struct r2c2_rtab *rt, u8 rproto,
+					const u16 **tr)
+{
+	*tr = rt->tr;
+	if (!rt->sym || rproto >= __R2C2_RP_MAX ||
+	    (rproto == R2C2_RP_VLB && rt->vlb_split))
+		return NULL;
+	return rt->off[rproto];
+}
+
 static u64 pair_key(u8 p, u16 s, u16 d)
 {
 	return ((u64)p << 32 | (u64)s << 16 | d) + 1;

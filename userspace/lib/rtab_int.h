@@ -91,5 +91,12 @@ const u64 *r2c2_rtab_lmask(const struct r2c2_rtab *rt, u8 rproto,
 			   unsigned int port, unsigned int *mw, const u64 **smask);
 /* torus (else NULL): rel[s * n + d] = d - s */
 const u16 *r2c2_rtab_rel(const struct r2c2_rtab *rt);
+/*
+ * torus, where the flows of rproto are not split (else NULL): the n
+ * offset vectors, flow (s, d)'s is [rel[s * n + d]], walked with tr =
+ * *tr + s * n, which is what r2c2_rtab_fv() gives it (v[0], tr[0])
+ */
+const struct r2c2_vec *r2c2_rtab_offvec(const struct r2c2_rtab *rt, u8 rproto,
+					const u16 **tr);
 
 #endif
