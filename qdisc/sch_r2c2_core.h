@@ -165,15 +165,12 @@ static inline u64 r2c2q_tx_ns(u32 len, u64 rate)
 static inline u64 r2c2q_rate(const struct r2c2q_core *c,
 			     const struct r2c2q_flow *f)
 {
-	switch (f->state) {
-	case R2C2_RS_SET:
+	/* INITIAL and PENDING last: two compares, no table of four */
+	if (f->state == R2C2_RS_SET)
 		return f->rate;
-	case R2C2_RS_INITIAL:
-	case R2C2_RS_PENDING:
-		return READ_ONCE(c->initial_rate);
-	default:
+	if (f->state == R2C2_RS_SAFE)
 		return READ_ONCE(c->safe_rate);
-	}
+	return READ_ONCE(c->initial_rate);
 }
 
 /**
