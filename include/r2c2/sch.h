@@ -77,9 +77,10 @@ static inline bool r2c2_sk_is_tcp(const struct sock *sk)
  * SYN-ACKs sent as SYN cookies (no socket). Those few packets of a
  * connection get another flow id than its data.
  *
- * Cost: a packet without a socket pays one test of skb->sk; one with a
- * socket reads sk_state, sk_family, sk_type and sk_protocol before it
- * reaches skb_get_hash(); no flow dissection is added.
+ * Cost: a packet without a socket pays one test of skb->sk; one from a
+ * full socket that is not TCP reads sk_state and the word holding
+ * sk_type and sk_protocol before it reaches skb_get_hash() (a TCP socket
+ * also sk_family); no flow dissection is added.
  *
  * Return: the flow id.
  */
