@@ -165,15 +165,12 @@ static inline u64 r2c2q_tx_ns(u32 len, u64 rate)
 static inline u64 r2c2q_rate(const struct r2c2q_core *c,
 			     const struct r2c2q_flow *f)
 {
-	switch (f->state) {
-	case R2C2_RS_SET:
+	/* INITIAL and PENDING last: two compares, no table of four */
+	if (f->state == R2C2_RS_SET)
 		return f->rate;
-	case R2C2_RS_INITIAL:
-	case R2C2_RS_PENDING:
-		return READ_ONCE(c->initial_rate);
-	default:
+	if (f->state == R2C2_RS_SAFE)
 		return READ_ONCE(c->safe_rate);
-	}
+	return READ_ONCE(c->initial_rate);
 }
 
 /**
@@ -313,6 +310,30 @@ static inline void r2c2q_tree_add(struct r2c2q_core *c, struct r2c2q_flow *f)
 	rb_insert_color_cached(&f->time_node, &c->time_tree, leftmost);
 }
 
+/*
+ * A flow leaves the idle list at its queue's first packet and rejoins
+ * it when the queue runs empty: with one packet queued at a time, twice
+ * a packet. list_del() and list_add_tail() call the CONFIG_DEBUG_LIST
+ * validators (on in Debian's kernels) each time; sch_fq's flow lists
+ * (its own singly linked ones) are not checked either. These two are
+ * list_del() and list_add_tail() without that call and without the
+ * poisoning: the entry is reused as @time_node at once.
+ */
+static inline void r2c2q_idle_del(struct r2c2q_flow *f)
+{
+	__list_del(f->idle.prev, f->idle.next);
+}
+
+static inline void r2c2q_idle_add(struct r2c2q_core *c, struct r2c2q_flow *f)
+{
+	struct list_head *prev = c->idle_list.prev;
+
+	f->idle.next = &c->idle_list;
+	f->idle.prev = prev;
+	c->idle_list.prev = &f->idle;
+	WRITE_ONCE(prev->next, &f->idle);
+}
+
 /**
  * r2c2q_activate() - an idle flow got a packet: into the schedule
  * @c: the core
@@ -324,7 +345,7 @@ static inline void r2c2q_tree_add(struct r2c2q_core *c, struct r2c2q_flow *f)
  */
 static inline void r2c2q_activate(struct r2c2q_core *c, struct r2c2q_flow *f)
 {
-	list_del(&f->idle);
+	r2c2q_idle_del(f);
 	if (!c->active) {
 		c->solo = f;
 	} else {
@@ -351,7 +372,7 @@ static inline void r2c2q_deactivate(struct r2c2q_core *c,
 	else
 		rb_erase_cached(&f->time_node, &c->time_tree);
 	f->last_active = now;
-	list_add_tail(&f->idle, &c->idle_list);
+	r2c2q_idle_add(c, f);
 	c->active--;
 }
 

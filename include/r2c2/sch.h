@@ -32,12 +32,24 @@
  */
 static inline bool r2c2_sk_is_tcp(const struct sock *sk)
 {
-	if (sk->sk_state == TCP_NEW_SYN_RECV) {
-		const struct sock *l = inet_reqsk(sk)->rsk_listener;
+	const struct sock *l;
 
+	/*
+	 * sk_state is volatile: read it once. A full socket, the common
+	 * case, is told from TCP by sk_type and sk_protocol (one word)
+	 * before its family: a UDP or raw socket's packet pays one load of
+	 * sk_state and one of that word (sk_is_tcp() tests the same three).
+	 */
+	switch (sk->sk_state) {
+	case TCP_NEW_SYN_RECV:
+		l = inet_reqsk(sk)->rsk_listener;
 		return l && sk_is_tcp(l);
+	case TCP_TIME_WAIT:
+		return false;
+	default:
+		return sk->sk_type == SOCK_STREAM &&
+		       sk->sk_protocol == IPPROTO_TCP && sk_is_inet(sk);
 	}
-	return sk_fullsock(sk) && sk_is_tcp(sk);
 }
 
 /**
@@ -65,9 +77,10 @@ static inline bool r2c2_sk_is_tcp(const struct sock *sk)
  * SYN-ACKs sent as SYN cookies (no socket). Those few packets of a
  * connection get another flow id than its data.
  *
- * Cost: a packet without a socket pays one test of skb->sk; one with a
- * socket reads sk_state, sk_family, sk_type and sk_protocol before it
- * reaches skb_get_hash(); no flow dissection is added.
+ * Cost: a packet without a socket pays one test of skb->sk; one from a
+ * full socket that is not TCP reads sk_state and the word holding
+ * sk_type and sk_protocol before it reaches skb_get_hash() (a TCP socket
+ * also sk_family); no flow dissection is added.
  *
  * Return: the flow id.
  */
