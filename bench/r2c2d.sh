@@ -223,6 +223,7 @@ scale() {
 			"$BENCH" matrix -v -w $((TORUS_N > 100 ? 900 : 120)) -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
 				>"$FABRIC_TMP/m.$b"
 			info "RESULT ${dims[*]} rho $RHO batch $b ($((nsrc * per)) starts from $nsrc nodes): $(tail -n 1 "$FABRIC_TMP/m.$b")"
+			info "after batch $b: rack counters $(rack_counters)"
 		done
 		info "rack counters: $(rack_counters)"
 		if ((batches)); then
