@@ -54,7 +54,9 @@
 # Always prints uptime (guest) and the host's load is the caller's to
 # print. Knobs: BENCH_EVENTS (1000), BENCH_REPS (5), BENCH_RHO_US (500),
 # BENCH_BATCHES (3), BENCH_SOURCES (4), BENCH_PER (25), BENCH_FLOWS,
-# BENCH_WINDOW (10), BENCH_CHURN (200).
+# BENCH_WINDOW (10), BENCH_CHURN (200), BENCH_READ_S (scale: how long a
+# read of every daemon may wait for the whole matrix; 900 s above 100
+# nodes, else 120).
 
 set -u
 bench_dir=$(cd "$(dirname "$0")" && pwd)
@@ -220,7 +222,7 @@ scale() {
 			info "rho $RHO batch $b: ${srcs[*]}: $out"
 			last=$(sed -n 's/.* last_ns \([0-9]*\).*/\1/p' <<<"$out")
 			# one read of 512 daemons took 61-182 s in a saturated guest
-			"$BENCH" matrix -v -w $((TORUS_N > 100 ? 900 : 120)) -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
+			"$BENCH" matrix -v -w "${BENCH_READ_S:-$((TORUS_N > 100 ? 900 : 120))}" -e $(( (b + 1) * nsrc * per )) -l "$last" "${NSS[@]}" \
 				>"$FABRIC_TMP/m.$b"
 			info "RESULT ${dims[*]} rho $RHO batch $b ($((nsrc * per)) starts from $nsrc nodes): $(tail -n 1 "$FABRIC_TMP/m.$b")"
 			info "after batch $b: rack counters $(rack_counters)"
