@@ -272,7 +272,7 @@ struct r2c2_ws {
 	double *wt;		/* weight of the flow, or of its class */
 	u8 *frozen;		/* by position in the level */
 	u16 *obuf;		/* nl + 8: ob_translate() */
-	struct r2c2_fv *fv;	/* by position in ws->lvl */
+	struct r2c2_fv *fv;	/* by position in ws->lvl; not torus-offset ones (eng.ovec) */
 	double *wk;		/* class weight, by position in ws->lvl */
 	struct ckey *key;	/* by position in ws->lvl */
 	struct cls *cls;	/* by position in the level */
@@ -1422,7 +1422,7 @@ static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
  * keeps one flow per class; ws->rep[i] is flow i's class. Returns the
  * number of classes.
  */
-/* torus: what set_class() needs to fill a class's fv without rtab's call */
+/* torus: what set_class() needs to tell a class with offset vectors (no fv) */
 struct offv {
 	const struct r2c2_vec *v[__R2C2_RP_MAX];	/* r2c2_rtab_offvec() */
 	const u16 *tr, *rel;
@@ -1444,8 +1444,8 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 	ws->key[m].dem = f[i].demand > 0;
 	/*
 	 * cannot fail: r2c2_maxmin() checked every flow. A torus's vector
-	 * directly, as r2c2_rtab_fv() would give it (~60 instructions and a
-	 * call less a class)
+	 * is known from the key (offset r, see cls_vec()): no fv and no
+	 * r2c2_rtab_fv() call (~60 instructions a class)
 	 */
 	if (v) {
 		const size_t so = (size_t)f[i].src * ov->n;
