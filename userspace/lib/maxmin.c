@@ -272,7 +272,7 @@ struct r2c2_ws {
 	double *wt;		/* weight of the flow, or of its class */
 	u8 *frozen;		/* by position in the level */
 	u16 *obuf;		/* nl + 8: ob_translate() */
-	struct r2c2_fv *fv;	/* by position in ws->lvl */
+	struct r2c2_fv *fv;	/* by position in ws->lvl; not torus-offset ones (eng.ovec) */
 	double *wk;		/* class weight, by position in ws->lvl */
 	struct ckey *key;	/* by position in ws->lvl */
 	struct cls *cls;	/* by position in the level */
@@ -491,7 +491,33 @@ struct eng {
 	const u32 *obstart[__R2C2_RP_MAX];
 	u16 obhi;
 	bool sse3;		/* see cls_sub_sse3() */
+	/*
+	 * torus: r2c2_rtab_offvec() by protocol, and its tr: a class of a
+	 * protocol with one is not split, its vector is ovec[q] + key.r and
+	 * its tr otr + key.src * n, and set_class() leaves its fv unwritten
+	 */
+	const struct r2c2_vec *ovec[__R2C2_RP_MAX];
+	const u16 *otr;
 };
+
+/* the vector of the class whose key is ck and fv fv, NULL if split */
+static inline const struct r2c2_vec *cls_vec(const struct eng *e,
+					     const struct ckey *ck,
+					     const struct r2c2_fv *fv)
+{
+	const struct r2c2_vec *ov = e->ovec[ck->q];
+
+	if (ov)
+		return ov + ck->r;
+	return fv->split ? NULL : fv->v[0];
+}
+
+/* its tr (not split) */
+static inline const u16 *cls_tr(const struct eng *e, const struct ckey *ck,
+				const struct r2c2_fv *fv)
+{
+	return e->ovec[ck->q] ? e->otr + (size_t)ck->src * e->n : fv->tr[0];
+}
 
 /* (C, P) -= (w, x) * a over the link entries of the non-split class c */
 static inline __attribute__((always_inline)) void
@@ -980,6 +1006,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv;
+		const struct r2c2_vec *v;
 		const u32 *restrict lk;
 		const double *restrict a;
 		const u16 *tr;
@@ -995,23 +1022,24 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			if (reltr)
 				flush_rel(e, reltr);
 			/* every class of a source has its row as tr[0] */
-			reltr = rel_worth(e, k, nlv) ? fv0[k].tr[0] : NULL;
+			reltr = rel_worth(e, k, nlv) ? cls_tr(e, &key[k], &fv0[k]) : NULL;
 		}
 		fv = &fv0[k];
+		v = cls_vec(e, ck, fv);
 		frozen[k] = 0;
 		c->w = w = wk[k];
-		c->split = fv->split;
+		c->split = !v;
 		c->sym = 0;
 		if (ck->dem)
 			ws->dem[(*ndem)++] = k;
-		if (fv->split) {
+		if (!v) {
 			(*nsplit)++;
 			continue;
 		}
-		c->lk = lk = fv->v[0]->link;
-		c->a = a = fv->v[0]->coef;
-		c->len = len = fv->v[0]->len;
-		c->tr = tr = fv->tr[0];
+		c->lk = lk = v->link;
+		c->a = a = v->coef;
+		c->len = len = v->len;
+		c->tr = tr = cls_tr(e, ck, fv);
 		c->p16 = NULL;
 		if (tr) {
 			u32 o;
@@ -1036,12 +1064,16 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 		}
 		/* the next class's coefficients, if it takes that path */
-		if (k + 1 < nlv && !fv[1].split)
-			__builtin_prefetch(((symq >> key[k + 1].q & 1) || fv[1].v[0]->len >= 16) &&
-					   e->obyte[key[k + 1].q] ?
-					   e->obcoef[key[k + 1].q] +
-					   e->obstart[key[k + 1].q][key[k + 1].r] :
-					   fv[1].v[0]->coef);
+		if (k + 1 < nlv) {
+			const struct r2c2_vec *vn = cls_vec(e, &key[k + 1], &fv[1]);
+
+			if (vn)
+				__builtin_prefetch(((symq >> key[k + 1].q & 1) || vn->len >= 16) &&
+						   e->obyte[key[k + 1].q] ?
+						   e->obcoef[key[k + 1].q] +
+						   e->obstart[key[k + 1].q][key[k + 1].r] :
+						   vn->coef);
+		}
 		c->sym = !!(symq & (1u << q));
 		if (c->sym) {
 			/* no inverse index: key (q, s, d - s) (r: a torus) */
@@ -1190,7 +1222,7 @@ static void build_groups(struct eng *e, u32 nlv, u32 ng)
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv = &e->fv[k];
 
-		if (!fv->split)
+		if (cls_vec(e, &e->key[k], fv))
 			continue;
 		for (j = 0; j < 2; j++) {
 			ws->gW[fv->group[j]] += e->wk[k] * fv->scale[j];
@@ -1205,7 +1237,7 @@ static void build_groups(struct eng *e, u32 nlv, u32 ng)
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv = &e->fv[k];
 
-		if (fv->split)
+		if (!cls_vec(e, &e->key[k], fv))
 			for (j = 0; j < 2; j++)
 				ws->gmem[ws->gfill[fv->group[j]]++] = k;
 	}
@@ -1237,11 +1269,14 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		size_t ent[__R2C2_RP_MAX] = { 0 }, cnt[__R2C2_RP_MAX] = { 0 };
 		u32 q;
 
-		for (k = 0; k < nlv; k++)
-			if (!e->fv[k].split) {
-				ent[e->key[k].q] += e->fv[k].v[0]->len;
+		for (k = 0; k < nlv; k++) {
+			const struct r2c2_vec *v = cls_vec(e, &e->key[k], &e->fv[k]);
+
+			if (v) {
+				ent[e->key[k].q] += v->len;
 				cnt[e->key[k].q]++;
 			}
+		}
 		for (q = 0; q < __R2C2_RP_MAX; q++)
 			if (ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
 			    ent[q] >= SYM_SPREAD * cnt[q]) {
@@ -1387,7 +1422,7 @@ static int validate(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
  * keeps one flow per class; ws->rep[i] is flow i's class. Returns the
  * number of classes.
  */
-/* torus: what set_class() needs to fill a class's fv without rtab's call */
+/* torus: what set_class() needs to tell a class with offset vectors (no fv) */
 struct offv {
 	const struct r2c2_vec *v[__R2C2_RP_MAX];	/* r2c2_rtab_offvec() */
 	const u16 *tr, *rel;
@@ -1409,20 +1444,15 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 	ws->key[m].dem = f[i].demand > 0;
 	/*
 	 * cannot fail: r2c2_maxmin() checked every flow. A torus's vector
-	 * directly, as r2c2_rtab_fv() would give it (~60 instructions and a
-	 * call less a class)
+	 * is known from the key (offset r, see cls_vec()): no fv and no
+	 * r2c2_rtab_fv() call (~60 instructions a class)
 	 */
 	if (v) {
 		const size_t so = (size_t)f[i].src * ov->n;
 		const u16 r = ov->rel[so + f[i].dst];
 
+		/* fv not written: see eng.ovec */
 		ws->key[m].r = r;
-		ws->fv[m] = (struct r2c2_fv){
-			.v = { &v[r] },
-			.tr = { ov->tr + so },
-			.scale = { 1.0 },
-			.nv = 1,
-		};
 		return;
 	}
 	/* r: read only for a vector translated by offset (a torus's v) */
@@ -1523,6 +1553,8 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	e.sse3 = __builtin_cpu_supports("sse3");
 #endif
 	e.rel0 = r2c2_rtab_rel(rt);
+	for (i = 0; i < __R2C2_RP_MAX; i++)
+		e.ovec[i] = r2c2_rtab_offvec(rt, (u8)i, &e.otr);
 	for (i = 0; i < __R2C2_RP_MAX; i++) {
 		r2c2_rtab_nodeport(rt, (u8)i, &e.onode[i], &e.oport[i], &e.ostart[i]);
 		e.obyte[i] = r2c2_rtab_obyte(rt, (u8)i, &e.obhi, &e.obcoef[i],
@@ -1584,9 +1616,12 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	 */
 	order_flows(ws, f, (u32)nf, t->n);
 	nc = merge_classes(ws, rt, f, (u32)nf, t->n);
-	for (i = 0; i < nc; i++)
-		if (!ws->fv[i].split)
-			ninv += ws->fv[i].v[0]->len;
+	for (i = 0; i < nc; i++) {
+		const struct r2c2_vec *v = cls_vec(&e, &ws->key[i], &ws->fv[i]);
+
+		if (v)
+			ninv += v->len;
+	}
 	if (ninv > ws->ninv) {
 		if (!GROW(ws->inv, ninv)) {
 			ret = -ENOMEM;
