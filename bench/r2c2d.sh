@@ -54,7 +54,8 @@
 # Always prints uptime (guest) and the host's load is the caller's to
 # print. Knobs: BENCH_EVENTS (1000), BENCH_REPS (5), BENCH_RHO_US (500),
 # BENCH_BATCHES (3), BENCH_SOURCES (4), BENCH_PER (25), BENCH_FLOWS,
-# BENCH_WINDOW (10), BENCH_CHURN (200), BENCH_READ_S (scale: how long a
+# BENCH_WINDOW (10), BENCH_CHURN (200), BENCH_SETTLE_S (scale: the longest
+# wait for an idle guest before a batch), BENCH_READ_S (scale: how long a
 # read of every daemon may wait for the whole matrix; 900 s above 100
 # nodes, else 120).
 
@@ -180,6 +181,25 @@ rack_counters() {
 		| map({(.[0].key): (map(.value) | add)}) | add'
 }
 
+# settle: wait until the guest is mostly idle (idle >= half of its CPU
+# time over 5 s), at most BENCH_SETTLE_S (600 s above 100 nodes, else
+# 60), so that a batch is not sent while 512 daemons still build their
+# tables; prints how long it waited and the last idle share.
+settle() {
+	local max=${BENCH_SETTLE_S:-$((TORUS_N > 100 ? 600 : 60))} t0=$SECONDS
+	local a b idle=0
+
+	while ((SECONDS - t0 < max)); do
+		a=$(awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat)
+		sleep 5
+		b=$(awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat)
+		idle=$(awk -v a="$a" -v b="$b" 'BEGIN {split(a, x); split(b, y);
+			print (y[2] > x[2]) ? int(100 * (y[1] - x[1]) / (y[2] - x[2])) : 0}')
+		((idle >= 50)) && break
+	done
+	info "settle: waited $((SECONDS - t0)) s, guest idle ${idle}% over the last 5 s"
+}
+
 start_daemons() {	# NS... with extra -o options in DOPTS
 	local ns
 
@@ -215,8 +235,8 @@ scale() {
 		# shellcheck disable=SC2016  # awk programs
 		info "$TORUS_N daemons (rho $RHO us) answer after ${SECONDS}s; uptime: $(uptime); RSS per daemon (KB) $(printf '/proc/%s/status\n' "${PIDS[@]}" |
 			xargs awk '/^VmRSS/ {print $2}' | sort -n | awk '{v[NR] = $1} END {print "min " v[1] " median " v[int((NR + 1) / 2)] " max " v[NR]}'); $(free -m | awk '/Mem:/ {print "guest memory used " $3 " MB of " $2}')"
-		sleep 2
 		for ((b = 0; b < batches; b++)); do
+			settle
 			out=$("$BENCH" events -n "$TORUS_N" -c "$per" \
 				-f $((0x200000 + ri * 0x100000 + b * 0x10000)) "${srcs[@]}")
 			info "rho $RHO batch $b: ${srcs[*]}: $out"
