@@ -539,7 +539,8 @@ enum r2c2_port_state {
  * @R2C2_S_DROP_NO_ROUTE: sender has no path to the destination or the
  *	frame's destination MAC is not an r2c0 MAC
  * @R2C2_S_DROP_NO_NODE: frame received before the node has an address
- * @R2C2_S_DROP_TX_ERR: the port's transmit failed
+ * @R2C2_S_DROP_TX_ERR: the port's transmit failed (per attempt: FLOW and
+ *	ROUTES copies are then retried, see R2C2_S_BCAST_RETRY)
  * @R2C2_S_DROP_NOMEM: allocation failed
  * @R2C2_S_DROP_BAD_LSA: malformed LSA, hello or flow event body
  * @R2C2_S_FLOW_TABLE_FULL: data frames sent without a sender flow entry
