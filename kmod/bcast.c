@@ -64,7 +64,10 @@ static struct r2c2_bretry_cb *r2c2_bretry_cb(struct sk_buff *skb)
  *
  * The copy waits r2c2_bretry_delay_ms(@tries) unless the port's queue is
  * full, the frame had its last try (both counted as BCAST_RETRY_FAIL),
- * retries are off, or the port is being removed (DROP_PORT_DOWN).
+ * retries are off (not counted for a first failure: only DROP_TX_ERR
+ * then, as without the retry; BCAST_RETRY_FAIL for a copy already
+ * retried), or the port is being removed (DROP_PORT_DOWN). With no copy
+ * (@skb NULL), a frame that would have waited counts as DROP_NOMEM.
  *
  * Context: any; BHs may be enabled.
  */
@@ -79,10 +82,10 @@ static void r2c2_bretry_hold(struct r2c2_port *port, struct sk_buff *skb,
 
 	if (!skb) {
 		v = r2c2_bretry_verdict(tries, READ_ONCE(r2c2_bcast_retries), 0);
-		if (v != R2C2_BR_OFF)
-			r2c2_stat_add(node, port, v == R2C2_BR_QUEUE ?
-				      R2C2_S_DROP_NOMEM :
-				      R2C2_S_BCAST_RETRY_FAIL, 1);
+		if (v == R2C2_BR_QUEUE)
+			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+		else if (v != R2C2_BR_OFF || tries)
+			r2c2_stat_add(node, port, R2C2_S_BCAST_RETRY_FAIL, 1);
 		return;
 	}
 	due = jiffies + max_t(unsigned long, 1,
@@ -93,7 +96,9 @@ static void r2c2_bretry_hold(struct r2c2_port *port, struct sk_buff *skb,
 		goto drop;
 	v = r2c2_bretry_verdict(tries, READ_ONCE(r2c2_bcast_retries),
 				skb_queue_len(&port->bretry_q));
-	why = v == R2C2_BR_OFF ? R2C2_S_UNSPEC : R2C2_S_BCAST_RETRY_FAIL;
+	/* a copy already retried, then retries turned off: given up */
+	why = v == R2C2_BR_OFF && !tries ? R2C2_S_UNSPEC :
+					   R2C2_S_BCAST_RETRY_FAIL;
 	if (v != R2C2_BR_QUEUE)
 		goto drop;
 	cb = r2c2_bretry_cb(skb);
