@@ -2,21 +2,240 @@
 /*
  * bcast.c - broadcasts over per-source shortest-path trees: origination,
  * relaying by the broadcast FIB, duplicate suppression, local delivery of
- * BCAST_ETH, FLOW and ROUTES frames.
+ * BCAST_ETH, FLOW and ROUTES frames, and the local retry of FLOW and
+ * ROUTES copies whose transmit failed.
  */
+#include <linux/moduleparam.h>
+
 #include "r2c2.h"
 
 /*
+ * Broadcast retry (Documentation/design.md, "Broadcast retry"). The paper
+ * has the node that drops a broadcast tell the source, which sends it
+ * again; here the node whose dev_queue_xmit() of a FLOW or ROUTES copy
+ * reports a drop holds a copy and sends it again on that port: it reaches
+ * exactly the subtree that missed it, with no reverse path to the source
+ * and no duplicate anywhere else ((src, seq) suppression drops any that
+ * does arrive twice). BCAST_ETH (r2c0's broadcasts: ARP, neighbour
+ * discovery) is not retried: its protocols retransmit themselves, and its
+ * volume is the application's, which must not crowd out control events
+ * in a bounded queue when a port overflows.
+ */
+static unsigned int r2c2_bcast_retries = R2C2_BRETRY_TRIES_DEFAULT;
+
+static int r2c2_bcast_retries_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, R2C2_BRETRY_TRIES_MAX);
+}
+
+static const struct kernel_param_ops r2c2_bcast_retries_ops = {
+	.set = r2c2_bcast_retries_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(bcast_retries, &r2c2_bcast_retries_ops, &r2c2_bcast_retries,
+		0644);
+MODULE_PARM_DESC(bcast_retries,
+		 "retransmissions of a FLOW or ROUTES copy whose transmit on a port failed, 0..8 (0: off; default 4, after 1, 2, 4, 8 ms)");
+
+/**
+ * struct r2c2_bretry_cb - state of a copy waiting for a retry (skb->cb)
+ * @due: jiffies of its next try
+ * @tries: retransmissions already made of it
+ */
+struct r2c2_bretry_cb {
+	unsigned long due;
+	unsigned int tries;
+};
+
+static struct r2c2_bretry_cb *r2c2_bretry_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct r2c2_bretry_cb) > sizeof(skb->cb));
+	return (struct r2c2_bretry_cb *)skb->cb;
+}
+
+/**
+ * r2c2_bretry_hold() - hold a copy whose transmit failed, for another try
+ * @port: the port the transmit failed on
+ * @skb: an unsent copy of the frame, at its control header, or NULL when
+ *	none could be made; consumed
+ * @tries: retransmissions already made of the frame
+ *
+ * The copy waits r2c2_bretry_delay_ms(@tries) unless the port's queue is
+ * full, the frame had its last try (both counted as BCAST_RETRY_FAIL),
+ * retries are off (not counted for a first failure: only DROP_TX_ERR
+ * then, as without the retry; BCAST_RETRY_FAIL for a copy already
+ * retried), or the port is being removed (DROP_PORT_DOWN). With no copy
+ * (@skb NULL), a frame that would have waited counts as DROP_NOMEM.
+ *
+ * Context: any; BHs may be enabled.
+ */
+static void r2c2_bretry_hold(struct r2c2_port *port, struct sk_buff *skb,
+			     unsigned int tries)
+{
+	struct r2c2_node *node = port->node;
+	enum r2c2_bretry_verdict v;
+	struct r2c2_bretry_cb *cb;
+	enum r2c2_stat why;
+	unsigned long due;
+
+	if (!skb) {
+		v = r2c2_bretry_verdict(tries, READ_ONCE(r2c2_bcast_retries), 0);
+		if (v == R2C2_BR_QUEUE)
+			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+		else if (v != R2C2_BR_OFF || tries)
+			r2c2_stat_add(node, port, R2C2_S_BCAST_RETRY_FAIL, 1);
+		return;
+	}
+	due = jiffies + max_t(unsigned long, 1,
+			      msecs_to_jiffies(r2c2_bretry_delay_ms(tries)));
+	spin_lock_bh(&port->bretry_q.lock);
+	why = R2C2_S_DROP_PORT_DOWN;
+	if (port->bretry_dead)
+		goto drop;
+	v = r2c2_bretry_verdict(tries, READ_ONCE(r2c2_bcast_retries),
+				skb_queue_len(&port->bretry_q));
+	/* a copy already retried, then retries turned off: given up */
+	why = v == R2C2_BR_OFF && !tries ? R2C2_S_UNSPEC :
+					   R2C2_S_BCAST_RETRY_FAIL;
+	if (v != R2C2_BR_QUEUE)
+		goto drop;
+	cb = r2c2_bretry_cb(skb);
+	cb->due = due;
+	cb->tries = tries;
+	/* ours until sent: no stale receive device while it waits */
+	skb->dev = port->dev;
+	__skb_queue_tail(&port->bretry_q, skb);
+	if (!timer_pending(&port->bretry_timer) ||
+	    time_before(due, port->bretry_timer.expires))
+		mod_timer(&port->bretry_timer, due);
+	spin_unlock_bh(&port->bretry_q.lock);
+	return;
+drop:
+	spin_unlock_bh(&port->bretry_q.lock);
+	if (why != R2C2_S_UNSPEC)
+		r2c2_stat_add(node, port, why, 1);
+	kfree_skb(skb);
+}
+
+/* Whether a broadcast copy whose transmit failed may be held. */
+static bool r2c2_bretry_on(void)
+{
+	return READ_ONCE(r2c2_bcast_retries) != 0;
+}
+
+/*
+ * One retry of a held copy: sent on its port, a spare copy kept in case
+ * this try fails too. Context: the port's timer, RCU read side.
+ */
+static void r2c2_bretry_send(struct r2c2_port *port, struct sk_buff *skb)
+{
+	struct r2c2_node *node = port->node;
+	unsigned int tries = r2c2_bretry_cb(skb)->tries + 1;
+	struct sk_buff *spare = NULL;
+	int err;
+
+	if (tries < READ_ONCE(r2c2_bcast_retries))
+		spare = pskb_copy(skb, GFP_ATOMIC);
+	err = r2c2_port_xmit_nbr(port, skb);
+	if (err == -ENOTCONN) {
+		/* went down or lost its neighbour while the copy waited */
+		r2c2_stat_add(node, port, R2C2_S_DROP_PORT_DOWN, 1);
+		kfree_skb(skb);
+		kfree_skb(spare);
+		return;
+	}
+	r2c2_stat_add(node, port, R2C2_S_BCAST_RETRY, 1);
+	if (err != -ENOBUFS) {
+		kfree_skb(spare);
+		return;
+	}
+	r2c2_bretry_hold(port, spare, tries);
+}
+
+/* The port's retry timer: sends the copies that are due. */
+static void r2c2_bretry_timer(struct timer_list *t)
+{
+	struct r2c2_port *port = from_timer(port, t, bretry_timer);
+	struct sk_buff *skb, *tmp;
+	struct sk_buff_head due;
+	unsigned long next = 0;
+	bool more = false;
+
+	__skb_queue_head_init(&due);
+	spin_lock_bh(&port->bretry_q.lock);
+	skb_queue_walk_safe(&port->bretry_q, skb, tmp) {
+		unsigned long when = r2c2_bretry_cb(skb)->due;
+
+		if (time_after_eq(jiffies, when)) {
+			__skb_unlink(skb, &port->bretry_q);
+			__skb_queue_tail(&due, skb);
+		} else if (!more || time_before(when, next)) {
+			next = when;
+			more = true;
+		}
+	}
+	if (more && !port->bretry_dead)
+		mod_timer(&port->bretry_timer, next);
+	spin_unlock_bh(&port->bretry_q.lock);
+
+	rcu_read_lock();
+	while ((skb = __skb_dequeue(&due)))
+		r2c2_bretry_send(port, skb);
+	rcu_read_unlock();
+}
+
+/**
+ * r2c2_bretry_init() - set up a new port's broadcast retry queue
+ * @port: the port, not yet published
+ */
+void r2c2_bretry_init(struct r2c2_port *port)
+{
+	skb_queue_head_init(&port->bretry_q);
+	timer_setup(&port->bretry_timer, r2c2_bretry_timer, 0);
+	port->bretry_dead = false;
+}
+
+/**
+ * r2c2_bretry_stop() - drop the copies waiting on a port being removed
+ * @port: the port, unpublished (readers may still hold it)
+ *
+ * Readers that still see the port find it dead and drop what they would
+ * hold; the timer is stopped and no longer re-armed. The copies dropped
+ * count as DROP_PORT_DOWN.
+ *
+ * Context: process, may sleep (waits for a running timer).
+ */
+void r2c2_bretry_stop(struct r2c2_port *port)
+{
+	struct sk_buff_head list;
+	unsigned int n;
+
+	__skb_queue_head_init(&list);
+	spin_lock_bh(&port->bretry_q.lock);
+	port->bretry_dead = true;
+	skb_queue_splice_init(&port->bretry_q, &list);
+	spin_unlock_bh(&port->bretry_q.lock);
+	timer_delete_sync(&port->bretry_timer);
+	n = skb_queue_len(&list);
+	if (n)
+		r2c2_stat_add(port->node, port, R2C2_S_DROP_PORT_DOWN, n);
+	__skb_queue_purge(&list);
+}
+
+/*
  * Send copies of skb on the ports of @mask (to their neighbours);
- * counts @stat per copy unless it is 0. The caller keeps skb.
- * Context: RCU read side.
+ * counts @stat per copy unless it is 0. With @retry, a copy whose
+ * transmit fails is held for another try (r2c2_bretry_hold()). The
+ * caller keeps skb. Context: RCU read side.
  */
 static void r2c2_send_mask(struct r2c2_node *node, struct sk_buff *skb,
-			   u8 mask, enum r2c2_stat stat)
+			   u8 mask, enum r2c2_stat stat, bool retry)
 {
 	struct r2c2_port *port;
 	struct sk_buff *nskb;
-	int i;
+	int i, err;
 
 	for (i = 0; i < R2C2_MAX_PORTS; i++) {
 		if (!(mask & BIT(i)))
@@ -31,13 +250,17 @@ static void r2c2_send_mask(struct r2c2_node *node, struct sk_buff *skb,
 			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
 			continue;
 		}
-		if (!r2c2_port_xmit_nbr(port, nskb)) {
+		err = r2c2_port_xmit_nbr(port, nskb);
+		if (err == -ENOTCONN) {
 			r2c2_stat_add(node, port, R2C2_S_DROP_PORT_DOWN, 1);
 			kfree_skb(nskb);
 			continue;
 		}
 		if (stat)
 			r2c2_stat_add(node, port, stat, 1);
+		/* the copy sent is gone: hold another of skb */
+		if (err == -ENOBUFS && retry && r2c2_bretry_on())
+			r2c2_bretry_hold(port, pskb_copy(skb, GFP_ATOMIC), 0);
 	}
 }
 
@@ -73,7 +296,7 @@ void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
 	t = rcu_dereference(node->tables);
 	if (t && t->me != R2C2_IDX_NONE)
 		mask = t->fib_ports[(size_t)t->me * R2C2_MAX_TREES + tree];
-	r2c2_send_mask(node, skb, mask, 0);
+	r2c2_send_mask(node, skb, mask, 0, type != R2C2_T_BCAST_ETH);
 	rcu_read_unlock();
 	consume_skb(skb);
 }
@@ -242,7 +465,8 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 	if (si >= 0 && t->me != R2C2_IDX_NONE)
 		mask = t->fib_ports[(size_t)si * R2C2_MAX_TREES + tree];
 	mask &= ~BIT(port->num);	/* never back where it came from */
-	r2c2_send_mask(node, skb, mask, R2C2_S_BCAST_FWD);
+	r2c2_send_mask(node, skb, mask, R2C2_S_BCAST_FWD,
+		       type != R2C2_T_BCAST_ETH);
 
 	switch (type) {
 	case R2C2_T_BCAST_ETH:

@@ -93,6 +93,7 @@ int r2c2_port_add(struct r2c2_node *node, u8 num, struct net_device *dev,
 	port->pt.type = htons(R2C2_ETH_P);
 	port->pt.dev = dev;
 	port->pt.func = r2c2_rcv;
+	r2c2_bretry_init(port);
 	dev_hold(dev);
 	rcu_assign_pointer(node->ports[num], port);
 	dev_add_pack(&port->pt);
@@ -119,7 +120,8 @@ static void r2c2_port_rcu_free(struct rcu_head *head)
  * @sync: wait for receivers to finish (else the caller calls
  *	synchronize_net() or relies on RCU-deferred freeing only)
  *
- * The port is freed after an RCU grace period; its netdev reference is
+ * Broadcast copies waiting on the port for a retry are dropped at once;
+ * the port is freed after an RCU grace period; its netdev reference is
  * dropped then.
  *
  * Context: RTNL held.
@@ -137,6 +139,7 @@ void r2c2_port_del(struct r2c2_node *node, u8 num, bool sync)
 		dev_remove_pack(&port->pt);
 	else
 		__dev_remove_pack(&port->pt);
+	r2c2_bretry_stop(port);
 	call_rcu(&port->rcu, r2c2_port_rcu_free);
 	r2c2_topo_changed(node);
 }
@@ -168,9 +171,14 @@ u8 r2c2_port_state(struct r2c2_port *port)
  * port driver.
  *
  * Context: any, BHs may be enabled.
+ * Return: 0 when the port's dev_queue_xmit() took the frame;
+ * -ENOBUFS when it reported a drop (net_xmit_eval() != 0: a full qdisc,
+ * or veth's NET_XMIT_DROP when the peer's backlog is full), which a
+ * caller holding a copy may retry; -EMSGSIZE or -ENOMEM when the frame
+ * was dropped here. The frame is consumed in every case.
  */
-void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
-		    const u8 *dst)
+int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
+		   const u8 *dst)
 {
 	struct r2c2_node *node = port->node;
 	struct net_device *dev = port->dev;
@@ -181,12 +189,12 @@ void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	if (unlikely(skb->len > READ_ONCE(dev->mtu)) && !skb_is_gso(skb)) {
 		r2c2_stat_add(node, port, R2C2_S_DROP_TOO_BIG, 1);
 		kfree_skb(skb);
-		return;
+		return -EMSGSIZE;
 	}
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dev))) {
 		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
 		kfree_skb(skb);
-		return;
+		return -ENOMEM;
 	}
 	skb_reset_network_header(skb);
 	eth = skb_push(skb, ETH_HLEN);
@@ -203,26 +211,29 @@ void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	r2c2_stat_add(node, port, R2C2_S_TX_BYTES, len);
 	ret = dev_queue_xmit(skb);
 	/* net_xmit_eval() evaluates its argument twice */
-	if (net_xmit_eval(ret))
+	if (net_xmit_eval(ret)) {
 		r2c2_stat_add(node, port, R2C2_S_DROP_TX_ERR, 1);
+		return -ENOBUFS;
+	}
+	return 0;
 }
 
 /**
  * r2c2_port_xmit_nbr() - transmit to the neighbour heard on a port
  * @port: the port
- * @skb: an R2C2 frame; consumed only when true is returned
+ * @skb: an R2C2 frame; consumed unless -ENOTCONN is returned
  *
  * Context: RCU read side.
- * Return: false when the port is down or has no neighbour.
+ * Return: -ENOTCONN when the port is down or has no neighbour (@skb is
+ * the caller's still); else r2c2_port_xmit()'s value.
  */
-bool r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb)
+int r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb)
 {
 	struct r2c2_nbr *nbr = rcu_dereference(port->nbr);
 
 	if (!nbr || !READ_ONCE(port->up))
-		return false;
-	r2c2_port_xmit(port, skb, nbr->mac);
-	return true;
+		return -ENOTCONN;
+	return r2c2_port_xmit(port, skb, nbr->mac);
 }
 
 static int r2c2_netdev_event(struct notifier_block *nb, unsigned long event,

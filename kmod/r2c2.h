@@ -26,6 +26,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
+#include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/u64_stats_sync.h>
@@ -40,6 +41,7 @@
 
 #include "kcompat.h"
 #include "reseq.h"
+#include "bretry.h"
 
 #define R2C2_HELLO_MS_DEFAULT	1000
 #define R2C2_TREES_DEFAULT	4
@@ -103,6 +105,11 @@ struct r2c2_nbr {
  * @num: port number
  * @up: @dev running with carrier
  * @sync: send the whole link-state database on this port soon
+ * @bretry_dead: the port is being removed: no copy may wait any more
+ *	(under @bretry_q's lock)
+ * @bretry_q: broadcast copies whose transmit failed, waiting for their
+ *	next try (bcast.c); its lock also guards @bretry_dead
+ * @bretry_timer: fires at the earliest next try in @bretry_q
  */
 struct r2c2_port {
 	struct rcu_head rcu;
@@ -115,6 +122,9 @@ struct r2c2_port {
 	u8 num;
 	bool up;
 	bool sync;
+	bool bretry_dead;
+	struct sk_buff_head bretry_q;
+	struct timer_list bretry_timer;
 };
 
 /**
@@ -331,9 +341,9 @@ int r2c2_port_add(struct r2c2_node *node, u8 num, struct net_device *dev,
 		  struct netlink_ext_ack *extack);
 void r2c2_port_del(struct r2c2_node *node, u8 num, bool sync);
 u8 r2c2_port_state(struct r2c2_port *port);
-void r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
-		    const u8 *dst);
-bool r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb);
+int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
+		   const u8 *dst);
+int r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb);
 int r2c2_notifier_register(void);
 void r2c2_notifier_unregister(void);
 
@@ -372,6 +382,8 @@ void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
 struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len);
 void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_dups_flush(struct r2c2_node *node);
+void r2c2_bretry_init(struct r2c2_port *port);
+void r2c2_bretry_stop(struct r2c2_port *port);
 int r2c2_flow_evt_send(struct r2c2_node *node,
 		       const struct r2c2_flow_evt *evt);
 int r2c2_routes_send(struct r2c2_node *node,

@@ -270,7 +270,7 @@ static void r2c2_flood(struct r2c2_node *node, struct sk_buff *skb,
 			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
 			continue;
 		}
-		if (!r2c2_port_xmit_nbr(port, nskb)) {
+		if (r2c2_port_xmit_nbr(port, nskb) == -ENOTCONN) {
 			kfree_skb(nskb);
 			continue;
 		}
@@ -297,7 +297,7 @@ static void r2c2_lsdb_sync(struct r2c2_node *node, struct r2c2_port *port)
 		skb = r2c2_lsa_skb(node, rec);
 		if (!skb)
 			break;
-		if (!r2c2_port_xmit_nbr(port, skb)) {
+		if (r2c2_port_xmit_nbr(port, skb) == -ENOTCONN) {
 			kfree_skb(skb);
 			break;
 		}

@@ -255,6 +255,8 @@ static const char *const tnl_stat_names[] = {
 	[R2C2_S_RESEQ_DIRECT] = "reseq_direct",
 	[R2C2_S_RESEQ_NOSTATE] = "reseq_nostate",
 	[R2C2_S_DROP_TOO_BIG] = "drop_too_big",
+	[R2C2_S_BCAST_RETRY] = "bcast_retry",
+	[R2C2_S_BCAST_RETRY_FAIL] = "bcast_retry_fail",
 };
 
 #endif /* _R2C2_SELFTEST_NL_H */

@@ -50,10 +50,12 @@ const char *const r2c2_stat_names[__R2C2_S_MAX] = {
 	[R2C2_S_RESEQ_DIRECT]	= "reseq_direct",
 	[R2C2_S_RESEQ_NOSTATE]	= "reseq_nostate",
 	[R2C2_S_DROP_TOO_BIG]	= "drop_too_big",
+	[R2C2_S_BCAST_RETRY]	= "bcast_retry",
+	[R2C2_S_BCAST_RETRY_FAIL] = "bcast_retry_fail",
 };
 
 /* a counter appended to enum r2c2_stat needs its name above */
-_Static_assert(R2C2_S_MAX == R2C2_S_DROP_TOO_BIG,
+_Static_assert(R2C2_S_MAX == R2C2_S_BCAST_RETRY_FAIL,
 	       "r2c2_stat_names[] must name every enum r2c2_stat counter");
 
 void print_stats(const char *key, const struct nlattr *nest,

@@ -539,7 +539,8 @@ enum r2c2_port_state {
  * @R2C2_S_DROP_NO_ROUTE: sender has no path to the destination or the
  *	frame's destination MAC is not an r2c0 MAC
  * @R2C2_S_DROP_NO_NODE: frame received before the node has an address
- * @R2C2_S_DROP_TX_ERR: the port's transmit failed
+ * @R2C2_S_DROP_TX_ERR: the port's transmit failed (per attempt: FLOW and
+ *	ROUTES copies are then retried, see R2C2_S_BCAST_RETRY)
  * @R2C2_S_DROP_NOMEM: allocation failed
  * @R2C2_S_DROP_BAD_LSA: malformed LSA, hello or flow event body
  * @R2C2_S_FLOW_TABLE_FULL: data frames sent without a sender flow entry
@@ -561,6 +562,12 @@ enum r2c2_port_state {
  *	flow limit was reached or memory was short
  * @R2C2_S_DROP_TOO_BIG: frame longer than the MTU of the port it was to
  *	leave by (r2c0's MTU above a port's, or ports of different MTUs)
+ * @R2C2_S_BCAST_RETRY: retransmissions of FLOW and ROUTES copies whose
+ *	transmit on a port failed (the node keeps a copy and sends it again
+ *	on that port after a backoff; the failed attempts count under
+ *	R2C2_S_DROP_TX_ERR)
+ * @R2C2_S_BCAST_RETRY_FAIL: such copies given up: their last try failed
+ *	too, or the port's retry queue was full
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -602,6 +609,8 @@ enum r2c2_stat {
 	R2C2_S_RESEQ_DIRECT,
 	R2C2_S_RESEQ_NOSTATE,
 	R2C2_S_DROP_TOO_BIG,
+	R2C2_S_BCAST_RETRY,
+	R2C2_S_BCAST_RETRY_FAIL,
 	__R2C2_S_MAX,
 };
 
