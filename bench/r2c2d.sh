@@ -177,7 +177,7 @@ ctrl() {
 # the rack's non-zero drop counters and bcast_rx, summed over the nodes
 rack_counters() {
 	"$(tool r2c2_snap)" "${NSS[@]}" | jq -s -c '[.[].node | to_entries[]
-		| select((.key | test("^drop|bcast_rx")) and .value > 0)] | group_by(.key)
+		| select((.key | test("^drop|bcast_r")) and .value > 0)] | group_by(.key)
 		| map({(.[0].key): (map(.value) | add)}) | add'
 }
 
