@@ -400,12 +400,44 @@ static inline double dmax(double a, double b)
 	return a > b ? a : b;
 }
 
+/*
+ * a key's bits as a signed integer: the keys are never negative, -0 or
+ * NaN (dmax(floor >= +0, P / C) with C > 0; P is never -0: it starts at
+ * a capacity >= +0 and only has products added, and x + -x is +0), and
+ * for those (+inf included) the integers compare as the doubles do. One
+ * integer comparison (1 cycle) instead of COMISD (3) on the path from one
+ * level's loads to the next's.
+ */
+static inline int64_t hkey(const char *p)
+{
+	int64_t k;
+
+	__builtin_memcpy(&k, p, sizeof(k));
+	return k;
+}
+
+/* k1 < k0 ? cb + 16 : cb, with no branch (GCC branches on a ?:) */
+static inline size_t h_less(size_t cb, int64_t k1, int64_t k0)
+{
+#if defined(__x86_64__)
+	size_t c1 = cb + 16;
+
+	__asm__("cmpq %2, %3\n\tcmovl %1, %0"
+		: "+r"(cb) : "r"(c1), "r"(k0), "r"(k1) : "cc");
+	return cb;
+#else
+	return cb + ((size_t)(k1 < k0) << 4);
+#endif
+}
+
 static void h_sift(struct hent *h, u32 n, u32 i)
 {
 	_Static_assert(sizeof(struct hent) == 16, "hent byte offsets");
+	_Static_assert(offsetof(struct hent, key) == 0, "hent key first");
 	char *base = (char *)h;
 	const size_t nb = (size_t)n * 16;
 	struct hent x = h[i];
+	const int64_t xk = hkey((const char *)&x.key);
 	size_t ib = (size_t)i * 16, cb;
 
 	/*
@@ -420,9 +452,8 @@ static void h_sift(struct hent *h, u32 n, u32 i)
 			break;
 		__builtin_prefetch(base + 4 * ib + 48);
 		__builtin_prefetch(base + 4 * ib + 111);
-		cb += (size_t)(((struct hent *)(base + cb + 16))->key <
-			       ((struct hent *)(base + cb))->key) << 4;
-		if (!(((struct hent *)(base + cb))->key < x.key))
+		cb = h_less(cb, hkey(base + cb + 16), hkey(base + cb));
+		if (!(hkey(base + cb) < xk))
 			break;
 		*(struct hent *)(base + ib) = *(struct hent *)(base + cb);
 		ib = cb;
