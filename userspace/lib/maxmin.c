@@ -111,6 +111,7 @@ static inline v2u ld2u(const u64 *p)
 
 /* eight 16-bit byte offsets */
 typedef u16 v8h __attribute__((vector_size(16)));
+typedef u32 v4u __attribute__((vector_size(16)));
 
 /*
  * out[0..len) = the byte offsets in CP of entries ob[0..len) of the
@@ -131,6 +132,30 @@ static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
 		__builtin_memcpy(&x, ob + j, sizeof(x));
 		x = ((x & ~vh) + vl) ^ ((x ^ vs) & vh);
 		__builtin_memcpy(out + j, &x, sizeof(x));
+	}
+}
+
+/*
+ * as ob_translate(), into link numbers (byte offset / 16), and kk[j] = k
+ * for the same j (eight at a time too: up to 7 past len)
+ */
+static inline void ob_translate_k(const u16 *restrict ob, u32 len, u16 hi,
+				  u16 s, u16 *restrict out, u32 *restrict kk,
+				  u32 k)
+{
+	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
+	const v8h vs = (v8h){ 0 } + s;
+	const v4u vk = (v4u){ 0 } + k;
+	u32 j;
+
+	for (j = 0; j < len; j += 8) {
+		v8h x;
+
+		__builtin_memcpy(&x, ob + j, sizeof(x));
+		x = (((x & ~vh) + vl) ^ ((x ^ vs) & vh)) >> 4;
+		__builtin_memcpy(out + j, &x, sizeof(x));
+		__builtin_memcpy(kk + j, &vk, sizeof(vk));
+		__builtin_memcpy(kk + j + 4, &vk, sizeof(vk));
 	}
 }
 
@@ -265,6 +290,7 @@ struct r2c2_ws {
 	struct hent *heap;
 	u32 *cnt, *istart;
 	u32 *lstart;		/* nl + 1: the late index (see LATE_DIV) */
+	u32 *lcls;		/* LATE_PER_LINK * nl + 8: build_late() */
 	/* per flow */
 	size_t nf;
 	u32 *lvl, *dem, *gmem, *rep;
@@ -312,7 +338,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	if (!ws)
 		return;
 	free(ws->CP); free(ws->dG); free(ws->heap);
-	free(ws->cnt); free(ws->istart); free(ws->lstart);
+	free(ws->cnt); free(ws->istart); free(ws->lstart); free(ws->lcls);
 	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
 	free(ws->stamp);
 	free(ws->frozen); free(ws->fv); free(ws->cls); free(ws->wk); free(ws->key);
@@ -362,6 +388,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		if (!ws->CP || !ws->dG || !ws->crel || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1) ||
 		    !GROW(ws->lstart, nl + 1) ||
+		    !GROW(ws->lcls, (size_t)LATE_PER_LINK * nl + 8) ||
 		    !GROW(ws->obuf, nl + 8))
 			return -ENOMEM;
 		ws->nl = nl;
@@ -833,7 +860,8 @@ static void build_late(struct eng *e)
 	u32 *restrict cnt = ws->cnt, *restrict ls = ws->lstart;
 	u32 *restrict linv = e->linv, *restrict lst = ws->hit;
 	u16 *restrict tmp = (u16 *)(linv + nle), *restrict o = tmp;
-	u32 j, k, l, m, nk = 0;
+	u32 *restrict kk = ws->lcls;
+	u32 j, k, l, m, nk = 0, ne;
 
 	memset(cnt, 0, e->nl * sizeof(*cnt));
 	/*
@@ -845,6 +873,12 @@ static void build_late(struct eng *e)
 		lst[nk] = k;
 		nk += ws->cls[k].sym & !ws->frozen[k];
 	}
+	/*
+	 * their entries translated into link numbers, with the class of
+	 * each (kk): the two passes of the counting sort then run over all
+	 * the entries in one loop each, with no loop exit a class (~4.6K
+	 * mispredicted in 10^4 RPS flows)
+	 */
 	for (m = 0; m < nk; m++) {
 		const struct cls *c;
 		u32 len;
@@ -855,39 +889,28 @@ static void build_late(struct eng *e)
 		if (c->p16) {
 			for (j = 0; j < len; j++) {
 				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->p16[j] / 16);
-				cnt[o[j]]++;
+				kk[j] = k;
 			}
 		} else {
 			/* writes up to 7 past len: the next class's, or slack */
-			ob_translate(c->ob, len, e->obhi, c->s7, o);
-#pragma GCC unroll 4
-			for (j = 0; j < len; j++)
-				cnt[o[j] / sizeof(v2d)]++;
+			ob_translate_k(c->ob, len, e->obhi, c->s7, o, kk, k);
 		}
 		o += len;
+		kk += len;
 	}
+	ne = (u32)(o - tmp);
+#pragma GCC unroll 4
+	for (j = 0; j < ne; j++)
+		cnt[tmp[j]]++;
 	ls[0] = 0;
 	for (l = 0; l < e->nl; l++) {
 		ls[l + 1] = ls[l] + cnt[l];
 		cnt[l] = ls[l];
 	}
-	for (o = tmp, m = 0; m < nk; m++) {
-		const struct cls *c;
-		u32 len;
-
-		k = lst[m];
-		c = &ws->cls[k];
-		len = c->len;
-		if (c->p16) {
-			for (j = 0; j < len; j++)
-				linv[cnt[o[j]]++] = k;
-		} else {
+	kk = ws->lcls;
 #pragma GCC unroll 4
-			for (j = 0; j < len; j++)
-				linv[cnt[o[j] / sizeof(v2d)]++] = k;
-		}
-		o += len;
-	}
+	for (j = 0; j < ne; j++)
+		linv[cnt[tmp[j]]++] = kk[j];
 	e->late = true;
 }
 
