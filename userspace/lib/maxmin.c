@@ -803,11 +803,19 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 		for (sw = 0; sw < mw; sw++) {
 			/* the active sources with flows that may cross l */
 			u64 sx = SA[sw] & SM[(size_t)u * mw + sw];
+			u32 hs[64], nhs = 0, t;
 
+			/*
+			 * first those with a hit, with no branch: at 10^4 RPS
+			 * flows ~1 visit in 6 hits, and a branch on it was
+			 * mispredicted at nearly every hit; with none, the
+			 * visits' row loads overlap
+			 */
 			while (sx) {
 				u32 src = sw * 64 + (u32)__builtin_ctzll(sx);
 				const u64 *m = M + (size_t)row[src] * mw;
-				u64 *b = B + (size_t)src * mw, hits = 0, left = 0;
+				const u64 *b = B + (size_t)src * mw;
+				u64 hits = 0;
 
 				sx &= sx - 1;
 				if (mw == 8) {
@@ -821,8 +829,14 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 					for (w = 0; w < mw; w++)
 						hits |= b[w] & m[w];
 				}
-				if (!hits)
-					continue;
+				hs[nhs] = src;
+				nhs += hits != 0;
+			}
+			for (t = 0; t < nhs; t++) {
+				u32 src = hs[t];
+				const u64 *m = M + (size_t)row[src] * mw;
+				u64 *b = B + (size_t)src * mw, left = 0;
+
 				for (w = 0; w < mw; w++) {
 					u64 x = b[w] & m[w];
 
