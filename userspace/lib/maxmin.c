@@ -229,20 +229,34 @@ static inline __attribute__((always_inline)) void
 ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 	u16 hi, u16 s, double w, bool one1)
 {
-	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
-	const v8h vs = (v8h){ 0 } + s;
+	/*
+	 * four offsets at a time in a 64-bit register (SWAR): the
+	 * field-wise addition has no carry out of a 16-bit lane either (the
+	 * top bit of every coordinate, the highest lane bit used included,
+	 * is cleared before the addition), and >> 1 shifts bit 0 of a lane,
+	 * always 0 (16 * port), into the lane below. Extracting an offset
+	 * from a general register (MOVZX, SHR) leaves the vector ports to the
+	 * additions: PEXTRW took two vector uops an entry.
+	 */
+	const u64 ones = 0x0001000100010001ull;
+	const u64 vh = ones * hi, vl = ones * (u16)(s & ~hi), vs = ones * s;
 	u32 j;
 
 	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
-		unsigned int i;
-		v8h y;
+		unsigned int i, h;
 
-		__builtin_memcpy(&y, ob + j, sizeof(y));
-		y = (((y & ~vh) + vl) ^ ((y ^ vs) & vh)) >> 1;
-#pragma GCC unroll 8
-		for (i = 0; i < 8; i++)
-			rmw_add1((double *)(base + y[i]), one1 ? aj[i] : w * aj[i]);
+#pragma GCC unroll 2
+		for (h = 0; h < 2; h++) {
+			u64 y;
+
+			__builtin_memcpy(&y, ob + j + 4 * h, sizeof(y));
+			y = (((y & ~vh) + vl) ^ ((y ^ vs) & vh)) >> 1;
+#pragma GCC unroll 4
+			for (i = 0; i < 4; i++)
+				rmw_add1((double *)(base + (u16)(y >> (16 * i))),
+					 one1 ? aj[4 * h + i] : w * aj[4 * h + i]);
+		}
 	}
 }
 
