@@ -208,14 +208,26 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 
 	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
-		unsigned int i;
+		unsigned int i, h;
 		v8h y;
 
 		__builtin_memcpy(&y, ob + j, sizeof(y));
 		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
-#pragma GCC unroll 8
-		for (i = 0; i < 8; i++) {
-			rmw_add2((v2d *)(base + y[i]), m * aj[i]);
+		/*
+		 * the offsets out of the register four at a time (MOVQ, and
+		 * MOVZX/SHR on the integer ports) rather than by PEXTRW (two
+		 * vector uops an entry, beside MULPD and ADDPD); the
+		 * translation itself stays in SSE2 (in a general register
+		 * too, as ob_axpy(), it was slower here)
+		 */
+#pragma GCC unroll 2
+		for (h = 0; h < 2; h++) {
+			u64 y4 = ((v2u)y)[h];
+
+#pragma GCC unroll 4
+			for (i = 0; i < 4; i++)
+				rmw_add2((v2d *)(base + (u16)(y4 >> (16 * i))),
+					 m * aj[4 * h + i]);
 		}
 	}
 }
