@@ -1583,6 +1583,17 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		u32 key;
 
 		i = ws->lvl[k];
+		/*
+		 * the flows are read in source order, at random in f: their
+		 * records 16 ahead, and the offset (rel) of those 8 ahead
+		 */
+		if (k + 16 < nf)
+			__builtin_prefetch(&f[ws->lvl[k + 16]]);
+		if (k + 8 < nf && ov.rel) {
+			const struct r2c2_flow *fn = &f[ws->lvl[k + 8]];
+
+			__builtin_prefetch(&ov.rel[(size_t)fn->src * n + fn->dst]);
+		}
 		ws->rep[i] = i;
 		ws->wt[i] = f[i].weight;
 		if (!k || f[i].src != f[ws->lvl[k - 1]].src ||
