@@ -1174,12 +1174,17 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		if (k + 1 < nlv) {
 			const struct r2c2_vec *vn = cls_vec(e, &key[k + 1], &fv[1]);
 
-			if (vn)
-				__builtin_prefetch(((symq >> key[k + 1].q & 1) || vn->len >= 16) &&
-						   e->obyte[key[k + 1].q] ?
-						   e->obcoef[key[k + 1].q] +
-						   e->obstart[key[k + 1].q][key[k + 1].r] :
-						   vn->coef);
+			if (vn) {
+				const u32 qn = key[k + 1].q;
+				const bool obn = ((symq >> qn & 1) || vn->len >= 16) &&
+						 e->obyte[qn];
+				const u32 on = obn ? e->obstart[qn][key[k + 1].r] : 0;
+
+				__builtin_prefetch(obn ? e->obcoef[qn] + on : vn->coef);
+				/* and its offsets */
+				__builtin_prefetch(obn ? (const void *)(e->obyte[qn] + on) :
+						   (const void *)vn->link);
+			}
 		}
 		c->sym = !!(symq & (1u << q));
 		if (c->sym) {
