@@ -139,13 +139,14 @@ static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
  * as ob_translate(), into link numbers (byte offset / 16), and kk[j] = k
  * for the same j (eight at a time too: up to 7 past len)
  */
-static inline void ob_translate_k(const u16 *restrict ob, u32 len, u16 hi,
-				  u16 s, u16 *restrict out, u32 *restrict kk,
-				  u32 k)
+static inline __attribute__((always_inline)) void
+ob_translate_k(const u16 *restrict ob, u32 len, u16 hi, u16 s,
+	       u16 *restrict out, void *restrict kk, u32 k, bool k16)
 {
 	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
 	const v8h vs = (v8h){ 0 } + s;
 	const v4u vk = (v4u){ 0 } + k;
+	const v8h vk16 = (v8h){ 0 } + (u16)k;
 	u32 j;
 
 	for (j = 0; j < len; j += 8) {
@@ -154,8 +155,12 @@ static inline void ob_translate_k(const u16 *restrict ob, u32 len, u16 hi,
 		__builtin_memcpy(&x, ob + j, sizeof(x));
 		x = (((x & ~vh) + vl) ^ ((x ^ vs) & vh)) >> 4;
 		__builtin_memcpy(out + j, &x, sizeof(x));
-		__builtin_memcpy(kk + j, &vk, sizeof(vk));
-		__builtin_memcpy(kk + j + 4, &vk, sizeof(vk));
+		if (k16) {
+			__builtin_memcpy((u16 *)kk + j, &vk16, sizeof(vk16));
+		} else {
+			__builtin_memcpy((u32 *)kk + j, &vk, sizeof(vk));
+			__builtin_memcpy((u32 *)kk + j + 4, &vk, sizeof(vk));
+		}
 	}
 }
 
@@ -941,14 +946,18 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
  * the entries translated once into a u16 buffer after the index (byte
  * offsets in CP, or link numbers where the class has no ob)
  */
-static void build_late(struct eng *e)
+static inline __attribute__((always_inline)) void
+build_late_t(struct eng *e, bool k16)
 {
 	struct r2c2_ws *ws = e->ws;
 	const size_t nle = e->symleft;
 	u32 *restrict cnt = ws->cnt, *restrict ls = ws->lstart;
-	u32 *restrict linv = e->linv, *restrict lst = ws->hit;
-	u16 *restrict tmp = (u16 *)(linv + nle), *restrict o = tmp;
-	u32 *restrict kk = ws->lcls;
+	u32 *restrict lst = ws->hit;
+	u32 *restrict linv32 = e->linv;
+	u16 *restrict linv16 = (u16 *)e->linv;
+	u16 *restrict tmp = (u16 *)(e->linv + nle), *restrict o = tmp;
+	u32 *restrict kk32 = ws->lcls;
+	u16 *restrict kk16 = (u16 *)ws->lcls;
 	u32 j, k, l, m, nk = 0, ne;
 
 	memset(cnt, 0, e->nl * sizeof(*cnt));
@@ -967,7 +976,7 @@ static void build_late(struct eng *e)
 	 * the entries in one loop each, with no loop exit a class (~4.6K
 	 * mispredicted in 10^4 RPS flows)
 	 */
-	for (m = 0; m < nk; m++) {
+	for (o = tmp, ne = 0, m = 0; m < nk; m++) {
 		const struct cls *c;
 		u32 len;
 
@@ -977,16 +986,19 @@ static void build_late(struct eng *e)
 		if (c->p16) {
 			for (j = 0; j < len; j++) {
 				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->p16[j] / 16);
-				kk[j] = k;
+				if (k16)
+					kk16[ne + j] = (u16)k;
+				else
+					kk32[ne + j] = k;
 			}
 		} else {
 			/* writes up to 7 past len: the next class's, or slack */
-			ob_translate_k(c->ob, len, e->obhi, c->s7, o, kk, k);
+			ob_translate_k(c->ob, len, e->obhi, c->s7, o,
+				       k16 ? (void *)(kk16 + ne) : (void *)(kk32 + ne), k, k16);
 		}
 		o += len;
-		kk += len;
+		ne += len;
 	}
-	ne = (u32)(o - tmp);
 #pragma GCC unroll 4
 	for (j = 0; j < ne; j++)
 		cnt[tmp[j]]++;
@@ -995,11 +1007,29 @@ static void build_late(struct eng *e)
 		ls[l + 1] = ls[l] + cnt[l];
 		cnt[l] = ls[l];
 	}
-	kk = ws->lcls;
+	if (k16) {
 #pragma GCC unroll 4
-	for (j = 0; j < ne; j++)
-		linv[cnt[tmp[j]]++] = kk[j];
+		for (j = 0; j < ne; j++)
+			linv16[cnt[tmp[j]]++] = kk16[j];
+	} else {
+#pragma GCC unroll 4
+		for (j = 0; j < ne; j++)
+			linv32[cnt[tmp[j]]++] = kk32[j];
+	}
 	e->late = true;
+}
+
+/*
+ * positions of 16 bits where the level has at most 2^16 classes
+ * (e->inv16): half the bytes of scattered writes, and of reads in the
+ * late freezes
+ */
+static void build_late(struct eng *e)
+{
+	if (e->inv16)
+		build_late_t(e, true);
+	else
+		build_late_t(e, false);
 }
 
 /* freeze at weight * lambda every unfrozen flow crossing link l; how many */
@@ -1025,9 +1055,18 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 			 */
 			u32 *hc = ws->hit, nc = 0;
 
-			for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
-				hc[nc] = e->linv[j];
-				nc += !ws->frozen[hc[nc]];
+			if (e->inv16) {
+				const u16 *li = (const u16 *)e->linv;
+
+				for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
+					hc[nc] = li[j];
+					nc += !ws->frozen[hc[nc]];
+				}
+			} else {
+				for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
+					hc[nc] = e->linv[j];
+					nc += !ws->frozen[hc[nc]];
+				}
 			}
 			for (j = 0; j < nc; j++) {
 				i = hc[j];
