@@ -165,6 +165,17 @@ ob_translate_k(const u16 *restrict ob, u32 len, u16 hi, u16 s,
 }
 
 /*
+ * lane i (0-3) of four 16-bit offsets in y: 32-bit halves, so that lanes
+ * 1 and 3 need a shift and no MOVZX (GCC shifts the 64 bits and masks)
+ */
+static inline u32 lane16(u64 y, unsigned int i)
+{
+	u32 h = (u32)(y >> (i & 2 ? 32 : 0));
+
+	return i & 1 ? h >> 16 : (u16)h;
+}
+
+/*
  * *p += t, in one read-modify-write whose address GCC forms once, as
  * base + index in both instructions: written in C, it adds base and
  * index into a register first (one instruction of ~7 an entry more in
@@ -231,7 +242,7 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 
 #pragma GCC unroll 4
 			for (i = 0; i < 4; i++)
-				rmw_add2((v2d *)(base + (u16)(y4 >> (16 * i))),
+				rmw_add2((v2d *)(base + lane16(y4, i)),
 					 m * aj[4 * h + i]);
 		}
 	}
@@ -269,7 +280,7 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 
 #pragma GCC unroll 4
 			for (i = 0; i < 4; i++)
-				rmw_add1((double *)(base + (u16)(y4 >> (16 * i))),
+				rmw_add1((double *)(base + lane16(y4, i)),
 					 one1 ? aj[4 * h + i] : w * aj[4 * h + i]);
 		}
 	}
