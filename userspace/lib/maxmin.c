@@ -1256,7 +1256,14 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 		}
 		/* the next class's coefficients, if it takes that path */
-		if (k + 1 < nlv) {
+		if (k + 1 < nlv && (symq >> key[k + 1].q & 1) && e->ovec[key[k + 1].q] &&
+		    e->obyte[key[k + 1].q]) {
+			/* a mask-indexed class with offsets: the padded path */
+			const u32 qn = key[k + 1].q, on = e->obstart[qn][key[k + 1].r];
+
+			__builtin_prefetch(e->obcoef[qn] + on);
+			__builtin_prefetch(e->obyte[qn] + on);
+		} else if (k + 1 < nlv) {
 			const struct r2c2_vec *vn = cls_vec(e, &key[k + 1], &fv[1]);
 
 			if (vn) {
