@@ -170,7 +170,12 @@ ob_translate_k(const u16 *restrict ob, u32 len, u16 hi, u16 s,
  */
 static inline u32 lane16(u64 y, unsigned int i)
 {
-	u32 h = (u32)(y >> (i & 2 ? 32 : 0));
+	u32 h;
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	i = 3 - i;	/* lane 0 (the lowest address) in the high bits */
+#endif
+	h = (u32)(y >> (i & 2 ? 32 : 0));
 
 	return i & 1 ? h >> 16 : (u16)h;
 }
