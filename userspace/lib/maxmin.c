@@ -111,6 +111,7 @@ static inline v2u ld2u(const u64 *p)
 
 /* eight 16-bit byte offsets */
 typedef u16 v8h __attribute__((vector_size(16)));
+typedef u32 v4u __attribute__((vector_size(16)));
 
 /*
  * out[0..len) = the byte offsets in CP of entries ob[0..len) of the
@@ -132,6 +133,51 @@ static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
 		x = ((x & ~vh) + vl) ^ ((x ^ vs) & vh);
 		__builtin_memcpy(out + j, &x, sizeof(x));
 	}
+}
+
+/*
+ * as ob_translate(), into link numbers (byte offset / 16), and kk[j] = k
+ * for the same j (eight at a time too: up to 7 past len)
+ */
+static inline __attribute__((always_inline)) void
+ob_translate_k(const u16 *restrict ob, u32 len, u16 hi, u16 s,
+	       u16 *restrict out, void *restrict kk, u32 k, bool k16)
+{
+	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
+	const v8h vs = (v8h){ 0 } + s;
+	const v4u vk = (v4u){ 0 } + k;
+	const v8h vk16 = (v8h){ 0 } + (u16)k;
+	u32 j;
+
+	for (j = 0; j < len; j += 8) {
+		v8h x;
+
+		__builtin_memcpy(&x, ob + j, sizeof(x));
+		x = (((x & ~vh) + vl) ^ ((x ^ vs) & vh)) >> 4;
+		__builtin_memcpy(out + j, &x, sizeof(x));
+		if (k16) {
+			__builtin_memcpy((u16 *)kk + j, &vk16, sizeof(vk16));
+		} else {
+			__builtin_memcpy((u32 *)kk + j, &vk, sizeof(vk));
+			__builtin_memcpy((u32 *)kk + j + 4, &vk, sizeof(vk));
+		}
+	}
+}
+
+/*
+ * lane i (0-3) of four 16-bit offsets in y: 32-bit halves, so that lanes
+ * 1 and 3 need a shift and no MOVZX (GCC shifts the 64 bits and masks)
+ */
+static inline u32 lane16(u64 y, unsigned int i)
+{
+	u32 h;
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	i = 3 - i;	/* lane 0 (the lowest address) in the high bits */
+#endif
+	h = (u32)(y >> (i & 2 ? 32 : 0));
+
+	return i & 1 ? h >> 16 : (u16)h;
 }
 
 /*
@@ -183,14 +229,26 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 
 	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
-		unsigned int i;
+		unsigned int i, h;
 		v8h y;
 
 		__builtin_memcpy(&y, ob + j, sizeof(y));
 		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
-#pragma GCC unroll 8
-		for (i = 0; i < 8; i++) {
-			rmw_add2((v2d *)(base + y[i]), m * aj[i]);
+		/*
+		 * the offsets out of the register four at a time (MOVQ, and
+		 * MOVZX/SHR on the integer ports) rather than by PEXTRW (two
+		 * vector uops an entry, beside MULPD and ADDPD); the
+		 * translation itself stays in SSE2 (in a general register
+		 * too, as ob_axpy(), it was slower here)
+		 */
+#pragma GCC unroll 2
+		for (h = 0; h < 2; h++) {
+			u64 y4 = ((v2u)y)[h];
+
+#pragma GCC unroll 4
+			for (i = 0; i < 4; i++)
+				rmw_add2((v2d *)(base + lane16(y4, i)),
+					 m * aj[4 * h + i]);
 		}
 	}
 }
@@ -210,14 +268,26 @@ ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 
 	for (j = 0; j < len; j += 8) {
 		const double *aj = a + j;
-		unsigned int i;
+		unsigned int i, h;
 		v8h y;
 
 		__builtin_memcpy(&y, ob + j, sizeof(y));
 		y = (((y & ~vh) + vl) ^ ((y ^ vs) & vh)) >> 1;
-#pragma GCC unroll 8
-		for (i = 0; i < 8; i++)
-			rmw_add1((double *)(base + y[i]), one1 ? aj[i] : w * aj[i]);
+		/*
+		 * out of the register by MOVQ and MOVZX/SHR, as ob_axpy2():
+		 * PEXTRW's two vector uops an entry competed with the
+		 * additions (translated in a general register, four at a
+		 * time, the same time for 0.9M instructions more)
+		 */
+#pragma GCC unroll 2
+		for (h = 0; h < 2; h++) {
+			u64 y4 = ((v2u)y)[h];
+
+#pragma GCC unroll 4
+			for (i = 0; i < 4; i++)
+				rmw_add1((double *)(base + lane16(y4, i)),
+					 one1 ? aj[4 * h + i] : w * aj[4 * h + i]);
+		}
 	}
 }
 
@@ -265,6 +335,7 @@ struct r2c2_ws {
 	struct hent *heap;
 	u32 *cnt, *istart;
 	u32 *lstart;		/* nl + 1: the late index (see LATE_DIV) */
+	u32 *lcls;		/* LATE_PER_LINK * nl + 8: build_late() */
 	/* per flow */
 	size_t nf;
 	u32 *lvl, *dem, *gmem, *rep;
@@ -312,7 +383,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 	if (!ws)
 		return;
 	free(ws->CP); free(ws->dG); free(ws->heap);
-	free(ws->cnt); free(ws->istart); free(ws->lstart);
+	free(ws->cnt); free(ws->istart); free(ws->lstart); free(ws->lcls);
 	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
 	free(ws->stamp);
 	free(ws->frozen); free(ws->fv); free(ws->cls); free(ws->wk); free(ws->key);
@@ -362,6 +433,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		if (!ws->CP || !ws->dG || !ws->crel || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1) ||
 		    !GROW(ws->lstart, nl + 1) ||
+		    !GROW(ws->lcls, (size_t)LATE_PER_LINK * nl + 8) ||
 		    !GROW(ws->obuf, nl + 8))
 			return -ENOMEM;
 		ws->nl = nl;
@@ -400,12 +472,59 @@ static inline double dmax(double a, double b)
 	return a > b ? a : b;
 }
 
+/*
+ * a key's bits as a signed integer: the keys are never negative, -0 or
+ * NaN (dmax(floor >= +0, P / C) with C > 0; P is never -0: it starts at
+ * a capacity >= +0 and only has products added, and x + -x is +0), and
+ * for those (+inf included) the integers compare as the doubles do. One
+ * integer comparison (1 cycle) instead of COMISD (3) on the path from one
+ * level's loads to the next's.
+ */
+static inline int64_t hkey(const char *p)
+{
+	int64_t k;
+
+	__builtin_memcpy(&k, p, sizeof(k));
+	return k;
+}
+
+/*
+ * the byte offset of the child of ib with the smaller key (the right one
+ * on a tie), 2 ib + 16 or 2 ib + 32, with no branch: GCC branches on a
+ * ?: and adds 16 to 2 ib with a LEA before the loads; here the loads
+ * scale ib themselves, and the path from one level's loads to the next's
+ * is CMP + CMOV
+ */
+static inline size_t h_child(const char *base, size_t ib)
+{
+#if defined(__x86_64__)
+	size_t cb = 2 * ib + 16, c1 = 2 * ib + 32;
+	int64_t k0, k1;
+
+	__asm__("movq 16(%[b],%[i],2), %[k0]\n\t"
+		"movq 32(%[b],%[i],2), %[k1]\n\t"
+		"cmpq %[k0], %[k1]\n\t"
+		"cmovl %[c1], %[cb]"
+		: [cb] "+r"(cb), [k0] "=&r"(k0), [k1] "=&r"(k1)
+		: [b] "r"(base), [i] "r"(ib), [c1] "r"(c1),
+		  "m"(*(const char (*)[32])(base + 2 * ib + 16))
+		: "cc");
+	return cb;
+#else
+	size_t cb = 2 * ib + 16;
+
+	return cb + ((size_t)(hkey(base + cb + 16) < hkey(base + cb)) << 4);
+#endif
+}
+
 static void h_sift(struct hent *h, u32 n, u32 i)
 {
 	_Static_assert(sizeof(struct hent) == 16, "hent byte offsets");
+	_Static_assert(offsetof(struct hent, key) == 0, "hent key first");
 	char *base = (char *)h;
 	const size_t nb = (size_t)n * 16;
 	struct hent x = h[i];
+	const int64_t xk = hkey((const char *)&x.key);
 	size_t ib = (size_t)i * 16, cb;
 
 	/*
@@ -420,9 +539,8 @@ static void h_sift(struct hent *h, u32 n, u32 i)
 			break;
 		__builtin_prefetch(base + 4 * ib + 48);
 		__builtin_prefetch(base + 4 * ib + 111);
-		cb += (size_t)(((struct hent *)(base + cb + 16))->key <
-			       ((struct hent *)(base + cb))->key) << 4;
-		if (!(((struct hent *)(base + cb))->key < x.key))
+		cb = h_child(base, ib);
+		if (!(hkey(base + cb) < xk))
 			break;
 		*(struct hent *)(base + ib) = *(struct hent *)(base + cb);
 		ib = cb;
@@ -698,6 +816,45 @@ static void heap_rebuild(struct eng *e, double floor)
 }
 
 /*
+ * freeze_sym(): the keys of the unfrozen classes of one source crossing
+ * the link (bits of b & m, b the source's row, m the link's mask row;
+ * kb: the row's first key) appended to hit[*nh..] in bit order, and
+ * cleared in b; returns what is left in b. The first two hits of a word
+ * are taken with no branch (a word has 0-2 hits nearly always: the
+ * branch on the next hit was mispredicted ~8K times in 10^4 RPS flows),
+ * written at hit[*nh] and counted only if there is one: hit[] has room
+ * for one more than there are keys (ws->hit, 2 nf, the keys <= nf).
+ */
+static inline __attribute__((always_inline)) u64
+sweep_keys(u64 *restrict b, const u64 *restrict m, u32 mw, u32 kb,
+	   u32 *restrict hit, u32 *nh)
+{
+	u64 left = 0;
+	u32 w, h = *nh;
+
+#pragma GCC unroll 8
+	for (w = 0; w < mw; w++) {
+		u64 x = b[w] & m[w];
+		u32 k0 = kb + w * 64;
+
+		b[w] &= ~x;
+		left |= b[w];
+		hit[h] = k0 + (u32)__builtin_ctzll(x | 1ull << 63);
+		h += x != 0;
+		x &= x - 1;
+		hit[h] = k0 + (u32)__builtin_ctzll(x | 1ull << 63);
+		h += x != 0;
+		x &= x - 1;
+		while (x) {
+			hit[h++] = k0 + (u32)__builtin_ctzll(x);
+			x &= x - 1;
+		}
+	}
+	*nh = h;
+	return left;
+}
+
+/*
  * Torus: freeze the non-split flows crossing link l = (u, port): flow
  * (s, s + r) of protocol q crosses it when bit r of the mask row u - s
  * is set; intersect with the unfrozen keys of every active source whose
@@ -730,11 +887,19 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 		for (sw = 0; sw < mw; sw++) {
 			/* the active sources with flows that may cross l */
 			u64 sx = SA[sw] & SM[(size_t)u * mw + sw];
+			u32 hs[64], nhs = 0, t;
 
+			/*
+			 * first those with a hit, with no branch: at 10^4 RPS
+			 * flows ~1 visit in 6 hits, and a branch on it was
+			 * mispredicted at nearly every hit; with none, the
+			 * visits' row loads overlap
+			 */
 			while (sx) {
 				u32 src = sw * 64 + (u32)__builtin_ctzll(sx);
 				const u64 *m = M + (size_t)row[src] * mw;
-				u64 *b = B + (size_t)src * mw, hits = 0, left = 0;
+				const u64 *b = B + (size_t)src * mw;
+				u64 hits = 0;
 
 				sx &= sx - 1;
 				if (mw == 8) {
@@ -748,28 +913,30 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
 					for (w = 0; w < mw; w++)
 						hits |= b[w] & m[w];
 				}
-				if (!hits)
-					continue;
-				for (w = 0; w < mw; w++) {
-					u64 x = b[w] & m[w];
+				hs[nhs] = src;
+				nhs += hits != 0;
+			}
+			for (t = 0; t < nhs; t++) {
+				u32 src = hs[t];
+				const u64 *m = M + (size_t)row[src] * mw;
+				u64 *b = B + (size_t)src * mw, left;
+				const u32 kb = (u32)(head + (size_t)src * n - ws->head);
 
-					b[w] &= ~x;
-					left |= b[w];
-					while (x) {
-						u32 r = w * 64 + (u32)__builtin_ctzll(x);
-						const u32 *hd = head + (size_t)src * n + r;
-
-						x &= x - 1;
-						__builtin_prefetch(hd);
-						hit[nh++] = (u32)(hd - ws->head);
-					}
-				}
+				if (mw == 8)
+					left = sweep_keys(b, m, 8, kb, hit, &nh);
+				else
+					left = sweep_keys(b, m, mw, kb, hit, &nh);
 				if (!left)
 					SA[sw] &= ~(1ull << (src % 64));
 			}
 		}
 	}
-	/* the classes of the keys, in chain order */
+	/*
+	 * the classes of the keys, in chain order; their heads (scattered in
+	 * the 1 MB a protocol of ws->head) all prefetched first
+	 */
+	for (k = 0; k < nh; k++)
+		__builtin_prefetch(&ws->head[hit[k]]);
 	for (k = nc = 0; k < nh; k++)
 		for (i = ws->head[hit[k]]; i != UINT32_MAX; i = ws->nxt[i]) {
 			__builtin_prefetch(&ws->cls[i]);
@@ -795,14 +962,19 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
  * the entries translated once into a u16 buffer after the index (byte
  * offsets in CP, or link numbers where the class has no ob)
  */
-static void build_late(struct eng *e)
+static inline __attribute__((always_inline)) void
+build_late_t(struct eng *e, bool k16)
 {
 	struct r2c2_ws *ws = e->ws;
 	const size_t nle = e->symleft;
 	u32 *restrict cnt = ws->cnt, *restrict ls = ws->lstart;
-	u32 *restrict linv = e->linv, *restrict lst = ws->hit;
-	u16 *restrict tmp = (u16 *)(linv + nle), *restrict o = tmp;
-	u32 j, k, l, m, nk = 0;
+	u32 *restrict lst = ws->hit;
+	u32 *restrict linv32 = e->linv;
+	u16 *restrict linv16 = (u16 *)e->linv;
+	u16 *restrict tmp = (u16 *)(e->linv + nle), *restrict o = tmp;
+	u32 *restrict kk32 = ws->lcls;
+	u16 *restrict kk16 = (u16 *)ws->lcls;
+	u32 j, k, l, m, nk = 0, ne;
 
 	memset(cnt, 0, e->nl * sizeof(*cnt));
 	/*
@@ -814,7 +986,13 @@ static void build_late(struct eng *e)
 		lst[nk] = k;
 		nk += ws->cls[k].sym & !ws->frozen[k];
 	}
-	for (m = 0; m < nk; m++) {
+	/*
+	 * their entries translated into link numbers, with the class of
+	 * each (kk): the two passes of the counting sort then run over all
+	 * the entries in one loop each, with no loop exit a class (~4.6K
+	 * mispredicted in 10^4 RPS flows)
+	 */
+	for (o = tmp, ne = 0, m = 0; m < nk; m++) {
 		const struct cls *c;
 		u32 len;
 
@@ -824,40 +1002,50 @@ static void build_late(struct eng *e)
 		if (c->p16) {
 			for (j = 0; j < len; j++) {
 				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->p16[j] / 16);
-				cnt[o[j]]++;
+				if (k16)
+					kk16[ne + j] = (u16)k;
+				else
+					kk32[ne + j] = k;
 			}
 		} else {
 			/* writes up to 7 past len: the next class's, or slack */
-			ob_translate(c->ob, len, e->obhi, c->s7, o);
-#pragma GCC unroll 4
-			for (j = 0; j < len; j++)
-				cnt[o[j] / sizeof(v2d)]++;
+			ob_translate_k(c->ob, len, e->obhi, c->s7, o,
+				       k16 ? (void *)(kk16 + ne) : (void *)(kk32 + ne), k, k16);
 		}
 		o += len;
+		ne += len;
 	}
+#pragma GCC unroll 4
+	for (j = 0; j < ne; j++)
+		cnt[tmp[j]]++;
 	ls[0] = 0;
 	for (l = 0; l < e->nl; l++) {
 		ls[l + 1] = ls[l] + cnt[l];
 		cnt[l] = ls[l];
 	}
-	for (o = tmp, m = 0; m < nk; m++) {
-		const struct cls *c;
-		u32 len;
-
-		k = lst[m];
-		c = &ws->cls[k];
-		len = c->len;
-		if (c->p16) {
-			for (j = 0; j < len; j++)
-				linv[cnt[o[j]]++] = k;
-		} else {
+	if (k16) {
 #pragma GCC unroll 4
-			for (j = 0; j < len; j++)
-				linv[cnt[o[j] / sizeof(v2d)]++] = k;
-		}
-		o += len;
+		for (j = 0; j < ne; j++)
+			linv16[cnt[tmp[j]]++] = kk16[j];
+	} else {
+#pragma GCC unroll 4
+		for (j = 0; j < ne; j++)
+			linv32[cnt[tmp[j]]++] = kk32[j];
 	}
 	e->late = true;
+}
+
+/*
+ * positions of 16 bits where the level has at most 2^16 classes
+ * (e->inv16): half the bytes of scattered writes, and of reads in the
+ * late freezes
+ */
+static void build_late(struct eng *e)
+{
+	if (e->inv16)
+		build_late_t(e, true);
+	else
+		build_late_t(e, false);
 }
 
 /* freeze at weight * lambda every unfrozen flow crossing link l; how many */
@@ -883,9 +1071,18 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 			 */
 			u32 *hc = ws->hit, nc = 0;
 
-			for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
-				hc[nc] = e->linv[j];
-				nc += !ws->frozen[hc[nc]];
+			if (e->inv16) {
+				const u16 *li = (const u16 *)e->linv;
+
+				for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
+					hc[nc] = li[j];
+					nc += !ws->frozen[hc[nc]];
+				}
+			} else {
+				for (j = ws->lstart[l]; j < ws->lstart[l + 1]; j++) {
+					hc[nc] = e->linv[j];
+					nc += !ws->frozen[hc[nc]];
+				}
 			}
 			for (j = 0; j < nc; j++) {
 				i = hc[j];
@@ -1064,15 +1261,27 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 		}
 		/* the next class's coefficients, if it takes that path */
-		if (k + 1 < nlv) {
+		if (k + 1 < nlv && (symq >> key[k + 1].q & 1) && e->ovec[key[k + 1].q] &&
+		    e->obyte[key[k + 1].q]) {
+			/* a mask-indexed class with offsets: the padded path */
+			const u32 qn = key[k + 1].q, on = e->obstart[qn][key[k + 1].r];
+
+			__builtin_prefetch(e->obcoef[qn] + on);
+			__builtin_prefetch(e->obyte[qn] + on);
+		} else if (k + 1 < nlv) {
 			const struct r2c2_vec *vn = cls_vec(e, &key[k + 1], &fv[1]);
 
-			if (vn)
-				__builtin_prefetch(((symq >> key[k + 1].q & 1) || vn->len >= 16) &&
-						   e->obyte[key[k + 1].q] ?
-						   e->obcoef[key[k + 1].q] +
-						   e->obstart[key[k + 1].q][key[k + 1].r] :
-						   vn->coef);
+			if (vn) {
+				const u32 qn = key[k + 1].q;
+				const bool obn = ((symq >> qn & 1) || vn->len >= 16) &&
+						 e->obyte[qn];
+				const u32 on = obn ? e->obstart[qn][key[k + 1].r] : 0;
+
+				__builtin_prefetch(obn ? e->obcoef[qn] + on : vn->coef);
+				/* and its offsets */
+				__builtin_prefetch(obn ? (const void *)(e->obyte[qn] + on) :
+						   (const void *)vn->link);
+			}
 		}
 		c->sym = !!(symq & (1u << q));
 		if (c->sym) {
@@ -1476,6 +1685,17 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		u32 key;
 
 		i = ws->lvl[k];
+		/*
+		 * the flows are read in source order, at random in f: their
+		 * records 16 ahead, and the offset (rel) of those 8 ahead
+		 */
+		if (k + 16 < nf)
+			__builtin_prefetch(&f[ws->lvl[k + 16]]);
+		if (k + 8 < nf && ov.rel) {
+			const struct r2c2_flow *fn = &f[ws->lvl[k + 8]];
+
+			__builtin_prefetch(&ov.rel[(size_t)fn->src * n + fn->dst]);
+		}
 		ws->rep[i] = i;
 		ws->wt[i] = f[i].weight;
 		if (!k || f[i].src != f[ws->lvl[k - 1]].src ||
