@@ -44,13 +44,14 @@ TMP=$(mktemp -d)
 PIDS=()
 SAMPLER=
 
+# SIGTERM, then SIGKILL after 5 s (stop_pids): a CI run once hung here
+# for the whole 600 s after every check had passed
 stop_all()
 {
-	local p
+	local all=("${PIDS[@]}")
 
-	[[ -n $SAMPLER ]] && kill "$SAMPLER" 2>/dev/null
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}" $SAMPLER; do wait "$p" 2>/dev/null; done
+	[[ -n $SAMPLER ]] && all+=("$SAMPLER")
+	((${#all[@]})) && stop_pids "${all[@]}"
 	PIDS=()
 	SAMPLER=
 }
@@ -177,8 +178,7 @@ done
 sleep 1
 h1=$(rehashes)
 f1=$(started)
-kill "$SAMPLER" 2>/dev/null
-wait "$SAMPLER" 2>/dev/null
+stop_pids "$SAMPLER"
 SAMPLER=
 log_info "TcpExtTcpTimeoutRehash in node 0: $h0 -> $h1; qdisc flows_started: $f0 -> $f1"
 ((h1 > h0))

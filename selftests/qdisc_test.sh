@@ -55,10 +55,7 @@ PIDS=()
 
 cleanup_flood()
 {
-	local p
-
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	((${#PIDS[@]})) && stop_pids "${PIDS[@]}"
 	PIDS=()
 }
 cleanup_add cleanup_flood

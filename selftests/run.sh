@@ -29,6 +29,24 @@ else
 	done
 fi
 
+# after a test killed by the timeout: show what was still running (the
+# cause), then kill every process left in a namespace and delete the
+# namespaces, so that its leftovers (a qdisc holding sch_r2c2, ports)
+# do not fail the tests after it
+reap_timeout()
+{
+	local ns
+
+	echo "# run.sh: $1 timed out; processes left:"
+	ps -eo pid,stat,wchan:32,args --sort=pid | awk 'NR == 1 || $2 ~ /D/ ||
+		/iperf3|r2c2ctl|r2c2d|r2c2_|socat|ping|nc / && !/awk|ps -eo/' |
+		sed 's/^/#   /'
+	for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+		ip netns delete "$ns" 2>/dev/null
+	done
+}
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 pass=0 fail=0 skip=0 n=0
@@ -43,6 +61,7 @@ for t in "${tests[@]}"; do
 	0)	pass=$((pass + 1)); echo "ok $n - selftests: r2c2: $t (${took}s)" ;;
 	4)	skip=$((skip + 1)); echo "ok $n - selftests: r2c2: $t # SKIP" ;;
 	124|137) fail=$((fail + 1))
+		reap_timeout "$t"
 		echo "not ok $n - selftests: r2c2: $t # TIMEOUT ${limit}s" ;;
 	*)	fail=$((fail + 1)); echo "not ok $n - selftests: r2c2: $t # exit=$rc" ;;
 	esac
