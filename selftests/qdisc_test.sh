@@ -298,18 +298,26 @@ ip netns exec "$S" "$TC" qdisc del dev r2c0 root &&
 check_err $? "tc qdisc del + add"
 t0=$(date +%s.%N)
 flood -b 30000 -n 10000 -t 600 -l 100 -r 4000 -B 67108864
-busywait 60000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows >= 10000' >/dev/null"
-check_err $? "the qdisc never tracked 10000 flows"
+# (9999: two of the ports may share a flow id, below)
+busywait 60000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows >= 9999' >/dev/null"
+check_err $? "the qdisc never tracked 9999 flows"
 D=$(mktemp)
 # the flood's flows only (r2c0 carries a little other traffic, so the
-# total may reach 10000 before the flood's last flow)
-busywait 30000 bash -c "ip netns exec $S r2c2ctl -j qflow show |
+# total may reach 10000 before the flood's last flow). A flow id is a
+# 32-bit hash of the UDP 4-tuple (skb_get_hash(), seeded at boot), so two
+# of the 10000 ports share one id, and one qdisc flow that keeps the
+# first port, in C(10000, 2) / 2^32 = 1.2 % of the runs; two such pairs
+# in 0.007 %. So one port may be missing: it is named in the log.
+busywait 20000 bash -c "ip netns exec $S r2c2ctl -j qflow show |
 	jq '[.[] | select(.sport >= 30000 and .sport < 40000)]' >$D &&
 	jq -e 'length == 10000' $D >/dev/null"
 el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 n=$(jq 'length' "$D")
-[[ $n -eq 10000 ]]
-check_err $? "qflow show lists $n flows"
+if ((n != 10000)); then
+	log_info "qflow show lists $n of the 10000 ports; missing: $(jq -c '[.[].sport] as $s | [range(30000; 40000)] - $s' "$D")"
+fi
+[[ $n -ge 9999 && $(jq '[.[].flow] | unique | length' "$D") -eq $n ]]
+check_err $? "qflow show lists $n flows (ids: $(jq '[.[].flow] | unique | length' "$D") distinct)"
 # at 1 kbit/s a 142-byte frame takes 1.136 s: one at once, then one per
 # 1.136 s (+1 for slack). (A TCG guest cannot offer 10000 flows more than
 # that, so pacing itself is checked with the three flows above; this part
@@ -325,8 +333,8 @@ jq -r '.[] | "\(.flow) 2k"' "$D" >"$D.rates"
 ip netns exec "$S" r2c2ctl rate set file "$D.rates"
 check_err $? "rate set file with 10000 flows"
 upd=$(xstats | jq '.rate_updates')
-[[ $upd -eq 10000 ]]
-check_err $? "rate_updates $upd, not 10000"
+[[ $upd -eq $n ]]
+check_err $? "rate_updates $upd, not $n"
 rm -f "$D" "$D.rates"
 log_test "10000 concurrent flows, each rate-limited, rates set in one batch"
 cleanup_flood
