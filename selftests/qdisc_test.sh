@@ -318,6 +318,12 @@ if ((n != 10000)); then
 fi
 [[ $n -ge 9999 && $(jq '[.[].flow] | unique | length' "$D") -eq $n ]]
 check_err $? "qflow show lists $n flows (ids: $(jq '[.[].flow] | unique | length' "$D") distinct)"
+# ... but a dump lists every flow the qdisc counts (none ends: idle 60s)
+f1=$(xstats | jq '.flows')
+all=$(qflows | jq 'length')
+f2=$(xstats | jq '.flows')
+[[ $all -ge $f1 && $all -le $f2 ]]
+check_err $? "qflow show lists $all flows, the qdisc counts $f1..$f2"
 # at 1 kbit/s a 142-byte frame takes 1.136 s: one at once, then one per
 # 1.136 s (+1 for slack). (A TCG guest cannot offer 10000 flows more than
 # that, so pacing itself is checked with the three flows above; this part
