@@ -126,6 +126,7 @@ static const struct {
 	DBLKEY(ga_margin, 0, 10),
 	U32KEY(ga_budget_ms, 0, 60000),
 	U32KEY(ga_threads, 0, 256),
+	DBLKEY(cpu_budget, 0, 100),
 };
 
 int conf_set(struct r2c2d_conf *c, const char *key, const char *val,

@@ -44,6 +44,8 @@
  * @ga_threads: fitness evaluators of the search (1)
  * @ga_utility: enum r2c2_utility (sum)
  * @ga_protos: protocols the search may assign, 1 << R2C2_RP_* (all)
+ * @cpu_budget: percent of one core the rate rounds may take on average
+ *	(0: no limit), struct rc_budget
  */
 struct r2c2d_conf {
 	uint32_t rho_us;
@@ -75,6 +77,7 @@ struct r2c2d_conf {
 	uint32_t ga_threads;
 	int ga_utility;
 	unsigned int ga_protos;
+	double cpu_budget;
 };
 
 void conf_defaults(struct r2c2d_conf *c);

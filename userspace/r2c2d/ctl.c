@@ -178,7 +178,8 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"refresh_ms\":%u,\"expire_ms\":%u,\"demand_interval_ms\":%u,"
 		"\"demand_alpha\":%g,\"demand_window_ms\":%u,"
 		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
-		"\"demand_slack\":%g,\"announce_delay_ms\":%u},",
+		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
+		"\"cpu_budget\":%g},",
 		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
 		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
 		c->rounds_always ? "always" : "own",
@@ -186,7 +187,8 @@ static void show(struct r2c2d *d, FILE *f)
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
 		c->expire_ms, c->demand_interval_ms, c->demand_alpha,
 		c->demand_window_ms, c->demand_windows, c->demand_low,
-		c->demand_high, c->demand_slack, c->announce_delay_ms);
+		c->demand_high, c->demand_slack, c->announce_delay_ms,
+		c->cpu_budget);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
 		"\"events\":{\"total\":%llu,\"starts\":%llu,\"finishes\":%llu,"
 		"\"updates\":%llu,\"refreshes\":%llu,\"dup_starts\":%llu,"
@@ -205,7 +207,8 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)s->invalid,
 		(unsigned long long)t->overruns);
 	fprintf(f, "\"timings\":{\"ticks\":%llu,\"rounds\":%llu,"
-		"\"rounds_on_demand\":%llu,"
+		"\"rounds_on_demand\":%llu,\"rounds_deferred\":%llu,"
+		"\"budget_us\":%.1f,"
 		"\"compute_us_last\":%.1f,\"compute_us_max\":%.1f,"
 		"\"compute_us_mean\":%.1f,\"loop_us_last\":%.1f,"
 		"\"loop_us_max\":%.1f,\"loop_us_mean\":%.1f,"
@@ -216,6 +219,8 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"ctl_requests\":%llu,\"ctl_timeouts\":%llu}",
 		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
 		(unsigned long long)t->rounds_on_demand,
+		(unsigned long long)t->rounds_deferred,
+		d->budget.share > 0 ? (double)d->budget.tokens_ns / 1000 : 0,
 		us(t->compute_ns_last), us(t->compute_ns_max),
 		t->rounds ? us(t->compute_ns_sum) / (double)t->rounds : 0,
 		us(t->loop_ns_last), us(t->loop_ns_max),

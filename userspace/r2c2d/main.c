@@ -43,6 +43,15 @@ uint64_t r2c2d_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time of the calling thread, ns (what a round is charged) */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void usage(FILE *f)
 {
 	fputs("Usage: r2c2d [ -c FILE ] [ -o KEY=VALUE ]... [ -v ] [ -n ]\n"
@@ -709,13 +718,55 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Charge the budget the main thread's CPU time since the last charge:
+ * rounds, pushes, events read, samples, control requests; all of it,
+ * though only rounds can wait (the route search's thread is not counted)
+ */
+static void budget_account(struct r2c2d *d)
+{
+	uint64_t c;
+
+	if (d->budget.share <= 0)
+		return;
+	c = thread_cpu_ns();
+	rc_budget_charge(&d->budget, c - d->budget_cpu_ns);
+	d->budget_cpu_ns = c;
+}
+
+/**
+ * round_budget() - whether the CPU budget lets a due round start now
+ * @d: the daemon
+ * @now: CLOCK_MONOTONIC ns
+ *
+ * With cpu_budget set, a round waits while the budget's bucket is empty
+ * (struct rc_budget), after the bucket was charged what the loop spent
+ * since (budget_account()); rounds_deferred counts the rounds that
+ * waited.
+ *
+ * Return: true if the round may start now.
+ */
+static bool round_budget(struct r2c2d *d, uint64_t now)
+{
+	budget_account(d);
+	if (rc_budget_next(&d->budget, now) > now) {
+		d->budget_held = true;
+		return false;
+	}
+	if (d->budget_held)
+		d->t.rounds_deferred++;
+	d->budget_held = false;
+	rc_budget_started(&d->budget, now);
+	return true;
+}
+
 static void tick(struct r2c2d *d)
 {
 	uint64_t now = r2c2d_now(), t0 = now, dt;
 	uint64_t si = (uint64_t)(d->conf.demand_interval_ms ?
 				 d->conf.demand_interval_ms :
 				 d->conf.refresh_ms) * MS;
-	bool lease = false;
+	bool lease = false, round = false;
 
 	d->t.ticks++;
 	if (d->need_resync || now - d->last_sample_ns >= si) {
@@ -747,9 +798,11 @@ static void tick(struct r2c2d *d)
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
 	if (round_due(d) &&
-	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000) {
+	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000 &&
+	    round_budget(d, now)) {
 		int r;
 
+		round = true;
 		d->computed_gen = d->mx.gen;
 		d->last_round_ns = now;
 		r = compute(d);
@@ -760,6 +813,8 @@ static void tick(struct r2c2d *d)
 	}
 	if (lease)
 		push(d);
+	if (round)
+		budget_account(d);
 	dt = r2c2d_now() - t0;
 	d->t.loop_ns_last = dt;
 	d->t.loop_ns_sum += dt;
@@ -777,7 +832,8 @@ static uint64_t at_most(uint64_t a, uint64_t b)
  * for that only, so a daemon whose matrix does not change sleeps between
  * its periodic duties instead of waking every rho. Work due:
  * - the matrix changed (an event, an announcement, ROUTES heard): a
- *   round, at most one per rho (rho after the last round began);
+ *   round, at most one per rho (rho after the last round began), and
+ *   with cpu_budget not before the budget allows (rc_budget_next());
  * - a resync (ENOBUFS, start): now;
  * - TOPO_EVENT: reading the kernel's graph, TOPO_HOLDOFF_MS after the
  *   first event of a burst (when no route search runs: its end wakes
@@ -807,8 +863,12 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 	if (d->conf.lease_refresh_ms)
 		t = at_most(t, d->last_lease_ns +
 			    (uint64_t)d->conf.lease_refresh_ms * MS / 4);
-	if (round_due(d))
-		t = at_most(t, d->last_round_ns + rho);
+	if (round_due(d)) {
+		uint64_t r = d->last_round_ns + rho,
+			 b = rc_budget_next(&d->budget, now);
+
+		t = at_most(t, r > b ? r : b);
+	}
 	if (d->topo_dirty && !rs_busy(&d->rs))
 		t = at_most(t, d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS);
 	if (d->conf.ga_interval_ms && d->topo->n) {
@@ -921,16 +981,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	d.start_ns = r2c2d_now();
+	/*
+	 * The bucket holds one second's worth (a burst after a quiet spell),
+	 * and rates are never more than a second old
+	 */
+	rc_budget_init(&d.budget, d.conf.cpu_budget / 100,
+		       (uint64_t)(d.conf.cpu_budget / 100 * 1e9), 1000 * MS,
+		       d.start_ns);
+	d.budget_cpu_ns = thread_cpu_ns();
 	d.need_resync = true;
 	d.computed_gen = d.mx.gen - 1;
 	d.topo_dirty_ns = d.start_ns - TOPO_HOLDOFF_MS * MS;
 	/* every periodic duty is due at once */
 	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns =
 		d.last_lease_ns = d.last_round_ns = d.start_ns - (1ull << 62);
-	fprintf(stderr, "r2c2d: node %u, topology %s (%u nodes; follows the kernel's graph), rho %u us, %s\n",
+	fprintf(stderr, "r2c2d: node %u, topology %s (%u nodes; follows the kernel's graph), rho %u us, %s, cpu budget %g %%%s\n",
 		d.node.addr, d.conf.topology[0] ? d.conf.topology : "discovered",
 		d.topo->n, d.conf.rho_us,
-		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin");
+		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
+		d.conf.cpu_budget, d.conf.cpu_budget > 0 ? "" : " (none)");
 	while (!stop) {
 		struct pollfd p[4 + CTL_CLIENTS];
 		uint64_t exp, now = r2c2d_now(), next;

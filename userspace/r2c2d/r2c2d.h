@@ -16,7 +16,7 @@
  * struct r2c2d_timing - what the loop did, for r2c2ctl daemon show
  */
 struct r2c2d_timing {
-	uint64_t ticks, rounds, rounds_on_demand;
+	uint64_t ticks, rounds, rounds_on_demand, rounds_deferred;
 	uint64_t pushes, push_batches, push_errors;
 	uint64_t announces, refreshes_sent, resyncs, overruns, samples;
 	uint64_t compute_ns_last, compute_ns_max, compute_ns_sum;
@@ -82,6 +82,9 @@ struct r2c2d {
 	uint64_t computed_gen;
 	uint64_t start_ns, last_sample_ns, last_refresh_ns, last_expire_ns;
 	uint64_t last_lease_ns, last_round_ns;
+	struct rc_budget budget;	/* conf.cpu_budget */
+	uint64_t budget_cpu_ns;		/* thread CPU time charged so far */
+	bool budget_held;		/* a due round waits for the budget */
 	bool need_resync;
 	bool topo_dirty;		/* read the kernel's graph again */
 	uint64_t topo_dirty_ns;		/* since when */

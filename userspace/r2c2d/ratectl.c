@@ -196,3 +196,64 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 		return current_kbps;
 	return k;
 }
+
+void rc_budget_init(struct rc_budget *b, double share, uint64_t depth_ns,
+		    uint64_t max_wait_ns, uint64_t now)
+{
+	const uint64_t lim = (uint64_t)1 << 60;
+
+	b->share = share > 0 ? (share < 1 ? share : 1) : 0;
+	b->depth_ns = (int64_t)(depth_ns < lim ? depth_ns : lim);
+	b->tokens_ns = b->depth_ns;
+	b->last_ns = now;
+	b->max_wait_ns = max_wait_ns < lim ? max_wait_ns : lim;
+	b->round_ns = now;
+}
+
+/* add what accrued since last_ns at share ns of CPU a ns, up to depth */
+static void rc_budget_fill(struct rc_budget *b, uint64_t now)
+{
+	double add;
+
+	if (now <= b->last_ns)
+		return;
+	add = (double)(now - b->last_ns) * b->share;
+	b->last_ns = now;
+	if (add >= (double)(b->depth_ns - b->tokens_ns))
+		b->tokens_ns = b->depth_ns;
+	else
+		b->tokens_ns += (int64_t)add;
+}
+
+uint64_t rc_budget_next(struct rc_budget *b, uint64_t now)
+{
+	if (b->share <= 0)
+		return now;
+	rc_budget_fill(b, now);
+	uint64_t t, cap;
+
+	if (b->tokens_ns > 0)
+		return now;
+	/* +1: the bucket is above 0 then, not at it */
+	t = now + (uint64_t)((double)-b->tokens_ns / b->share) + 1;
+	cap = b->round_ns + b->max_wait_ns;
+	if (b->max_wait_ns && t > cap)
+		t = cap > now ? cap : now;
+	return t;
+}
+
+void rc_budget_started(struct rc_budget *b, uint64_t now)
+{
+	b->round_ns = now;
+}
+
+void rc_budget_charge(struct rc_budget *b, uint64_t cpu_ns)
+{
+	if (b->share <= 0)
+		return;
+	/* the debt is capped at the bucket's depth */
+	if (cpu_ns > (uint64_t)(b->tokens_ns + b->depth_ns))
+		b->tokens_ns = -b->depth_ns;
+	else
+		b->tokens_ns -= (int64_t)cpu_ns;
+}

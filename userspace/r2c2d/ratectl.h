@@ -132,4 +132,47 @@ int rc_demand_sample(struct rc_dem *d, uint64_t bytes, uint32_t backlog,
 uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
 			    uint32_t current_kbps, const struct rc_dem_conf *c);
 
+/**
+ * struct rc_budget - a token bucket of CPU time for the rate rounds
+ * @share: fraction of one core the rounds may take on average (0: no
+ *	limit)
+ * @depth_ns: CPU time the bucket holds at most: a burst of rounds after a
+ *	quiet spell runs at once, every rho
+ * @tokens_ns: CPU time that may be spent now; below 0, owed (at most
+ *	@depth_ns)
+ * @last_ns: when @tokens_ns was last brought up to date
+ * @max_wait_ns: a round waits at most this long after the last began
+ * @round_ns: when the last round began (rc_budget_started())
+ *
+ * The paper recomputes every rho to amortise the cost of a round; under
+ * churn that still costs a round every rho, and a round's cost grows with
+ * the flows in the rack. With a budget the daemon is charged the CPU time
+ * it spends (rounds and everything else), and a round may start only
+ * while the bucket is not empty, so once a burst has spent the bucket,
+ * rounds are spaced by their cost / @share and the whole takes @share of
+ * a core over any stretch longer than @depth_ns / @share. Work that
+ * cannot wait (reading events) may alone exceed the budget: the debt is
+ * then capped at @depth_ns and a round still runs @max_wait_ns after the
+ * last, so rates are never older than that. Every round is still exact;
+ * they are fewer.
+ */
+struct rc_budget {
+	double share;
+	int64_t depth_ns;
+	int64_t tokens_ns;
+	uint64_t last_ns;
+	uint64_t max_wait_ns;
+	uint64_t round_ns;
+};
+
+/* share 0..1 of a core (0: off); the bucket starts full at now */
+void rc_budget_init(struct rc_budget *b, double share, uint64_t depth_ns,
+		    uint64_t max_wait_ns, uint64_t now);
+/* the earliest time a round may start: now or later (now if off) */
+uint64_t rc_budget_next(struct rc_budget *b, uint64_t now);
+/* a round begins at now */
+void rc_budget_started(struct rc_budget *b, uint64_t now);
+/* cpu_ns of CPU time were spent */
+void rc_budget_charge(struct rc_budget *b, uint64_t cpu_ns);
+
 #endif /* _R2C2D_RATECTL_H */

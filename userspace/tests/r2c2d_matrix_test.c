@@ -524,6 +524,147 @@ static void rate__announce(void)
 
 /* ---- configuration ---- */
 
+/*
+ * The loop of main.c against a budget: a round is wanted every rho from
+ * from to to (ns), each costs cost(i) of CPU; rounds start at the later
+ * of last + rho and rc_budget_next(). Work that cannot wait (events) is
+ * charged other ns every ms. Fills start[] and spent[] (up to max) and
+ * returns how many rounds ran.
+ */
+static size_t budget_run(struct rc_budget *b, uint64_t from, uint64_t to,
+			 uint64_t rho, uint64_t (*cost)(size_t),
+			 uint64_t other, uint64_t *start, uint64_t *spent,
+			 size_t max)
+{
+	uint64_t t = from, last = from - rho, n, ev = from + MS;
+	size_t i = 0;
+
+	while (i < max) {
+		t = last + rho > t ? last + rho : t;
+		n = rc_budget_next(b, t);
+		if (other && ev <= (n > t ? n : t)) {
+			/* the events of the next ms come first */
+			t = ev > t ? ev : t;
+			rc_budget_charge(b, other);
+			ev += MS;
+			continue;
+		}
+		if (n > t)
+			t = n;
+		if (t >= to)
+			break;
+		rc_budget_started(b, t);
+		start[i] = t;
+		spent[i] = cost(i);
+		rc_budget_charge(b, spent[i]);
+		last = t;
+		i++;
+	}
+	return i;
+}
+
+static uint64_t cost_500us(size_t i)
+{
+	(void)i;
+	return 500 * 1000;
+}
+
+/* 0.1..2.5 ms, deterministic */
+static uint64_t cost_var(size_t i)
+{
+	return 100 * 1000 + (uint64_t)((i * 2654435761u) % 2400) * 1000;
+}
+
+static void rate__budget(void)
+{
+	static uint64_t st[200000], sp[200000];
+	const uint64_t rho = 500 * 1000, s10 = 10000 * MS, sec = 1000 * MS;
+	uint64_t worst = 0, depth = 17 * MS, sum, t0 = 1000 * MS, gap = 0;
+	struct rc_budget b;
+	size_t n, i, j, k, gaps = 0, late = 0;
+
+	rc_budget_init(&b, 0, 0, sec, t0);
+	n = budget_run(&b, t0, t0 + s10, rho, cost_500us, 0, st, sp, 200000);
+	ok(n == 20000, "no budget: a round every rho (%zu in 10 s)", n);
+
+	/* 1.7 % of a core, a second's worth in the bucket, 0.5-ms rounds */
+	rc_budget_init(&b, 0.017, depth, sec, t0);
+	n = budget_run(&b, t0, t0 + s10, rho, cost_500us, 0, st, sp, 200000);
+	for (i = 0; i < n && st[i] == t0 + i * rho; i++)
+		;
+	ok(i == 35, "a full bucket (17 ms) runs 35 rounds of 0.5 ms back to back, every rho (%zu)", i);
+	for (j = i + 1; j < n; j++) {
+		gaps++;
+		/* 0.5 ms / 0.017 = 29.41 ms */
+		if (st[j] - st[j - 1] < 29411000 || st[j] - st[j - 1] > 29412000)
+			late++;
+	}
+	ok(late == 0 && gaps > 300,
+	   "then one round every cost / share = 29.4 ms (%zu of %zu gaps off)",
+	   late, gaps);
+	sum = (uint64_t)n * 500 * 1000;
+	ok(sum <= 170 * MS + depth + 500 * 1000 && sum >= 170 * MS + depth - 500 * 1000,
+	   "10 s: %.2f ms of rounds against 170 ms + the 17-ms bucket",
+	   sum / 1e6);
+
+	/* rounds of varying cost: every window of 1 s within share + bucket */
+	rc_budget_init(&b, 0.017, depth, sec, t0);
+	n = budget_run(&b, t0, t0 + s10, rho, cost_var, 0, st, sp, 200000);
+	for (i = 0; i < n; i++) {
+		sum = 0;
+		for (k = i; k < n && st[k] < st[i] + sec; k++)
+			sum += sp[k];
+		if (sum > worst)
+			worst = sum;
+	}
+	ok(worst <= 17 * MS + depth + 2500 * 1000,
+	   "rounds of 0.1-2.5 ms: at most %.2f ms in any second (17 + bucket 17 + one round)",
+	   worst / 1e6);
+	sum = 0;
+	for (i = 0; i < n; i++)
+		sum += sp[i];
+	ok(sum >= 170 * MS, "the budget is used: %.1f ms in 10 s", sum / 1e6);
+
+	/* events take 1 % of the 1.7 %: the rounds get the rest */
+	rc_budget_init(&b, 0.017, depth, sec, t0);
+	n = budget_run(&b, t0, t0 + s10, rho, cost_500us, 10 * 1000, st, sp,
+		       200000);
+	sum = (uint64_t)n * 500 * 1000;
+	ok(sum >= 70 * MS + depth - 1500 * 1000 && sum <= 70 * MS + depth + 500 * 1000,
+	   "with events taking 1 %% of a core, rounds take the other 0.7 %%: %.1f ms in 10 s",
+	   sum / 1e6);
+
+	/* events alone take 5 % of the 1.7 %: a round a second all the same */
+	rc_budget_init(&b, 0.017, depth, sec, t0);
+	n = budget_run(&b, t0, t0 + s10, rho, cost_500us, 50 * 1000, st, sp,
+		       200000);
+	for (i = 0; i < n && st[i] < t0 + sec; i++)
+		;
+	for (j = i ? i : 1; j < n; j++)
+		if (st[j] - st[j - 1] > gap)
+			gap = st[j] - st[j - 1];
+	ok(n - i >= 8 && n - i <= 10 && gap <= sec + MS,
+	   "events over the budget: after the bucket's burst (%zu rounds), %zu rounds in 9 s, none more than 1 s after the last (longest gap %.1f ms)",
+	   i, n - i, gap / 1e6);
+	ok(b.tokens_ns >= -(int64_t)depth,
+	   "the debt stays within the bucket's depth (%lld ns)",
+	   (long long)b.tokens_ns);
+
+	/* a quiet minute fills the bucket to its depth, not beyond */
+	rc_budget_next(&b, t0 + s10 + 60000 * MS);
+	ok(b.tokens_ns == (int64_t)depth, "after a quiet minute: %lld ns in the bucket",
+	   (long long)b.tokens_ns);
+	rc_budget_started(&b, t0 + s10 + 60000 * MS);
+	rc_budget_charge(&b, 10 * MS);
+	ok(rc_budget_next(&b, t0 + s10 + 60000 * MS) == t0 + s10 + 60000 * MS,
+	   "a 10-ms round leaves 7 ms: the next may start at once");
+	rc_budget_charge(&b, 40 * MS);
+	ok(b.tokens_ns == -(int64_t)depth &&
+	   rc_budget_next(&b, t0 + s10 + 60000 * MS) == t0 + s10 + 61000 * MS,
+	   "a 40-ms round more: 17 ms owed, not 33; the next waits 1 s (%lld ns)",
+	   (long long)b.tokens_ns);
+}
+
 static void conf__file(void)
 {
 	char path[] = "/tmp/r2c2d_conf_XXXXXX", err[256] = "";
@@ -562,6 +703,13 @@ static void conf__file(void)
 	fclose(f);
 	ok(conf_load(&c, path, err, sizeof(err)) == -EINVAL &&
 	   strstr(err, ":1: expected"), "syntax: %s", err);
+	conf_defaults(&c);
+	ok(c.cpu_budget == 0 && !conf_set(&c, "cpu_budget", "1.7", err, sizeof(err)) &&
+	   c.cpu_budget == 1.7, "cpu_budget: off by default, 1.7 taken");
+	ok(conf_set(&c, "cpu_budget", "101", err, sizeof(err)) == -EINVAL &&
+	   conf_set(&c, "cpu_budget", "-1", err, sizeof(err)) == -EINVAL &&
+	   c.cpu_budget == 1.7 && strstr(err, "bad value '-1' for cpu_budget"),
+	   "cpu_budget outside 0..100 rejected, unchanged: %s", err);
 	unlink(path);
 }
 
@@ -577,6 +725,7 @@ int main(void)
 	rate__batch();
 	rate__demand();
 	rate__announce();
+	rate__budget();
 	conf__file();
 	return tap_done();
 }
