@@ -35,7 +35,10 @@
 #   unchanged and (b) with churn (BENCH_CHURN events/s: each a start and
 #   a finish, so the matrix changes in most rounds); with the daemon's own
 #   compute timings. Under TCG this is emulated time; see
-#   bench/r2c2d_cpu.c for the native compute part.
+#   bench/r2c2d_cpu.c for the native compute part. The churn's share is
+#   also sampled every second (/proc/PID/schedstat: CPU ns) and its
+#   median and largest printed. BENCH_DOPTS: more daemon options, e.g.
+#   "-o cpu_budget=1.7".
 #
 # conv 3x3: convergence after a flow start, at the qdiscs (see conv()).
 #
@@ -366,9 +369,25 @@ cpu_of() {	# PID: utime+stime in clock ticks
 	awk '{print $14 + $15}' "/proc/$1/stat"
 }
 
+cpu_ns_of() {	# PID: CPU time in ns (sum_exec_runtime)
+	awk '{print $1}' "/proc/$1/schedstat"
+}
+
+# sample_cpu PID OUT: every second, the share of a core PID took (%) in
+# that second, a line each, until killed
+sample_cpu() {
+	local a b ta tb
+	a=$(cpu_ns_of "$1"); ta=$(date +%s%N)
+	while sleep 1; do
+		b=$(cpu_ns_of "$1") || return; tb=$(date +%s%N)
+		calc "100 * ($b - $a) / ($tb - $ta)" >>"$2"; echo >>"$2"
+		a=$b; ta=$tb
+	done
+}
+
 cpu() {
 	local f pid w=${BENCH_WINDOW:-10} churn=${BENCH_CHURN:-200}
-	local c0 c1 t0 t1 hz srcs=() i show
+	local c0 c1 t0 t1 hz srcs=() i show sp samples d0
 
 	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
 	for ((i = 1; i <= 8; i++)); do
@@ -378,7 +397,7 @@ cpu() {
 		stop_all
 		# rounds=always: node 0 sends nothing (own flows would need a
 		# qdisc and traffic), yet computes every change as a sender does
-		DOPTS="-o rounds=always" start_daemons "${NSS[0]}"
+		DOPTS="-o rounds=always ${BENCH_DOPTS:-}" start_daemons "${NSS[0]}"
 		pid=${PIDS[0]}
 		wait_until 120 "$BENCH" matrix "${NSS[0]}" >/dev/null || die "r2c2d does not answer"
 		"$BENCH" events -n "$TORUS_N" -c $((f / 8)) -f $((0x300000 + f * 16)) "${srcs[@]}" |
@@ -397,11 +416,17 @@ cpu() {
 		# source's share, so the rack keeps f flows
 		c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
 		r0=$(jq .timings.rounds <<<"$show")
+		d0=$(jq .timings.rounds_deferred <<<"$show")
+		samples=$FABRIC_TMP/cpu-$f; : >"$samples"
+		sample_cpu "$pid" "$samples" &
+		sp=$!
 		"$BENCH" events -n "$TORUS_N" -c $((churn * w / 2)) -r "$churn" -L $((f / 8)) \
 			-F $((0x300000 + f * 16)) -f $((0x300000 + f * 16 + 0x100000)) "${srcs[0]}" |
 			sed "s/^/bench r2c2d cpu: churn: /"
+		kill "$sp"; wait "$sp" 2>/dev/null
 		c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
 		show=$(ip netns exec "${NSS[0]}" r2c2ctl -j daemon show)
+		info "RESULT $f flows, churn: share of a core in each second: median $(sort -n "$samples" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}') %, max $(sort -n "$samples" | tail -1) % ($(grep -c . "$samples") s: $(tr '\n' ' ' <"$samples")); rounds deferred by the budget $(( $(jq .timings.rounds_deferred <<<"$show") - d0 )); config $(jq -c '.config | {rho_us, cpu_budget}' <<<"$show")"
 		info "RESULT $f flows, rho $RHO us, churn ~$churn events/s: $(calc "100 * ($c1 - $c0) / $hz / ($t1 - $t0)") % of a core over $(calc "$t1 - $t0")s (rounds $(( $(jq .timings.rounds <<<"$show") - r0 )), compute_us_mean $(jq .timings.compute_us_mean <<<"$show"), compute_us_max $(jq .timings.compute_us_max <<<"$show"), flows $(jq .flows <<<"$show")); share of the rho intervals with a round (the paper's per-interval overhead is 0 in the others) $(calc "100 * ($(jq .timings.rounds <<<"$show") - $r0) * $RHO / 1000000 / ($t1 - $t0)") %; uptime: $(uptime)"
 	done
 }

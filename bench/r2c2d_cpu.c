@@ -25,14 +25,32 @@
  *	rounds_per_s_at_1.7pct = 0.017 / median: how many recomputations a
  *	    second fit in the paper's 1.7 % of a core.
  *
- * Build (bench/r2c2d.sh native does it):
+ *   r2c2d_cpu -e EVENTS_PER_S [-d SECONDS] [-b BUDGET_PCT] [-t ...] [-f ...]
+ *	Replay instead: the loop of r2c2d/main.c on a simulated clock for
+ *	SECONDS (10) of churn, EVENTS_PER_S flow events a second (Poisson
+ *	arrivals of START + FINISH pairs, so the rack keeps FLOWS flows),
+ *	a round at most every RHO_US after a change, with cpu_budget
+ *	BUDGET_PCT (0: none; struct rc_budget of r2c2d/ratectl.c, linked
+ *	in). Each round runs for real; its thread CPU time is what the
+ *	clock advances by (the daemon is one thread: while it computes,
+ *	events wait); the budget is charged it and the events' handling,
+ *	as r2c2d charges all of its main thread's CPU time. Prints the rounds' and
+ *	event handling's share of a core in each simulated second (median,
+ *	max, mean), the share of the rho intervals in which a round ran
+ *	(the paper's per-interval overhead is 0 in the others), and how
+ *	long an event waited for the end of the round that included it
+ *	(median, p99, max).
+ *
+ * Build:
  *   make -C userspace && cc -O2 -g -std=c11 -D_GNU_SOURCE -I include \
  *	-I include/uapi -I userspace/lib -I userspace/r2c2d \
  *	-o bench/r2c2d_cpu bench/r2c2d_cpu.c userspace/r2c2d/matrix.c \
- *	userspace/libr2c2.a -lm -lpthread
+ *	userspace/r2c2d/ratectl.c userspace/libr2c2.a -lm -lpthread
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +60,7 @@
 
 #include "r2c2_alloc.h"
 #include "matrix.h"
+#include "ratectl.h"
 
 static uint64_t rnd_state = 0x2545f4914f6cdd1dull;
 
@@ -70,6 +89,7 @@ static int dcmp(const void *a, const void *b)
 }
 
 static int proto = R2C2_RP_RPS;	/* -1: mix */
+static const char *spec_g = "torus:8x8x8", *pname_g = "rps";
 
 static uint16_t *src_of;	/* source of flow id, to finish it */
 
@@ -89,11 +109,156 @@ static void start(struct mx *m, unsigned int n, uint32_t id)
 	mx_apply(m, &e, 1);
 }
 
+/* what compute() of r2c2d/main.c does; returns its thread CPU time */
+struct ctx {
+	const struct r2c2_topo *topo;
+	struct r2c2_rtab *rt;
+	struct r2c2_ws *ws;
+	struct r2c2_flow *af;
+	uint32_t *ai;
+	double *rate;
+};
+
+static uint64_t round_cpu(struct mx *m, struct ctx *c)
+{
+	uint64_t t0 = cpu_ns();
+	size_t n = 0, j;
+
+	for (j = 0; j < m->n; j++)
+		if (mx_alloc_flow(&m->f[j], c->topo->n, &c->af[n]))
+			c->ai[n++] = (uint32_t)j;
+	if (r2c2_maxmin(c->rt, c->af, n, 0.05, c->rate, c->ws)) {
+		fprintf(stderr, "r2c2d_cpu: r2c2_maxmin failed\n");
+		exit(1);
+	}
+	for (j = 0; j < n; j++)
+		m->f[c->ai[j]].rate = c->rate[j];
+	return cpu_ns() - t0;
+}
+
+/* exponential inter-arrival with mean mean_ns */
+static uint64_t expo(double mean_ns)
+{
+	double u = ((double)(rnd() >> 11) + 0.5) / 9007199254740992.0;
+
+	return (uint64_t)(-log(u) * mean_ns) + 1;
+}
+
+/*
+ * The replay (-e): r2c2d's loop on a simulated clock. Returns 0 or 1.
+ * pending[] holds the arrival times of the events not yet in a round.
+ */
+static int replay(struct mx *m, struct ctx *c, uint32_t *next_id,
+		  uint32_t *oldest, double evps, double secs, double rho_us,
+		  double budget)
+{
+	const uint64_t rho = (uint64_t)(rho_us * 1000), end =
+		(uint64_t)(secs * 1e9), sec = 1000000000ull;
+	size_t nsec = (size_t)secs + 1, np = 0, cap = 1024, nw = 0, wcap = 1024;
+	uint64_t now = 0, next_ev, last_round, rounds = 0, deferred = 0;
+	uint64_t *pending = malloc(cap * sizeof(*pending));
+	double *busy = calloc(nsec, sizeof(*busy)), *wait =
+		malloc(wcap * sizeof(*wait)), tot = 0;
+	bool changed = false;
+	struct rc_budget b;
+	size_t i;
+
+	if (!pending || !busy || !wait)
+		return 1;
+	rc_budget_init(&b, budget / 100, (uint64_t)(budget / 100 * 1e9),
+		       1000000000ull, 0);
+	last_round = 0 - rho;
+	next_ev = expo(2e9 / evps);
+	while (now < end) {
+		uint64_t due = UINT64_MAX, t, r = 0, q = 0;
+		bool held = false;
+
+		if (changed) {
+			r = last_round + rho;
+			q = rc_budget_next(&b, now);
+			due = r > q ? r : q;
+			/* the budget, not rho, makes the round wait */
+			held = q > now && q > r;
+		}
+		if (next_ev <= due && next_ev < end) {
+			/* a START + FINISH pair arrives (and is read at once) */
+			struct mx_evt e = {
+				.type = R2C2_FE_FINISH, .src = src_of[*oldest],
+				.id = *oldest,
+			};
+			uint64_t c0 = cpu_ns(), dc;
+
+			now = next_ev > now ? next_ev : now;
+			(*oldest)++;
+			mx_apply(m, &e, 2);
+			start(m, c->topo->n, (*next_id)++);
+			dc = cpu_ns() - c0;
+			rc_budget_charge(&b, dc);	/* as r2c2d does */
+			busy[now / sec < nsec ? now / sec : nsec - 1] += (double)dc;
+			tot += (double)dc;
+			if (np == cap) {
+				cap *= 2;
+				pending = realloc(pending, cap * sizeof(*pending));
+				if (!pending)
+					return 1;
+			}
+			pending[np++] = next_ev;
+			changed = true;
+			next_ev += expo(2e9 / evps);
+			continue;
+		}
+		if (due >= end)
+			break;
+		now = due > now ? due : now;
+		if (held)
+			deferred++;
+		rc_budget_started(&b, now);
+		last_round = now;
+		changed = false;
+		t = round_cpu(m, c);
+		rc_budget_charge(&b, t);
+		rounds++;
+		busy[now / sec < nsec ? now / sec : nsec - 1] += (double)t;
+		tot += (double)t;
+		now += t;
+		if (nw + np > wcap) {
+			while (nw + np > wcap)
+				wcap *= 2;
+			wait = realloc(wait, wcap * sizeof(*wait));
+			if (!wait)
+				return 1;
+		}
+		for (i = 0; i < np; i++)
+			wait[nw++] = (double)(now - pending[i]) / 1e3;
+		np = 0;
+	}
+	nsec = (size_t)secs;
+	for (i = 0; i < nsec; i++)
+		busy[i] = 100 * busy[i] / 1e9;
+	qsort(busy, nsec, sizeof(*busy), dcmp);
+	qsort(wait, nw, sizeof(*wait), dcmp);
+	printf("r2c2d_cpu replay %s %zu flows %s: %.0f events/s for %.0f s, rho %.0f us, cpu_budget %g %%: "
+	       "share of a core per second median %.2f %% max %.2f %% mean %.2f %%; rounds %llu (deferred by the budget %llu), in %.1f %% of the rho intervals; "
+	       "event to its round's end, us: median %.0f p99 %.0f max %.0f (%zu events)\n",
+	       spec_g, (size_t)m->n,
+	       pname_g, evps, secs, rho_us, budget, busy[nsec / 2],
+	       busy[nsec - 1], 100 * tot / 1e9 / secs,
+	       (unsigned long long)rounds, (unsigned long long)deferred,
+	       100.0 * (double)rounds * (double)rho / (double)end,
+	       nw ? wait[nw / 2] : 0,
+	       nw ? wait[(size_t)(0.99 * (double)(nw - 1))] : 0,
+	       nw ? wait[nw - 1] : 0, nw);
+	free(pending);
+	free(busy);
+	free(wait);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *spec = "torus:8x8x8", *pname = "rps";
 	unsigned long flows = 1000, k = 1, rounds = 2000, warm = 50, i, j;
-	double rho_us = 500, *t, *rate, sum = 0;
+	double rho_us = 500, *t, *rate, sum = 0, evps = 0, secs = 10, budget = 0;
 	struct r2c2_topo *topo;
 	struct r2c2_rtab *rt;
 	struct r2c2_ws *ws;
@@ -103,8 +268,11 @@ int main(int argc, char **argv)
 	char err[256];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:f:k:r:R:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:f:k:r:R:p:e:d:b:")) != -1) {
 		switch (opt) {
+		case 'e': evps = atof(optarg); break;
+		case 'd': secs = atof(optarg); break;
+		case 'b': budget = atof(optarg); break;
 		case 't': spec = optarg; break;
 		case 'f': flows = strtoul(optarg, NULL, 0); break;
 		case 'k': k = strtoul(optarg, NULL, 0); break;
@@ -121,6 +289,17 @@ int main(int argc, char **argv)
 		default:
 			return 2;
 		}
+	}
+	if (evps < 0 || secs < 1 || secs > 3600 || budget < 0 || budget > 100 ||
+	    (evps > 0 && evps * secs > 1e8)) {
+		fprintf(stderr, "r2c2d_cpu: -e > 0, -d 1..3600, -b 0..100\n");
+		return 2;
+	}
+	spec_g = spec;
+	pname_g = pname;
+	if (evps > 0) {	/* the replay's ids: 2 events a pair */
+		warm = 5;
+		rounds = (unsigned long)(evps * secs / 2 * 1.2 + 1000) / k;
 	}
 	if (r2c2_topo_parse(&topo, spec, 10e9, err, sizeof(err))) {
 		fprintf(stderr, "r2c2d_cpu: %s\n", err);
@@ -140,6 +319,17 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < flows; i++)
 		start(&m, topo->n, next_id++);
+	if (evps > 0) {
+		struct ctx c = {
+			.topo = topo, .rt = rt, .ws = ws, .af = af, .ai = ai,
+			.rate = rate,
+		};
+
+		for (i = 0; i < warm; i++)
+			round_cpu(&m, &c);
+		return replay(&m, &c, &next_id, &oldest, evps, secs, rho_us,
+			      budget);
+	}
 	for (i = 0; i < warm + rounds; i++) {
 		uint64_t t0 = cpu_ns();
 		size_t n = 0;
