@@ -159,7 +159,7 @@ static int replay(struct mx *m, struct ctx *c, uint32_t *next_id,
 	uint64_t *pending = malloc(cap * sizeof(*pending));
 	double *busy = calloc(nsec, sizeof(*busy)), *wait =
 		malloc(wcap * sizeof(*wait)), tot = 0;
-	bool changed = false;
+	bool changed = false, waited = false;
 	struct rc_budget b;
 	size_t i;
 
@@ -171,14 +171,14 @@ static int replay(struct mx *m, struct ctx *c, uint32_t *next_id,
 	next_ev = expo(2e9 / evps);
 	while (now < end) {
 		uint64_t due = UINT64_MAX, t, r = 0, q = 0;
-		bool held = false;
 
 		if (changed) {
 			r = last_round + rho;
 			q = rc_budget_next(&b, now);
 			due = r > q ? r : q;
 			/* the budget, not rho, makes the round wait */
-			held = q > now && q > r;
+			if (q > now && q > r)
+				waited = true;
 		}
 		if (next_ev <= due && next_ev < end) {
 			/* a START + FINISH pair arrives (and is read at once) */
@@ -210,8 +210,9 @@ static int replay(struct mx *m, struct ctx *c, uint32_t *next_id,
 		if (due >= end)
 			break;
 		now = due > now ? due : now;
-		if (held)
+		if (waited)
 			deferred++;
+		waited = false;
 		rc_budget_started(&b, now);
 		last_round = now;
 		changed = false;

@@ -234,8 +234,13 @@ uint64_t rc_budget_next(struct rc_budget *b, uint64_t now)
 
 	if (b->tokens_ns > 0)
 		return now;
-	/* +1: the bucket is above 0 then, not at it */
-	t = now + (uint64_t)((double)-b->tokens_ns / b->share) + 1;
+	/*
+	 * Not when the bucket just reaches 0 but when it holds 1/32
+	 * of its depth: the check itself is charged, so checks at 0 would
+	 * find it below 0 every time and spend the budget on themselves
+	 */
+	t = now + (uint64_t)((double)(b->depth_ns / 32 - b->tokens_ns) /
+			     b->share) + 1;
 	cap = b->round_ns + b->max_wait_ns;
 	if (b->max_wait_ns && t > cap)
 		t = cap > now ? cap : now;

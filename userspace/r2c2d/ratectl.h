@@ -150,7 +150,9 @@ uint32_t rc_demand_announce(struct rc_dem *d, double alloc,
  * it spends (rounds and everything else), and a round may start only
  * while the bucket is not empty, so once a burst has spent the bucket,
  * rounds are spaced by their cost / @share and the whole takes @share of
- * a core over any stretch longer than @depth_ns / @share. Work that
+ * a core over any stretch longer than @depth_ns / @share. A round that
+ * must wait is due again when the bucket holds @depth_ns / 32 (not 0:
+ * the wakeup that checks is charged too). Work that
  * cannot wait (reading events) may alone exceed the budget: the debt is
  * then capped at @depth_ns and a round still runs @max_wait_ns after the
  * last, so rates are never older than that. Every round is still exact;
