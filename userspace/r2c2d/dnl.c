@@ -99,6 +99,16 @@ int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 	}
 	nl_socket_disable_seq_check(d->ev);
 	nl_socket_set_buffer_size(d->ev, 8 << 20, 0);
+	/*
+	 * One recvmsg() an event, not two: libnl peeks at every datagram
+	 * for its size unless given a buffer (which it allocates for every
+	 * datagram: 64 KB made malloc move the heap's top each time, and
+	 * cost more than the peek). The kernel's events are a few KB at most
+	 * (a ROUTES batch of R2C2_ROUTES_MAX: under 7 KB), so 16 KB always
+	 * holds one.
+	 */
+	nl_socket_disable_msg_peek(d->ev);
+	nl_socket_set_msg_buf_size(d->ev, 16 << 10);
 	if (nl_socket_add_membership(d->ev, grp) < 0 ||
 	    nl_socket_set_nonblocking(d->ev) < 0) {
 		snprintf(err, errlen, "cannot subscribe to r2c2 events");
