@@ -8,12 +8,9 @@
 #
 #	scripts/vm-run --kernel 6.12 -- selftests/run.sh r2c2d_budget_test.sh
 #
-#	  .------------------------------------------------------.
-#	  p1  [0]  p0 ---- p1  [1]  p0 ---- p1  [2]  p0 ---- p1  [3]  p0
-#	                              r2c2d: no budget   r2c2d: cpu_budget
-#
-# A ring of four nodes (torus:4). Nodes 0 and 1 announce 1500 flows each
-# with r2c2ctl event (r2c2ctl -b), so the daemons on nodes 2 and 3 hold
+# A 2x2 torus (selftests/torus.sh), r2c2d on node 2 (no budget) and on
+# node 3 (cpu_budget). Nodes 0 and 1 announce 1500 flows each with
+# r2c2ctl event (r2c2ctl -b), so the daemons on nodes 2 and 3 hold
 # the same matrix of 3000 flows without traffic; both run a round for
 # every change (rounds = always) at rho 500 us. Then node 1 replaces its
 # flows, a FINISH and a START at a time (batches of 10 pairs, ~0.1 s
@@ -27,6 +24,7 @@
 
 lib_dir=$(cd "$(dirname "$0")" && pwd)
 source "$lib_dir/lib.sh"
+source "$lib_dir/torus.sh"
 
 require_root
 require_cmd ip jq awk
@@ -34,43 +32,22 @@ require_module veth
 require_r2c2
 require_cmd r2c2d
 
-BUDGET=0.5	# % of a core
+BUDGET=0.3	# % of a core
 CHURN_S=6
 TMP=$(mktemp -d)
-NS=(r2c2b-0 r2c2b-1 r2c2b-2 r2c2b-3)
+NS=(r2c2-0 r2c2-1 r2c2-2 r2c2-3)
 DPIDS=()
 stop_daemons() { stop_pids "${DPIDS[@]}"; DPIDS=(); }
 cleanup_add "rm -rf $TMP"
 cleanup_add stop_daemons
 
-for i in 0 1 2 3; do
-	ns_create "${NS[i]}" || exit "$KSFT_FAIL"
-done
-for i in 0 1 2 3; do
-	veth_link "${NS[i]}" p0 "${NS[(i + 1) % 4]}" p1 || exit "$KSFT_FAIL"
-done
-for i in 0 1 2 3; do
-	ip netns exec "${NS[i]}" bash -c "r2c2ctl node set addr $i hello 200 topology torus:4 >/dev/null &&
-		r2c2ctl port add 0 dev p0 && r2c2ctl port add 1 dev p1"
-	check_err $? "node $i"
-done
-links()
-{
-	local i n
-
-	for i in 0 1 2 3; do
-		n=$(ip netns exec "${NS[i]}" r2c2ctl -j node show 2>/dev/null |
-			jq -r 'if type == "array" then .[0].links else .links end')
-		[[ $n == 8 ]] || return 1
-	done
-}
-busywait 20000 links
-check_err $? "the ring did not converge (8 links everywhere)"
-log_test "ring of 4 up"
+TORUS_R2C0=down torus_create 2 2 && torus_wait_converged 30
+check_err $? "the 2x2 torus did not converge"
+log_test "2x2 torus up"
 
 RET=0
 for i in 2 3; do
-	opts=(-o link_capacity=1G -o topology=torus:4 -o rounds=always
+	opts=(-o link_capacity=1G -o rounds=always
 	      -o ga_interval_ms=0 -o expire_ms=600000 -o demand_interval_ms=0)
 	((i == 3)) && opts+=(-o "cpu_budget=$BUDGET")
 	ip netns exec "${NS[i]}" r2c2d "${opts[@]}" 2>"$TMP/d$i.log" &
