@@ -55,6 +55,19 @@ static struct r2c2_bretry_cb *r2c2_bretry_cb(struct sk_buff *skb)
 	return (struct r2c2_bretry_cb *)skb->cb;
 }
 
+/*
+ * What a copy that is not held counts, given the verdict: BCAST_RETRY_FAIL
+ * (a full queue, the frame's last try made, or retries turned off after
+ * it was retried), or nothing (R2C2_S_UNSPEC) for a first failure with
+ * retries off: DROP_TX_ERR has it already, as without the retry.
+ */
+static enum r2c2_stat r2c2_bretry_drop_stat(enum r2c2_bretry_verdict v,
+					    unsigned int tries)
+{
+	return v == R2C2_BR_OFF && !tries ? R2C2_S_UNSPEC :
+					    R2C2_S_BCAST_RETRY_FAIL;
+}
+
 /**
  * r2c2_bretry_hold() - hold a copy whose transmit failed, for another try
  * @port: the port the transmit failed on
@@ -82,11 +95,9 @@ static void r2c2_bretry_hold(struct r2c2_port *port, struct sk_buff *skb,
 
 	if (!skb) {
 		v = r2c2_bretry_verdict(tries, READ_ONCE(r2c2_bcast_retries), 0);
-		if (v == R2C2_BR_QUEUE)
-			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
-		else if (v != R2C2_BR_OFF || tries)
-			r2c2_stat_add(node, port, R2C2_S_BCAST_RETRY_FAIL, 1);
-		return;
+		why = v == R2C2_BR_QUEUE ? R2C2_S_DROP_NOMEM :
+					   r2c2_bretry_drop_stat(v, tries);
+		goto count;
 	}
 	due = jiffies + max_t(unsigned long, 1,
 			      msecs_to_jiffies(r2c2_bretry_delay_ms(tries)));
@@ -96,9 +107,7 @@ static void r2c2_bretry_hold(struct r2c2_port *port, struct sk_buff *skb,
 		goto drop;
 	v = r2c2_bretry_verdict(tries, READ_ONCE(r2c2_bcast_retries),
 				skb_queue_len(&port->bretry_q));
-	/* a copy already retried, then retries turned off: given up */
-	why = v == R2C2_BR_OFF && !tries ? R2C2_S_UNSPEC :
-					   R2C2_S_BCAST_RETRY_FAIL;
+	why = r2c2_bretry_drop_stat(v, tries);
 	if (v != R2C2_BR_QUEUE)
 		goto drop;
 	cb = r2c2_bretry_cb(skb);
@@ -114,9 +123,10 @@ static void r2c2_bretry_hold(struct r2c2_port *port, struct sk_buff *skb,
 	return;
 drop:
 	spin_unlock_bh(&port->bretry_q.lock);
+	kfree_skb(skb);
+count:
 	if (why != R2C2_S_UNSPEC)
 		r2c2_stat_add(node, port, why, 1);
-	kfree_skb(skb);
 }
 
 /* Whether a broadcast copy whose transmit failed may be held. */
