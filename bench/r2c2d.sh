@@ -188,14 +188,19 @@ rack_counters() {
 # time over 5 s), at most BENCH_SETTLE_S (600 s above 100 nodes, else
 # 60), so that a batch is not sent while 512 daemons still build their
 # tables; prints how long it waited and the last idle share.
+# guest_cpu: "idle total" jiffies of all vCPUs (idle + iowait, all)
+guest_cpu() {
+	awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat
+}
+
 settle() {
 	local max=${BENCH_SETTLE_S:-$((TORUS_N > 100 ? 600 : 60))} t0=$SECONDS
 	local a b idle=0
 
 	while ((SECONDS - t0 < max)); do
-		a=$(awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat)
+		a=$(guest_cpu)
 		sleep 5
-		b=$(awk '/^cpu / {print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat)
+		b=$(guest_cpu)
 		idle=$(awk -v a="$a" -v b="$b" 'BEGIN {split(a, x); split(b, y);
 			print (y[2] > x[2]) ? int(100 * (y[1] - x[1]) / (y[2] - x[2])) : 0}')
 		((idle >= 50)) && break
