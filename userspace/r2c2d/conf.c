@@ -129,36 +129,43 @@ static const struct {
 	DBLKEY(cpu_budget, 0, 100),
 };
 
+/* keys whose value is one of two words: an int, or a bool (@is_bool) */
+#define WORDKEY(key, field, is_bool, w0, v0, w1, v1) \
+	{ key, offsetof(struct r2c2d_conf, field), is_bool, { w0, w1 }, { v0, v1 } }
+
+static const struct {
+	const char *key;
+	size_t off;
+	bool is_bool;
+	const char *word[2];
+	int val[2];
+} word_keys[] = {
+	WORDKEY("policy", policy, false, "maxmin", R2C2_POL_MAXMIN,
+		"propfair", R2C2_POL_PROPFAIR),
+	WORDKEY("rounds", rounds_always, true, "own", 0, "always", 1),
+	WORDKEY("ga_utility", ga_utility, false, "sum", R2C2_UTIL_SUM,
+		"min", R2C2_UTIL_MIN),
+};
+
 int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 	     char *err, size_t errlen)
 {
-	size_t i;
+	size_t i, w;
 
-	if (!strcmp(key, "policy")) {
-		if (!strcmp(val, "maxmin"))
-			c->policy = R2C2_POL_MAXMIN;
-		else if (!strcmp(val, "propfair"))
-			c->policy = R2C2_POL_PROPFAIR;
-		else
+	for (i = 0; i < sizeof(word_keys) / sizeof(word_keys[0]); i++) {
+		void *p = (char *)c + word_keys[i].off;
+
+		if (strcmp(key, word_keys[i].key))
+			continue;
+		for (w = 0; w < 2; w++)
+			if (!strcmp(val, word_keys[i].word[w]))
+				break;
+		if (w == 2)
 			goto bad;
-		return 0;
-	}
-	if (!strcmp(key, "rounds")) {
-		if (!strcmp(val, "own"))
-			c->rounds_always = false;
-		else if (!strcmp(val, "always"))
-			c->rounds_always = true;
+		if (word_keys[i].is_bool)
+			*(bool *)p = word_keys[i].val[w];
 		else
-			goto bad;
-		return 0;
-	}
-	if (!strcmp(key, "ga_utility")) {
-		if (!strcmp(val, "sum"))
-			c->ga_utility = R2C2_UTIL_SUM;
-		else if (!strcmp(val, "min"))
-			c->ga_utility = R2C2_UTIL_MIN;
-		else
-			goto bad;
+			*(int *)p = word_keys[i].val[w];
 		return 0;
 	}
 	if (!strcmp(key, "ga_protos")) {

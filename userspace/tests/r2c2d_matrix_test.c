@@ -722,6 +722,15 @@ static void conf__file(void)
 	ok(conf_load(&c, path, err, sizeof(err)) == -EINVAL &&
 	   strstr(err, ":1: expected"), "syntax: %s", err);
 	conf_defaults(&c);
+	ok(c.ga_utility == R2C2_UTIL_SUM &&
+	   !conf_set(&c, "ga_utility", "min", err, sizeof(err)) &&
+	   c.ga_utility == R2C2_UTIL_MIN &&
+	   conf_set(&c, "ga_utility", "max", err, sizeof(err)) == -EINVAL &&
+	   c.ga_utility == R2C2_UTIL_MIN &&
+	   conf_set(&c, "rounds_always", "own", err, sizeof(err)) == -EINVAL &&
+	   !conf_set(&c, "policy", "maxmin", err, sizeof(err)) &&
+	   c.policy == R2C2_POL_MAXMIN,
+	   "ga_utility sum | min, policy maxmin, bad words rejected");
 	ok(c.cpu_budget == 0 && !conf_set(&c, "cpu_budget", "1.7", err, sizeof(err)) &&
 	   c.cpu_budget == 1.7, "cpu_budget: off by default, 1.7 taken");
 	ok(conf_set(&c, "cpu_budget", "101", err, sizeof(err)) == -EINVAL &&
