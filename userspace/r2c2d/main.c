@@ -43,7 +43,7 @@ uint64_t r2c2d_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* CPU time of the calling thread, ns (what a round is charged) */
+/* CPU time of the calling thread, ns (what the CPU budget is charged) */
 static uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
