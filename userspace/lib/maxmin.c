@@ -205,23 +205,33 @@ static inline void rmw_add1(double *p, double t)
 #endif
 }
 
+/* what ob_axpy() adds to */
+enum ob_kind {
+	OB_PAIR,	/* (C, P) pairs: += m * a[j] */
+	OB_C,		/* C alone (offsets halved): += w * a[j] */
+	OB_C1,		/* C alone, w = 1: += a[j], one multiplication less */
+};
+
 /*
- * CP[entry j of the class] += m * a[j] over the entries ob[0..len) of the
- * source at byte s (base = CP): translated eight at a time and used from
- * the register. freeze() passes m = -(w, x): CP + -(w, x) * a is exactly
- * CP - (w, x) * a, with one load less.
+ * CP[entry j of the class] += m * a[j] (OB_PAIR) or C[entry j] += w *
+ * a[j] (OB_C, OB_C1: the array of doubles at base, byte offsets in CP
+ * halved) over the entries ob[0..len) of the source at byte s (base = CP
+ * or C): translated eight at a time and used from the register. kind is
+ * a constant at every call, so each call compiles to its own loop.
+ * freeze() passes m = -(w, x): CP + -(w, x) * a is exactly CP - (w, x) *
+ * a, with one load less.
  *
  * rtab pads every vector to a multiple of eight entries with its last
  * entry again and coefficient 0 (r2c2_rtab_obyte()), so the loop runs
  * to len rounded up and has no scalar tail (and one unpredictable loop
  * exit a class instead of two). The padding adds m * 0 = (-0, -0)
- * (w > 0, x >= 0): y + -0 is y, bit for bit, for every y (+0 included).
- * ob_axpy() adds w * 0 = +0 to C, which is never -0 in pass 1 (+0 plus
+ * (w > 0, x >= 0): y + -0 is y, bit for bit, for every y (+0 included);
+ * to C it adds w * 0 = +0, and C is never -0 in pass 1 (+0 plus
  * products of positive numbers): the same.
  */
 static inline __attribute__((always_inline)) void
-ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
-	 u16 hi, u16 s, v2d m)
+ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
+	u16 hi, u16 s, enum ob_kind kind, v2d m, double w)
 {
 	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
 	const v8h vs = (v8h){ 0 } + s;
@@ -234,59 +244,31 @@ ob_axpy2(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
 
 		__builtin_memcpy(&y, ob + j, sizeof(y));
 		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
+		if (kind != OB_PAIR)
+			y >>= 1;
 		/*
 		 * the offsets out of the register four at a time (MOVQ, and
 		 * MOVZX/SHR on the integer ports) rather than by PEXTRW (two
 		 * vector uops an entry, beside MULPD and ADDPD); the
-		 * translation itself stays in SSE2 (in a general register
-		 * too, as ob_axpy(), it was slower here)
+		 * translation itself stays in SSE2 (in a general register,
+		 * four at a time, it was slower for pairs and the same time
+		 * for 0.9M instructions more for C)
 		 */
 #pragma GCC unroll 2
 		for (h = 0; h < 2; h++) {
 			u64 y4 = ((v2u)y)[h];
 
 #pragma GCC unroll 4
-			for (i = 0; i < 4; i++)
-				rmw_add2((v2d *)(base + lane16(y4, i)),
-					 m * aj[4 * h + i]);
-		}
-	}
-}
+			for (i = 0; i < 4; i++) {
+				char *p = base + lane16(y4, i);
 
-/*
- * as ob_axpy2(), C only, into the array of doubles at base (byte
- * offsets in CP halved): C[entry j] += w * a[j]; one1: w is 1 (the
- * product is a[j] exactly: one multiplication less an entry)
- */
-static inline __attribute__((always_inline)) void
-ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
-	u16 hi, u16 s, double w, bool one1)
-{
-	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
-	const v8h vs = (v8h){ 0 } + s;
-	u32 j;
-
-	for (j = 0; j < len; j += 8) {
-		const double *aj = a + j;
-		unsigned int i, h;
-		v8h y;
-
-		__builtin_memcpy(&y, ob + j, sizeof(y));
-		y = (((y & ~vh) + vl) ^ ((y ^ vs) & vh)) >> 1;
-		/*
-		 * out of the register by MOVQ and MOVZX/SHR, as ob_axpy2():
-		 * PEXTRW's two vector uops an entry competed with the
-		 * additions (translated in a general register, four at a
-		 * time, the same time for 0.9M instructions more)
-		 */
-#pragma GCC unroll 2
-		for (h = 0; h < 2; h++) {
-			u64 y4 = ((v2u)y)[h];
-
-#pragma GCC unroll 4
-			for (i = 0; i < 4; i++)
-				rmw_add1((double *)(base + lane16(y4, i)),
-					 one1 ? aj[4 * h + i] : w * aj[4 * h + i]);
+				if (kind == OB_PAIR)
+					rmw_add2((v2d *)p, m * aj[4 * h + i]);
+				else
+					rmw_add1((double *)p,
+						 kind == OB_C1 ? aj[4 * h + i] :
+						 w * aj[4 * h + i]);
+			}
 		}
 	}
 }
@@ -647,7 +629,8 @@ cls_sub(const struct cls *c, v2d *restrict CP, v2d wx, u16 obhi)
 	u32 j, len = c->len;
 
 	if (c->p16 == NULL && tr) {
-		ob_axpy2((char *)CP, c->ob, a, len, obhi, c->s7, -wx);
+		ob_axpy((char *)CP, c->ob, a, len, obhi, c->s7, OB_PAIR, -wx,
+			0);
 	} else if (tr) {
 		/* byte offsets: one shift and one add per entry */
 		const u16 *restrict nd = c->node;
@@ -1249,7 +1232,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			 * a mispredicted branch in every pass over them
 			 */
 			if (e->obyte[q] && ((symq >> q & 1) || len >= 16)) {
-				/* padded (see ob_axpy2()), the same coefficients */
+				/* padded (see ob_axpy()), the same coefficients */
 				o = e->obstart[q][r];
 				c->ob = e->obyte[q] + o;
 				c->a = a = e->obcoef[q] + o;
@@ -1313,9 +1296,9 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 			if (!p16) {
 				if (w == 1)
-					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, 1, true);
+					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, OB_C1, (v2d){ 0 }, 1);
 				else
-					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, w, false);
+					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, OB_C, (v2d){ 0 }, w);
 				continue;
 			}
 #pragma GCC unroll 4
