@@ -584,6 +584,65 @@ static void r2c2q_rate_set__past_time_untouched(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->lease_end, 5 * MS + 1 * SEC);
 }
 
+static void r2c2q_rate_set__caps_wait(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+	u64 now = 50 * SEC;
+
+	/*
+	 * The wait that made RATE_SET divide by zero (6.12, r2c2d_test's
+	 * scenario 3): 1.9e17 ns at 2,936,000 bit/s, then R2C2_RATE_MIN;
+	 * wait * old / rate does not fit in 64 bits. Capped at 1 MiB at
+	 * the new rate.
+	 */
+	r2c2q_rate_set(c, f, 2936000, now);
+	f->time_next = now + 190000000000000000ULL;
+	r2c2q_rate_set(c, f, R2C2_RATE_MIN, now);
+	KUNIT_EXPECT_EQ(test, f->time_next,
+			now + r2c2q_tx_ns(R2C2Q_WAIT_MAX_BYTES, R2C2_RATE_MIN));
+	/* just below the cap: scaled exactly */
+	f->time_next = now + r2c2q_tx_ns(R2C2Q_WAIT_MAX_BYTES, R2C2_RATE_MIN) - 1;
+	r2c2q_rate_set(c, f, R2C2_RATE_MAX, now);
+	KUNIT_EXPECT_EQ(test, f->time_next,
+			now + r2c2q_tx_ns(R2C2Q_WAIT_MAX_BYTES, R2C2_RATE_MAX) - 1);
+}
+
+static void r2c2q_lease_check__rescales_to_safe(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b = flow_new(test, c, 2, 0);
+
+	/* a: held at 1 kbit/s, a 64 KiB packet sent at 0: 524.288 s */
+	r2c2q_rate_set(c, a, R2C2_RATE_MIN, 0);
+	r2c2q_charge(c, a, 65536, 0);
+	KUNIT_ASSERT_EQ(test, a->time_next, r2c2q_tx_ns(65536, R2C2_RATE_MIN));
+	r2c2q_rate_set(c, b, 5000000, 0);
+	b->time_next = 5 * SEC;
+	flow_backlog(c, a);
+	flow_backlog(c, b);
+	KUNIT_ASSERT_PTR_EQ(test, r2c2q_first(c), b);
+	/*
+	 * The daemon is gone: at 1 s a's lease ends, the 523.288 s left
+	 * at 1 kbit/s become 523.288 ms at the safe 1 Mbit/s
+	 */
+	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, a, 1 * SEC));
+	KUNIT_EXPECT_EQ(test, a->time_next, 1 * SEC + 523288 * 1000ULL);
+	r2c2q_requeue(c, a);		/* the caller's part */
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+	/*
+	 * A rate set later scales from the safe rate, the rate the wait
+	 * now stands for: 423.288 ms left at 1 Mbit/s, 2.95 Mbit/s now.
+	 * Scaled from the set 1 kbit/s it would be 177 s instead.
+	 */
+	r2c2q_rate_set(c, a, 2950000, 1100 * MS);
+	KUNIT_EXPECT_EQ(test, a->time_next,
+			1100 * MS + div64_u64(423288000ULL * 1000000, 2950000));
+	KUNIT_EXPECT_LE(test, a->time_next - 1100 * MS,
+			r2c2q_tx_ns(65536, 2950000));
+}
+
 static void r2c2q_gc_pop__idle_order_and_age(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
@@ -663,6 +722,8 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_rate_set__rescales_wait),
 	KUNIT_CASE(r2c2q_rate_set__no_overflow),
 	KUNIT_CASE(r2c2q_rate_set__past_time_untouched),
+	KUNIT_CASE(r2c2q_rate_set__caps_wait),
+	KUNIT_CASE(r2c2q_lease_check__rescales_to_safe),
 	KUNIT_CASE(r2c2q_gc_pop__idle_order_and_age),
 	KUNIT_CASE(r2c2q_gc_pop__backlogged_never),
 	KUNIT_CASE(r2c2q_rehash__keeps_every_flow),

@@ -654,10 +654,18 @@ static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
 	return 0;
 }
 
-static void r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
+/*
+ * Fill @fi; a flow whose lease ran out falls back to the safe rate here
+ * (qdisc lock held): true when a backlogged one did, whose place in the
+ * schedule moved, so the caller re-arms the watchdog.
+ */
+static bool r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 			    u64 now, struct r2c2_qflow_info *fi)
 {
-	r2c2q_lease_check(&q->core, f, now);
+	bool moved = r2c2q_lease_check(&q->core, f, now) && f->qlen;
+
+	if (moved)
+		r2c2q_requeue(&q->core, f);
 	fi->id = f->id;
 	fi->dst = f->dst;
 	fi->state = f->state;
@@ -678,6 +686,7 @@ static void r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 	    q->core.lease_ns &&
 	    (s64)(f->lease_end - now) > 0)
 		fi->lease_ms = (u32)div_u64(f->lease_end - now, NSEC_PER_MSEC);
+	return moved;
 }
 
 /* cursor: bucket in bits 0..19, position in the bucket above */
@@ -690,6 +699,7 @@ static int r2c2q_op_qflow_walk(void *priv, unsigned long *cursor,
 	unsigned long b = *cursor & 0xfffff, skip = *cursor >> 20, n;
 	struct r2c2_qflow_info fi;
 	struct r2c2q_flow *f;
+	bool moved = false;
 	int err = 0;
 	u64 now;
 
@@ -701,7 +711,7 @@ static int r2c2q_op_qflow_walk(void *priv, unsigned long *cursor,
 		hlist_for_each_entry(f, &q->core.hash[b], hnode) {
 			if (n++ < skip)
 				continue;
-			r2c2q_flow_info(q, f, now, &fi);
+			moved |= r2c2q_flow_info(q, f, now, &fi);
 			err = fill(arg, &fi);
 			if (err) {
 				*cursor = b | (n - 1) << 20;
@@ -711,6 +721,9 @@ static int r2c2q_op_qflow_walk(void *priv, unsigned long *cursor,
 	}
 	*cursor = b;
 out:
+	/* a flow that fell back may be due earlier now */
+	if (moved)
+		qdisc_watchdog_schedule_ns(&q->watchdog, now);
 	spin_unlock_bh(lock);
 	rcu_read_unlock();
 	return err;

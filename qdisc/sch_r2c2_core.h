@@ -94,6 +94,14 @@ struct r2c2q_flow {
  */
 #define R2C2Q_F_STARTED	0x01
 
+/*
+ * R2C2Q_WAIT_MAX_BYTES: a flow's wait is never longer than this many
+ * bytes take at its rate (r2c2q_rescale()). A flow is charged only when
+ * due, so its wait is one packet (64 KB GSO; 512 KB with BIG TCP) plus
+ * at most a slot's worth: the bound does not bind in normal operation.
+ */
+#define R2C2Q_WAIT_MAX_BYTES	SZ_1M
+
 /**
  * struct r2c2q_core - the flow table and schedule of one qdisc
  * @hash: 1 << @hash_log buckets
@@ -174,13 +182,48 @@ static inline u64 r2c2q_rate(const struct r2c2q_core *c,
 }
 
 /**
+ * r2c2q_rescale() - a flow's effective rate changes: rescale its wait
+ * @f: the flow
+ * @old: bit/s its @time_next was charged at (its effective rate so far)
+ * @rate: bit/s from now on
+ * @now: ns
+ *
+ * The wait left before the next packet is scaled by @old / @rate, as if
+ * the last packet had been sent at @rate. Every change of a flow's
+ * effective rate goes through here (a set rate, the fall-back to the safe
+ * rate), so @old is always the rate the wait was charged at: a wait
+ * charged at R2C2_RATE_MIN and then scaled by another rate's ratio would
+ * hold the flow for hours, and scaled again overflow the division (a
+ * divide error in RATE_SET). The result is capped at what
+ * R2C2Q_WAIT_MAX_BYTES take at @rate, so no input can overflow it. The
+ * caller puts a backlogged flow back in order (r2c2q_requeue()).
+ */
+static inline void r2c2q_rescale(struct r2c2q_flow *f, u64 old, u64 rate,
+				 u64 now)
+{
+	u64 wait = f->time_next - now;
+
+	if (old == rate || (s64)wait <= 0)
+		return;
+	/* wait * old / rate < R2C2Q_WAIT_MAX_BYTES at rate: no overflow */
+	if (wait >= r2c2q_tx_ns(R2C2Q_WAIT_MAX_BYTES, old))
+		f->time_next = now + r2c2q_tx_ns(R2C2Q_WAIT_MAX_BYTES, rate);
+	else
+		f->time_next = now + mul_u64_u64_div_u64(wait, old, rate);
+}
+
+/**
  * r2c2q_lease_check() - fall back to the safe rate when the lease ran out
  * @c: the core
  * @f: the flow
  * @now: ns
  *
  * A pending flow has no lease: the daemon cannot set a rate for a flow
- * the rack does not know. Its lease starts when it is announced.
+ * the rack does not know. Its lease starts when it is announced. The
+ * wait of a flow that falls back is rescaled to the safe rate
+ * (r2c2q_rescale()): a flow held at R2C2_RATE_MIN by a daemon that died
+ * sends at the safe rate, not after minutes. The caller puts a
+ * backlogged flow that fell back in order again (r2c2q_requeue()).
  *
  * Return: true when the flow just fell back.
  */
@@ -191,6 +234,7 @@ static inline bool r2c2q_lease_check(struct r2c2q_core *c,
 	    !c->lease_ns ||
 	    (s64)(now - f->lease_end) < 0)
 		return false;
+	r2c2q_rescale(f, r2c2q_rate(c, f), READ_ONCE(c->safe_rate), now);
 	f->state = R2C2_RS_SAFE;
 	c->leases_expired++;
 	return true;
@@ -510,8 +554,9 @@ static inline void r2c2q_requeue(struct r2c2q_core *c, struct r2c2q_flow *f)
  * @rate: bit/s, R2C2_RATE_MIN..R2C2_RATE_MAX
  * @now: ns
  *
- * The wait left before the next packet is scaled by old rate / new rate,
- * as if the last packet had been sent at the new rate; the lease starts.
+ * The wait left before the next packet is scaled by old rate / new rate
+ * (r2c2q_rescale()), as if the last packet had been sent at the new
+ * rate; the lease starts.
  * Not for a pending flow (the caller skips it: @rate holds its @born).
  */
 static inline void r2c2q_rate_set(struct r2c2q_core *c, struct r2c2q_flow *f,
@@ -525,7 +570,7 @@ static inline void r2c2q_rate_set(struct r2c2q_core *c, struct r2c2q_flow *f,
 	c->rate_updates++;
 	if (old == rate || (s64)(f->time_next - now) <= 0)
 		return;
-	f->time_next = now + mul_u64_u64_div_u64(f->time_next - now, old, rate);
+	r2c2q_rescale(f, old, rate, now);
 	if (f->qlen)
 		r2c2q_requeue(c, f);
 }
