@@ -227,11 +227,11 @@ static void rc_budget_fill(struct rc_budget *b, uint64_t now)
 
 uint64_t rc_budget_next(struct rc_budget *b, uint64_t now)
 {
+	uint64_t t, cap;
+
 	if (b->share <= 0)
 		return now;
 	rc_budget_fill(b, now);
-	uint64_t t, cap;
-
 	if (b->tokens_ns > 0)
 		return now;
 	/*
