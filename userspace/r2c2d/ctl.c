@@ -216,7 +216,8 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"push_batches\":%llu,\"push_errors\":%llu,"
 		"\"announces\":%llu,\"refreshes_sent\":%llu,\"resyncs\":%llu,"
 		"\"alloc_errors\":%llu,\"skipped_flows\":%llu,"
-		"\"ctl_requests\":%llu,\"ctl_timeouts\":%llu}",
+		"\"ctl_requests\":%llu,\"ctl_timeouts\":%llu,"
+		"\"nl_requests\":%llu,\"nl_request_errors\":%llu}",
 		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
 		(unsigned long long)t->rounds_on_demand,
 		(unsigned long long)t->rounds_deferred,
@@ -235,7 +236,9 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->alloc_errors,
 		(unsigned long long)t->skipped_flows,
 		(unsigned long long)t->ctl_requests,
-		(unsigned long long)t->ctl_timeouts);
+		(unsigned long long)t->ctl_timeouts,
+		(unsigned long long)d->nl.req_msgs,
+		(unsigned long long)d->nl.req_errors);
 	topo_show(d, f, r2c2d_now());
 	ga_show(d, f, r2c2d_now());
 	fputs("}\n", f);

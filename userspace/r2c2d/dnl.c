@@ -305,10 +305,23 @@ static int talk(struct dnl *d, struct nl_msg *msg,
 	struct talk_ctx t = { 0 };
 	int err;
 
+	/*
+	 * Not from a callback of another request: the nested one would read
+	 * the rest of the outer one's replies as stale and the outer would
+	 * wait for its end until the socket's timeout
+	 */
+	if (d->in_talk) {
+		d->req_errors++;
+		nlmsg_free(msg);
+		if (nc)
+			nl_cb_put(nc);
+		return -NLE_BUSY;
+	}
 	if (!nc) {
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
+	d->in_talk = true;
 	nl_complete_msg(d->cmd, msg);
 	t.seq = nlmsg_hdr(msg)->nlmsg_seq;
 	nl_cb_set(nc, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, talk_seq, &t);
@@ -322,6 +335,7 @@ static int talk(struct dnl *d, struct nl_msg *msg,
 	while (err >= 0 && !t.done)
 		err = nl_recvmsgs(d->cmd, nc);
 	nl_cb_put(nc);
+	d->in_talk = false;
 	if (err < 0) {
 		d->req_errors++;
 		drain(d);

@@ -8,6 +8,7 @@
 #define _R2C2D_DNL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "matrix.h"
@@ -36,6 +37,7 @@ struct dnl {
 	int family;
 	uint32_t ifindex;
 	uint64_t ev_msgs, ev_overruns, req_msgs, req_errors, stale;
+	bool in_talk;		/* a request is in flight on cmd */
 	void (*routes_cb)(void *arg, uint16_t from, const struct rs_ent *e,
 			  size_t n);
 	void *routes_arg;

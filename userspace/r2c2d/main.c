@@ -100,6 +100,45 @@ static void announce(struct r2c2d *d, struct mx_flow *f, uint8_t type)
 	}
 }
 
+/*
+ * An UPDATE of an own flow, sent once the qdisc dump is over
+ * (announce_pending()): on_qflow() runs inside the dump, and a request
+ * sent there would share the command socket with the dump's replies. If
+ * the list cannot grow, the flow's next REFRESH carries the change.
+ */
+static void announce_later(struct r2c2d *d, const struct mx_flow *f)
+{
+	uint32_t *a;
+	size_t i;
+
+	for (i = 0; i < d->ann_n; i++)
+		if (d->ann_ids[i] == f->id)
+			return;
+	if (d->ann_n == d->ann_cap) {
+		size_t cap = d->ann_cap ? 2 * d->ann_cap : 64;
+
+		a = realloc(d->ann_ids, cap * sizeof(*a));
+		if (!a)
+			return;
+		d->ann_ids = a;
+		d->ann_cap = cap;
+	}
+	d->ann_ids[d->ann_n++] = f->id;
+}
+
+static void announce_pending(struct r2c2d *d)
+{
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < d->ann_n; i++) {
+		k = mx_find(&d->mx, d->node.addr, d->ann_ids[i]);
+		if (k != MX_NONE)
+			announce(d, &d->mx.f[k], R2C2_FE_UPDATE);
+	}
+	d->ann_n = 0;
+}
+
 static void on_qflow(void *arg, const struct dnl_qflow *q)
 {
 	struct sample_ctx *c = arg;
@@ -139,7 +178,7 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 		f->prio = q->prio;
 		f->changed_ns = c->now;
 		d->mx.gen++;
-		announce(d, f, R2C2_FE_UPDATE);
+		announce_later(d, f);
 	}
 	if (q->state != R2C2_RS_SET)
 		f->pushed = 0;	/* lease ran out or never set: push again */
@@ -159,7 +198,7 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 		f->demand_kbps = k;
 		f->changed_ns = c->now;
 		d->mx.gen++;
-		announce(d, f, R2C2_FE_UPDATE);
+		announce_later(d, f);
 	}
 }
 
@@ -171,6 +210,7 @@ static void sample_own(struct r2c2d *d, uint64_t now)
 	mx_resync_begin(&d->mx, d->node.addr);
 	if (dnl_qflow_dump(&d->nl, on_qflow, &c) == 0)
 		mx_resync_end(&d->mx, d->node.addr);
+	announce_pending(d);
 	d->t.samples++;
 	d->t.sample_ns_last = r2c2d_now() - t0;
 }
@@ -1063,5 +1103,6 @@ int main(int argc, char **argv)
 	free(d.af);
 	free(d.ai);
 	free(d.ar);
+	free(d.ann_ids);
 	return 0;
 }

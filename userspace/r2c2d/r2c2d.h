@@ -75,6 +75,13 @@ struct r2c2d {
 	struct r2c2_pf *pf;
 	struct rc_batch batch;
 	struct rc_dem_conf dem;		/* from conf.demand_* */
+	/*
+	 * own flows whose demand or class a qdisc sample changed: announced
+	 * after the dump (a request inside the dump's callback would read
+	 * the rest of the dump as stale replies and leave the dump waiting)
+	 */
+	uint32_t *ann_ids;
+	size_t ann_n, ann_cap;
 	struct r2c2_flow *af;		/* allocator input, grown on demand */
 	uint32_t *ai;			/* matrix index of af[i] */
 	double *ar;
