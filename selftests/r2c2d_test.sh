@@ -405,7 +405,16 @@ ip netns exec "$N0" bash -c 'r2c2ctl class del 1; r2c2ctl class del 2'
 log_test "3: a high-priority flow takes what it needs first"
 fi
 
-ip netns exec "$N0" r2c2ctl daemon show | grep -E '^(flows|rounds|pushes|push_errors|announces|compute_us_mean|loop_us_mean|ctl_timeouts) ' |
+# every request the sending node's daemon made to the kernel completed:
+# a request nested in another's callback (an announcement sent from the
+# qdisc dump's) used to eat the dump's end and stall the loop for 2 s
+RET=0
+nlerr=$(ip netns exec "$N0" r2c2ctl -j daemon show | jq '.timings.nl_request_errors')
+[[ $nlerr == 0 ]]
+check_err $? "node 0's daemon: $nlerr netlink requests failed or timed out (nl_request_errors)"
+log_test "node 0's daemon: every netlink request completed"
+
+ip netns exec "$N0" r2c2ctl daemon show | grep -E '^(flows|rounds|pushes|push_errors|announces|compute_us_mean|loop_us_mean|loop_us_max|ctl_timeouts|nl_requests|nl_request_errors) ' |
 	tr '\n' ' ' | sed 's/^/# INFO: node 0: /; s/$/\n/'
 stop_daemons
 if ((ksft_fail)); then
