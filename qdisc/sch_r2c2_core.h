@@ -197,19 +197,22 @@ static inline u64 r2c2q_rate(const struct r2c2q_core *c,
  * divide error in RATE_SET). The result is capped at what
  * R2C2Q_WAIT_MAX_BYTES take at @rate, so no input can overflow it. The
  * caller puts a backlogged flow back in order (r2c2q_requeue()).
+ *
+ * Return: true when @time_next moved (a wait left and a new rate).
  */
-static inline void r2c2q_rescale(struct r2c2q_flow *f, u64 old, u64 rate,
+static inline bool r2c2q_rescale(struct r2c2q_flow *f, u64 old, u64 rate,
 				 u64 now)
 {
 	u64 wait = f->time_next - now;
 
 	if (old == rate || (s64)wait <= 0)
-		return;
+		return false;
 	/* wait * old / rate < R2C2Q_WAIT_MAX_BYTES at rate: no overflow */
 	if (wait >= r2c2q_tx_ns(R2C2Q_WAIT_MAX_BYTES, old))
 		f->time_next = now + r2c2q_tx_ns(R2C2Q_WAIT_MAX_BYTES, rate);
 	else
 		f->time_next = now + mul_u64_u64_div_u64(wait, old, rate);
+	return true;
 }
 
 /**
@@ -568,10 +571,7 @@ static inline void r2c2q_rate_set(struct r2c2q_core *c, struct r2c2q_flow *f,
 	f->state = R2C2_RS_SET;
 	f->lease_end = now + c->lease_ns;
 	c->rate_updates++;
-	if (old == rate || (s64)(f->time_next - now) <= 0)
-		return;
-	r2c2q_rescale(f, old, rate, now);
-	if (f->qlen)
+	if (r2c2q_rescale(f, old, rate, now) && f->qlen)
 		r2c2q_requeue(c, f);
 }
 
