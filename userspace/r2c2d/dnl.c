@@ -301,8 +301,8 @@ static int talk_end(struct nl_msg *msg, void *arg)
 static int talk(struct dnl *d, struct nl_msg *msg,
 		int (*cb)(struct nl_msg *, void *), void *arg)
 {
-	struct nl_cb *nc = nl_cb_alloc(NL_CB_DEFAULT);
 	struct talk_ctx t = { 0 };
+	struct nl_cb *nc;
 	int err;
 
 	/*
@@ -313,10 +313,9 @@ static int talk(struct dnl *d, struct nl_msg *msg,
 	if (d->in_talk) {
 		d->req_errors++;
 		nlmsg_free(msg);
-		if (nc)
-			nl_cb_put(nc);
 		return -NLE_BUSY;
 	}
+	nc = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!nc) {
 		nlmsg_free(msg);
 		return -ENOMEM;

@@ -109,11 +109,7 @@ static void announce(struct r2c2d *d, struct mx_flow *f, uint8_t type)
 static void announce_later(struct r2c2d *d, const struct mx_flow *f)
 {
 	uint32_t *a;
-	size_t i;
 
-	for (i = 0; i < d->ann_n; i++)
-		if (d->ann_ids[i] == f->id)
-			return;
 	if (d->ann_n == d->ann_cap) {
 		size_t cap = d->ann_cap ? 2 * d->ann_cap : 64;
 
@@ -144,6 +140,7 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 	struct sample_ctx *c = arg;
 	struct r2c2d *d = c->d;
 	struct mx_flow *f;
+	bool update = false;
 	uint32_t i, k;
 
 	if (q->dst == R2C2_ADDR_NONE || q->dst == d->node.addr)
@@ -178,17 +175,18 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 		f->prio = q->prio;
 		f->changed_ns = c->now;
 		d->mx.gen++;
-		announce_later(d, f);
+		update = true;
 	}
 	if (q->state != R2C2_RS_SET)
 		f->pushed = 0;	/* lease ran out or never set: push again */
-	if (!d->conf.demand_interval_ms)
-		return;
-	if (!rc_demand_sample(&f->dem, q->bytes, q->backlog, c->now,
-			      &d->dem) ||
-	    c->now - f->born_ns < (uint64_t)d->conf.announce_delay_ms * MS)
-		return;
-	k = rc_demand_announce(&f->dem, f->rate, f->demand_kbps, &d->dem);
+	if (d->conf.demand_interval_ms &&
+	    rc_demand_sample(&f->dem, q->bytes, q->backlog, c->now,
+			     &d->dem) &&
+	    c->now - f->born_ns >= (uint64_t)d->conf.announce_delay_ms * MS)
+		k = rc_demand_announce(&f->dem, f->rate, f->demand_kbps,
+				       &d->dem);
+	else
+		k = f->demand_kbps;
 	if (k != f->demand_kbps) {
 		if (d->verbose)
 			fprintf(stderr, "r2c2d: flow %08x sent %.0f bit/s (min backlog %u B, est %.0f) of %.0f: demand %s%u kbit/s\n",
@@ -198,8 +196,11 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 		f->demand_kbps = k;
 		f->changed_ns = c->now;
 		d->mx.gen++;
-		announce_later(d, f);
+		update = true;
 	}
+	/* one UPDATE carries both changes */
+	if (update)
+		announce_later(d, f);
 }
 
 static void sample_own(struct r2c2d *d, uint64_t now)
