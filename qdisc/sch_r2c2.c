@@ -444,15 +444,21 @@ static struct sk_buff *r2c2q_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-/* Drop every queued packet; flows stay (idle). */
+/*
+ * Free every queued packet; flows stay (idle). rtnl_kfree_skbs() takes a
+ * list's head and tail: one packet is the list (skb, skb).
+ */
 static void r2c2q_purge(struct r2c2q_sched *q)
 {
 	struct r2c2q_flow *f;
+	struct sk_buff *skb;
 	u64 now = ktime_get_ns();
 
 	while ((f = r2c2q_first(&q->core))) {
-		while (f->qlen)
-			rtnl_kfree_skbs(r2c2q_flow_pop(q, f), NULL);
+		while (f->qlen) {
+			skb = r2c2q_flow_pop(q, f);
+			rtnl_kfree_skbs(skb, skb);
+		}
 		r2c2q_deactivate(&q->core, f, now);
 	}
 }
