@@ -197,45 +197,53 @@ void r2c2_flows_gc(struct r2c2_node *node, bool all)
 	spin_unlock_bh(&node->flow_lock);
 }
 
-static void r2c2_dev_drop(struct r2c2_node *node, struct sk_buff *skb,
+/* Drop a frame r2c0 was asked to send: counted by reason and as r2c0's
+ * tx_dropped (ip -s link).
+ */
+static bool r2c2_dev_drop(struct r2c2_node *node, struct sk_buff *skb,
 			  enum r2c2_stat why)
 {
 	r2c2_stat_add(node, NULL, why, 1);
+	dev_core_stats_tx_dropped_inc(skb->dev);
 	kfree_skb(skb);
+	return false;
 }
 
-/* Broadcast or multicast frame of r2c0: send it over a broadcast tree. */
-static void r2c2_dev_bcast(struct r2c2_node *node, struct sk_buff *skb)
+/*
+ * Broadcast or multicast frame of r2c0: send it over a broadcast tree.
+ * False when it was dropped.
+ */
+static bool r2c2_dev_bcast(struct r2c2_node *node, struct sk_buff *skb)
 {
-	if (skb_cow_head(skb, R2C2_CTL_HLEN + LL_MAX_HEADER)) {
-		r2c2_dev_drop(node, skb, R2C2_S_DROP_NOMEM);
-		return;
-	}
+	if (skb_cow_head(skb, R2C2_CTL_HLEN + LL_MAX_HEADER))
+		return r2c2_dev_drop(node, skb, R2C2_S_DROP_NOMEM);
 	skb_push(skb, R2C2_CTL_HLEN);
 	r2c2_bcast_send(node, skb, R2C2_T_BCAST_ETH, ETH_HLEN);
+	return true;
 }
 
-/* Unicast to another node: sample a route and send the first hop. */
-static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
+/*
+ * Unicast to another node: sample a route and send the first hop.
+ * False when the frame was dropped.
+ */
+static bool r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 			     u16 dst)
 {
-	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	/* read before skb_cow_head(), which may move the head */
+	__be16 proto = ((const struct ethhdr *)skb->data)->h_proto;
 	u8 hops[R2C2_MAX_HOPS], rproto;
 	const struct r2c2_tables *t;
 	struct r2c2_data_hdr *h;
 	struct r2c2_flow *f;
 	struct r2c2_port *port;
 	struct r2c2_nbr *nbr;
-	__be16 proto;
 	int di, len;
 	u32 id, seq = 0;
 
 	t = rcu_dereference(node->tables);
 	di = t ? r2c2_tables_idx(t, dst) : -1;
-	if (di < 0 || t->me == R2C2_IDX_NONE) {
-		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
-		return;
-	}
+	if (di < 0 || t->me == R2C2_IDX_NONE)
+		return r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
 	id = r2c2_flow_id(skb);
 	f = r2c2_flow_find(node, id);
 	if (!f)
@@ -245,24 +253,16 @@ static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 		rproto = READ_ONCE(node->rproto);
 	len = r2c2_route_sample(&t->paths, rproto, t->me, (u16)di, r2c2_rand,
 				NULL, hops);
-	if (len <= 0) {
-		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
-		return;
-	}
+	if (len <= 0)
+		return r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
 	port = rcu_dereference(node->ports[hops[0]]);
-	if (!port) {
-		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_PORT);
-		return;
-	}
+	if (!port)
+		return r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_PORT);
 	nbr = rcu_dereference(port->nbr);
-	if (!nbr || !READ_ONCE(port->up)) {
-		r2c2_dev_drop(node, skb, R2C2_S_DROP_PORT_DOWN);
-		return;
-	}
-	if (skb_cow_head(skb, R2C2_DATA_HLEN + LL_RESERVED_SPACE(port->dev))) {
-		r2c2_dev_drop(node, skb, R2C2_S_DROP_NOMEM);
-		return;
-	}
+	if (!nbr || !READ_ONCE(port->up))
+		return r2c2_dev_drop(node, skb, R2C2_S_DROP_PORT_DOWN);
+	if (skb_cow_head(skb, R2C2_DATA_HLEN + LL_RESERVED_SPACE(port->dev)))
+		return r2c2_dev_drop(node, skb, R2C2_S_DROP_NOMEM);
 	if (f) {
 		seq = (u32)atomic_inc_return(&f->seq) - 1;
 		atomic64_inc(&f->packets);
@@ -274,7 +274,6 @@ static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 	} else {
 		r2c2_stat_add(node, NULL, R2C2_S_FLOW_TABLE_FULL, 1);
 	}
-	proto = eth->h_proto;
 	skb_pull(skb, ETH_HLEN);
 	h = skb_push(skb, R2C2_DATA_HLEN);
 	memset(h, 0, sizeof(*h));
@@ -293,6 +292,7 @@ static void r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 	h->csum = (__force __sum16)r2c2_data_csum(h);
 	r2c2_stat_add(node, port, R2C2_S_ORIGINATED, 1);
 	r2c2_port_xmit(port, skb, nbr->mac);
+	return true;
 }
 
 static netdev_tx_t r2c2_dev_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -300,6 +300,8 @@ static netdev_tx_t r2c2_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct r2c2_dev_priv *priv = netdev_priv(dev);
 	struct r2c2_node *node = priv->node;
 	const struct ethhdr *eth;
+	unsigned int len = skb->len;
+	bool sent;
 	u16 dst;
 
 	if (!READ_ONCE(node->active)) {
@@ -310,27 +312,30 @@ static netdev_tx_t r2c2_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 		r2c2_dev_drop(node, skb, R2C2_S_DROP_TRUNCATED);
 		return NETDEV_TX_OK;
 	}
-	dev_sw_netstats_tx_add(dev, 1, skb->len);
 	eth = (const struct ethhdr *)skb->data;
 	rcu_read_lock();
 	if (is_multicast_ether_addr(eth->h_dest)) {
-		r2c2_dev_bcast(node, skb);
+		sent = r2c2_dev_bcast(node, skb);
 		goto out;
 	}
 	dst = r2c2_mac_to_addr(eth->h_dest);
 	if (dst == R2C2_ADDR_NONE) {
-		r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
+		sent = r2c2_dev_drop(node, skb, R2C2_S_DROP_NO_ROUTE);
 		goto out;
 	}
 	if (dst == READ_ONCE(node->addr)) {
 		skb_scrub_packet(skb, false);
 		r2c2_stat_add(node, NULL, R2C2_S_DELIVERED, 1);
 		r2c2_deliver_eth(node, skb);
+		sent = true;
 		goto out;
 	}
-	r2c2_dev_unicast(node, skb, dst);
+	sent = r2c2_dev_unicast(node, skb, dst);
 out:
 	rcu_read_unlock();
+	/* frames handed on; those dropped are r2c0's tx_dropped */
+	if (sent)
+		dev_sw_netstats_tx_add(dev, 1, len);
 	return NETDEV_TX_OK;
 }
 
