@@ -176,6 +176,17 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	}
 	r2c2_stat_add(node, port, R2C2_S_RX_PACKETS, 1);
 	r2c2_stat_add(node, port, R2C2_S_RX_BYTES, skb->len);
+	/*
+	 * r2c2 sends every frame whole and checksummed (r2c0 offers no
+	 * offloads). A GSO or CHECKSUM_PARTIAL frame comes from a tap or
+	 * packet socket with a virtio net header: delivered, the stack
+	 * would get a GSO packet without a partial checksum; forwarded, a
+	 * port without TSO would be asked to segment an unknown ethertype.
+	 */
+	if (skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL) {
+		r2c2_drop(port, skb, R2C2_S_DROP_OFFLOAD);
+		return NET_RX_DROP;
+	}
 	if (!READ_ONCE(node->active)) {
 		r2c2_drop(port, skb, R2C2_S_DROP_NO_NODE);
 		return NET_RX_DROP;

@@ -568,6 +568,10 @@ enum r2c2_port_state {
  *	R2C2_S_DROP_TX_ERR)
  * @R2C2_S_BCAST_RETRY_FAIL: such copies given up: their last try failed
  *	too, or the port's retry queue was full
+ * @R2C2_S_DROP_OFFLOAD: frame received on a port as a GSO packet or with
+ *	a checksum left to offload (CHECKSUM_PARTIAL): r2c2 frames are sent
+ *	whole and checksummed, so only a tap or packet socket with a virtio
+ *	net header makes these
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -611,6 +615,7 @@ enum r2c2_stat {
 	R2C2_S_DROP_TOO_BIG,
 	R2C2_S_BCAST_RETRY,
 	R2C2_S_BCAST_RETRY_FAIL,
+	R2C2_S_DROP_OFFLOAD,
 	__R2C2_S_MAX,
 };
 
