@@ -17,7 +17,9 @@ enum r2c2_mcgrp {
 };
 
 static const struct genl_multicast_group r2c2_mcgrps[] = {
-	[R2C2_MCGRP_EVENTS] = { .name = R2C2_GENL_MCGRP_EVENTS },
+	/* flow events and route assignments: the rack's traffic matrix */
+	[R2C2_MCGRP_EVENTS] = { .name = R2C2_GENL_MCGRP_EVENTS,
+				.flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 static struct r2c2_node *r2c2_nl_node(struct genl_info *info)
@@ -538,7 +540,7 @@ static int r2c2_nl_route_get(struct sk_buff *skb, struct genl_info *info)
 	    !netlink_ns_capable(skb, genl_info_net(info)->user_ns,
 				CAP_NET_ADMIN)) {
 		NL_SET_ERR_MSG_ATTR(extack, a[R2C2_A_COUNT],
-				    "COUNT above 10000 needs CAP_NET_ADMIN");
+				    "COUNT above 100 needs CAP_NET_ADMIN");
 		return -EPERM;
 	}
 	node = r2c2_nl_node(info);

@@ -63,7 +63,7 @@
 #define R2C2_LSA_REFRESH_PER_NODE_MS	100	/* see r2c2_lsa_refresh_ms() */
 #define R2C2_LSA_REFRESH_CAP_MS	900000	/* max_age (4x, in s) fits a u16 */
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
-#define R2C2_ROUTE_SAMPLES_UNPRIV 10000	/* more needs CAP_NET_ADMIN */
+#define R2C2_ROUTE_SAMPLES_UNPRIV 100	/* more needs CAP_NET_ADMIN */
 
 /**
  * struct r2c2_stats - per-CPU counters, one per enum r2c2_stat

@@ -102,7 +102,7 @@ stats_reset
 flow_set flow_id:u32:1 rproto:u8:1
 flow_event flow_id:u32:1 dst:u16:2
 routes_send routes:{ route_ent:{ flow_src:u16:1 flow_id:u32:1 rproto:u8:1 } }
-route_get dst:u16:2 count:u32:10001
+route_get dst:u16:2 count:u32:101
 EOF
 )
 
@@ -187,14 +187,24 @@ for how in setpriv unshare; do
 			"$NLBAD" -e 0 route_get dst:u16:2 2>&1) || fails+=("reading: $out")
 		out=$(ip netns exec "$A" setpriv --reuid 65534 --regid 65534 \
 			--clear-groups --inh-caps=-all --bounding-set=-all \
-			"$NLBAD" -e 0 route_get dst:u16:2 count:u32:10000 2>&1) ||
-			fails+=("sampling 10000: $out")
+			"$NLBAD" -e 0 route_get dst:u16:2 count:u32:100 2>&1) ||
+			fails+=("sampling 100: $out")
+		# the events group carries the rack's traffic matrix
+		out=$(ip netns exec "$A" setpriv --reuid 65534 --regid 65534 \
+			--clear-groups --inh-caps=-all --bounding-set=-all \
+			r2c2ctl monitor timeout 1 2>&1)
+		[[ $? -ne 0 && $out == *"cannot join group"* ]] ||
+			fails+=("monitor as nobody: exit 0 or no refusal: $out")
+	else
+		out=$(ip netns exec "$A" unshare -Ur r2c2ctl monitor timeout 1 2>&1)
+		[[ $? -ne 0 && $out == *"cannot join group"* ]] ||
+			fails+=("monitor in a user namespace: exit 0 or no refusal: $out")
 	fi
 	((${#fails[@]} == 0))
 	check_err $? "${fails[*]}"
 	case $how in
-	setpriv) log_test "nobody without capabilities: EPERM for $(grep -c . <<<"$PRIV_CASES") changing commands, reading allowed" ;;
-	unshare) log_test "root of a user namespace that does not own the netns: EPERM for every changing command" ;;
+	setpriv) log_test "nobody without capabilities: EPERM for $(grep -c . <<<"$PRIV_CASES") changing commands and the events group, reading allowed" ;;
+	unshare) log_test "root of a user namespace that does not own the netns: EPERM for every changing command and the events group" ;;
 	esac
 done
 
