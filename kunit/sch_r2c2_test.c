@@ -208,6 +208,22 @@ static void r2c2q_insert__initial_state(struct kunit *test)
 						    struct r2c2q_flow, idle), f);
 }
 
+static void r2c2q_overflow_init__safe_rate_outside_the_table(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	r2c2q_overflow_init(c, o, 5 * SEC);
+	KUNIT_EXPECT_PTR_EQ(test, c->overflow, o);
+	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, o), c->safe_rate);
+	/* no lease to lapse, in no table, not counted */
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, o, 100 * SEC));
+	KUNIT_EXPECT_NULL(test, r2c2q_lookup(c, 0));
+	KUNIT_EXPECT_EQ(test, c->flows, 0U);
+	KUNIT_EXPECT_NULL(test, r2c2q_gc_pop(c, 100 * SEC, true));
+}
+
 static void r2c2q_announce_due__no_threshold_at_once(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
@@ -663,6 +679,32 @@ static void r2c2q_gc_pop__idle_order_and_age(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, r2c2q_lookup(c, 1));
 }
 
+/* the overflow flow runs empty and fills again: never collected */
+static void r2c2q_gc_pop__overflow_never(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	r2c2q_overflow_init(c, o, 0);
+	for (i = 0; i < 3; i++) {
+		flow_backlog(c, o);
+		flow_backlog(c, a);
+		KUNIT_EXPECT_EQ(test, c->active, 2U);
+		o->qlen = 0;
+		r2c2q_deactivate(c, o, i * SEC);
+		a->qlen = 0;
+		r2c2q_deactivate(c, a, i * SEC);
+		KUNIT_EXPECT_EQ(test, c->active, 0U);
+	}
+	/* only a, the tracked flow, is collected */
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_gc_pop(c, 100 * SEC, true), a);
+	KUNIT_EXPECT_NULL(test, r2c2q_gc_pop(c, 100 * SEC, true));
+	KUNIT_EXPECT_EQ(test, c->flows, 0U);
+}
+
 static void r2c2q_gc_pop__backlogged_never(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
@@ -703,6 +745,7 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_lease_check__pending_has_none),
 	KUNIT_CASE(r2c2q_lookup__many_flows),
 	KUNIT_CASE(r2c2q_insert__initial_state),
+	KUNIT_CASE(r2c2q_overflow_init__safe_rate_outside_the_table),
 	KUNIT_CASE(r2c2q_announce_due__no_threshold_at_once),
 	KUNIT_CASE(r2c2q_announce_due__time),
 	KUNIT_CASE(r2c2q_announce_due__bytes),
@@ -725,6 +768,7 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_rate_set__caps_wait),
 	KUNIT_CASE(r2c2q_lease_check__rescales_to_safe),
 	KUNIT_CASE(r2c2q_gc_pop__idle_order_and_age),
+	KUNIT_CASE(r2c2q_gc_pop__overflow_never),
 	KUNIT_CASE(r2c2q_gc_pop__backlogged_never),
 	KUNIT_CASE(r2c2q_rehash__keeps_every_flow),
 	{}

@@ -111,6 +111,8 @@ struct r2c2q_evt {
  * @reg: registration with r2c2.ko
  * @registered: @reg is registered
  * @work: hands events to r2c2.ko, collects idle flows
+ * @overflow: the shared flow of packets whose flow got no entry
+ *	(r2c2q_overflow_init())
  * @evq: event ring (R2C2Q_EVQ)
  * @evbuf: the work item's copy of the ring
  * @ev_head: next event to write
@@ -125,6 +127,7 @@ struct r2c2q_sched {
 	struct r2c2_sch reg;
 	bool registered;
 	struct delayed_work work;
+	struct r2c2q_flow overflow;
 	struct r2c2q_evt *evq;
 	struct r2c2q_evt *evbuf;
 	u32 ev_head;
@@ -249,6 +252,18 @@ static void r2c2q_gc(struct r2c2q_sched *q, u64 now, unsigned int budget,
 	}
 }
 
+/* how often the work item collects idle flows: a quarter of idle_ms */
+static unsigned long r2c2q_work_delay(const struct r2c2q_sched *q)
+{
+	return msecs_to_jiffies(clamp_t(u32, READ_ONCE(q->conf.idle_ms) / 4,
+					10, 1000));
+}
+
+/*
+ * A flow entry for @id, or NULL when maxflows are tracked (after a
+ * little garbage collection) or memory is short: the caller then uses
+ * the overflow flow.
+ */
 static struct r2c2q_flow *r2c2q_flow_new(struct r2c2q_sched *q, u32 id,
 					 u64 now)
 {
@@ -257,16 +272,19 @@ static struct r2c2q_flow *r2c2q_flow_new(struct r2c2q_sched *q, u32 id,
 	if (q->core.flows >= q->conf.maxflows) {
 		r2c2q_gc(q, now, 8, false);
 		if (q->core.flows >= q->conf.maxflows) {
-			q->st.drops_maxflows++;
+			q->st.overflow_maxflows++;
 			return NULL;
 		}
 	}
 	f = kmem_cache_zalloc(r2c2q_cachep, GFP_ATOMIC | __GFP_NOWARN);
 	if (!f) {
-		q->st.drops_nomem++;
+		q->st.overflow_nomem++;
 		return NULL;
 	}
 	r2c2q_insert(&q->core, f, id, now);
+	/* the work item collects idle flows: it sleeps while there are none */
+	if (q->core.flows == 1)
+		queue_delayed_work(system_wq, &q->work, r2c2q_work_delay(q));
 	return f;
 }
 
@@ -364,8 +382,11 @@ static int r2c2q_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	f = r2c2q_lookup(&q->core, id);
 	if (unlikely(!f)) {
 		f = r2c2q_flow_new(q, id, now);
-		if (!f)
-			return qdisc_drop(skb, sch, to_free);
+		if (unlikely(!f)) {
+			/* no entry of its own: the shared flow, limit only */
+			f = &q->overflow;
+			goto queue;
+		}
 	}
 	if (unlikely(!(f->flags & R2C2Q_F_STARTED)))
 		r2c2q_flow_start(q, f, skb, now);
@@ -376,6 +397,7 @@ static int r2c2q_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		q->st.drops_flow_limit++;
 		return qdisc_drop(skb, sch, to_free);
 	}
+queue:
 	skb->next = NULL;
 	if (f->qlen) {
 		f->tail->next = skb;
@@ -747,8 +769,7 @@ static void r2c2q_work(struct work_struct *work)
 	struct Qdisc *sch = q->sch;
 	spinlock_t *lock;	/* the tree's root lock */
 	unsigned int i, n = 0;
-	unsigned long delay;
-	bool more;
+	bool more, flows;
 	u64 now;
 
 	rcu_read_lock();
@@ -765,7 +786,13 @@ static void r2c2q_work(struct work_struct *work)
 					     struct r2c2q_flow, idle);
 		more = f && now - f->last_active >= q->core.idle_ns;
 	}
-	delay = msecs_to_jiffies(clamp_t(u32, q->conf.idle_ms / 4, 10, 1000));
+	/*
+	 * With no flow left there is nothing to collect: sleep until the
+	 * next new flow (r2c2q_flow_new()) or event (r2c2q_event()) queues
+	 * the work again. One that comes after the unlock finds the work
+	 * running, not pending, and queues it.
+	 */
+	flows = q->core.flows;
 	spin_unlock_bh(lock);
 	rcu_read_unlock();
 
@@ -773,7 +800,10 @@ static void r2c2q_work(struct work_struct *work)
 		r2c2_sch_flow_event(&q->reg, q->evbuf[i].type, q->evbuf[i].id,
 				    q->evbuf[i].dst, q->evbuf[i].weight,
 				    q->evbuf[i].prio);
-	queue_delayed_work(system_wq, &q->work, more ? 0 : delay);
+	if (more)
+		queue_delayed_work(system_wq, &q->work, 0);
+	else if (flows)
+		queue_delayed_work(system_wq, &q->work, r2c2q_work_delay(q));
 }
 
 static int r2c2q_init(struct Qdisc *sch, struct nlattr *opt,
@@ -803,6 +833,7 @@ static int r2c2q_init(struct Qdisc *sch, struct nlattr *opt,
 		return -ENOMEM;
 	}
 	r2c2q_core_init(&q->core, hash, cf.buckets_log);
+	r2c2q_overflow_init(&q->core, &q->overflow, ktime_get_ns());
 	q->conf.buckets_log = cf.buckets_log;
 	r2c2q_apply(q, &cf);
 	q->reg.dev = qdisc_dev(sch);

@@ -109,6 +109,9 @@ struct r2c2q_flow {
  * @time_tree: backlogged flows by @time_next (empty while @solo is set)
  * @solo: the only backlogged flow, kept out of @time_tree, or NULL
  * @idle_list: flows without packets, oldest first
+ * @overflow: the shared flow of packets whose own flow found no entry
+ *	(maxflows reached, or no memory), or NULL: in no table, never on
+ *	@idle_list, so never collected
  * @flows: flows in the table
  * @active: backlogged flows (@solo and those in @time_tree)
  * @initial_rate: bit/s of flows in state R2C2_RS_INITIAL
@@ -130,6 +133,7 @@ struct r2c2q_core {
 	struct rb_root_cached time_tree;
 	struct r2c2q_flow *solo;
 	struct list_head idle_list;
+	struct r2c2q_flow *overflow;
 	u32 flows;
 	u32 active;
 	u64 initial_rate;
@@ -284,6 +288,30 @@ static inline void r2c2q_insert(struct r2c2q_core *c, struct r2c2q_flow *f,
 }
 
 /**
+ * r2c2q_overflow_init() - set up the core's shared overflow flow
+ * @c: the core
+ * @f: zeroed memory, owned by the caller
+ * @now: ns
+ *
+ * Packets whose flow can get no entry of its own (maxflows reached, no
+ * memory) share @f, one FIFO at the safe rate, as sch_fq falls back to
+ * its internal flow rather than refuse a flow. It is never announced,
+ * has no lease and is in no table: no rate can be set for it, and the
+ * garbage collector never sees it.
+ */
+static inline void r2c2q_overflow_init(struct r2c2q_core *c,
+				       struct r2c2q_flow *f, u64 now)
+{
+	f->dst = 0xffff;
+	f->state = R2C2_RS_SAFE;
+	f->weight = 1;
+	f->time_next = now;
+	f->last_active = now;
+	INIT_LIST_HEAD(&f->idle);
+	c->overflow = f;
+}
+
+/**
  * r2c2q_pend() - hold back a new flow's announcement
  * @f: a flow in state R2C2_RS_INITIAL that has not sent yet
  * @now: ns, its first packet
@@ -419,7 +447,10 @@ static inline void r2c2q_deactivate(struct r2c2q_core *c,
 	else
 		rb_erase_cached(&f->time_node, &c->time_tree);
 	f->last_active = now;
-	r2c2q_idle_add(c, f);
+	if (unlikely(f == c->overflow))
+		INIT_LIST_HEAD(&f->idle);	/* never collected */
+	else
+		r2c2q_idle_add(c, f);
 	c->active--;
 }
 
@@ -637,6 +668,7 @@ static inline void r2c2q_core_init(struct r2c2q_core *c,
 	c->time_tree = RB_ROOT_CACHED;
 	c->solo = NULL;
 	INIT_LIST_HEAD(&c->idle_list);
+	c->overflow = NULL;
 	c->flows = 0;
 	c->active = 0;
 }

@@ -297,9 +297,11 @@ static int r2c2_print_xstats(struct qdisc_util *qu, FILE *f,
 		     st.drops_limit);
 	print_lluint(PRINT_ANY, "drops_flow_limit", " flow_limit %llu",
 		     st.drops_flow_limit);
-	print_lluint(PRINT_ANY, "drops_maxflows", " maxflows %llu",
-		     st.drops_maxflows);
-	print_lluint(PRINT_ANY, "drops_nomem", " nomem %llu", st.drops_nomem);
+	print_nl();
+	print_lluint(PRINT_ANY, "overflow_maxflows",
+		     "  overflow: maxflows %llu", st.overflow_maxflows);
+	print_lluint(PRINT_ANY, "overflow_nomem", " nomem %llu",
+		     st.overflow_nomem);
 	print_nl();
 	print_lluint(PRINT_ANY, "rate_updates", "  rate_updates %llu",
 		     st.rate_updates);

@@ -731,8 +731,11 @@ enum tca_r2c2_attr {
  * @throttled: dequeues that found the earliest flow not yet due
  * @drops_limit: packets dropped because the qdisc held limit packets
  * @drops_flow_limit: packets dropped because their flow held flow_limit
- * @drops_maxflows: packets dropped because a new flow would exceed maxflows
- * @drops_nomem: packets dropped because a flow could not be allocated
+ * @overflow_maxflows: packets of a new flow that would exceed maxflows:
+ *	queued in the qdisc's shared overflow flow (one FIFO at the safe
+ *	rate, never announced, bounded by limit only) instead of dropped
+ * @overflow_nomem: packets of a new flow whose entry could not be
+ *	allocated: queued in the overflow flow too
  * @rate_updates: flow rates set through R2C2_CMD_RATE_SET
  * @leases_expired: flows that fell back to the safe rate
  * @events_lost: flow start/finish events lost (event queue full)
@@ -756,8 +759,8 @@ struct tc_r2c2_xstats {
 	__u64	throttled;
 	__u64	drops_limit;
 	__u64	drops_flow_limit;
-	__u64	drops_maxflows;
-	__u64	drops_nomem;
+	__u64	overflow_maxflows;
+	__u64	overflow_nomem;
 	__u64	rate_updates;
 	__u64	leases_expired;
 	__u64	events_lost;

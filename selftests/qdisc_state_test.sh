@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qdisc_state_test.sh - sch_r2c2's own state: a flow that finds maxflows
+# flows tracked is not refused (its packets go through the shared
+# overflow flow, none dropped), and a qdisc that tracks no flow does not
+# wake up (its work item sleeps until a flow comes).
+#
+#	r2c2-s0                          r2c2-s1
+#	+---------------------+  veth   +---------------------+
+#	| r2c0 10.42.0.0/16   |p0 -- p0|  r2c0 10.42.0.1/16   |
+#	|  root r2c2 maxflows 2         |                     |
+#	|  d0 (dummy, IPv6 off): root r2c2 idle 100ms, no traffic
+#	+---------------------+         +---------------------+
+
+lib_dir=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/lib.sh
+source "$lib_dir/lib.sh"
+
+require_root
+require_cmd ip jq awk
+require_module veth dummy
+require_r2c2
+
+TC=/usr/sbin/tc
+[[ -x $TC ]] || TC=$(command -v tc)
+FLOOD=$lib_dir/tools/r2c2_udpflood
+[[ -x $FLOOD ]] || FLOOD=$(command -v r2c2_udpflood)
+[[ -x $FLOOD ]] ||
+	ksft_skip_all "selftests/tools/r2c2_udpflood not built (make -C selftests/tools)"
+[[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
+$TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
+	ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
+TR=/sys/kernel/tracing
+[[ -d $TR/events/workqueue/workqueue_execute_start ]] ||
+	mount -t tracefs tracefs "$TR" 2>/dev/null
+[[ -d $TR/events/workqueue/workqueue_execute_start ]] ||
+	ksft_skip_all "no tracefs with workqueue events at $TR"
+
+S=r2c2-s0
+R=r2c2-s1
+DST=10.42.0.1
+
+xstats() { ip netns exec "$S" "$TC" -j -s qdisc show dev "$1" | jq -e '.[0]'; }
+
+# shellcheck disable=SC2317  # called through busywait
+drained() { [[ $(xstats r2c0 | jq '.qlen') == 0 ]]; }
+
+RET=0
+line2_create "$S" "$R"
+check_err $? "two-node line"
+for ns in "$S" "$R"; do
+	ip -n "$ns" link set r2c0 up &&
+		ip -n "$ns" addr add "10.42.0.${ns#r2c2-s}/16" dev r2c0
+	check_err $? "r2c0 of $ns"
+done
+ip netns exec "$S" ping -c 1 -W 10 "$DST" >/dev/null
+check_err $? "no ping over r2c0"
+log_test "setup"
+((EXIT_STATUS == 0)) || ksft_exit
+
+# ------------------------------------------------------------------ maxflows
+# 5 flows of 10 packets into a qdisc that tracks 2 (ARP and IPv6 may hold
+# entries too): at least 3 flows' packets take the overflow flow; every
+# packet is sent, none dropped, and qflow show lists at most 2 flows.
+RET=0
+ip netns exec "$S" "$TC" qdisc replace dev r2c0 root r2c2 maxflows 2 \
+	initial_rate 100mbit safe_rate 10mbit idle 60s
+check_err $? "tc qdisc replace ... maxflows 2"
+ip netns exec "$S" "$FLOOD" -d "$DST" -b 20000 -n 5 -c 50 -l 1000 >/dev/null
+check_err $? "r2c2_udpflood"
+busywait 10000 drained
+check_err $? "the qdisc did not drain"
+st=$(xstats r2c0)
+log_info "$(jq -c '{packets, drops, qlen, flows, overflow_maxflows, overflow_nomem, drops_limit, drops_flow_limit}' <<<"$st")"
+jq -e '.packets >= 50 and .drops == 0 and .overflow_maxflows >= 30' <<<"$st" >/dev/null
+check_err $? "packets sent, drops, packets through the overflow flow: $(jq -c '[.packets, .drops, .overflow_maxflows]' <<<"$st") (want >= 50, 0, >= 30)"
+n=$(ip netns exec "$S" r2c2ctl -j qflow show | jq -e 'length')
+check_err $? "qflow show failed"
+((n <= 2))
+check_err $? "qflow show lists $n flows with maxflows 2"
+log_test "maxflows reached: new flows share the overflow flow, nothing dropped"
+
+# ------------------------------------------------------------------ idle
+# A qdisc on a dummy device that carries nothing: after its first run the
+# work item must not run again until a flow comes (with idle 100ms it
+# would run every 25 ms).
+RET=0
+ip -n "$S" link add d0 type dummy &&
+	ip netns exec "$S" sysctl -qw net.ipv6.conf.d0.disable_ipv6=1 &&
+	ip netns exec "$S" "$TC" qdisc add dev d0 root r2c2 idle 100ms
+check_err $? "dummy d0 with r2c2 idle 100ms"
+
+# wq_runs SECONDS: runs of r2c2q_work in the next SECONDS
+wq_runs()
+{
+	echo 0 >"$TR/tracing_on"
+	echo >"$TR/trace"
+	echo 1 >"$TR/events/workqueue/workqueue_execute_start/enable"
+	echo 1 >"$TR/tracing_on"
+	sleep "$1"
+	echo 0 >"$TR/tracing_on"
+	echo 0 >"$TR/events/workqueue/workqueue_execute_start/enable"
+	grep -c 'function r2c2q_work' "$TR/trace"
+}
+
+sleep 0.5		# the first run, 100 ms after init
+n=$(wq_runs 2)
+log_info "r2c2q_work ran $n times in 2 s with no flow (two qdiscs: r2c0's tracks flows)"
+# r2c0's qdisc still tracks flows (idle 60s): it runs every 1 s, <= 3
+((n <= 3))
+check_err $? "the work item ran $n times in 2 s"
+log_test "a qdisc without flows does not wake up"
+
+RET=0
+ip -n "$S" link set d0 up &&
+	ip -n "$S" addr add 10.9.0.1/24 dev d0 &&
+	ip -n "$S" neigh add 10.9.0.2 lladdr 02:00:00:00:00:02 dev d0
+check_err $? "d0 up with a neighbour"
+ip netns exec "$S" "$FLOOD" -d 10.9.0.2 -n 1 -c 1 >/dev/null
+check_err $? "one packet into d0"
+[[ $(xstats d0 | jq '.flows_started') -ge 1 ]]
+check_err $? "d0's qdisc saw no flow"
+# the flow is collected 100 ms idle later: a run within 25 ms of that
+busywait 5000 bash -c "[[ \$(ip netns exec $S $TC -j -s qdisc show dev d0 | jq '.[0].flows') == 0 ]]"
+check_err $? "the flow of d0 was never collected: the work item did not wake"
+[[ $(xstats d0 | jq '.flows_finished') -ge 1 ]]
+check_err $? "no finish counted for the collected flow"
+log_test "a new flow wakes the work item, which collects it when idle"
+
+ksft_exit
