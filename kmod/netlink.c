@@ -375,7 +375,7 @@ static struct r2c2_node *r2c2_dump_node(struct sk_buff *skb,
 	return node;
 }
 
-/* one port; RCU read side */
+/* one port; RTNL held (dev->name is stable) and RCU read side */
 static int r2c2_fill_port(struct sk_buff *msg, struct r2c2_port *port)
 {
 	struct r2c2_nbr *nbr = rcu_dereference(port->nbr);
@@ -404,6 +404,8 @@ static int r2c2_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (!node)
 		return -ENODEV;
+	/* a port's device name changes under RTNL only */
+	rtnl_lock();
 	rcu_read_lock();
 	for (i = cb->args[0]; i < R2C2_MAX_PORTS; i++) {
 		port = rcu_dereference(node->ports[i]);
@@ -419,6 +421,7 @@ static int r2c2_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		genlmsg_end(skb, hdr);
 	}
 	rcu_read_unlock();
+	rtnl_unlock();
 	cb->args[0] = i;
 	return skb->len;
 }
