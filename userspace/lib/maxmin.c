@@ -1469,8 +1469,13 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 				cnt[e->key[k].q]++;
 			}
 		}
+		/*
+		 * cnt[q]: below 64 links (torus:2) the first bound is 0 and
+		 * holds for a protocol without classes too
+		 */
 		for (q = 0; q < __R2C2_RP_MAX; q++)
-			if (ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
+			if (cnt[q] &&
+			    ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
 			    ent[q] >= SYM_SPREAD * cnt[q]) {
 				e->symq |= 1u << q;
 				e->avg[q] = (u32)(ent[q] / cnt[q]);

@@ -39,6 +39,13 @@ a=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --th
 b=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --threads 1)
 check "route-select reproducible for a seed (1 or 2 threads)" "[ \"\$a\" = \"\$b\" ]"
 check "route-select prints all-rps, all-vlb, all-dor, random" "grep -q all-rps <<<\"\$a\" && grep -q all-vlb <<<\"\$a\" && grep -q all-dor <<<\"\$a\" && grep -q random <<<\"\$a\""
+printf '0 1\n1 0 weight=2\n0 1 routing=vlb\n' >"$T/ring2.flows"
+out=$("$R" alloc --topology torus:2 --flows "$T/ring2.flows" --capacity 1G --headroom 0); rc=$?
+check "alloc on torus:2 (two-node ring) exits 0 (got $rc)" "[ $rc = 0 ]"
+# ports 0 and 1 of each node both lead to the other: two links each way
+check "torus:2: two flows 0 -> 1 get 1Gbit/s each, 1 -> 0 alone 2Gbit/s" "[ \$(grep -c 'rate 1Gbit/s' <<<\"\$out\") = 2 ] && grep -q '^flow 1: .*rate 2Gbit/s' <<<\"\$out\""
+out=$("$R" route-select --topology torus:2 --flows "$T/ring2.flows" --seed 1); rc=$?
+check "route-select on torus:2 exits 0 (got $rc)" "[ $rc = 0 ] && grep -q all-rps <<<\"\$out\""
 
 printf '0 99\n' >"$T/unk.flows"
 bad "unknown node names file and line" "unk.flows:1: unknown node 99" alloc --topology torus:4x4 --flows "$T/unk.flows"

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * r2c2d_main_test.c - r2c2d's main.c offline (TAP): the rate round as the
+ * loop runs it (the node's torus, the matrix, compute()), with no kernel:
+ * main.c is included with its main() renamed and linked with the other
+ * daemon sources; nothing here opens a netlink socket.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int r2c2d_main(int argc, char **argv);
+#define main r2c2d_main
+#include "../r2c2d/main.c"
+#undef main
+#include "alloc_tap.h"
+
+/* a daemon as main() leaves it after setup, on the node's declared torus */
+static int daemon_on(struct r2c2d *d, uint16_t addr, const uint8_t *dims,
+		     unsigned int ndims)
+{
+	char err[256] = "";
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	conf_defaults(&d->conf);
+	d->ctl_fd = -1;
+	d->node.addr = addr;
+	d->node.ndims = (uint8_t)ndims;
+	memcpy(d->node.dims, dims, ndims);
+	if (mx_init(&d->mx, d->conf.max_flows))
+		return -ENOMEM;
+	r = build_topo(d, err, sizeof(err));
+	if (r) {
+		printf("# build_topo: %s\n", err);
+		return r;
+	}
+	mx_set_own(&d->mx, d->node.addr);
+	rs_init(&d->rs);
+	return 0;
+}
+
+static void daemon_free(struct r2c2d *d)
+{
+	rs_fini(&d->rs);
+	mx_fini(&d->mx);
+	r2c2_pf_free(d->pf);
+	r2c2_ws_free(d->ws);
+	r2c2_rtab_free(d->rt);
+	if (d->topo != d->ctopo)
+		r2c2_topo_free(d->topo);
+	r2c2_topo_free(d->ctopo);
+	free(d->af);
+	free(d->ai);
+	free(d->ar);
+}
+
+static int add_flow(struct r2c2d *d, uint16_t src, uint32_t id, uint16_t dst,
+		    uint8_t weight, uint8_t rproto, uint32_t demand_kbps)
+{
+	struct mx_evt e = {
+		.type = R2C2_FE_START, .src = src, .id = id, .dst = dst,
+		.weight = weight, .rproto = rproto, .demand_kbps = demand_kbps,
+	};
+
+	return mx_apply(&d->mx, &e, 1);
+}
+
+static double rate_of(const struct r2c2d *d, uint16_t src, uint32_t id)
+{
+	uint32_t i = mx_find(&d->mx, src, id);
+
+	return i == MX_NONE ? -1 : d->mx.f[i].rate;
+}
+
+/*
+ * A two-node ring declares the torus 2: r2c2d builds "torus:2" from
+ * NODE_GET and the allocator divided by a zero class count in its
+ * first round
+ */
+static void round__two_node_ring(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 2 };
+	int r;
+
+	ok(daemon_on(&d, 0, dims, 1) == 0 && !strcmp(d.conf.topology, "torus:2"),
+	   "a node of a two-node ring builds torus:2 ('%s')", d.conf.topology);
+	add_flow(&d, 0, 1, 1, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 1, 2, 0, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 0, 3, 1, 3, R2C2_RP_VLB, R2C2_DEMAND_UNLIMITED);
+	r = compute(&d);
+	ok(r == 0, "the round on torus:2 computes (%d)", r);
+	/* two links each way (ports 0 and 1 both lead to the other node) */
+	ok(fabs(rate_of(&d, 0, 1) - 0.95 * 2 * 10e9 / 4) < 1 &&
+	   fabs(rate_of(&d, 0, 3) - 0.95 * 2 * 10e9 * 3 / 4) < 1 &&
+	   fabs(rate_of(&d, 1, 2) - 0.95 * 10e9) < 1,
+	   "torus:2 rates: weights 1:3 share 19 Gbit/s, DOR 1 -> 0 one link (%g, %g, %g)",
+	   rate_of(&d, 0, 1), rate_of(&d, 0, 3), rate_of(&d, 1, 2));
+	daemon_free(&d);
+}
+
+int main(void)
+{
+	round__two_node_ring();
+	return tap_done();
+}
