@@ -31,8 +31,8 @@ static void alloc_usage(FILE *f)
 	      "                [--policy maxmin|propfair] [--headroom H] [--capacity RATE]\n"
 	      "SPEC := torus:K1xK2[xK3] | mesh:K1xK2[xK3] | file:PATH | PATH\n"
 	      "FILE: one flow a line, SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb]\n"
-	      "      [demand=RATE] [long]; '#' comments. Rates take k/M/G/T suffixes.\n"
-	      "Prints each flow's rate (bit/s). Defaults: maxmin, headroom 0.05,\n"
+	      "      [demand=RATE] [long]; '#' comments. W: 1..255. Rates take k/M/G/T\n"
+	      "suffixes. Prints each flow's rate (bit/s). Defaults: maxmin, headroom 0.05,\n"
 	      "capacity 10G per directed link.\n", f);
 }
 

@@ -51,6 +51,15 @@ printf '0 99\n' >"$T/unk.flows"
 bad "unknown node names file and line" "unk.flows:1: unknown node 99" alloc --topology torus:4x4 --flows "$T/unk.flows"
 printf '# c\n0 1\n0 1 weight=x\n' >"$T/mal.flows"
 bad "malformed weight names line 3" "mal.flows:3: weight" alloc --topology torus:4x4 --flows "$T/mal.flows"
+# weights: the wire's 1..255; tiny, huge or far-apart weights gave
+# NaN, unwritten or overloading rates with exit 0
+for w in 1e308 1e-320 0 0.5 256 1e16 inf nan; do
+	printf '0 1\n0 1 weight=%s\n' "$w" >"$T/w.flows"
+	bad "weight=$w rejected with the range" "w.flows:2: weight must be a number in 1..255, got '$w'" alloc --topology torus:4x4 --flows "$T/w.flows"
+done
+printf '0 1 weight=255\n0 1 weight=1.5\n0 1 weight=1\n' >"$T/w.flows"
+out=$("$R" alloc --topology torus:4x4 --flows "$T/w.flows" --capacity 257.5 --headroom 0)
+check "weights 255, 1.5 and 1 accepted, shared 255:1.5:1" "grep -q 'rate 255bit/s' <<<\"\$out\" && grep -q 'rate 1.5bit/s' <<<\"\$out\""
 printf '0 1 routing=ecmp\n' >"$T/proto.flows"
 bad "unknown protocol" "proto.flows:1: unknown routing protocol 'ecmp'" alloc --topology torus:4x4 --flows "$T/proto.flows"
 printf '0\n' >"$T/short.flows"

@@ -310,7 +310,10 @@ static void figure3_and_extensions(void)
 	struct r2c2_flow f[3] = {
 		{ .src = 0, .dst = 3, .rproto = R2C2_RP_RPS, .weight = 1 },
 	};
+	u8 dims4[2] = { 4, 4 };
 	double x[3];
+	int r;
+	u8 p;
 
 	r2c2_topo_grid(&t, dims, 2, false, 10);
 	r2c2_rtab_new(&rt, t);
@@ -347,6 +350,22 @@ static void figure3_and_extensions(void)
 	f[2] = (struct r2c2_flow){ .src = 1, .dst = 2, .weight = 1 };
 	ok(r2c2_maxmin(rt, f, 3, 0.05, x, NULL) == -ENOENT, "unprepared pair on a mesh reported");
 	ok(r2c2_maxmin(rt, f, 2, 1.0, x, NULL) == -EINVAL, "headroom 1 rejected");
+	/*
+	 * weight 1e-300: capacity / weight overflows, no link saturates at
+	 * a finite level; the rate was left unwritten and 0 returned
+	 */
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+	r2c2_topo_grid(&t, dims4, 2, true, 10e9);
+	r2c2_rtab_new(&rt, t);
+	for (p = 0; p < __R2C2_RP_MAX; p++) {
+		f[0] = (struct r2c2_flow){ .src = 0, .dst = 5, .rproto = p, .weight = 1e-300 };
+		x[0] = -1;
+		r = r2c2_maxmin(rt, f, 1, 0.05, x, NULL);
+		ok(r == -ERANGE || (r == 0 && x[0] >= 0),
+		   "weight 1e-300, %s on torus:4x4: an error, not an unwritten rate (returned %d, rate %g)",
+		   r2c2_rproto_name(p), r, x[0]);
+	}
 	r2c2_rtab_free(rt);
 	r2c2_topo_free(t);
 }
