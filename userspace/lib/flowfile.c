@@ -149,8 +149,8 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 				fl.rproto = (u8)p;
 			} else if (!strcmp(tok, "demand")) {
 				if (r2c2_parse_rate(eq, &fl.demand) || !(fl.demand > 0)) {
-					seterr(err, errlen, "%s:%u: demand must be a positive rate, got '%s'",
-					       path, lineno, eq);
+					seterr(err, errlen, "%s:%u: demand must be a rate with 0 < RATE <= %g bit/s, got '%s'",
+					       path, lineno, R2C2_PARSE_RATE_MAX, eq);
 					goto out;
 				}
 			} else {

@@ -24,6 +24,8 @@
 #define R2C2_NLINKS(n)		((size_t)(n) * R2C2_MAX_PORTS)
 #define R2C2_PRIO_LEVELS	16
 #define R2C2_HEADROOM_DEFAULT	0.05
+/* rates r2c2_parse_rate() accepts, bit/s (1,000,000T) */
+#define R2C2_PARSE_RATE_MAX	1e18
 /* weights flow files accept: what the wire carries (struct r2c2_flow_evt) */
 #define R2C2_WEIGHT_MIN		1
 #define R2C2_WEIGHT_MAX		255

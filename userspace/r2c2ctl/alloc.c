@@ -119,7 +119,7 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 				return R2C2CTL_EXIT_USAGE;
 		} else if (!strcmp(o, "--capacity")) {
 			if (r2c2_parse_rate(v, &a->capacity) || !(a->capacity > 0))
-				return invalid_arg(o, v, "expected a positive rate such as 10G");
+				return invalid_arg(o, v, "expected a rate such as 10G, 0 < RATE <= 1e18 bit/s");
 		} else if (rs && !strcmp(o, "--utility")) {
 			if (!strcmp(v, "sum"))
 				a->ga.utility = R2C2_UTIL_SUM;

@@ -60,6 +60,21 @@ done
 printf '0 1 weight=255\n0 1 weight=1.5\n0 1 weight=1\n' >"$T/w.flows"
 out=$("$R" alloc --topology torus:4x4 --flows "$T/w.flows" --capacity 257.5 --headroom 0)
 check "weights 255, 1.5 and 1 accepted, shared 255:1.5:1" "grep -q 'rate 255bit/s' <<<\"\$out\" && grep -q 'rate 1.5bit/s' <<<\"\$out\""
+# a finite number overflows with its suffix (1e300T): an infinite demand
+# or capacity reached the allocator ("allocation failed: Invalid argument")
+printf '0 1\n0 1 demand=1e300T\n' >"$T/d.flows"
+bad "demand=1e300T rejected with the range" "d.flows:2: demand must be a rate with 0 < RATE <= 1e+18 bit/s, got '1e300T'" alloc --topology torus:4x4 --flows "$T/d.flows"
+printf '0 1 demand=1000000T\n' >"$T/d.flows"
+out=$("$R" alloc --topology torus:4x4 --flows "$T/d.flows")
+check "demand=1000000T (1e18 bit/s) accepted" "grep -q 'rate 9.5Gbit/s' <<<\"\$out\""
+bad "--capacity 1e300T rejected with the range" '"1e300T" (expected a rate such as 10G, 0 < RATE <= 1e18 bit/s)' alloc --topology torus:4x4 --flows "$T/d.flows" --capacity 1e300T
+printf 'nodes 2\ncapacity 1e300T\nlink 0 1\n' >"$T/cap.topo"
+bad "topology capacity 1e300T names the line" "cap.topo:2: expected 'capacity RATE' with 0 < RATE <= 1e+18 bit/s" alloc --topology "$T/cap.topo" --flows "$T/d.flows"
+printf 'nodes 2\nlink 0 1 1e300T\n' >"$T/cap.topo"
+bad "link rate 1e300T names the line" "cap.topo:2: malformed rate '1e300T' (0 < RATE <= 1e+18 bit/s)" alloc --topology "$T/cap.topo" --flows "$T/d.flows"
+# nine links into node 0 from nine nodes, each with one port used
+{ echo "nodes 10"; for i in 1 2 3 4 5 6 7 8 9; do echo "link $i 0"; done; } >"$T/in9.topo"
+bad "9 links into a node: file and line" "in9.topo:10: node 0 has more than 8 links into it" alloc --topology "$T/in9.topo" --flows "$T/d.flows"
 printf '0 1 routing=ecmp\n' >"$T/proto.flows"
 bad "unknown protocol" "proto.flows:1: unknown routing protocol 'ecmp'" alloc --topology torus:4x4 --flows "$T/proto.flows"
 printf '0\n' >"$T/short.flows"
