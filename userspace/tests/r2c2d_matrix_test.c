@@ -731,6 +731,30 @@ static void conf__file(void)
 	   !conf_set(&c, "policy", "maxmin", err, sizeof(err)) &&
 	   c.policy == R2C2_POL_MAXMIN,
 	   "ga_utility sum | min, policy maxmin, bad words rejected");
+	/* integers are decimal: strtoull(.., 0) read 0500 as octal 320 */
+	f = fopen(path, "w");
+	fputs("expire_ms = 05000\nrho_us = 0500\n", f);
+	fclose(f);
+	err[0] = 0;
+	ok(!conf_load(&c, path, err, sizeof(err)) && c.rho_us == 500 &&
+	   c.expire_ms == 5000, "rho_us = 0500 is 500 (got %u), expire_ms = 05000 is 5000 (%s)",
+	   c.rho_us, err);
+	f = fopen(path, "w");
+	fputs("rho_us = 500\nrho_us = 0x1f4\n", f);
+	fclose(f);
+	ok(conf_load(&c, path, err, sizeof(err)) == -EINVAL &&
+	   strstr(err, ":2: bad value '0x1f4' for rho_us (a decimal integer 50..10000000)"),
+	   "rho_us = 0x1f4 is junk, with key, line and range: %s", err);
+	ok(conf_set(&c, "rho_us", "500us", err, sizeof(err)) == -EINVAL &&
+	   conf_set(&c, "rho_us", "+500", err, sizeof(err)) == -EINVAL &&
+	   conf_set(&c, "rho_us", "", err, sizeof(err)) == -EINVAL,
+	   "rho_us 500us, +500 and '' rejected: %s", err);
+	ok(conf_set(&c, "headroom", "0.9", err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "bad value '0.9' for headroom (a number 0..0.5)"),
+	   "the range of a number: %s", err);
+	ok(conf_set(&c, "link_capacity", "1e300T", err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "for link_capacity (a rate"), "link_capacity 1e300T: %s", err);
+	conf_defaults(&c);
 	ok(c.cpu_budget == 0 && !conf_set(&c, "cpu_budget", "1.7", err, sizeof(err)) &&
 	   c.cpu_budget == 1.7, "cpu_budget: off by default, 1.7 taken");
 	ok(conf_set(&c, "cpu_budget", "101", err, sizeof(err)) == -EINVAL &&
