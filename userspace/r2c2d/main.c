@@ -760,6 +760,38 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 }
 
 /*
+ * r2c2d -n: the configured topology built as the daemon would build it
+ * (topology and routing tables), so a bad spec or file is reported now,
+ * not at start; the summary goes to out. Without 'topology' the daemon
+ * takes the node's torus or the kernel's graph at start: nothing to build.
+ */
+static int check_topo(struct r2c2d *d, FILE *out, char *err, size_t errlen)
+{
+	struct r2c2_rtab *rt = NULL;
+	int r;
+
+	if (!d->conf.topology[0]) {
+		fprintf(out, "configuration ok (topology: the node's declared torus or the kernel's graph, read at start)\n");
+		return 0;
+	}
+	r = conf_topo(d, err, errlen);
+	if (r)
+		return r;
+	r = r2c2_rtab_new(&rt, d->ctopo);
+	if (r) {
+		snprintf(err, errlen, "topology '%s': routing tables: %s",
+			 d->conf.topology, strerror(-r));
+	} else {
+		fprintf(out, "configuration ok (topology %s: %u nodes, %u links)\n",
+			d->conf.topology, d->ctopo->n, d->ctopo->nlinks);
+	}
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(d->ctopo);
+	d->ctopo = NULL;
+	return r;
+}
+
+/*
  * Charge the budget the main thread's CPU time since the last charge:
  * rounds, pushes, events read, samples, control requests; all of it,
  * though only rounds can wait (the route search's thread is not counted)
@@ -984,7 +1016,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (check) {
-		printf("configuration ok\n");
+		if (check_topo(&d, stdout, err, sizeof(err))) {
+			fprintf(stderr, "r2c2d: %s\n", err);
+			return 2;
+		}
 		return 0;
 	}
 	if (mx_init(&d.mx, d.conf.max_flows) ||
