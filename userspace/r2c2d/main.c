@@ -266,6 +266,15 @@ static int compute(struct r2c2d *d)
 		struct mx_flow *f = &d->mx.f[i];
 
 		/*
+		 * A demand of 0 kbit/s wants nothing (the wire's unlimited is
+		 * R2C2_DEMAND_UNLIMITED; to the allocator 0 is unlimited): no
+		 * share, and the lowest rate, as a flow left nothing below
+		 */
+		if (!f->demand_kbps) {
+			f->rate = (double)R2C2_RATE_MIN;
+			continue;
+		}
+		/*
 		 * Outside the graph, or no path (a node gone, a partition):
 		 * the kernel cannot route it either; no rate until it can
 		 */

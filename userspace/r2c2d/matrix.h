@@ -147,7 +147,9 @@ struct r2c2_flow;
  * The allocator's view of a matrix flow, for a topology of nnodes nodes:
  * fills *a and returns true, or returns false (a untouched) when the
  * flow lies outside the topology (src or dst >= nnodes, or src == dst).
- * An unlimited demand is 0 (none), a demand in kbit/s becomes bit/s.
+ * An unlimited demand is 0 (none), a demand in kbit/s becomes bit/s; a
+ * demand of 0 kbit/s would read as unlimited, so the caller gives such a
+ * flow no share instead (compute() in main.c).
  */
 bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
 		   struct r2c2_flow *a);

@@ -101,8 +101,35 @@ static void round__two_node_ring(void)
 	daemon_free(&d);
 }
 
+/*
+ * A demand of 0 kbit/s on the wire wants nothing; the allocator's 0 is
+ * "no limit", so it took an unlimited share
+ */
+static void round__zero_demand(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	int r;
+
+	ok(daemon_on(&d, 0, dims, 1) == 0, "a node of a three-node ring");
+	/* both over the one link 0 -> 1 */
+	add_flow(&d, 0, 1, 1, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 0, 2, 1, 1, R2C2_RP_RPS, 0);
+	add_flow(&d, 0, 3, 1, 1, R2C2_RP_RPS, 1000);
+	r = compute(&d);
+	ok(r == 0, "round (%d)", r);
+	ok(rate_of(&d, 0, 2) == (double)R2C2_RATE_MIN,
+	   "demand 0: no share, the lowest rate (%g)", rate_of(&d, 0, 2));
+	ok(rate_of(&d, 0, 3) == 1e6 &&
+	   fabs(rate_of(&d, 0, 1) - (0.95 * 10e9 - 1e6)) < 1,
+	   "demand 1000 kbit/s: 1 Mbit/s; the unlimited flow the rest (%g)",
+	   rate_of(&d, 0, 1));
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	round__two_node_ring();
+	round__zero_demand();
 	return tap_done();
 }
