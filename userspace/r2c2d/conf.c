@@ -34,6 +34,7 @@ void conf_defaults(struct r2c2d_conf *c)
 	c->demand_high = 0.95;
 	c->demand_slack = 0.1;
 	c->max_flows = 1u << 20;
+	c->max_flows_per_src = 1u << 16;
 	snprintf(c->control, sizeof(c->control), "@r2c2d");
 	c->ga_interval_ms = 5000;
 	c->ga_long_ms = 1000;
@@ -123,6 +124,7 @@ static const struct {
 	DBLKEY(demand_slack, 0, 10),
 	U32KEY(ifindex, 0, 0x7fffffff),
 	U32KEY(max_flows, 1, 16777216),
+	U32KEY(max_flows_per_src, 1, 16777216),
 	U32KEY(announce_delay_ms, 0, 3600000),
 	U32KEY(ga_interval_ms, 0, 3600000),
 	U32KEY(ga_long_ms, 0, 3600000),

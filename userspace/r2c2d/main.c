@@ -1042,6 +1042,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "r2c2d: %s\n", err);
 		return 1;
 	}
+	d.mx.max_per_src = d.conf.max_flows_per_src;
 	mx_set_own(&d.mx, d.node.addr);
 	rs_init(&d.rs);
 	d.dem.window_ns = (uint64_t)d.conf.demand_window_ms * MS;
