@@ -127,8 +127,84 @@ static void round__zero_demand(void)
 	daemon_free(&d);
 }
 
+/* SIGHUP killed the daemon (signal() for INT and TERM only) */
+static void signals__hup(void)
+{
+	ok(signals_init() == 0, "signal handlers installed (sigaction)");
+	hup = stop = 0;
+	raise(SIGHUP);
+	ok(hup == 1 && stop == 0, "SIGHUP survived: a reload is due, not a stop");
+	raise(SIGPIPE);
+	ok(stop == 0, "SIGPIPE ignored");
+	raise(SIGTERM);
+	ok(stop == 1, "SIGTERM stops");
+	hup = stop = 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+/* SIGHUP reads the file again: runtime keys change, the others wait */
+static void signals__reload(void)
+{
+	static struct r2c2d d;
+	char path[] = "/tmp/r2c2d_reload_XXXXXX", logbuf[2048] = "";
+	const char *k[1] = { "refresh_ms" }, *v[1] = { "700" };
+	uint8_t dims[1] = { 3 };
+	uint64_t gen;
+	FILE *log;
+	int fd = mkstemp(path);
+
+	close(fd);
+	write_file(path, "rho_us = 500\nheadroom = 0.05\n");
+	daemon_on(&d, 0, dims, 1);	/* topology from the node: torus:3 */
+	d.conf_file = path;
+	d.ov_key = k;
+	d.ov_val = v;
+	d.nov = 1;
+	conf_read(&d, &d.conf0, logbuf, sizeof(logbuf));
+	gen = d.mx.gen;
+	write_file(path, "rho_us = 2000\nheadroom = 0.2\ndemand_low = 0.5\n"
+		   "max_flows_per_src = 10\ncpu_budget = 2\nrefresh_ms = 900\n"
+		   "policy = propfair\ntopology = torus:5\n");
+	log = fmemopen(logbuf, sizeof(logbuf), "w");
+	ok(reload(&d, log) == 0, "reload");
+	fclose(log);
+	ok(d.conf.rho_us == 2000 && d.conf.headroom == 0.2 &&
+	   d.dem.low == 0.5 && d.mx.max_per_src == 10 &&
+	   d.conf.cpu_budget == 2 && d.budget.share == 0.02,
+	   "runtime keys taken: rho_us, headroom, demand_low (estimator), max_flows_per_src (matrix), cpu_budget (bucket)");
+	ok(d.conf.refresh_ms == 700, "-o refresh_ms=700 still wins over the file (%u)",
+	   d.conf.refresh_ms);
+	ok(d.mx.gen != gen, "a new headroom makes a round due");
+	ok(d.conf.policy == R2C2_POL_MAXMIN && !strcmp(d.conf.topology, "torus:3"),
+	   "policy and topology kept ('%s')", d.conf.topology);
+	ok(strstr(logbuf, "policy changed; it takes effect at restart") &&
+	   strstr(logbuf, "topology changed; it takes effect at restart") &&
+	   !strstr(logbuf, "link_capacity") && strstr(logbuf, "reloaded"),
+	   "the log names what waits for a restart");
+	write_file(path, "rho_us = 100\nrho_us = 0x10\n");
+	log = fmemopen(logbuf, sizeof(logbuf), "w");
+	ok(reload(&d, log) == -EINVAL && d.conf.rho_us == 2000,
+	   "a file with an error changes nothing");
+	fclose(log);
+	logbuf[strcspn(logbuf, "\n")] = 0;
+	ok(strstr(logbuf, ":2: bad value '0x10' for rho_us") &&
+	   strstr(logbuf, "configuration unchanged"), "and says where: %s", logbuf);
+	unlink(path);
+	d.ov_key = d.ov_val = NULL;
+	daemon_free(&d);
+}
+
 int main(void)
 {
+	signals__hup();
+	signals__reload();
 	round__two_node_ring();
 	round__zero_demand();
 	return tap_done();
