@@ -5,8 +5,8 @@
  * One flow a line, '#' starts a comment:
  *	SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb] [demand=RATE] [long]
  * SRC and DST are node ids (0..n-1; on a torus id = x + k1 * (y + k2 * z)).
- * Defaults: weight 1, prio 0 (highest; 0..15), routing rps, no demand
- * cap. "long" marks a flow whose protocol route-select may change (when
+ * Defaults: weight 1 (1..255, as on the wire; fractions allowed), prio 0
+ * (highest; 0..15), routing rps, no demand cap. "long" marks a flow whose protocol route-select may change (when
  * no line says "long", every flow may change).
  */
 #include <ctype.h>
@@ -119,10 +119,16 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 			if (!strcmp(tok, "weight")) {
 				char *end;
 
+				/*
+				 * The wire carries 1..255; weights far apart
+				 * (1e16 : 1) cancel in the allocator's sums,
+				 * and tiny or huge ones overflow
+				 */
 				fl.weight = strtod(eq, &end);
-				if (end == eq || *end || !(fl.weight > 0) || !isfinite(fl.weight)) {
-					seterr(err, errlen, "%s:%u: weight must be a positive number, got '%s'",
-					       path, lineno, eq);
+				if (end == eq || *end || !(fl.weight >= R2C2_WEIGHT_MIN &&
+							   fl.weight <= R2C2_WEIGHT_MAX)) {
+					seterr(err, errlen, "%s:%u: weight must be a number in %d..%d, got '%s'",
+					       path, lineno, R2C2_WEIGHT_MIN, R2C2_WEIGHT_MAX, eq);
 					goto out;
 				}
 			} else if (!strcmp(tok, "prio")) {
@@ -143,8 +149,8 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 				fl.rproto = (u8)p;
 			} else if (!strcmp(tok, "demand")) {
 				if (r2c2_parse_rate(eq, &fl.demand) || !(fl.demand > 0)) {
-					seterr(err, errlen, "%s:%u: demand must be a positive rate, got '%s'",
-					       path, lineno, eq);
+					seterr(err, errlen, "%s:%u: demand must be a rate with 0 < RATE <= %g bit/s, got '%s'",
+					       path, lineno, R2C2_PARSE_RATE_MAX, eq);
 					goto out;
 				}
 			} else {

@@ -1443,8 +1443,14 @@ static void build_groups(struct eng *e, u32 nlv, u32 ng)
 		CP[l][0] += dG[l];
 }
 
-/* water-fill the flows lv[0..nlv) of one priority level */
-static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
+/*
+ * water-fill the flows lv[0..nlv) of one priority level; -ERANGE when
+ * flows are left that no link and no demand can freeze: every flow
+ * crosses a link, so only an infinite level does that (a weight so small,
+ * e.g. 1e-300, that capacity / weight overflows), and their rates would
+ * be left unwritten
+ */
+static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 {
 	struct r2c2_ws *ws = e->ws;
 	const struct r2c2_flow *f = e->f;
@@ -1469,8 +1475,13 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 				cnt[e->key[k].q]++;
 			}
 		}
+		/*
+		 * cnt[q]: below 64 links (torus:2) the first bound is 0 and
+		 * holds for a protocol without classes too
+		 */
 		for (q = 0; q < __R2C2_RP_MAX; q++)
-			if (ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
+			if (cnt[q] &&
+			    ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
 			    ent[q] >= SYM_SPREAD * cnt[q]) {
 				e->symq |= 1u << q;
 				e->avg[q] = (u32)(ent[q] / cnt[q]);
@@ -1523,7 +1534,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 		ld = di < ndem ? f[lv[ws->dem[di]]].demand / f[lv[ws->dem[di]]].weight :
 			INFINITY;
 		if (ll == INFINITY && ld == INFINITY)
-			break;	/* cannot happen: every flow crosses a link */
+			return -ERANGE;
 		if (ld <= ll) {
 			lambda = fmax(lambda, ld);
 			freeze(e, ws->dem[di], f[lv[ws->dem[di]]].demand);
@@ -1558,6 +1569,7 @@ static void fill_level(struct eng *e, const u32 *lv, u32 nlv)
 				heap_rebuild(e, lambda);
 		}
 	}
+	return 0;
 }
 
 /* ws->lvl = flow indices by (priority, source, index): two counting sorts */
@@ -1728,7 +1740,8 @@ static void split_classes(struct r2c2_ws *ws, const struct r2c2_flow *f,
  * @ws: scratch space or NULL
  *
  * Return: 0, -EINVAL (bad flow or headroom), -ENOENT (pair not
- * prepared), -EHOSTUNREACH or -ENOMEM.
+ * prepared), -EHOSTUNREACH, -ENOMEM, or -ERANGE (a level with an
+ * infinite water level: fill_level()).
  */
 int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		size_t nf, double headroom, double *rate, struct r2c2_ws *ws)
@@ -1838,7 +1851,9 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		e.fv = ws->fv + s;
 		e.wk = ws->wk + s;
 		e.key = ws->key + s;
-		fill_level(&e, ws->lvl + s, (u32)(i - s));
+		ret = fill_level(&e, ws->lvl + s, (u32)(i - s));
+		if (ret)
+			goto out;
 	}
 	if (nc < nf)
 		split_classes(ws, f, (u32)nf, rate);

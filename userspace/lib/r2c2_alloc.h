@@ -24,6 +24,11 @@
 #define R2C2_NLINKS(n)		((size_t)(n) * R2C2_MAX_PORTS)
 #define R2C2_PRIO_LEVELS	16
 #define R2C2_HEADROOM_DEFAULT	0.05
+/* rates r2c2_parse_rate() accepts, bit/s (1,000,000T) */
+#define R2C2_PARSE_RATE_MAX	1e18
+/* weights flow files accept: what the wire carries (struct r2c2_flow_evt) */
+#define R2C2_WEIGHT_MIN		1
+#define R2C2_WEIGHT_MAX		255
 
 /* ---------------------------------------------------------------- */
 /* Topologies                                                        */
@@ -152,7 +157,12 @@ void r2c2_ws_free(struct r2c2_ws *ws);
 /*
  * Weighted max-min water-filling with priorities, demands and headroom
  * (capacity used: cap * (1 - headroom)). rate[i] receives flow i's rate.
- * ws may be NULL (a temporary one is used).
+ * ws may be NULL (a temporary one is used). Returns 0, -EINVAL (a flow or
+ * the headroom out of range), -ENOENT/-EHOSTUNREACH (a pair without
+ * vectors or path), -ENOMEM, or -ERANGE when a level cannot be computed
+ * in double precision (a weight so small that capacity / weight
+ * overflows); on an error no rate is to be used. Weights far apart also
+ * cost precision: the parsers (flow files, the wire) keep them in 1..255.
  */
 int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		size_t nf, double headroom, double *rate, struct r2c2_ws *ws);

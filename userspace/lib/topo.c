@@ -179,7 +179,9 @@ void r2c2_topo_free(struct r2c2_topo *t)
  *	(powers of 1000), optionally followed by "bit", "bps" or "b"
  * @out: bit/s
  *
- * Return: 0, or -EINVAL when malformed, not finite or negative.
+ * Return: 0, -EINVAL when malformed, not finite or negative, or -ERANGE
+ * above R2C2_PARSE_RATE_MAX (a finite number can overflow with its
+ * suffix: 1e300T).
  */
 int r2c2_parse_rate(const char *s, double *out)
 {
@@ -202,6 +204,8 @@ int r2c2_parse_rate(const char *s, double *out)
 		end += strlen(end);
 	if (*end)
 		return -EINVAL;
+	if (!(v <= R2C2_PARSE_RATE_MAX))
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
@@ -331,7 +335,7 @@ static int parse_node(const char *s, unsigned int n, unsigned int *out)
  *	link U V [RATE]          directed link U -> V
  *	duplex U V [RATE]        links U -> V and V -> U
  *	Each link takes the next free port of its tail node (8 at most),
- *	in file order.
+ *	in file order; at most 8 links may end at a node.
  * @cap: default capacity before any "capacity" line (0: links must name one)
  * @err: message naming the file and line on failure
  * @errlen: size of @err
@@ -345,7 +349,7 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 	char buf[1024], *w[8];
 	u16 *nbr = NULL;
 	double *caps = NULL;
-	u8 *nports = NULL;
+	u8 *nports = NULL, *nin = NULL;
 	unsigned int n = 0, lineno = 0, nlinks = 0;
 	double dcap = cap;
 	int ret = -EINVAL, nw;
@@ -389,7 +393,8 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 			nbr = malloc(R2C2_NLINKS(n) * sizeof(*nbr));
 			caps = calloc(R2C2_NLINKS(n), sizeof(*caps));
 			nports = calloc(n, 1);
-			if (!nbr || !caps || !nports) {
+			nin = calloc(n, 1);
+			if (!nbr || !caps || !nports || !nin) {
 				ret = -ENOMEM;
 				seterr(err, errlen, "%s: out of memory", path);
 				goto out;
@@ -399,8 +404,8 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 		}
 		if (!strcmp(w[0], "capacity")) {
 			if (nw != 2 || r2c2_parse_rate(w[1], &dcap) || !(dcap > 0)) {
-				seterr(err, errlen, "%s:%u: expected 'capacity RATE' with RATE > 0",
-				       path, lineno);
+				seterr(err, errlen, "%s:%u: expected 'capacity RATE' with 0 < RATE <= %g bit/s",
+				       path, lineno, R2C2_PARSE_RATE_MAX);
 				goto out;
 			}
 			continue;
@@ -429,7 +434,8 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 		}
 		c = dcap;
 		if (nw == 4 && (r2c2_parse_rate(w[3], &c))) {
-			seterr(err, errlen, "%s:%u: malformed rate '%s'", path, lineno, w[3]);
+			seterr(err, errlen, "%s:%u: malformed rate '%s' (0 < RATE <= %g bit/s)",
+			       path, lineno, w[3], R2C2_PARSE_RATE_MAX);
 			goto out;
 		}
 		if (!(c > 0)) {
@@ -445,6 +451,13 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 				       lineno, a, R2C2_MAX_PORTS);
 				goto out;
 			}
+			/* r2c2_paths_build() refuses it too, without a line */
+			if (nin[b] >= R2C2_MAX_PORTS) {
+				seterr(err, errlen, "%s:%u: node %u has more than %d links into it",
+				       path, lineno, b, R2C2_MAX_PORTS);
+				goto out;
+			}
+			nin[b]++;
 			nbr[a * R2C2_MAX_PORTS + nports[a]] = (u16)b;
 			caps[a * R2C2_MAX_PORTS + nports[a]] = c;
 			nports[a]++;
@@ -467,5 +480,6 @@ out:
 	free(nbr);
 	free(caps);
 	free(nports);
+	free(nin);
 	return ret;
 }

@@ -31,8 +31,8 @@ static void alloc_usage(FILE *f)
 	      "                [--policy maxmin|propfair] [--headroom H] [--capacity RATE]\n"
 	      "SPEC := torus:K1xK2[xK3] | mesh:K1xK2[xK3] | file:PATH | PATH\n"
 	      "FILE: one flow a line, SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb]\n"
-	      "      [demand=RATE] [long]; '#' comments. Rates take k/M/G/T suffixes.\n"
-	      "Prints each flow's rate (bit/s). Defaults: maxmin, headroom 0.05,\n"
+	      "      [demand=RATE] [long]; '#' comments. W: 1..255. Rates take k/M/G/T\n"
+	      "suffixes. Prints each flow's rate (bit/s). Defaults: maxmin, headroom 0.05,\n"
 	      "capacity 10G per directed link.\n", f);
 }
 
@@ -119,7 +119,7 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 				return R2C2CTL_EXIT_USAGE;
 		} else if (!strcmp(o, "--capacity")) {
 			if (r2c2_parse_rate(v, &a->capacity) || !(a->capacity > 0))
-				return invalid_arg(o, v, "expected a positive rate such as 10G");
+				return invalid_arg(o, v, "expected a rate such as 10G, 0 < RATE <= 1e18 bit/s");
 		} else if (rs && !strcmp(o, "--utility")) {
 			if (!strcmp(v, "sum"))
 				a->ga.utility = R2C2_UTIL_SUM;

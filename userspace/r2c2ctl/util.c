@@ -233,16 +233,18 @@ int parse_flow_evt(const char *s, uint8_t *v)
 int parse_rate(const char *s, uint32_t *kbps)
 {
 	double bits, k;
+	int r;
 
 	if (!strcmp(s, "unlimited")) {
 		*kbps = R2C2_DEMAND_UNLIMITED;
 		return 0;
 	}
-	if (r2c2_parse_rate(s, &bits))
+	r = r2c2_parse_rate(s, &bits);
+	if (r && r != -ERANGE)
 		return bad("rate", s,
 			   "expected e.g. 100M, 10G, 1500k or unlimited");
 	/* decimal input such as 4.35M lands a hair above a whole Kbit/s */
-	k = ceil(bits / 1000 * (1 - 1e-12));
+	k = r ? INFINITY : ceil(bits / 1000 * (1 - 1e-12));
 	if (k >= R2C2_DEMAND_UNLIMITED) {
 		char lim[64];
 

@@ -34,6 +34,7 @@ void conf_defaults(struct r2c2d_conf *c)
 	c->demand_high = 0.95;
 	c->demand_slack = 0.1;
 	c->max_flows = 1u << 20;
+	c->max_flows_per_src = 1u << 16;
 	snprintf(c->control, sizeof(c->control), "@r2c2d");
 	c->ga_interval_ms = 5000;
 	c->ga_long_ms = 1000;
@@ -69,14 +70,17 @@ static int get_protos(const char *v, unsigned int *out)
 	return 0;
 }
 
+/* decimal only: "0500" is 500, not octal 320; "0x10" is junk */
 static int get_u32(const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
 {
 	unsigned long long x;
 	char *end;
 
+	if (!isdigit((unsigned char)*v))
+		return -EINVAL;
 	errno = 0;
-	x = strtoull(v, &end, 0);
-	if (errno || end == v || *end || *v == '-' || x < lo || x > hi)
+	x = strtoull(v, &end, 10);
+	if (errno || end == v || *end || x < lo || x > hi)
 		return -EINVAL;
 	*out = (uint32_t)x;
 	return 0;
@@ -120,6 +124,7 @@ static const struct {
 	DBLKEY(demand_slack, 0, 10),
 	U32KEY(ifindex, 0, 0x7fffffff),
 	U32KEY(max_flows, 1, 16777216),
+	U32KEY(max_flows_per_src, 1, 16777216),
 	U32KEY(announce_delay_ms, 0, 3600000),
 	U32KEY(ga_interval_ms, 0, 3600000),
 	U32KEY(ga_long_ms, 0, 3600000),
@@ -150,6 +155,8 @@ static const struct {
 int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 	     char *err, size_t errlen)
 {
+	char buf[96];
+	const char *range = "";
 	size_t i, w;
 
 	for (i = 0; i < sizeof(word_keys) / sizeof(word_keys[0]); i++) {
@@ -160,8 +167,12 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 		for (w = 0; w < 2; w++)
 			if (!strcmp(val, word_keys[i].word[w]))
 				break;
-		if (w == 2)
+		if (w == 2) {
+			snprintf(buf, sizeof(buf), "%s or %s",
+				 word_keys[i].word[0], word_keys[i].word[1]);
+			range = buf;
 			goto bad;
+		}
 		if (word_keys[i].is_bool)
 			*(bool *)p = word_keys[i].val[w];
 		else
@@ -169,14 +180,23 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 		return 0;
 	}
 	if (!strcmp(key, "ga_protos")) {
-		if (get_protos(val, &c->ga_protos))
+		if (get_protos(val, &c->ga_protos)) {
+			range = "a comma list of rps, dor, vlb";
 			goto bad;
+		}
 		return 0;
 	}
 	if (!strcmp(key, "link_capacity")) {
-		if (r2c2_parse_rate(val, &c->link_capacity) ||
-		    c->link_capacity <= 0)
+		double cap;
+
+		if (r2c2_parse_rate(val, &cap) || !(cap > 0)) {
+			snprintf(buf, sizeof(buf),
+				 "a rate such as 10G, 0 < RATE <= %g bit/s",
+				 R2C2_PARSE_RATE_MAX);
+			range = buf;
 			goto bad;
+		}
+		c->link_capacity = cap;
 		return 0;
 	}
 	if (!strcmp(key, "topology") || !strcmp(key, "control")) {
@@ -184,8 +204,12 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 		size_t sz = key[0] == 't' ? sizeof(c->topology) :
 					    sizeof(c->control);
 
-		if (strlen(val) >= sz)
+		if (strlen(val) >= sz) {
+			snprintf(buf, sizeof(buf), "at most %zu characters",
+				 sz - 1);
+			range = buf;
 			goto bad;
+		}
 		memcpy(dst, val, strlen(val) + 1);
 		return 0;
 	}
@@ -196,14 +220,19 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 			continue;
 		if (keys[i].kind == 'u' ?
 		    get_u32(val, (uint32_t)keys[i].lo, (uint32_t)keys[i].hi, p) :
-		    get_dbl(val, keys[i].lo, keys[i].hi, p))
+		    get_dbl(val, keys[i].lo, keys[i].hi, p)) {
+			snprintf(buf, sizeof(buf), "%s %.15g..%.15g",
+				 keys[i].kind == 'u' ? "a decimal integer" :
+				 "a number", keys[i].lo, keys[i].hi);
+			range = buf;
 			goto bad;
+		}
 		return 0;
 	}
 	snprintf(err, errlen, "unknown key '%s'", key);
 	return -EINVAL;
 bad:
-	snprintf(err, errlen, "bad value '%s' for %s", val, key);
+	snprintf(err, errlen, "bad value '%s' for %s (%s)", val, key, range);
 	return -EINVAL;
 }
 

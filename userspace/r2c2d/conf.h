@@ -29,6 +29,8 @@
  *	struct rc_dem_conf (250, 3, 3000, 0.5, 0.8, 0.95, 0.1)
  * @ifindex: device of the qdisc (0: r2c0)
  * @max_flows: flows the matrix holds at most (1048576)
+ * @max_flows_per_src: flows of one source the matrix holds at most
+ *	(65536), so one node cannot fill it
  * @control: control socket path; leading '@' = abstract (per netns)
  * @announce_delay_ms: announce own flows' updates only once they have
  *	been this long in the matrix (0: off); a flow enters it when
@@ -68,6 +70,7 @@ struct r2c2d_conf {
 	double demand_slack;
 	uint32_t ifindex;
 	uint32_t max_flows;
+	uint32_t max_flows_per_src;
 	char control[108];
 	uint32_t announce_delay_ms;
 	uint32_t ga_interval_ms;

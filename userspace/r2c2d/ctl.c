@@ -179,7 +179,8 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"demand_alpha\":%g,\"demand_window_ms\":%u,"
 		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
-		"\"cpu_budget\":%g},",
+		"\"cpu_budget\":%g,\"max_flows\":%u,"
+		"\"max_flows_per_src\":%u},",
 		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
 		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
 		c->rounds_always ? "always" : "own",
@@ -188,12 +189,13 @@ static void show(struct r2c2d *d, FILE *f)
 		c->expire_ms, c->demand_interval_ms, c->demand_alpha,
 		c->demand_window_ms, c->demand_windows, c->demand_low,
 		c->demand_high, c->demand_slack, c->announce_delay_ms,
-		c->cpu_budget);
+		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
 		"\"events\":{\"total\":%llu,\"starts\":%llu,\"finishes\":%llu,"
 		"\"updates\":%llu,\"refreshes\":%llu,\"dup_starts\":%llu,"
 		"\"unknown_finishes\":%llu,\"implicit_starts\":%llu,"
 		"\"expired\":%llu,\"resync_removed\":%llu,\"invalid\":%llu,"
+		"\"refused_full\":%llu,\"refused_quota\":%llu,"
 		"\"overruns\":%llu},",
 		d->mx.n, d->mx.own, (unsigned long long)d->mx.gen,
 		(unsigned long long)s->events, (unsigned long long)s->starts,
@@ -205,6 +207,8 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)s->expired,
 		(unsigned long long)s->resync_removed,
 		(unsigned long long)s->invalid,
+		(unsigned long long)s->refused_full,
+		(unsigned long long)s->refused_quota,
 		(unsigned long long)t->overruns);
 	fprintf(f, "\"timings\":{\"ticks\":%llu,\"rounds\":%llu,"
 		"\"rounds_on_demand\":%llu,\"rounds_deferred\":%llu,"

@@ -27,12 +27,35 @@
 
 #define MS	1000000ull
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, hup;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGHUP)
+		hup = 1;
+	else
+		stop = 1;
+}
+
+/*
+ * SIGINT, SIGTERM: stop; SIGHUP: reload (the loop, reload()); SIGPIPE
+ * ignored (a control client gone). No SA_RESTART: poll() returns EINTR
+ * and the loop sees the flag at once.
+ */
+static int signals_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
+		return -errno;
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGPIPE, &sa, NULL))
+		return -errno;
+	return 0;
 }
 
 uint64_t r2c2d_now(void)
@@ -265,6 +288,15 @@ static int compute(struct r2c2d *d)
 	for (i = 0; i < d->mx.n; i++) {
 		struct mx_flow *f = &d->mx.f[i];
 
+		/*
+		 * A demand of 0 kbit/s wants nothing (the wire's unlimited is
+		 * R2C2_DEMAND_UNLIMITED; to the allocator 0 is unlimited): no
+		 * share, and the lowest rate, as a flow left nothing below
+		 */
+		if (!f->demand_kbps) {
+			f->rate = (double)R2C2_RATE_MIN;
+			continue;
+		}
 		/*
 		 * Outside the graph, or no path (a node gone, a partition):
 		 * the kernel cannot route it either; no rate until it can
@@ -760,6 +792,145 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 }
 
 /*
+ * r2c2d -n: the configured topology built as the daemon would build it
+ * (topology and routing tables), so a bad spec or file is reported now,
+ * not at start; the summary goes to out. Without 'topology' the daemon
+ * takes the node's torus or the kernel's graph at start: nothing to build.
+ */
+static int check_topo(struct r2c2d *d, FILE *out, char *err, size_t errlen)
+{
+	struct r2c2_rtab *rt = NULL;
+	int r;
+
+	if (!d->conf.topology[0]) {
+		fprintf(out, "configuration ok (topology: the node's declared torus or the kernel's graph, read at start)\n");
+		return 0;
+	}
+	r = conf_topo(d, err, errlen);
+	if (r)
+		return r;
+	r = r2c2_rtab_new(&rt, d->ctopo);
+	if (r) {
+		snprintf(err, errlen, "topology '%s': routing tables: %s",
+			 d->conf.topology, strerror(-r));
+	} else {
+		fprintf(out, "configuration ok (topology %s: %u nodes, %u links)\n",
+			d->conf.topology, d->ctopo->n, d->ctopo->nlinks);
+	}
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(d->ctopo);
+	d->ctopo = NULL;
+	return r;
+}
+
+static void dem_conf(struct r2c2d *d)
+{
+	d->dem.window_ns = (uint64_t)d->conf.demand_window_ms * MS;
+	d->dem.windows = d->conf.demand_windows;
+	d->dem.alpha = d->conf.demand_alpha;
+	d->dem.low = d->conf.demand_low;
+	d->dem.high = d->conf.demand_high;
+	d->dem.slack = d->conf.demand_slack;
+	d->dem.qempty = d->conf.demand_empty_bytes;
+}
+
+static void budget_conf(struct r2c2d *d, uint64_t now)
+{
+	/*
+	 * The bucket holds one second's worth (a burst after a quiet spell),
+	 * and rates are never more than a second old
+	 */
+	rc_budget_init(&d->budget, d->conf.cpu_budget / 100,
+		       (uint64_t)(d->conf.cpu_budget / 100 * 1e9), 1000 * MS,
+		       now);
+}
+
+/* the configuration as main() reads it: defaults, the file, then -o */
+static int conf_read(const struct r2c2d *d, struct r2c2d_conf *c, char *err,
+		     size_t errlen)
+{
+	char msg[256];
+	int i, r;
+
+	conf_defaults(c);
+	if (d->conf_file) {
+		r = conf_load(c, d->conf_file, err, errlen);
+		if (r)
+			return r;
+	}
+	for (i = 0; i < d->nov; i++) {
+		r = conf_set(c, d->ov_key[i], d->ov_val[i], msg, sizeof(msg));
+		if (r) {
+			snprintf(err, errlen, "-o: %s", msg);
+			return r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * SIGHUP: read the file again (and apply the -o overrides after it) and
+ * take the keys that can change while the daemon runs. What the daemon
+ * built at start from topology, link_capacity, policy, ifindex and
+ * control stays; a change of those is logged and waits for a restart.
+ * A file with an error changes nothing. Log lines go to log.
+ *
+ * Return: 0, or the error of the file (the configuration is unchanged).
+ */
+static int reload(struct r2c2d *d, FILE *log)
+{
+	static const struct {
+		const char *key;
+		size_t off, len;
+	} fixed[] = {
+#define FIXED(k) { #k, offsetof(struct r2c2d_conf, k), \
+		   sizeof(((struct r2c2d_conf *)0)->k) }
+		FIXED(topology), FIXED(link_capacity), FIXED(policy),
+		FIXED(ifindex), FIXED(control),
+#undef FIXED
+	};
+	struct r2c2d_conf c, given;
+	char err[512];
+	bool round;
+	size_t i;
+
+	if (conf_read(d, &c, err, sizeof(err))) {
+		fprintf(log, "r2c2d: SIGHUP: %s; configuration unchanged\n", err);
+		return -EINVAL;
+	}
+	given = c;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		size_t o = fixed[i].off, n = fixed[i].len;
+
+		if (memcmp((char *)&c + o, (char *)&d->conf0 + o, n))
+			fprintf(log, "r2c2d: SIGHUP: %s changed; it takes effect at restart\n",
+				fixed[i].key);
+		/* the running value ('topology' may hold the node's torus) */
+		memcpy((char *)&c + o, (char *)&d->conf + o, n);
+		/* and as given at start, to compare the next reload with */
+		memcpy((char *)&given + o, (char *)&d->conf0 + o, n);
+	}
+	d->conf0 = given;
+	round = c.headroom != d->conf.headroom ||
+		c.rounds_always != d->conf.rounds_always;
+	if (c.cpu_budget != d->conf.cpu_budget) {
+		d->conf.cpu_budget = c.cpu_budget;
+		budget_conf(d, r2c2d_now());
+		d->budget_held = false;
+	}
+	d->conf = c;
+	dem_conf(d);
+	d->mx.max_flows = c.max_flows;
+	d->mx.max_per_src = c.max_flows_per_src;
+	if (round)
+		d->mx.gen++;	/* rates for the new headroom */
+	fprintf(log, "r2c2d: SIGHUP: configuration %s%s reloaded\n",
+		d->conf_file ? "file " : "(-o only)",
+		d->conf_file ? d->conf_file : "");
+	return 0;
+}
+
+/*
  * Charge the budget the main thread's CPU time since the last charge:
  * rounds, pushes, events read, samples, control requests; all of it,
  * though only rounds can wait (the route search's thread is not counted)
@@ -948,6 +1119,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "r2c2d: %s\n", err);
 		return 2;
 	}
+	d.conf_file = file;
+	d.ov_key = calloc((size_t)argc, sizeof(*d.ov_key));
+	d.ov_val = calloc((size_t)argc, sizeof(*d.ov_val));
+	if (!d.ov_key || !d.ov_val) {
+		fputs("r2c2d: out of memory\n", stderr);
+		return 1;
+	}
 	while ((opt = getopt(argc, argv, "c:o:nvh")) != -1) {
 		switch (opt) {
 		case 'c':
@@ -964,6 +1142,9 @@ int main(int argc, char **argv)
 				fprintf(stderr, "r2c2d: -o: %s\n", err);
 				return 2;
 			}
+			/* for SIGHUP: applied again after the file */
+			d.ov_key[d.nov] = optarg;
+			d.ov_val[d.nov++] = eq + 1;
 			break;
 		case 'n':
 			check = true;
@@ -983,13 +1164,21 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	d.conf0 = d.conf;
 	if (check) {
-		printf("configuration ok\n");
+		if (check_topo(&d, stdout, err, sizeof(err))) {
+			fprintf(stderr, "r2c2d: %s\n", err);
+			return 2;
+		}
 		return 0;
 	}
 	if (mx_init(&d.mx, d.conf.max_flows) ||
 	    rc_batch_init(&d.batch, R2C2_RATES_MAX, flush_rates, &d)) {
 		fputs("r2c2d: out of memory\n", stderr);
+		return 1;
+	}
+	if (signals_init()) {
+		perror("r2c2d: sigaction");
 		return 1;
 	}
 	if (dnl_open(&d.nl, d.conf.ifindex, err, sizeof(err)) ||
@@ -998,37 +1187,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "r2c2d: %s\n", err);
 		return 1;
 	}
+	d.mx.max_per_src = d.conf.max_flows_per_src;
 	mx_set_own(&d.mx, d.node.addr);
 	rs_init(&d.rs);
-	d.dem.window_ns = (uint64_t)d.conf.demand_window_ms * MS;
-	d.dem.windows = d.conf.demand_windows;
-	d.dem.alpha = d.conf.demand_alpha;
-	d.dem.low = d.conf.demand_low;
-	d.dem.high = d.conf.demand_high;
-	d.dem.slack = d.conf.demand_slack;
-	d.dem.qempty = d.conf.demand_empty_bytes;
+	dem_conf(&d);
 	d.nl.routes_cb = on_routes;
 	d.nl.routes_arg = &d;
 	d.nl.topo_cb = on_topo_event;
 	d.nl.topo_arg = &d;
 	if (ctl_open(&d))
 		return 1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (tfd < 0) {
 		perror("r2c2d: timerfd_create");
 		return 1;
 	}
 	d.start_ns = r2c2d_now();
-	/*
-	 * The bucket holds one second's worth (a burst after a quiet spell),
-	 * and rates are never more than a second old
-	 */
-	rc_budget_init(&d.budget, d.conf.cpu_budget / 100,
-		       (uint64_t)(d.conf.cpu_budget / 100 * 1e9), 1000 * MS,
-		       d.start_ns);
+	budget_conf(&d, d.start_ns);
 	d.budget_cpu_ns = thread_cpu_ns();
 	d.need_resync = true;
 	d.computed_gen = d.mx.gen - 1;
@@ -1043,9 +1218,14 @@ int main(int argc, char **argv)
 		d.conf.cpu_budget, d.conf.cpu_budget > 0 ? "" : " (none)");
 	while (!stop) {
 		struct pollfd p[4 + CTL_CLIENTS];
-		uint64_t exp, now = r2c2d_now(), next;
+		uint64_t exp, now, next;
 		int nc;
 
+		if (hup) {
+			hup = 0;
+			reload(&d, stderr);
+		}
+		now = r2c2d_now();
 		next = next_deadline(&d, now);
 		if (next <= now) {
 			tick(&d);
@@ -1105,5 +1285,7 @@ int main(int argc, char **argv)
 	free(d.ai);
 	free(d.ar);
 	free(d.ann_ids);
+	free(d.ov_key);
+	free(d.ov_val);
 	return 0;
 }

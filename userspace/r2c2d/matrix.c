@@ -42,12 +42,18 @@ static int mx_rehash(struct mx *m, uint32_t nb)
 	return 0;
 }
 
+#define MX_MIN_CAP	64	/* flows and buckets never shrink below */
+
 int mx_init(struct mx *m, uint32_t max_flows)
 {
 	memset(m, 0, sizeof(*m));
 	m->max_flows = max_flows ? max_flows : 1u << 20;
+	m->max_per_src = m->max_flows;
 	m->own_src = -1;
-	return mx_rehash(m, 64);
+	m->src_n = calloc((size_t)UINT16_MAX + 1, sizeof(*m->src_n));
+	if (!m->src_n)
+		return -ENOMEM;
+	return mx_rehash(m, MX_MIN_CAP);
 }
 
 void mx_set_own(struct mx *m, int src)
@@ -64,6 +70,7 @@ void mx_fini(struct mx *m)
 {
 	free(m->f);
 	free(m->bucket);
+	free(m->src_n);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -93,6 +100,7 @@ void mx_remove(struct mx *m, uint32_t idx)
 
 	if ((int)m->f[idx].src == m->own_src)
 		m->own--;
+	m->src_n[m->f[idx].src]--;
 	mx_unlink(m, idx);
 	if (idx != last) {
 		p = &m->bucket[mx_hash(m, m->f[last].src, m->f[last].id)];
@@ -103,6 +111,17 @@ void mx_remove(struct mx *m, uint32_t idx)
 	}
 	m->n--;
 	m->gen++;
+	/* give back what a burst of flows took; a failure keeps the old */
+	if (m->cap > MX_MIN_CAP && m->n <= m->cap / 4) {
+		struct mx_flow *f = realloc(m->f, sizeof(*f) * (m->cap / 2));
+
+		if (f) {
+			m->f = f;
+			m->cap /= 2;
+		}
+	}
+	if (m->nb > MX_MIN_CAP && m->n <= m->nb / 4)
+		mx_rehash(m, m->nb / 2);
 }
 
 static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
@@ -110,10 +129,17 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	struct mx_flow *f;
 	uint32_t h;
 
-	if (m->n >= m->max_flows)
+	if (m->n >= m->max_flows) {
+		m->st.refused_full++;
 		return -ENOSPC;
+	}
+	/* one source cannot take the whole matrix */
+	if (m->src_n[e->src] >= m->max_per_src) {
+		m->st.refused_quota++;
+		return -ENOSPC;
+	}
 	if (m->n == m->cap) {
-		uint32_t cap = m->cap ? m->cap * 2 : 64;
+		uint32_t cap = m->cap ? m->cap * 2 : MX_MIN_CAP;
 
 		f = realloc(m->f, sizeof(*f) * cap);
 		if (!f)
@@ -140,6 +166,7 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	h = mx_hash(m, e->src, e->id);
 	f->next = m->bucket[h];
 	m->bucket[h] = m->n++;
+	m->src_n[e->src]++;
 	if ((int)e->src == m->own_src)
 		m->own++;
 	m->gen++;

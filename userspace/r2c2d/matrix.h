@@ -89,6 +89,8 @@ struct mx_stats {
 	uint64_t expired;
 	uint64_t resync_removed;
 	uint64_t invalid;
+	uint64_t refused_full;		/* new flows refused: max_flows held */
+	uint64_t refused_quota;		/* new flows refused: max_flows_per_src */
 };
 
 /**
@@ -99,8 +101,14 @@ struct mx_stats {
  * @bucket: hash heads (indices into @f), @nb of them, a power of two
  * @gen: bumped by every change that can alter an allocation
  * @max_flows: refuse new flows beyond this
+ * @max_per_src: refuse a source's new flows beyond this (mx_init():
+ *	max_flows, no quota; the daemon sets max_flows_per_src)
+ * @src_n: flows held per source address (65536 counters)
  * @own_src: the node whose flows @own counts (-1: none, the default)
  * @own: flows of @own_src held
+ *
+ * @f and @bucket shrink by half when a quarter or less is in use (and
+ * more than 64), so the memory of a burst of flows comes back.
  */
 struct mx {
 	struct mx_flow *f;
@@ -109,6 +117,8 @@ struct mx {
 	uint32_t nb;
 	uint64_t gen;
 	uint32_t max_flows;
+	uint32_t max_per_src;
+	uint32_t *src_n;
 	int own_src;
 	uint32_t own;
 	struct mx_stats st;
@@ -123,7 +133,9 @@ uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id);
 /*
  * Apply an event heard at time now. Returns 1 if the matrix changed in a
  * way that matters to the allocation (gen bumped), 0 if not, -EINVAL for
- * a malformed event, -ENOSPC when full, -ENOMEM.
+ * a malformed event, -ENOSPC when full or when the source holds
+ * max_per_src flows (counted in st.refused_full, st.refused_quota),
+ * -ENOMEM.
  */
 int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now);
 /*
@@ -147,7 +159,9 @@ struct r2c2_flow;
  * The allocator's view of a matrix flow, for a topology of nnodes nodes:
  * fills *a and returns true, or returns false (a untouched) when the
  * flow lies outside the topology (src or dst >= nnodes, or src == dst).
- * An unlimited demand is 0 (none), a demand in kbit/s becomes bit/s.
+ * An unlimited demand is 0 (none), a demand in kbit/s becomes bit/s; a
+ * demand of 0 kbit/s would read as unlimited, so the caller gives such a
+ * flow no share instead (compute() in main.c).
  */
 bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
 		   struct r2c2_flow *a);

@@ -65,6 +65,15 @@ struct ctl_client {
 
 struct r2c2d {
 	struct r2c2d_conf conf;
+	/*
+	 * SIGHUP reloads: the file (-c, or NULL), the -o overrides (applied
+	 * after it, in order) and the configuration as given, before the
+	 * node's torus filled in 'topology'
+	 */
+	const char *conf_file;
+	const char **ov_key, **ov_val;
+	int nov;
+	struct r2c2d_conf conf0;
 	struct dnl nl;
 	struct dnl_node node;
 	struct mx mx;

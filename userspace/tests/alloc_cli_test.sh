@@ -39,11 +39,42 @@ a=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --th
 b=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --threads 1)
 check "route-select reproducible for a seed (1 or 2 threads)" "[ \"\$a\" = \"\$b\" ]"
 check "route-select prints all-rps, all-vlb, all-dor, random" "grep -q all-rps <<<\"\$a\" && grep -q all-vlb <<<\"\$a\" && grep -q all-dor <<<\"\$a\" && grep -q random <<<\"\$a\""
+printf '0 1\n1 0 weight=2\n0 1 routing=vlb\n' >"$T/ring2.flows"
+out=$("$R" alloc --topology torus:2 --flows "$T/ring2.flows" --capacity 1G --headroom 0); rc=$?
+check "alloc on torus:2 (two-node ring) exits 0 (got $rc)" "[ $rc = 0 ]"
+# ports 0 and 1 of each node both lead to the other: two links each way
+check "torus:2: two flows 0 -> 1 get 1Gbit/s each, 1 -> 0 alone 2Gbit/s" "[ \$(grep -c 'rate 1Gbit/s' <<<\"\$out\") = 2 ] && grep -q '^flow 1: .*rate 2Gbit/s' <<<\"\$out\""
+out=$("$R" route-select --topology torus:2 --flows "$T/ring2.flows" --seed 1); rc=$?
+check "route-select on torus:2 exits 0 (got $rc)" "[ $rc = 0 ] && grep -q all-rps <<<\"\$out\""
 
 printf '0 99\n' >"$T/unk.flows"
 bad "unknown node names file and line" "unk.flows:1: unknown node 99" alloc --topology torus:4x4 --flows "$T/unk.flows"
 printf '# c\n0 1\n0 1 weight=x\n' >"$T/mal.flows"
 bad "malformed weight names line 3" "mal.flows:3: weight" alloc --topology torus:4x4 --flows "$T/mal.flows"
+# weights: the wire's 1..255; tiny, huge or far-apart weights gave
+# NaN, unwritten or overloading rates with exit 0
+for w in 1e308 1e-320 0 0.5 256 1e16 inf nan; do
+	printf '0 1\n0 1 weight=%s\n' "$w" >"$T/w.flows"
+	bad "weight=$w rejected with the range" "w.flows:2: weight must be a number in 1..255, got '$w'" alloc --topology torus:4x4 --flows "$T/w.flows"
+done
+printf '0 1 weight=255\n0 1 weight=1.5\n0 1 weight=1\n' >"$T/w.flows"
+out=$("$R" alloc --topology torus:4x4 --flows "$T/w.flows" --capacity 257.5 --headroom 0)
+check "weights 255, 1.5 and 1 accepted, shared 255:1.5:1" "grep -q 'rate 255bit/s' <<<\"\$out\" && grep -q 'rate 1.5bit/s' <<<\"\$out\""
+# a finite number overflows with its suffix (1e300T): an infinite demand
+# or capacity reached the allocator ("allocation failed: Invalid argument")
+printf '0 1\n0 1 demand=1e300T\n' >"$T/d.flows"
+bad "demand=1e300T rejected with the range" "d.flows:2: demand must be a rate with 0 < RATE <= 1e+18 bit/s, got '1e300T'" alloc --topology torus:4x4 --flows "$T/d.flows"
+printf '0 1 demand=1000000T\n' >"$T/d.flows"
+out=$("$R" alloc --topology torus:4x4 --flows "$T/d.flows")
+check "demand=1000000T (1e18 bit/s) accepted" "grep -q 'rate 9.5Gbit/s' <<<\"\$out\""
+bad "--capacity 1e300T rejected with the range" '"1e300T" (expected a rate such as 10G, 0 < RATE <= 1e18 bit/s)' alloc --topology torus:4x4 --flows "$T/d.flows" --capacity 1e300T
+printf 'nodes 2\ncapacity 1e300T\nlink 0 1\n' >"$T/cap.topo"
+bad "topology capacity 1e300T names the line" "cap.topo:2: expected 'capacity RATE' with 0 < RATE <= 1e+18 bit/s" alloc --topology "$T/cap.topo" --flows "$T/d.flows"
+printf 'nodes 2\nlink 0 1 1e300T\n' >"$T/cap.topo"
+bad "link rate 1e300T names the line" "cap.topo:2: malformed rate '1e300T' (0 < RATE <= 1e+18 bit/s)" alloc --topology "$T/cap.topo" --flows "$T/d.flows"
+# nine links into node 0 from nine nodes, each with one port used
+{ echo "nodes 10"; for i in 1 2 3 4 5 6 7 8 9; do echo "link $i 0"; done; } >"$T/in9.topo"
+bad "9 links into a node: file and line" "in9.topo:10: node 0 has more than 8 links into it" alloc --topology "$T/in9.topo" --flows "$T/d.flows"
 printf '0 1 routing=ecmp\n' >"$T/proto.flows"
 bad "unknown protocol" "proto.flows:1: unknown routing protocol 'ecmp'" alloc --topology torus:4x4 --flows "$T/proto.flows"
 printf '0\n' >"$T/short.flows"

@@ -310,7 +310,10 @@ static void figure3_and_extensions(void)
 	struct r2c2_flow f[3] = {
 		{ .src = 0, .dst = 3, .rproto = R2C2_RP_RPS, .weight = 1 },
 	};
+	u8 dims4[2] = { 4, 4 };
 	double x[3];
+	int r;
+	u8 p;
 
 	r2c2_topo_grid(&t, dims, 2, false, 10);
 	r2c2_rtab_new(&rt, t);
@@ -347,6 +350,22 @@ static void figure3_and_extensions(void)
 	f[2] = (struct r2c2_flow){ .src = 1, .dst = 2, .weight = 1 };
 	ok(r2c2_maxmin(rt, f, 3, 0.05, x, NULL) == -ENOENT, "unprepared pair on a mesh reported");
 	ok(r2c2_maxmin(rt, f, 2, 1.0, x, NULL) == -EINVAL, "headroom 1 rejected");
+	/*
+	 * weight 1e-300: capacity / weight overflows, no link saturates at
+	 * a finite level; the rate was left unwritten and 0 returned
+	 */
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+	r2c2_topo_grid(&t, dims4, 2, true, 10e9);
+	r2c2_rtab_new(&rt, t);
+	for (p = 0; p < __R2C2_RP_MAX; p++) {
+		f[0] = (struct r2c2_flow){ .src = 0, .dst = 5, .rproto = p, .weight = 1e-300 };
+		x[0] = -1;
+		r = r2c2_maxmin(rt, f, 1, 0.05, x, NULL);
+		ok(r == -ERANGE || (r == 0 && x[0] >= 0),
+		   "weight 1e-300, %s on torus:4x4: an error, not an unwritten rate (returned %d, rate %g)",
+		   r2c2_rproto_name(p), r, x[0]);
+	}
 	r2c2_rtab_free(rt);
 	r2c2_topo_free(t);
 }
@@ -482,8 +501,54 @@ static void dense_torus(void)
 	r2c2_topo_free(t);
 }
 
+/*
+ * torus:2, the ring of two nodes r2c2d builds for a two-node rack: with
+ * so few links a protocol without classes met the threshold of the
+ * offset masks, and its average entries per class divided by zero
+ */
+static void two_node_ring(void)
+{
+	struct r2c2_topo *t;
+	struct r2c2_rtab *rt;
+	struct r2c2_flow f[6];
+	struct r2c2_check chk;
+	double x[6], xb[6];
+	char err[128];
+	unsigned int i, q, nf;
+
+	ok(r2c2_topo_parse(&t, "torus:2", 10e9, err, sizeof(err)) == 0,
+	   "torus:2 builds");
+	r2c2_rtab_new(&rt, t);
+	for (q = 0; q <= __R2C2_RP_MAX; q++) {
+		/* one protocol at a time, then all three (q == __R2C2_RP_MAX) */
+		for (nf = i = 0; i < 6; i++) {
+			u8 p = (u8)(i % __R2C2_RP_MAX);
+
+			if (q < __R2C2_RP_MAX && p != q)
+				continue;
+			f[nf] = (struct r2c2_flow){ .src = (u16)(i & 1),
+				.dst = (u16)!(i & 1), .rproto = p,
+				.weight = 1 + i };
+			nf++;
+		}
+		ok(r2c2_maxmin(rt, f, nf, 0.05, x, NULL) == 0,
+		   "torus:2, %s: max-min returns 0", q < __R2C2_RP_MAX ?
+		   r2c2_rproto_name((int)q) : "all protocols");
+		r2c2_maxmin_baseline(t, f, nf, 0.05, xb);
+		for (i = 0; i < nf && fabs(x[i] - xb[i]) < 1e-9 * 10e9; i++)
+			;
+		ok(i == nf, "torus:2, %s: engine == baseline",
+		   q < __R2C2_RP_MAX ? r2c2_rproto_name((int)q) : "all");
+		ok(r2c2_maxmin_check(rt, f, nf, 0.05, x, 1e-9, &chk) == 0,
+		   "torus:2: certificate (%s)", chk.why ? chk.why : "ok");
+	}
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
 int main(void)
 {
+	two_node_ring();
 	figure3_and_extensions();
 	figure4();
 	torus_vlb_groups();

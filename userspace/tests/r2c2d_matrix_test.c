@@ -159,6 +159,67 @@ static void matrix__invalid(void)
 	mx_apply(&m, &e, 1);
 	e.id = 3;
 	ok(mx_apply(&m, &e, 1) == -ENOSPC && m.n == 2, "max_flows enforced");
+	ok(m.st.refused_full == 1, "refusal counted (refused_full %llu)",
+	   (unsigned long long)m.st.refused_full);
+	mx_fini(&m);
+}
+
+/*
+ * One source could fill the whole matrix and leave every other node's
+ * flows out; max_per_src (the daemon's max_flows_per_src) stops it
+ */
+static void matrix__quota(void)
+{
+	struct mx m;
+	struct mx_evt e = { .type = R2C2_FE_START, .src = 7, .dst = 1,
+			    .weight = 1, .demand_kbps = R2C2_DEMAND_UNLIMITED };
+	uint32_t i, refused = 0, cap_peak, nb_peak;
+
+	mx_init(&m, 1000);
+	m.max_per_src = 100;
+	for (i = 0; i < 1000; i++) {
+		e.id = i;
+		refused += mx_apply(&m, &e, 1) == -ENOSPC;
+	}
+	ok(m.n == 100 && refused == 900 && m.st.refused_quota == 900,
+	   "a source flooding 1000 STARTs holds 100 (%u; refused %u, refused_quota %llu)",
+	   m.n, refused, (unsigned long long)m.st.refused_quota);
+	e.src = 8;
+	e.id = 1;
+	ok(mx_apply(&m, &e, 1) == 1 && m.n == 101,
+	   "another source still gets in");
+	e.src = 7;
+	e.id = 5;
+	e.type = R2C2_FE_FINISH;
+	mx_apply(&m, &e, 1);
+	e.type = R2C2_FE_REFRESH;
+	e.id = 5000;
+	ok(mx_apply(&m, &e, 1) == 1 && m.n == 101,
+	   "a finished flow frees its source's place (implicit start taken)");
+	mx_fini(&m);
+
+	/* the memory of a burst comes back once its flows are gone */
+	mx_init(&m, 0);
+	e.type = R2C2_FE_START;
+	for (i = 0; i < 20000; i++) {
+		e.src = (uint16_t)(i % 50);
+		e.id = i;
+		mx_apply(&m, &e, 1);
+	}
+	cap_peak = m.cap;
+	nb_peak = m.nb;
+	e.type = R2C2_FE_FINISH;
+	for (i = 0; i < 19990; i++) {
+		e.src = (uint16_t)(i % 50);
+		e.id = i;
+		mx_apply(&m, &e, 1);
+	}
+	for (i = 19990; i < 20000; i++)
+		if (mx_find(&m, (uint16_t)(i % 50), i) == MX_NONE)
+			break;
+	ok(m.n == 10 && i == 20000 && cap_peak >= 20000 && m.cap <= 64 &&
+	   m.nb <= 64, "20000 flows then 10: flows %u -> %u, buckets %u -> %u, the 10 found",
+	   cap_peak, m.cap, nb_peak, m.nb);
 	mx_fini(&m);
 }
 
@@ -731,6 +792,30 @@ static void conf__file(void)
 	   !conf_set(&c, "policy", "maxmin", err, sizeof(err)) &&
 	   c.policy == R2C2_POL_MAXMIN,
 	   "ga_utility sum | min, policy maxmin, bad words rejected");
+	/* integers are decimal: strtoull(.., 0) read 0500 as octal 320 */
+	f = fopen(path, "w");
+	fputs("expire_ms = 05000\nrho_us = 0500\n", f);
+	fclose(f);
+	err[0] = 0;
+	ok(!conf_load(&c, path, err, sizeof(err)) && c.rho_us == 500 &&
+	   c.expire_ms == 5000, "rho_us = 0500 is 500 (got %u), expire_ms = 05000 is 5000 (%s)",
+	   c.rho_us, err);
+	f = fopen(path, "w");
+	fputs("rho_us = 500\nrho_us = 0x1f4\n", f);
+	fclose(f);
+	ok(conf_load(&c, path, err, sizeof(err)) == -EINVAL &&
+	   strstr(err, ":2: bad value '0x1f4' for rho_us (a decimal integer 50..10000000)"),
+	   "rho_us = 0x1f4 is junk, with key, line and range: %s", err);
+	ok(conf_set(&c, "rho_us", "500us", err, sizeof(err)) == -EINVAL &&
+	   conf_set(&c, "rho_us", "+500", err, sizeof(err)) == -EINVAL &&
+	   conf_set(&c, "rho_us", "", err, sizeof(err)) == -EINVAL,
+	   "rho_us 500us, +500 and '' rejected: %s", err);
+	ok(conf_set(&c, "headroom", "0.9", err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "bad value '0.9' for headroom (a number 0..0.5)"),
+	   "the range of a number: %s", err);
+	ok(conf_set(&c, "link_capacity", "1e300T", err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "for link_capacity (a rate"), "link_capacity 1e300T: %s", err);
+	conf_defaults(&c);
 	ok(c.cpu_budget == 0 && !conf_set(&c, "cpu_budget", "1.7", err, sizeof(err)) &&
 	   c.cpu_budget == 1.7, "cpu_budget: off by default, 1.7 taken");
 	ok(conf_set(&c, "cpu_budget", "101", err, sizeof(err)) == -EINVAL &&
@@ -745,6 +830,7 @@ int main(void)
 	matrix__start_finish();
 	matrix__update_refresh();
 	matrix__invalid();
+	matrix__quota();
 	matrix__expiry();
 	matrix__resync();
 	matrix__random_vs_model();

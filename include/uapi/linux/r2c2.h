@@ -211,7 +211,9 @@ enum r2c2_flow_evt_type {
  * @evt_prio: event type (enum r2c2_flow_evt_type) in the high nibble,
  *	priority level in the low nibble (0 = highest, 15 = lowest)
  * @rproto_demand: routing protocol (enum r2c2_rproto) in bits 30..31,
- *	demand in Kbit/s in bits 0..29 (0x3fffffff = unlimited)
+ *	demand in Kbit/s in bits 0..29 (0x3fffffff = unlimited; 0 = the
+ *	flow wants nothing now: r2c2d gives it no share, and its source
+ *	the lowest rate, R2C2_RATE_MIN)
  */
 struct r2c2_flow_evt {
 	__be32	flow;
@@ -364,7 +366,8 @@ enum r2c2_cmd {
  * @R2C2_A_FLOW_SRC: u16, flow's source node (events)
  * @R2C2_A_WEIGHT: u8, flow weight (1..255)
  * @R2C2_A_PRIO: u8, flow priority (0..15)
- * @R2C2_A_DEMAND_KBPS: u32, flow demand in Kbit/s (0..R2C2_DEMAND_UNLIMITED)
+ * @R2C2_A_DEMAND_KBPS: u32, flow demand in Kbit/s (0..R2C2_DEMAND_UNLIMITED;
+ *	0 wants nothing, R2C2_DEMAND_UNLIMITED has no limit)
  * @R2C2_A_FLOW_EVT: u8, enum r2c2_flow_evt_type
  * @R2C2_A_PACKETS: u64, packets
  * @R2C2_A_BYTES: u64, bytes
