@@ -7,9 +7,12 @@
  * A qdisc registers when it is created and unregisters when destroyed;
  * commands find it by device (default: the namespace's r2c0) under
  * r2c2_sch_mutex, which they hold while calling into it, so a qdisc is
- * never called after r2c2_sch_unregister() returned. The newest
- * registration of a device wins (tc qdisc replace creates the new qdisc
- * before it destroys the old one).
+ * never called after r2c2_sch_unregister() returned. A device may have
+ * several: the children of an mq root (one per transmit queue, each
+ * holding the flows hashed to its queue), or, for a moment, the old and
+ * the new qdisc of a tc qdisc replace. A rate push goes to each of them
+ * (a qdisc takes the rates of the flows it holds) and a flow dump walks
+ * them in the order they registered.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -21,6 +24,7 @@
 
 static DEFINE_MUTEX(r2c2_sch_mutex);
 static LIST_HEAD(r2c2_sch_list);
+static u64 r2c2_sch_seq;	/* of the last registration */
 
 /**
  * r2c2_sch_register() - make a qdisc reachable by RATE_SET and QFLOW_GET
@@ -31,6 +35,7 @@ static LIST_HEAD(r2c2_sch_list);
 void r2c2_sch_register(struct r2c2_sch *s)
 {
 	mutex_lock(&r2c2_sch_mutex);
+	s->seq = ++r2c2_sch_seq;
 	list_add(&s->list, &r2c2_sch_list);
 	mutex_unlock(&r2c2_sch_mutex);
 }
@@ -101,13 +106,17 @@ void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst,
 }
 EXPORT_SYMBOL_GPL(r2c2_sch_flow_event);
 
-/* the qdisc of @ifindex (0: of r2c0) in @net; r2c2_sch_mutex held */
-static struct r2c2_sch *r2c2_sch_find(struct net *net, int ifindex,
+/*
+ * The qdisc of @ifindex (0: of r2c0) in @net registered first among
+ * those with @seq >= @from (0: the first of all); r2c2_sch_mutex held.
+ * The extack names why there is none only for @from 0.
+ */
+static struct r2c2_sch *r2c2_sch_find(struct net *net, int ifindex, u64 from,
 				      struct netlink_ext_ack *extack)
 {
 	struct r2c2_node *node = r2c2_node_get(net);
 	struct net_device *r2c0 = NULL;
-	struct r2c2_sch *s;
+	struct r2c2_sch *s, *first = NULL;
 
 	lockdep_assert_held(&r2c2_sch_mutex);
 	if (!ifindex) {
@@ -119,12 +128,15 @@ static struct r2c2_sch *r2c2_sch_find(struct net *net, int ifindex,
 		}
 	}
 	list_for_each_entry(s, &r2c2_sch_list, list) {
+		if (s->seq < from || (first && s->seq > first->seq))
+			continue;
 		if (r2c0 ? s->dev == r2c0 :
 		    s->dev->ifindex == ifindex && net_eq(dev_net(s->dev), net))
-			return s;
+			first = s;
 	}
-	NL_SET_ERR_MSG(extack, "no r2c2 qdisc on the device");
-	return NULL;
+	if (!first && !from)
+		NL_SET_ERR_MSG(extack, "no r2c2 qdisc on the device");
+	return first;
 }
 
 /**
@@ -140,7 +152,7 @@ int r2c2_nl_rate_set(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[R2C2_A_MAX + 1];
 	struct r2c2_rate_ent *ent;
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 	struct r2c2_sch *s;
 	struct nlattr *e;
 	int rem, err, ifindex = 0;
@@ -181,10 +193,19 @@ int r2c2_nl_rate_set(struct sk_buff *skb, struct genl_info *info)
 				    "RATES needs 1..4096 well-formed entries");
 		goto out;
 	}
+	err = -ENODEV;
 	mutex_lock(&r2c2_sch_mutex);
-	s = r2c2_sch_find(genl_info_net(info), ifindex, extack);
-	err = s ? s->ops->rate_set(s->priv, ent, n, extack) : -ENODEV;
+	for (s = r2c2_sch_find(genl_info_net(info), ifindex, 0, extack); s;
+	     s = r2c2_sch_find(genl_info_net(info), ifindex, s->seq + 1, NULL)) {
+		s->ops->rate_set(s->priv, ent, n);
+		err = 0;
+	}
 	mutex_unlock(&r2c2_sch_mutex);
+	for (i = 0; !err && i < n; i++)
+		if (!ent[i].applied) {
+			NL_SET_ERR_MSG(extack, "rates of flows unknown to the qdisc were skipped");
+			break;
+		}
 out:
 	kvfree(ent);
 	return err;
@@ -243,18 +264,21 @@ static int r2c2_dump_ifindex(struct netlink_callback *cb)
 }
 
 /**
- * r2c2_nl_qflow_dump() - R2C2_CMD_QFLOW_GET: the qdisc's flows
+ * r2c2_nl_qflow_dump() - R2C2_CMD_QFLOW_GET: the flows of the device's
+ *	qdiscs, one after the other in the order they registered
  * @skb: the message to fill
- * @cb: cb->args[0] the qdisc's cursor, args[1] its ifindex, args[2] done
+ * @cb: cb->args[0] the current qdisc's cursor, args[1] the device's
+ *	ifindex, args[2] done, args[3] the current qdisc's seq
  *
  * Return: bytes written, 0 at the end, or a negative errno.
  */
 int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct r2c2_qflow_dump d = { .skb = skb, .cb = cb };
-	unsigned long cursor = cb->args[0];
+	struct net *net = sock_net(skb->sk);
+	unsigned long cursor;
 	struct r2c2_sch *s;
-	int ifindex, err;
+	int ifindex, err = 0;
 
 	if (cb->args[2])
 		return 0;
@@ -262,16 +286,26 @@ int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!ifindex)
 		ifindex = r2c2_dump_ifindex(cb);
 	mutex_lock(&r2c2_sch_mutex);
-	s = r2c2_sch_find(sock_net(skb->sk), ifindex, cb->extack);
-	if (!s) {
+	s = r2c2_sch_find(net, ifindex, cb->args[3],
+			  cb->args[1] ? NULL : cb->extack);
+	if (!s && !cb->args[1]) {
 		mutex_unlock(&r2c2_sch_mutex);
-		/* the qdisc went away in the middle of a dump: end it */
-		return cb->args[1] ? 0 : -ENODEV;
+		return -ENODEV;
 	}
-	cb->args[1] = s->dev->ifindex;
-	err = s->ops->qflow_walk(s->priv, &cursor, r2c2_qflow_fill, &d);
+	/* a qdisc that went away in the middle of a dump is skipped */
+	for (; s; s = r2c2_sch_find(net, ifindex, s->seq + 1, NULL)) {
+		if (s->seq != (u64)cb->args[3]) {
+			cb->args[3] = s->seq;
+			cb->args[0] = 0;
+		}
+		cb->args[1] = s->dev->ifindex;
+		cursor = cb->args[0];
+		err = s->ops->qflow_walk(s->priv, &cursor, r2c2_qflow_fill, &d);
+		cb->args[0] = cursor;
+		if (err)
+			break;
+	}
 	mutex_unlock(&r2c2_sch_mutex);
-	cb->args[0] = cursor;
 	if (!err)
 		cb->args[2] = 1;
 	else if (err != -EMSGSIZE)

@@ -644,8 +644,8 @@ static spinlock_t *r2c2q_tree_lock(struct Qdisc *sch)
 	}
 }
 
-static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
-			     unsigned int n, struct netlink_ext_ack *extack)
+static void r2c2q_op_rate_set(void *priv, struct r2c2_rate_ent *ent,
+			      unsigned int n)
 {
 	struct r2c2q_sched *q = priv;
 	struct Qdisc *sch = q->sch;
@@ -670,6 +670,7 @@ static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
 			continue;
 		}
 		r2c2q_rate_set(&q->core, f, ent[i].rate, now);
+		ent[i].applied = true;
 	}
 	q->st.rates_unknown += unknown;
 	/* a flow may be due earlier now: run dequeue, it re-arms the timer */
@@ -677,9 +678,6 @@ static int r2c2q_op_rate_set(void *priv, const struct r2c2_rate_ent *ent,
 		qdisc_watchdog_schedule_ns(&q->watchdog, now);
 	spin_unlock_bh(lock);
 	rcu_read_unlock();
-	if (unknown)
-		NL_SET_ERR_MSG(extack, "rates of flows unknown to the qdisc were skipped");
-	return 0;
 }
 
 /*

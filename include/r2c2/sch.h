@@ -97,10 +97,12 @@ static inline u32 r2c2_flow_id(struct sk_buff *skb)
  * struct r2c2_rate_ent - one entry of a rate push
  * @id: flow identifier
  * @rate: bit/s, R2C2_RATE_MIN..R2C2_RATE_MAX
+ * @applied: set by the qdisc that holds the flow and took the rate
  */
 struct r2c2_rate_ent {
 	u32 id;
 	u64 rate;
+	bool applied;
 };
 
 /**
@@ -150,15 +152,15 @@ typedef int (*r2c2_qflow_fill_t)(void *arg, const struct r2c2_qflow_info *fi);
 
 /**
  * struct r2c2_sch_ops - what a registered qdisc offers r2c2.ko
- * @rate_set: apply a batch of rates (all or nothing for validation
- *	errors); process context, may take the qdisc lock
+ * @rate_set: apply the rates of the flows it holds, marking those
+ *	entries applied; the others are another qdisc's of the device (an
+ *	mq child's) or unknown. Process context, may take the qdisc lock
  * @qflow_walk: call @fill for the flows from *@cursor on, until it
  *	returns an error (the cursor then names that flow) or the flows
  *	run out (return 0); process context
  */
 struct r2c2_sch_ops {
-	int (*rate_set)(void *priv, const struct r2c2_rate_ent *ent,
-			unsigned int n, struct netlink_ext_ack *extack);
+	void (*rate_set)(void *priv, struct r2c2_rate_ent *ent, unsigned int n);
 	int (*qflow_walk)(void *priv, unsigned long *cursor,
 			  r2c2_qflow_fill_t fill, void *arg);
 };
@@ -169,9 +171,12 @@ struct r2c2_sch_ops {
  * @dev: the qdisc's device (the qdisc lives no longer than its device)
  * @ops: its operations
  * @priv: their argument
+ * @seq: order of registration (set by r2c2_sch_register()): a dump walks
+ *	the qdiscs of a device in this order
  */
 struct r2c2_sch {
 	struct list_head list;
+	u64 seq;
 	struct net_device *dev;
 	const struct r2c2_sch_ops *ops;
 	void *priv;
