@@ -62,6 +62,12 @@
 #define R2C2_LSA_REFRESH_HELLOS	30
 #define R2C2_LSA_REFRESH_PER_NODE_MS	100	/* see r2c2_lsa_refresh_ms() */
 #define R2C2_LSA_REFRESH_CAP_MS	900000	/* max_age (4x, in s) fits a u16 */
+/* no node announces a longer max_age: a longer one is malformed */
+#define R2C2_LSA_MAX_AGE_S	(4 * R2C2_LSA_REFRESH_CAP_MS / 1000)
+/* r2c2.max_nodes: nodes the link-state database holds, ourselves included */
+#define R2C2_MAX_NODES_DEFAULT	1024
+#define R2C2_MAX_NODES_MIN	2
+#define R2C2_MAX_NODES_MAX	16384	/* 5 * n^2 bytes of tables: 1.3 GB */
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
 #define R2C2_ROUTE_SAMPLES_UNPRIV 10000	/* more needs CAP_NET_ADMIN */
 

@@ -4,9 +4,35 @@
  * advertisements, the graph of two-way links and the tables computed
  * from it (paths, broadcast FIB, declared-topology check).
  */
+#include <linux/moduleparam.h>
 #include <linux/sort.h>
 
 #include "r2c2.h"
+
+/*
+ * The most nodes a link-state database holds, this node included
+ * (Documentation/design.md, "Fabric trust"). Frames are not
+ * authenticated: without a bound, a neighbour forging LSAs of thousands
+ * of addresses makes every node store and flood them and compute tables
+ * of 5 * n^2 bytes. 1,024 is twice the paper's 512-node rack; its tables
+ * take 5 MB a node.
+ */
+static unsigned int r2c2_max_nodes = R2C2_MAX_NODES_DEFAULT;
+
+static int r2c2_max_nodes_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, R2C2_MAX_NODES_MIN,
+				     R2C2_MAX_NODES_MAX);
+}
+
+static const struct kernel_param_ops r2c2_max_nodes_ops = {
+	.set = r2c2_max_nodes_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_nodes, &r2c2_max_nodes_ops, &r2c2_max_nodes, 0644);
+MODULE_PARM_DESC(max_nodes,
+		 "nodes a link-state database holds, this one included, 2..16384 (default 1024); LSAs of further addresses are refused (drop_lsdb_full)");
 
 /**
  * r2c2_lsa_refresh_ms() - period of our LSA's refresh
@@ -37,6 +63,38 @@ static u32 r2c2_lsa_refresh_ms(const struct r2c2_node *node)
 static u16 r2c2_lsa_max_age_s(const struct r2c2_node *node)
 {
 	return max_t(u16, DIV_ROUND_UP(4 * r2c2_lsa_refresh_ms(node), 1000), 2);
+}
+
+/**
+ * r2c2_lsa_age_bound_s() - the longest an LSA is kept
+ *
+ * What a node with a full database (r2c2.max_nodes records) announces:
+ * 4 refresh periods of 100 ms a node, at least 10 s, at most 900 s; 410 s
+ * at the default 1,024 nodes. A longer max_age is clamped to it, so a
+ * forged record outlives its forger by that much at most.
+ *
+ * Return: the bound in seconds.
+ */
+static u32 r2c2_lsa_age_bound_s(void)
+{
+	u32 ms = max_t(u32, R2C2_LSA_REFRESH_MAX_MS,
+		       READ_ONCE(r2c2_max_nodes) * R2C2_LSA_REFRESH_PER_NODE_MS);
+
+	return DIV_ROUND_UP(4 * min_t(u32, ms, R2C2_LSA_REFRESH_CAP_MS), 1000);
+}
+
+/*
+ * Whether the database may take the LSA of one more address: the records
+ * of other nodes stay below r2c2.max_nodes, leaving room for our own.
+ * Context: @node->lock held.
+ */
+static bool r2c2_lsdb_room(struct r2c2_node *node)
+{
+	unsigned int others = node->nlsa;
+
+	if (others && xa_load(&node->lsdb, node->addr))
+		others--;
+	return others + 1 < READ_ONCE(r2c2_max_nodes);
 }
 
 /* serial number arithmetic: a is newer than b */
@@ -395,6 +453,11 @@ void r2c2_lsa_work(struct work_struct *work)
  * @skb: the frame at its control header; consumed
  *
  * A newer LSA is stored and flooded on every other port with a neighbour.
+ * The LSA of an address the database does not hold is refused when it
+ * holds r2c2.max_nodes already (DROP_LSDB_FULL); a max_age beyond what
+ * any node announces is malformed, one beyond r2c2_lsa_age_bound_s() is
+ * clamped. Everything is read from the frame before pskb_trim(), which
+ * may give a cloned frame a new head.
  *
  * Context: softirq.
  */
@@ -410,18 +473,21 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 	bool bump = false, same;
 	u16 src, max_age;
 	u32 seq;
+	u8 count;
 
 	why = R2C2_S_DROP_TRUNCATED;
 	if (!pskb_may_pull(skb, R2C2_CTL_HLEN + sizeof(*lsa)))
 		goto drop;
 	lsa = (const struct r2c2_lsa *)(skb->data + R2C2_CTL_HLEN);
+	count = lsa->count;
 	why = R2C2_S_DROP_BAD_LSA;
-	if (lsa->count > R2C2_MAX_PORTS)
+	if (count > R2C2_MAX_PORTS)
 		goto drop;
-	len = R2C2_CTL_HLEN + sizeof(*lsa) + lsa->count * sizeof(*ent);
+	len = R2C2_CTL_HLEN + sizeof(*lsa) + count * sizeof(*ent);
 	why = R2C2_S_DROP_TRUNCATED;
 	if (!pskb_may_pull(skb, len))
 		goto drop;
+	/* the pull may have moved the head */
 	ch = (const struct r2c2_ctl_hdr *)skb->data;
 	lsa = (const struct r2c2_lsa *)(ch + 1);
 	ent = (const struct r2c2_lsa_ent *)(lsa + 1);
@@ -432,9 +498,9 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 	seq = ntohl(lsa->lsa_seq);
 	max_age = ntohs(lsa->max_age_s);
 	why = R2C2_S_DROP_BAD_LSA;
-	if (src == R2C2_ADDR_NONE || !max_age)
+	if (src == R2C2_ADDR_NONE || !max_age || max_age > R2C2_LSA_MAX_AGE_S)
 		goto drop;
-	for (i = 0; i < lsa->count; i++) {
+	for (i = 0; i < count; i++) {
 		if (ent[i].port >= R2C2_MAX_PORTS ||
 		    ent[i].nbr_port >= R2C2_MAX_PORTS ||
 		    (seen & BIT(ent[i].port)))
@@ -457,17 +523,20 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 	}
 
 	why = R2C2_S_DROP_NOMEM;
-	if (pskb_trim(skb, len))
-		goto drop;
 	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
 	if (!rec)
 		goto drop;
 	rec->addr = src;
 	rec->seq = seq;
-	rec->max_age_s = max_age;
-	rec->count = lsa->count;
-	rec->expires = jiffies + max_age * HZ;
-	memcpy(rec->ent, ent, rec->count * sizeof(*ent));
+	rec->max_age_s = min_t(u32, max_age, r2c2_lsa_age_bound_s());
+	rec->count = count;
+	rec->expires = jiffies + rec->max_age_s * HZ;
+	memcpy(rec->ent, ent, count * sizeof(*ent));
+	/* ch, lsa and ent are not to be read from here on */
+	if (pskb_trim(skb, len)) {
+		kfree(rec);
+		goto drop;
+	}
 
 	spin_lock(&node->lock);
 	old = xa_load(&node->lsdb, src);
@@ -475,6 +544,12 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 		spin_unlock(&node->lock);
 		kfree(rec);
 		why = R2C2_S_DROP_DUP;
+		goto drop;
+	}
+	if (!old && !r2c2_lsdb_room(node)) {
+		spin_unlock(&node->lock);
+		kfree(rec);
+		why = R2C2_S_DROP_LSDB_FULL;
 		goto drop;
 	}
 	old = xa_store(&node->lsdb, src, rec, GFP_ATOMIC);
@@ -839,3 +914,4 @@ void r2c2_recompute_work(struct work_struct *work)
 	if (old)
 		call_rcu(&old->rcu, r2c2_tables_rcu_free);
 }
+
