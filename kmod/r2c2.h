@@ -26,6 +26,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
+#include <linux/memcontrol.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -68,6 +69,8 @@
 #define R2C2_MAX_NODES_DEFAULT	1024
 #define R2C2_MAX_NODES_MIN	2
 #define R2C2_MAX_NODES_MAX	16384	/* 5 * n^2 bytes of tables: 1.3 GB */
+/* table computations running at once, of different nodes (namespaces) */
+#define R2C2_TABLES_WQ_ACTIVE	clamp_t(int, num_possible_cpus(), 2, 8)
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
 #define R2C2_ROUTE_SAMPLES_UNPRIV 10000	/* more needs CAP_NET_ADMIN */
 
@@ -248,6 +251,8 @@ struct r2c2_tables {
  * @recompute: debounced table computation
  * @recompute_last: jiffies when the tables were last computed
  * @recompute_hold: least time from one computation to the next
+ * @memcg: memory cgroup of the process that configured the node: the
+ *	table computation's allocations are charged to it
  * @tbl_lock: serialises computing and sampling the tables
  * @tables: current tables
  * @tables_gen: generation counter
@@ -287,6 +292,7 @@ struct r2c2_node {
 	struct delayed_work recompute;
 	unsigned long recompute_last;
 	unsigned long recompute_hold;
+	struct mem_cgroup *memcg;
 
 	struct mutex tbl_lock;	/* see above */
 	struct r2c2_tables __rcu *tables;
@@ -374,6 +380,8 @@ void r2c2_topo_tick(struct work_struct *work);
 void r2c2_lsa_work(struct work_struct *work);
 void r2c2_recompute_work(struct work_struct *work);
 extern struct workqueue_struct *r2c2_tables_wq;
+int r2c2_tables_wq_init(void);
+void r2c2_tables_wq_fini(void);
 void r2c2_rcv_hello(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_nbr_clear(struct r2c2_port *port);

@@ -5,6 +5,7 @@
  * from it (paths, broadcast FIB, declared-topology check).
  */
 #include <linux/moduleparam.h>
+#include <linux/sched/mm.h>
 #include <linux/sort.h>
 
 #include "r2c2.h"
@@ -114,11 +115,8 @@ static bool r2c2_seq_after(u32 a, u32 b)
  * a quiet spell, so an isolated change (a link failure) is still acted
  * on after 15 ms. Without the hold, every node of a rack being set up
  * recomputes its O(n^2) tables every 15 ms for as long as LSAs arrive:
- * O(n^3) in all while n nodes join. It runs on r2c2_tables_wq (main.c),
- * one computation at a time in the whole kernel: bound to a CPU on
- * system_wq it would hold up the node's hellos behind it, and on an
- * unbounded workqueue hundreds of nodes in one test kernel make hundreds
- * of runnable kworkers that starve everything else.
+ * O(n^3) in all while n nodes join. It runs on r2c2_tables_wq, a few
+ * computations of different nodes at a time (r2c2_tables_wq_init()).
  *
  * Context: any.
  */
@@ -695,6 +693,14 @@ void r2c2_tables_free(struct r2c2_tables *t)
 	kfree(t);
 }
 
+/*
+ * Allocations of the table computation: charged to the node's memory
+ * cgroup (r2c2_recompute_work() makes it the active one), and failing
+ * quietly: they grow as 5 * n^2 (the cap bounds n), a failure is counted
+ * (drop_nomem) and retried.
+ */
+#define R2C2_TABLES_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+
 /* what the graph computation needs of an LSA */
 struct r2c2_snap {
 	u16 addr;
@@ -737,7 +743,7 @@ static struct r2c2_snap *r2c2_lsdb_snapshot(struct r2c2_node *node,
 
 again:
 	cap = READ_ONCE(node->nlsa) + 8;
-	s = kvcalloc(cap + 1, sizeof(*s), GFP_KERNEL);
+	s = kvcalloc(cap + 1, sizeof(*s), R2C2_TABLES_GFP);
 	if (!s)
 		return NULL;
 	n = 0;
@@ -799,14 +805,14 @@ static struct r2c2_tables *r2c2_tables_build(struct r2c2_node *node)
 	s = r2c2_lsdb_snapshot(node, &n, &me);
 	if (!s)
 		return NULL;
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	nbr = kvmalloc_array(n * R2C2_MAX_PORTS, sizeof(*nbr), GFP_KERNEL);
-	nbr_port = kvzalloc(n * R2C2_MAX_PORTS, GFP_KERNEL);
+	t = kzalloc(sizeof(*t), R2C2_TABLES_GFP);
+	nbr = kvmalloc_array(n * R2C2_MAX_PORTS, sizeof(*nbr), R2C2_TABLES_GFP);
+	nbr_port = kvzalloc(n * R2C2_MAX_PORTS, R2C2_TABLES_GFP);
 	if (!t || !nbr || !nbr_port)
 		goto err;
-	t->addrs = kvmalloc_array(n, sizeof(*t->addrs), GFP_KERNEL);
-	t->fib_ports = kvzalloc(n * R2C2_MAX_TREES, GFP_KERNEL);
-	t->fib_parent = kvmalloc(n * R2C2_MAX_TREES, GFP_KERNEL);
+	t->addrs = kvmalloc_array(n, sizeof(*t->addrs), R2C2_TABLES_GFP);
+	t->fib_ports = kvzalloc(n * R2C2_MAX_TREES, R2C2_TABLES_GFP);
+	t->fib_parent = kvmalloc(n * R2C2_MAX_TREES, R2C2_TABLES_GFP);
 	if (!t->addrs || !t->fib_ports || !t->fib_parent)
 		goto err;
 	memset(t->fib_parent, R2C2_PORT_NONE, n * R2C2_MAX_TREES);
@@ -883,6 +889,7 @@ void r2c2_recompute_work(struct work_struct *work)
 	struct r2c2_node *node = container_of(to_delayed_work(work),
 					      struct r2c2_node, recompute);
 	struct r2c2_tables *t, *old;
+	struct mem_cgroup *memcg;
 	unsigned long now = jiffies, hold;
 
 	mutex_lock(&node->tbl_lock);
@@ -899,7 +906,9 @@ void r2c2_recompute_work(struct work_struct *work)
 		hold = R2C2_RECOMPUTE_DELAY;
 	WRITE_ONCE(node->recompute_hold, hold);
 	WRITE_ONCE(node->recompute_last, now);
+	memcg = set_active_memcg(node->memcg);
 	t = r2c2_tables_build(node);
+	set_active_memcg(memcg);
 	if (!t) {
 		mutex_unlock(&node->tbl_lock);
 		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
@@ -915,3 +924,37 @@ void r2c2_recompute_work(struct work_struct *work)
 		call_rcu(&old->rcu, r2c2_tables_rcu_free);
 }
 
+/*
+ * Table computations of every node in this kernel. Each node has its own
+ * work item, and a work item never runs twice at once, so with room for
+ * two or more at a time one node's computation (long: O(n^2); or waiting
+ * for its table lock behind a ROUTE_GET) cannot hold up another
+ * namespace's. Few at a time all the same: a test rig runs hundreds of
+ * nodes in one kernel, and hundreds of runnable kworkers (one per node,
+ * as on system_unbound_wq) starved the nodes' hellos and userspace.
+ */
+struct workqueue_struct *r2c2_tables_wq;
+
+/**
+ * r2c2_tables_wq_init() - make r2c2_tables_wq
+ *
+ * Unbound, R2C2_TABLES_WQ_ACTIVE computations at a time (as many as
+ * CPUs, at least 2, at most 8).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int r2c2_tables_wq_init(void)
+{
+	r2c2_tables_wq = alloc_workqueue("r2c2_tables", WQ_UNBOUND,
+					 R2C2_TABLES_WQ_ACTIVE);
+	return r2c2_tables_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * r2c2_tables_wq_fini() - destroy r2c2_tables_wq (no work may be queued)
+ */
+void r2c2_tables_wq_fini(void)
+{
+	destroy_workqueue(r2c2_tables_wq);
+	r2c2_tables_wq = NULL;
+}
