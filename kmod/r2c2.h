@@ -57,6 +57,7 @@
 #define R2C2_DUP_MAX		4096
 #define R2C2_DUP_WIN		64
 #define R2C2_DUP_RESET		HZ	/* idle time after which a source may restart */
+#define R2C2_DUP_AGE		(10 * HZ)	/* an entry idle this long is forgotten */
 #define R2C2_RECOMPUTE_DELAY	msecs_to_jiffies(15)
 #define R2C2_RECOMPUTE_HOLD_MAX	HZ	/* see r2c2_recompute_soon() */
 #define R2C2_LSA_REFRESH_MAX_MS	10000
@@ -396,6 +397,7 @@ void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
 struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len);
 void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_dups_flush(struct r2c2_node *node);
+void r2c2_dups_gc(struct r2c2_node *node);
 void r2c2_bretry_init(struct r2c2_port *port);
 void r2c2_bretry_stop(struct r2c2_port *port);
 int r2c2_flow_evt_send(struct r2c2_node *node,
@@ -403,7 +405,8 @@ int r2c2_flow_evt_send(struct r2c2_node *node,
 int r2c2_routes_send(struct r2c2_node *node,
 		     const struct r2c2_route_ent *ent, unsigned int count);
 void r2c2_routes_apply(struct r2c2_node *node,
-		       const struct r2c2_route_ent *ent, unsigned int count);
+		       const struct r2c2_route_ent *ent, unsigned int count,
+		       bool remote);
 
 /* netlink.c */
 extern struct genl_family r2c2_genl_family;

@@ -614,7 +614,7 @@ static bool r2c2_lsdb_expire(struct r2c2_node *node)
 
 /**
  * r2c2_topo_tick() - periodic work: hellos, neighbour and LSA expiry,
- * LSA refresh, flow garbage collection
+ * LSA refresh, garbage collection of flows and duplicate suppression
  * @work: @node->tick
  */
 void r2c2_topo_tick(struct work_struct *work)
@@ -649,6 +649,7 @@ void r2c2_topo_tick(struct work_struct *work)
 	if (time_after_eq(jiffies, node->flow_gc)) {
 		node->flow_gc = jiffies + HZ;
 		r2c2_flows_gc(node, false);
+		r2c2_dups_gc(node);
 	}
 	queue_delayed_work(system_wq, &node->tick,
 			   msecs_to_jiffies(READ_ONCE(node->hello_ms)));
