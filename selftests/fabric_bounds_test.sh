@@ -149,8 +149,12 @@ log_test "setup: line A - B - C, injector on B's p3, r2c2.max_nodes $CAP"
 ((RET == 0)) || ksft_exit
 lap setup
 
+# mem: kB of slab and vmalloc in use (the tables are vmalloc'ed)
+mem() { awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
+
 # ------------------------------------------------ 1. the LSA database
 RET=0
+mem0=$(mem)
 before
 flood lsa 1000 "$NFORGED"
 check_err $? "r2c2_ctlflood lsa failed"
@@ -172,7 +176,7 @@ check_err $? "B: bcast_rx +$(d "$B" bcast_rx), want $kept (and a few refreshes)"
 check_err $? "A and C refused LSAs: +$(d "$A" drop_lsdb_full), +$(d "$C" drop_lsdb_full) (B flooded more than it kept?)"
 nodes_are "$CAP" "${NODES[@]}"
 check_err $? "a node holds more than $CAP nodes: $(jq -c '{ns, nodes}' "$FABRIC_TMP/conv" 2>/dev/null | tr '\n' ' ')"
-log_info "B: p3 received $rx LSAs, kept $kept, drop_lsdb_full +$(d "$B" drop_lsdb_full)"
+log_info "B: p3 received $rx LSAs, kept $kept, drop_lsdb_full +$(d "$B" drop_lsdb_full); slab + vmalloc +$(($(mem) - mem0)) kB"
 ip netns exec "$A" ping -n -c 3 -i 0.2 -W 2 10.42.0.3 >"$FABRIC_TMP/ping" 2>&1
 check_err $? "A does not ping C: $(tail -n 2 "$FABRIC_TMP/ping" | tr '\n' ' ')"
 log_test "LSAs of $NFORGED forged addresses: $CAP nodes at most, the rest refused and counted, A pings C"
