@@ -48,9 +48,6 @@ static int fab_pskb_trim(struct sk_buff *skb, unsigned int len)
 /* Stubs for the rest of r2c2.ko                                    */
 /* ---------------------------------------------------------------- */
 
-#ifndef R2C2_TABLES_WQ_ACTIVE
-struct workqueue_struct *r2c2_tables_wq;	/* main.c's, before the fix */
-#endif
 static atomic64_t fab_stats[__R2C2_S_MAX];
 static atomic_t fab_flow_sets, fab_flow_events, fab_topo_events;
 static struct r2c2_flow fab_flow;
@@ -115,10 +112,6 @@ static u64 stat(enum r2c2_stat s)
 /* ---------------------------------------------------------------- */
 /* Fixtures                                                         */
 /* ---------------------------------------------------------------- */
-
-#ifndef R2C2_MAX_NODES_DEFAULT
-#define R2C2_MAX_NODES_DEFAULT	1024	/* what the fix makes the default */
-#endif
 
 struct fab {
 	struct r2c2_node *node;
@@ -466,7 +459,6 @@ static void r2c2_rcv_bcast__unknown_sources(struct kunit *test)
  */
 static void r2c2_dups_gc__ages(struct kunit *test)
 {
-#ifdef R2C2_DUP_AGE
 	static const u16 addrs[] = { 1, 2, 3 };
 	struct r2c2_dup *d;
 	struct fab f;
@@ -486,9 +478,6 @@ static void r2c2_dups_gc__ages(struct kunit *test)
 	/* 2 starts afresh: a broadcast far behind its old window is new */
 	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 2, 30000, 0, 0, 0));
 	KUNIT_EXPECT_EQ(test, atomic_read(&fab_flow_events), 3);
-#else
-	KUNIT_FAIL(test, "duplicate-suppression entries never age (no R2C2_DUP_AGE)");
-#endif
 }
 
 /*
@@ -543,13 +532,7 @@ static void r2c2_recompute_work__namespaces_independent(struct kunit *test)
 	struct r2c2_node *x = fab_node(test, 1), *y = fab_node(test, 2);
 	int i;
 
-#ifdef R2C2_TABLES_WQ_ACTIVE
 	KUNIT_ASSERT_EQ(test, r2c2_tables_wq_init(), 0);
-#else
-	/* as main.c made it before the fix */
-	r2c2_tables_wq = alloc_workqueue("r2c2_tables", WQ_UNBOUND, 1);
-	KUNIT_ASSERT_NOT_NULL(test, r2c2_tables_wq);
-#endif
 	WRITE_ONCE(x->active, true);
 	WRITE_ONCE(y->active, true);
 	mutex_lock(&x->tbl_lock);
@@ -570,12 +553,7 @@ static void r2c2_recompute_work__namespaces_independent(struct kunit *test)
 	WRITE_ONCE(y->active, false);
 	cancel_delayed_work_sync(&x->recompute);
 	cancel_delayed_work_sync(&y->recompute);
-#ifdef R2C2_TABLES_WQ_ACTIVE
 	r2c2_tables_wq_fini();
-#else
-	destroy_workqueue(r2c2_tables_wq);
-	r2c2_tables_wq = NULL;
-#endif
 }
 
 static struct kunit_case fab_cases[] = {
