@@ -15,8 +15,8 @@
 #	 +-----------+                |                  +-----------+
 #	                       inj0 --+  r2c2-fi (r2c2_ctlflood)
 #
-#	 X1 (11) -- X2 (12) -- ... -- X10 (20)      Y1 (21) -- Y2 (22)
-#	 r2c2-x1 ... r2c2-x10, p0 to the next's p1    r2c2-y1, r2c2-y2
+#	 X1 (31) -- X2 (32) -- ... -- X16 (46)      Y1 (21) -- Y2 (22)
+#	 r2c2-x1 ... r2c2-x16, p0 to the next's p1    r2c2-y1, r2c2-y2
 #
 # r2c2.max_nodes is 64 for the whole test. With A, B and C known:
 #  1. LSAs of 5,000 forged addresses into B's p3: B keeps 61 of them (64
@@ -32,7 +32,7 @@
 #     LSA of, for flows of B that do not exist: no flow is made at B
 #     (routes_refused 10,600).
 #  5. X1 holds its table lock for a long ROUTE_GET (10^6 VLB samples to
-#     X10, 2-3 s in a TCG guest) and then loses a link, so its
+#     X16, seconds in a TCG guest) and then loses a link, so its
 #     computation waits for the lock; Y1 loses its link meanwhile: Y1's
 #     tables must change before X1's ROUTE_GET ends. Y1's change is seen
 #     in its TOPO_EVENT (a monitor started before): every r2c2 netlink
@@ -205,8 +205,10 @@ wait_until 60 p3_got "$NFORGED"
 check_err $? "B's p3 received $(d "$B" p3_rx) of $NFORGED flow events"
 sleep 0.3
 snap "$FABRIC_TMP/after" -p "${NODES[@]}" && deltas
-[[ $(d "$B" drop_unknown_src) == "$NFORGED" && $(d "$B" bcast_rx) == 0 ]]
-check_err $? "B: drop_unknown_src +$(d "$B" drop_unknown_src), bcast_rx +$(d "$B" bcast_rx); want $NFORGED and 0"
+# each frame is counted once, under one reason: all of them here (bcast_rx
+# has LSA refreshes of A and C only)
+[[ $(d "$B" drop_unknown_src) == "$NFORGED" && $(d "$B" bcast_rx) -le 6 ]]
+check_err $? "B: drop_unknown_src +$(d "$B" drop_unknown_src), bcast_rx +$(d "$B" bcast_rx); want $NFORGED and LSA refreshes only (<= 6)"
 [[ $(d "$A" drop_unknown_src) == 0 && $(d "$C" drop_unknown_src) == 0 ]]
 check_err $? "B relayed some: A and C drop_unknown_src +$(d "$A" drop_unknown_src), +$(d "$C" drop_unknown_src)"
 before
@@ -231,8 +233,9 @@ snap "$FABRIC_TMP/after" -p "${NODES[@]}" && deltas
 f1=$(flows_b)
 [[ $f1 == "$f0" ]]
 check_err $? "B's flow table grew from $f0 to $f1 flows"
-[[ $(d "$B" routes_refused) == $((50 * 212)) && $(d "$B" bcast_rx) == 50 ]]
-check_err $? "B: routes_refused +$(d "$B" routes_refused), bcast_rx +$(d "$B" bcast_rx); want 10600 and 50"
+[[ $(d "$B" routes_refused) == $((50 * 212)) && $(d "$B" bcast_rx) -ge 50 &&
+   $(d "$B" bcast_rx) -le 56 ]]
+check_err $? "B: routes_refused +$(d "$B" routes_refused), bcast_rx +$(d "$B" bcast_rx); want 10600 and 50 (and LSA refreshes)"
 log_test "50 ROUTES frames for flows B does not have: no flow made, 10600 entries refused"
 lap "broadcast floods"
 
@@ -243,7 +246,7 @@ log_test "no kernel warning, oops or taint"
 
 # ------------------------------------------------ 5. namespaces
 RET=0
-NX=10 X=() Y=(r2c2-y1 r2c2-y2)
+NX=16 X=() Y=(r2c2-y1 r2c2-y2)
 for ((i = 1; i <= NX; i++)); do X+=("r2c2-x$i"); done
 setup_xy()
 {
@@ -257,7 +260,7 @@ setup_xy()
 	done
 	veth_link "${Y[0]}" p0 "${Y[1]}" p1 || return 1
 	for ((i = 0; i < NX; i++)); do
-		ip netns exec "${X[i]}" r2c2ctl node set addr $((11 + i)) || return 1
+		ip netns exec "${X[i]}" r2c2ctl node set addr $((31 + i)) || return 1
 		if ((i < NX - 1)); then
 			ip netns exec "${X[i]}" r2c2ctl port add 0 dev p0 || return 1
 		fi
@@ -276,11 +279,7 @@ wait_until 90 nodes_are "$NX" "${X[@]}" && wait_until 30 nodes_are 2 "${Y[@]}"
 check_err $? "X or Y did not converge"
 # since T: seconds from t0 to T, two decimals
 since() { awk -v a="$1" -v b="$t0" 'BEGIN { printf "%.2f", a - b }'; }
-y_cut()
-{
-	jq -s -e 'any(.[]; .event == "topo" and .links == 0)' \
-		"$FABRIC_TMP/ymon" >/dev/null 2>&1
-}
+y_cut() { grep -Eq '"event": *"topo".*"links": *0[,}]' "$FABRIC_TMP/ymon"; }
 ((RET == 0)) && {
 	ip netns exec "${Y[0]}" r2c2ctl -j monitor >"$FABRIC_TMP/ymon" 2>&1 &
 	YMON=$!
@@ -289,13 +288,14 @@ y_cut()
 	# 15 ms after the link goes down, before Y1's is asked for
 	sleep 2.5
 	t0=$(date +%s.%N)
-	ip netns exec "${X[0]}" r2c2ctl route get $((10 + NX)) routing vlb count 1000000 >/dev/null &
+	ip netns exec "${X[0]}" r2c2ctl route get $((30 + NX)) routing vlb count 1000000 >/dev/null &
 	RG=$!
 	sleep 0.3
 	ip -n "${X[0]}" link set p0 down	# X1 recomputes: waits for its lock
 	sleep 0.3
 	if [[ -e /proc/$RG ]]; then
 		ip -n "${Y[0]}" link set p0 down
+		t_trig=$(date +%s.%N)
 		wait_until 20 y_cut
 		check_err $? "no TOPO_EVENT of Y1 with links 0: $(tail -n 3 "$FABRIC_TMP/ymon" | tr '\n' ' ')"
 		t_y=$(date +%s.%N)
@@ -303,7 +303,7 @@ y_cut()
 		check_err $? "Y1's tables changed only after X1's ROUTE_GET ended ($(since "$t_y") s after it began)"
 		wait "$RG"
 		t1=$(date +%s.%N)
-		log_info "X1's ROUTE_GET took $(since "$t1") s, Y1 changed $(since "$t_y") s after it began"
+		log_info "X1's ROUTE_GET took $(since "$t1") s; Y1's link went down $(since "$t_trig") s after it began, its tables changed by $(since "$t_y") s"
 		log_test "a node whose computation waits does not hold up another namespace's"
 	else
 		wait "$RG"
