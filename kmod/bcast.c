@@ -5,6 +5,7 @@
  * BCAST_ETH, FLOW and ROUTES frames, and the local retry of FLOW and
  * ROUTES copies whose transmit failed.
  */
+#include <linux/hash.h>
 #include <linux/moduleparam.h>
 
 #include "r2c2.h"
@@ -311,7 +312,12 @@ void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
 	consume_skb(skb);
 }
 
-/* Whether a broadcast of @src with @seq was seen; records it if not. */
+/*
+ * Whether a broadcast of @src with @seq was seen; records it if not. The
+ * caller has checked that @src is in the tables, so the entries made are
+ * bounded by r2c2.max_nodes (and R2C2_DUP_MAX); r2c2_dups_gc() forgets
+ * those idle for R2C2_DUP_AGE.
+ */
 static bool r2c2_dup_seen(struct r2c2_node *node, u16 src, u16 seq)
 {
 	struct r2c2_dup *d;
@@ -362,6 +368,33 @@ out:
 }
 
 /**
+ * r2c2_dups_gc() - forget duplicate-suppression entries idle for a while
+ * @node: the node
+ *
+ * An entry idle for R2C2_DUP_AGE (10 s; a source silent for
+ * R2C2_DUP_RESET may restart its sequence anyway) is forgotten: sources
+ * that left the rack, or that were in the tables only for a while, do
+ * not hold the table's room for good.
+ *
+ * Context: process or softirq; takes @node->dup_lock.
+ */
+void r2c2_dups_gc(struct r2c2_node *node)
+{
+	struct r2c2_dup *d;
+	unsigned long idx;
+
+	spin_lock_bh(&node->dup_lock);
+	xa_for_each(&node->dups, idx, d) {
+		if (time_before(jiffies, d->last + R2C2_DUP_AGE))
+			continue;
+		xa_erase(&node->dups, idx);
+		node->ndups--;
+		kfree(d);
+	}
+	spin_unlock_bh(&node->dup_lock);
+}
+
+/**
  * r2c2_dups_flush() - forget the duplicate-suppression state
  * @node: the node
  */
@@ -379,27 +412,54 @@ void r2c2_dups_flush(struct r2c2_node *node)
 	spin_unlock_bh(&node->dup_lock);
 }
 
+/* Whether the sender flow table has flow @id. Context: RCU read side. */
+static bool r2c2_flow_known(struct r2c2_node *node, u32 id)
+{
+	struct r2c2_flow *f;
+
+	hlist_for_each_entry_rcu(f, &node->flows[hash_32(id, R2C2_FLOW_HBITS)],
+				 hnode)
+		if (f->id == id)
+			return true;
+	return false;
+}
+
 /**
  * r2c2_routes_apply() - apply routing assignments naming this node
  * @node: the node
  * @ent: entries
  * @count: number of entries
+ * @remote: the entries came from the fabric (a ROUTES frame), not from a
+ *	ROUTES_SEND request of this node
+ *
+ * A local request may assign a flow before its first packet. Entries from
+ * the fabric only change flows this node has (ROUTES_REFUSED counts the
+ * others): a flow is announced, and so assigned, only while its source
+ * has it, and 212 entries a frame would otherwise fill the flow table.
  *
  * Context: RCU read side.
  */
 void r2c2_routes_apply(struct r2c2_node *node,
-		       const struct r2c2_route_ent *ent, unsigned int count)
+		       const struct r2c2_route_ent *ent, unsigned int count,
+		       bool remote)
 {
 	u16 me = READ_ONCE(node->addr);
-	unsigned int i;
+	unsigned int i, refused = 0;
+	u32 id;
 
 	for (i = 0; i < count; i++) {
 		if (ntohs(ent[i].src) != me || ent[i].rproto >= __R2C2_RP_MAX)
 			continue;
-		if (!r2c2_flow_set(node, ntohl(ent[i].flow), R2C2_ADDR_NONE,
-				   ent[i].rproto))
+		id = ntohl(ent[i].flow);
+		if (remote && !r2c2_flow_known(node, id)) {
+			refused++;
+			continue;
+		}
+		if (!r2c2_flow_set(node, id, R2C2_ADDR_NONE, ent[i].rproto))
 			r2c2_stat_add(node, NULL, R2C2_S_FLOW_TABLE_FULL, 1);
 	}
+	if (refused)
+		r2c2_stat_add(node, NULL, R2C2_S_ROUTES_REFUSED, refused);
 }
 
 /**
@@ -408,7 +468,8 @@ void r2c2_routes_apply(struct r2c2_node *node,
  * @skb: the frame at its control header; consumed
  *
  * Relayed on the ports of the FIB entry (source, tree) and delivered
- * locally once.
+ * locally once. A frame whose source is not in the tables is dropped
+ * (DROP_UNKNOWN_SRC) before any duplicate-suppression state is made.
  *
  * Context: softirq.
  */
@@ -462,6 +523,11 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 	why = R2C2_S_DROP_BAD_LSA;
 	if (tree >= R2C2_MAX_TREES || src == R2C2_ADDR_NONE)
 		goto drop;
+	t = rcu_dereference(node->tables);
+	si = t ? r2c2_tables_idx(t, src) : -1;
+	why = R2C2_S_DROP_UNKNOWN_SRC;
+	if (si < 0)
+		goto drop;
 	why = R2C2_S_DROP_DUP;
 	if (r2c2_dup_seen(node, src, ntohs(ch->seq)))
 		goto drop;
@@ -470,9 +536,7 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 		goto drop;
 	r2c2_stat_add(node, port, R2C2_S_BCAST_RX, 1);
 
-	t = rcu_dereference(node->tables);
-	si = t ? r2c2_tables_idx(t, src) : -1;
-	if (si >= 0 && t->me != R2C2_IDX_NONE)
+	if (t->me != R2C2_IDX_NONE)
 		mask = t->fib_ports[(size_t)si * R2C2_MAX_TREES + tree];
 	mask &= ~BIT(port->num);	/* never back where it came from */
 	r2c2_send_mask(node, skb, mask, R2C2_S_BCAST_FWD,
@@ -492,7 +556,7 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 				       R2C2_CTL_HLEN + sizeof(struct r2c2_routes)),
 				       count);
 		r2c2_routes_apply(node, (const void *)(skb->data + R2C2_CTL_HLEN +
-				  sizeof(struct r2c2_routes)), count);
+				  sizeof(struct r2c2_routes)), count, true);
 		break;
 	}
 	consume_skb(skb);
@@ -547,7 +611,7 @@ int r2c2_routes_send(struct r2c2_node *node,
 	memcpy(r + 1, ent, count * sizeof(*ent));
 	r2c2_bcast_send(node, skb, R2C2_T_ROUTES, blen);
 	rcu_read_lock();
-	r2c2_routes_apply(node, ent, count);
+	r2c2_routes_apply(node, ent, count, false);
 	rcu_read_unlock();
 	return 0;
 }

@@ -129,6 +129,8 @@ int r2c2_node_create(struct r2c2_node *node, u16 addr, const char *ifname)
 		return PTR_ERR(dev);
 	}
 	node->dev = dev;
+	/* the table computation's memory is charged to the configurer's */
+	node->memcg = get_mem_cgroup_from_mm(current->mm);
 	node->lsa_seq = 0;
 	node->flow_gc = jiffies + HZ;
 	atomic_set(&node->bcast_seq, get_random_u32());
@@ -222,6 +224,8 @@ void r2c2_node_destroy(struct r2c2_node *node)
 	r2c2_lsdb_flush(node);
 	r2c2_dups_flush(node);
 	r2c2_flows_gc(node, true);
+	mem_cgroup_put(node->memcg);
+	node->memcg = NULL;
 	r2c2_node_defaults(node);
 }
 
@@ -278,14 +282,6 @@ static struct pernet_operations r2c2_net_ops = {
 	.size = sizeof(struct r2c2_node),
 };
 
-/*
- * Table computations of every node in this kernel, one at a time: each
- * is O(n^2) and CPU-bound, and a test rig runs hundreds of nodes in one
- * kernel. Unbounded, hundreds of runnable kworkers starve the nodes'
- * hellos (system_wq) and userspace; one at a time, they take their turns.
- */
-struct workqueue_struct *r2c2_tables_wq;
-
 static int __init r2c2_init(void)
 {
 	int err;
@@ -305,9 +301,9 @@ static int __init r2c2_init(void)
 		     R2C2_ROUTES_MAX * sizeof(struct r2c2_route_ent) >
 		     ETH_DATA_LEN);
 
-	r2c2_tables_wq = alloc_workqueue("r2c2_tables", WQ_UNBOUND, 1);
-	if (!r2c2_tables_wq)
-		return -ENOMEM;
+	err = r2c2_tables_wq_init();
+	if (err)
+		return err;
 	err = register_pernet_device(&r2c2_net_ops);
 	if (err)
 		goto err_wq;
@@ -326,7 +322,7 @@ err_pernet:
 	unregister_pernet_device(&r2c2_net_ops);
 	rcu_barrier();
 err_wq:
-	destroy_workqueue(r2c2_tables_wq);
+	r2c2_tables_wq_fini();
 	return err;
 }
 
@@ -335,7 +331,7 @@ static void __exit r2c2_exit(void)
 	r2c2_genl_unregister();
 	r2c2_notifier_unregister();
 	unregister_pernet_device(&r2c2_net_ops);
-	destroy_workqueue(r2c2_tables_wq);
+	r2c2_tables_wq_fini();
 	rcu_barrier();
 }
 

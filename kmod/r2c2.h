@@ -26,6 +26,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
+#include <linux/memcontrol.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -56,12 +57,21 @@
 #define R2C2_DUP_MAX		4096
 #define R2C2_DUP_WIN		64
 #define R2C2_DUP_RESET		HZ	/* idle time after which a source may restart */
+#define R2C2_DUP_AGE		(10 * HZ)	/* an entry idle this long is forgotten */
 #define R2C2_RECOMPUTE_DELAY	msecs_to_jiffies(15)
 #define R2C2_RECOMPUTE_HOLD_MAX	HZ	/* see r2c2_recompute_soon() */
 #define R2C2_LSA_REFRESH_MAX_MS	10000
 #define R2C2_LSA_REFRESH_HELLOS	30
 #define R2C2_LSA_REFRESH_PER_NODE_MS	100	/* see r2c2_lsa_refresh_ms() */
 #define R2C2_LSA_REFRESH_CAP_MS	900000	/* max_age (4x, in s) fits a u16 */
+/* no node announces a longer max_age: a longer one is malformed */
+#define R2C2_LSA_MAX_AGE_S	(4 * R2C2_LSA_REFRESH_CAP_MS / 1000)
+/* r2c2.max_nodes: nodes the link-state database holds, ourselves included */
+#define R2C2_MAX_NODES_DEFAULT	1024
+#define R2C2_MAX_NODES_MIN	2
+#define R2C2_MAX_NODES_MAX	16384	/* 5 * n^2 bytes of tables: 1.3 GB */
+/* table computations running at once, of different nodes (namespaces) */
+#define R2C2_TABLES_WQ_ACTIVE	clamp_t(int, num_possible_cpus(), 2, 8)
 #define R2C2_ROUTE_SAMPLES_MAX	1000000
 #define R2C2_ROUTE_SAMPLES_UNPRIV 100	/* more needs CAP_NET_ADMIN */
 
@@ -242,6 +252,8 @@ struct r2c2_tables {
  * @recompute: debounced table computation
  * @recompute_last: jiffies when the tables were last computed
  * @recompute_hold: least time from one computation to the next
+ * @memcg: memory cgroup of the process that configured the node: the
+ *	table computation's allocations are charged to it
  * @tbl_lock: serialises computing and sampling the tables
  * @tables: current tables
  * @tables_gen: generation counter
@@ -281,6 +293,7 @@ struct r2c2_node {
 	struct delayed_work recompute;
 	unsigned long recompute_last;
 	unsigned long recompute_hold;
+	struct mem_cgroup *memcg;
 
 	struct mutex tbl_lock;	/* see above */
 	struct r2c2_tables __rcu *tables;
@@ -368,6 +381,8 @@ void r2c2_topo_tick(struct work_struct *work);
 void r2c2_lsa_work(struct work_struct *work);
 void r2c2_recompute_work(struct work_struct *work);
 extern struct workqueue_struct *r2c2_tables_wq;
+int r2c2_tables_wq_init(void);
+void r2c2_tables_wq_fini(void);
 void r2c2_rcv_hello(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_nbr_clear(struct r2c2_port *port);
@@ -382,6 +397,7 @@ void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
 struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len);
 void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb);
 void r2c2_dups_flush(struct r2c2_node *node);
+void r2c2_dups_gc(struct r2c2_node *node);
 void r2c2_bretry_init(struct r2c2_port *port);
 void r2c2_bretry_stop(struct r2c2_port *port);
 int r2c2_flow_evt_send(struct r2c2_node *node,
@@ -389,7 +405,8 @@ int r2c2_flow_evt_send(struct r2c2_node *node,
 int r2c2_routes_send(struct r2c2_node *node,
 		     const struct r2c2_route_ent *ent, unsigned int count);
 void r2c2_routes_apply(struct r2c2_node *node,
-		       const struct r2c2_route_ent *ent, unsigned int count);
+		       const struct r2c2_route_ent *ent, unsigned int count,
+		       bool remote);
 
 /* netlink.c */
 extern struct genl_family r2c2_genl_family;

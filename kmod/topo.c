@@ -4,9 +4,36 @@
  * advertisements, the graph of two-way links and the tables computed
  * from it (paths, broadcast FIB, declared-topology check).
  */
+#include <linux/moduleparam.h>
+#include <linux/sched/mm.h>
 #include <linux/sort.h>
 
 #include "r2c2.h"
+
+/*
+ * The most nodes a link-state database holds, this node included
+ * (Documentation/design.md, "Fabric trust"). Frames are not
+ * authenticated: without a bound, a neighbour forging LSAs of thousands
+ * of addresses makes every node store and flood them and compute tables
+ * of 5 * n^2 bytes. 1,024 is twice the paper's 512-node rack; its tables
+ * take 5 MB a node.
+ */
+static unsigned int r2c2_max_nodes = R2C2_MAX_NODES_DEFAULT;
+
+static int r2c2_max_nodes_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, R2C2_MAX_NODES_MIN,
+				     R2C2_MAX_NODES_MAX);
+}
+
+static const struct kernel_param_ops r2c2_max_nodes_ops = {
+	.set = r2c2_max_nodes_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_nodes, &r2c2_max_nodes_ops, &r2c2_max_nodes, 0644);
+MODULE_PARM_DESC(max_nodes,
+		 "nodes a link-state database holds, this one included, 2..16384 (default 1024); LSAs of further addresses are refused (drop_lsdb_full)");
 
 /**
  * r2c2_lsa_refresh_ms() - period of our LSA's refresh
@@ -39,6 +66,38 @@ static u16 r2c2_lsa_max_age_s(const struct r2c2_node *node)
 	return max_t(u16, DIV_ROUND_UP(4 * r2c2_lsa_refresh_ms(node), 1000), 2);
 }
 
+/**
+ * r2c2_lsa_age_bound_s() - the longest an LSA is kept
+ *
+ * What a node with a full database (r2c2.max_nodes records) announces:
+ * 4 refresh periods of 100 ms a node, at least 10 s, at most 900 s; 410 s
+ * at the default 1,024 nodes. A longer max_age is clamped to it, so a
+ * forged record outlives its forger by that much at most.
+ *
+ * Return: the bound in seconds.
+ */
+static u32 r2c2_lsa_age_bound_s(void)
+{
+	u32 ms = max_t(u32, R2C2_LSA_REFRESH_MAX_MS,
+		       READ_ONCE(r2c2_max_nodes) * R2C2_LSA_REFRESH_PER_NODE_MS);
+
+	return DIV_ROUND_UP(4 * min_t(u32, ms, R2C2_LSA_REFRESH_CAP_MS), 1000);
+}
+
+/*
+ * Whether the database may take the LSA of one more address: the records
+ * of other nodes stay below r2c2.max_nodes, leaving room for our own.
+ * Context: @node->lock held.
+ */
+static bool r2c2_lsdb_room(struct r2c2_node *node)
+{
+	unsigned int others = node->nlsa;
+
+	if (others && xa_load(&node->lsdb, node->addr))
+		others--;
+	return others + 1 < READ_ONCE(r2c2_max_nodes);
+}
+
 /* serial number arithmetic: a is newer than b */
 static bool r2c2_seq_after(u32 a, u32 b)
 {
@@ -56,11 +115,8 @@ static bool r2c2_seq_after(u32 a, u32 b)
  * a quiet spell, so an isolated change (a link failure) is still acted
  * on after 15 ms. Without the hold, every node of a rack being set up
  * recomputes its O(n^2) tables every 15 ms for as long as LSAs arrive:
- * O(n^3) in all while n nodes join. It runs on r2c2_tables_wq (main.c),
- * one computation at a time in the whole kernel: bound to a CPU on
- * system_wq it would hold up the node's hellos behind it, and on an
- * unbounded workqueue hundreds of nodes in one test kernel make hundreds
- * of runnable kworkers that starve everything else.
+ * O(n^3) in all while n nodes join. It runs on r2c2_tables_wq, a few
+ * computations of different nodes at a time (r2c2_tables_wq_init()).
  *
  * Context: any.
  */
@@ -395,6 +451,11 @@ void r2c2_lsa_work(struct work_struct *work)
  * @skb: the frame at its control header; consumed
  *
  * A newer LSA is stored and flooded on every other port with a neighbour.
+ * The LSA of an address the database does not hold is refused when it
+ * holds r2c2.max_nodes already (DROP_LSDB_FULL); a max_age beyond what
+ * any node announces is malformed, one beyond r2c2_lsa_age_bound_s() is
+ * clamped. Everything is read from the frame before pskb_trim(), which
+ * may give a cloned frame a new head.
  *
  * Context: softirq.
  */
@@ -410,18 +471,21 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 	bool bump = false, same;
 	u16 src, max_age;
 	u32 seq;
+	u8 count;
 
 	why = R2C2_S_DROP_TRUNCATED;
 	if (!pskb_may_pull(skb, R2C2_CTL_HLEN + sizeof(*lsa)))
 		goto drop;
 	lsa = (const struct r2c2_lsa *)(skb->data + R2C2_CTL_HLEN);
+	count = lsa->count;
 	why = R2C2_S_DROP_BAD_LSA;
-	if (lsa->count > R2C2_MAX_PORTS)
+	if (count > R2C2_MAX_PORTS)
 		goto drop;
-	len = R2C2_CTL_HLEN + sizeof(*lsa) + lsa->count * sizeof(*ent);
+	len = R2C2_CTL_HLEN + sizeof(*lsa) + count * sizeof(*ent);
 	why = R2C2_S_DROP_TRUNCATED;
 	if (!pskb_may_pull(skb, len))
 		goto drop;
+	/* the pull may have moved the head */
 	ch = (const struct r2c2_ctl_hdr *)skb->data;
 	lsa = (const struct r2c2_lsa *)(ch + 1);
 	ent = (const struct r2c2_lsa_ent *)(lsa + 1);
@@ -432,9 +496,9 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 	seq = ntohl(lsa->lsa_seq);
 	max_age = ntohs(lsa->max_age_s);
 	why = R2C2_S_DROP_BAD_LSA;
-	if (src == R2C2_ADDR_NONE || !max_age)
+	if (src == R2C2_ADDR_NONE || !max_age || max_age > R2C2_LSA_MAX_AGE_S)
 		goto drop;
-	for (i = 0; i < lsa->count; i++) {
+	for (i = 0; i < count; i++) {
 		if (ent[i].port >= R2C2_MAX_PORTS ||
 		    ent[i].nbr_port >= R2C2_MAX_PORTS ||
 		    (seen & BIT(ent[i].port)))
@@ -457,17 +521,20 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 	}
 
 	why = R2C2_S_DROP_NOMEM;
-	if (pskb_trim(skb, len))
-		goto drop;
 	rec = kzalloc(sizeof(*rec), GFP_ATOMIC);
 	if (!rec)
 		goto drop;
 	rec->addr = src;
 	rec->seq = seq;
-	rec->max_age_s = max_age;
-	rec->count = lsa->count;
-	rec->expires = jiffies + max_age * HZ;
-	memcpy(rec->ent, ent, rec->count * sizeof(*ent));
+	rec->max_age_s = min_t(u32, max_age, r2c2_lsa_age_bound_s());
+	rec->count = count;
+	rec->expires = jiffies + rec->max_age_s * HZ;
+	memcpy(rec->ent, ent, count * sizeof(*ent));
+	/* ch, lsa and ent are not to be read from here on */
+	if (pskb_trim(skb, len)) {
+		kfree(rec);
+		goto drop;
+	}
 
 	spin_lock(&node->lock);
 	old = xa_load(&node->lsdb, src);
@@ -475,6 +542,12 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 		spin_unlock(&node->lock);
 		kfree(rec);
 		why = R2C2_S_DROP_DUP;
+		goto drop;
+	}
+	if (!old && !r2c2_lsdb_room(node)) {
+		spin_unlock(&node->lock);
+		kfree(rec);
+		why = R2C2_S_DROP_LSDB_FULL;
 		goto drop;
 	}
 	old = xa_store(&node->lsdb, src, rec, GFP_ATOMIC);
@@ -541,7 +614,7 @@ static bool r2c2_lsdb_expire(struct r2c2_node *node)
 
 /**
  * r2c2_topo_tick() - periodic work: hellos, neighbour and LSA expiry,
- * LSA refresh, flow garbage collection
+ * LSA refresh, garbage collection of flows and duplicate suppression
  * @work: @node->tick
  */
 void r2c2_topo_tick(struct work_struct *work)
@@ -576,6 +649,7 @@ void r2c2_topo_tick(struct work_struct *work)
 	if (time_after_eq(jiffies, node->flow_gc)) {
 		node->flow_gc = jiffies + HZ;
 		r2c2_flows_gc(node, false);
+		r2c2_dups_gc(node);
 	}
 	queue_delayed_work(system_wq, &node->tick,
 			   msecs_to_jiffies(READ_ONCE(node->hello_ms)));
@@ -620,6 +694,14 @@ void r2c2_tables_free(struct r2c2_tables *t)
 	kfree(t);
 }
 
+/*
+ * Allocations of the table computation: charged to the node's memory
+ * cgroup (r2c2_recompute_work() makes it the active one), and failing
+ * quietly: they grow as 5 * n^2 (the cap bounds n), a failure is counted
+ * (drop_nomem) and retried.
+ */
+#define R2C2_TABLES_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+
 /* what the graph computation needs of an LSA */
 struct r2c2_snap {
 	u16 addr;
@@ -662,7 +744,7 @@ static struct r2c2_snap *r2c2_lsdb_snapshot(struct r2c2_node *node,
 
 again:
 	cap = READ_ONCE(node->nlsa) + 8;
-	s = kvcalloc(cap + 1, sizeof(*s), GFP_KERNEL);
+	s = kvcalloc(cap + 1, sizeof(*s), R2C2_TABLES_GFP);
 	if (!s)
 		return NULL;
 	n = 0;
@@ -724,14 +806,14 @@ static struct r2c2_tables *r2c2_tables_build(struct r2c2_node *node)
 	s = r2c2_lsdb_snapshot(node, &n, &me);
 	if (!s)
 		return NULL;
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	nbr = kvmalloc_array(n * R2C2_MAX_PORTS, sizeof(*nbr), GFP_KERNEL);
-	nbr_port = kvzalloc(n * R2C2_MAX_PORTS, GFP_KERNEL);
+	t = kzalloc(sizeof(*t), R2C2_TABLES_GFP);
+	nbr = kvmalloc_array(n * R2C2_MAX_PORTS, sizeof(*nbr), R2C2_TABLES_GFP);
+	nbr_port = kvzalloc(n * R2C2_MAX_PORTS, R2C2_TABLES_GFP);
 	if (!t || !nbr || !nbr_port)
 		goto err;
-	t->addrs = kvmalloc_array(n, sizeof(*t->addrs), GFP_KERNEL);
-	t->fib_ports = kvzalloc(n * R2C2_MAX_TREES, GFP_KERNEL);
-	t->fib_parent = kvmalloc(n * R2C2_MAX_TREES, GFP_KERNEL);
+	t->addrs = kvmalloc_array(n, sizeof(*t->addrs), R2C2_TABLES_GFP);
+	t->fib_ports = kvzalloc(n * R2C2_MAX_TREES, R2C2_TABLES_GFP);
+	t->fib_parent = kvmalloc(n * R2C2_MAX_TREES, R2C2_TABLES_GFP);
 	if (!t->addrs || !t->fib_ports || !t->fib_parent)
 		goto err;
 	memset(t->fib_parent, R2C2_PORT_NONE, n * R2C2_MAX_TREES);
@@ -808,6 +890,7 @@ void r2c2_recompute_work(struct work_struct *work)
 	struct r2c2_node *node = container_of(to_delayed_work(work),
 					      struct r2c2_node, recompute);
 	struct r2c2_tables *t, *old;
+	struct mem_cgroup *memcg;
 	unsigned long now = jiffies, hold;
 
 	mutex_lock(&node->tbl_lock);
@@ -824,7 +907,9 @@ void r2c2_recompute_work(struct work_struct *work)
 		hold = R2C2_RECOMPUTE_DELAY;
 	WRITE_ONCE(node->recompute_hold, hold);
 	WRITE_ONCE(node->recompute_last, now);
+	memcg = set_active_memcg(node->memcg);
 	t = r2c2_tables_build(node);
+	set_active_memcg(memcg);
 	if (!t) {
 		mutex_unlock(&node->tbl_lock);
 		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
@@ -838,4 +923,39 @@ void r2c2_recompute_work(struct work_struct *work)
 	mutex_unlock(&node->tbl_lock);
 	if (old)
 		call_rcu(&old->rcu, r2c2_tables_rcu_free);
+}
+
+/*
+ * Table computations of every node in this kernel. Each node has its own
+ * work item, and a work item never runs twice at once, so with room for
+ * two or more at a time one node's computation (long: O(n^2); or waiting
+ * for its table lock behind a ROUTE_GET) cannot hold up another
+ * namespace's. Few at a time all the same: a test rig runs hundreds of
+ * nodes in one kernel, and hundreds of runnable kworkers (one per node,
+ * as on system_unbound_wq) starved the nodes' hellos and userspace.
+ */
+struct workqueue_struct *r2c2_tables_wq;
+
+/**
+ * r2c2_tables_wq_init() - make r2c2_tables_wq
+ *
+ * Unbound, R2C2_TABLES_WQ_ACTIVE computations at a time (as many as
+ * CPUs, at least 2, at most 8).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int r2c2_tables_wq_init(void)
+{
+	r2c2_tables_wq = alloc_workqueue("r2c2_tables", WQ_UNBOUND,
+					 R2C2_TABLES_WQ_ACTIVE);
+	return r2c2_tables_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * r2c2_tables_wq_fini() - destroy r2c2_tables_wq (no work may be queued)
+ */
+void r2c2_tables_wq_fini(void)
+{
+	destroy_workqueue(r2c2_tables_wq);
+	r2c2_tables_wq = NULL;
 }

@@ -14,7 +14,8 @@
 #include <linux/mm.h>
 #include <asm/byteorder.h>
 
-#define r2c2_zalloc(size)	kvzalloc(size, GFP_KERNEL)
+/* the table computation's: charged to the active memory cgroup, quiet */
+#define r2c2_zalloc(size)	kvzalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
 #define r2c2_free(ptr)		kvfree(ptr)
 #define r2c2_htons(x)		((__force __u16)cpu_to_be16(x))
 #define r2c2_ntohs(x)		be16_to_cpu((__force __be16)(x))

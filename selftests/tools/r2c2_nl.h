@@ -258,6 +258,9 @@ static const char *const tnl_stat_names[] = {
 	[R2C2_S_BCAST_RETRY] = "bcast_retry",
 	[R2C2_S_BCAST_RETRY_FAIL] = "bcast_retry_fail",
 	[R2C2_S_DROP_OFFLOAD] = "drop_offload",
+	[R2C2_S_DROP_LSDB_FULL] = "drop_lsdb_full",
+	[R2C2_S_DROP_UNKNOWN_SRC] = "drop_unknown_src",
+	[R2C2_S_ROUTES_REFUSED] = "routes_refused",
 };
 
 #endif /* _R2C2_SELFTEST_NL_H */

@@ -53,10 +53,13 @@ const char *const r2c2_stat_names[__R2C2_S_MAX] = {
 	[R2C2_S_BCAST_RETRY]	= "bcast_retry",
 	[R2C2_S_BCAST_RETRY_FAIL] = "bcast_retry_fail",
 	[R2C2_S_DROP_OFFLOAD]	= "drop_offload",
+	[R2C2_S_DROP_LSDB_FULL] = "drop_lsdb_full",
+	[R2C2_S_DROP_UNKNOWN_SRC] = "drop_unknown_src",
+	[R2C2_S_ROUTES_REFUSED] = "routes_refused",
 };
 
 /* a counter appended to enum r2c2_stat needs its name above */
-_Static_assert(R2C2_S_MAX == R2C2_S_DROP_OFFLOAD,
+_Static_assert(R2C2_S_MAX == R2C2_S_ROUTES_REFUSED,
 	       "r2c2_stat_names[] must name every enum r2c2_stat counter");
 
 void print_stats(const char *key, const struct nlattr *nest,

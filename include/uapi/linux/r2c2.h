@@ -575,6 +575,13 @@ enum r2c2_port_state {
  *	a checksum left to offload (CHECKSUM_PARTIAL): r2c2 frames are sent
  *	whole and checksummed, so only a tap or packet socket with a virtio
  *	net header makes these
+ * @R2C2_S_DROP_LSDB_FULL: LSA of an address not in the link-state database
+ *	refused: the database holds the most nodes allowed (r2c2.max_nodes)
+ * @R2C2_S_DROP_UNKNOWN_SRC: BCAST_ETH, FLOW or ROUTES frame whose source is
+ *	not in the node's tables (no LSA of it): dropped before any
+ *	duplicate-suppression state is made for it
+ * @R2C2_S_ROUTES_REFUSED: entries of a received ROUTES frame naming this
+ *	node for a flow it does not have: not applied (no flow is made)
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -619,6 +626,9 @@ enum r2c2_stat {
 	R2C2_S_BCAST_RETRY,
 	R2C2_S_BCAST_RETRY_FAIL,
 	R2C2_S_DROP_OFFLOAD,
+	R2C2_S_DROP_LSDB_FULL,
+	R2C2_S_DROP_UNKNOWN_SRC,
+	R2C2_S_ROUTES_REFUSED,
 	__R2C2_S_MAX,
 };
 

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * r2c2_ctlflood - send many well-formed R2C2 control frames from forged
+ * sources on an interface (AF_PACKET), as a hostile or faulty neighbour
+ * would: what state do they make the node behind the port keep?
+ *
+ *   r2c2_ctlflood -i IFNAME [-m MAC] [-g US] [-a MAX_AGE] lsa FIRST COUNT
+ *	one LSA (sequence 1, no link) of each address FIRST..FIRST+COUNT-1,
+ *	lifetime MAX_AGE s (default 600)
+ *   r2c2_ctlflood -i IFNAME [-m MAC] [-g US] flow FIRST COUNT
+ *	one FLOW event (sequence 1, tree 0) from each source FIRST..
+ *   r2c2_ctlflood -i IFNAME [-m MAC] [-g US] routes SRC FRAMES OWNER
+ *	FRAMES ROUTES frames from SRC (sequences 1..FRAMES, tree 0), each of
+ *	212 entries setting VLB for flows of node OWNER, all ids distinct
+ *
+ * -m: Ethernet destination (default broadcast); -g: microseconds between
+ * frames (default 100: a receiver's backlog must not overflow, every
+ * frame is to arrive). Exit status: 0 when every frame was sent, 1 on a
+ * usage error, 2 on a system error.
+ */
+#include <stdint.h>
+#include <unistd.h>
+
+#include "r2c2_raw.h"
+
+#define PROG "r2c2_ctlflood"
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: " PROG " -i IFNAME [-m MAC] [-g US] [-a MAX_AGE] lsa FIRST COUNT\n"
+		"       " PROG " -i IFNAME [-m MAC] [-g US] flow FIRST COUNT\n"
+		"       " PROG " -i IFNAME [-m MAC] [-g US] routes SRC FRAMES OWNER\n");
+	exit(1);
+}
+
+static unsigned long num(const char *s, unsigned long max)
+{
+	return raw_num(PROG, s, max);
+}
+
+/* control header and the checksum over it and @blen body bytes */
+static size_t ctl_frame(unsigned char *f, const unsigned char *dmac,
+			const unsigned char *smac, u8 type, u16 src, u16 seq,
+			size_t blen)
+{
+	struct r2c2_ctl_hdr *ch = (struct r2c2_ctl_hdr *)(f + ETH_HLEN);
+
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = R2C2_ETH_P >> 8;
+	f[13] = R2C2_ETH_P & 0xff;
+	ch->ver_type = r2c2_ver_type(type);
+	ch->tree = 0;
+	ch->src = htons(src);
+	ch->seq = htons(seq);
+	ch->csum = 0;
+	ch->csum = (__sum16)r2c2_ctl_csum(ch, ch + 1, (unsigned int)blen);
+	return ETH_HLEN + R2C2_CTL_HLEN + blen;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char dmac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, smac[6];
+	unsigned char f[ETH_FRAME_LEN];
+	unsigned long gap = 100, max_age = 600, first, count, owner = 0, i, e;
+	struct sockaddr_ll sll;
+	const char *ifname = NULL, *what;
+	unsigned char *body = f + ETH_HLEN + R2C2_CTL_HLEN;
+	size_t len = 0;
+	int opt, fd;
+
+	while ((opt = getopt(argc, argv, "i:m:g:a:h")) != -1) {
+		switch (opt) {
+		case 'i': ifname = optarg; break;
+		case 'm':
+			if (raw_mac(optarg, dmac))
+				usage();
+			break;
+		case 'g': gap = num(optarg, 1000000); break;
+		case 'a': max_age = num(optarg, 0xffff); break;
+		default: usage();
+		}
+	}
+	if (!ifname || argc - optind < 3)
+		usage();
+	what = argv[optind];
+	first = num(argv[optind + 1], 0xfffe);
+	count = num(argv[optind + 2], 1000000);
+	if (!strcmp(what, "routes")) {
+		if (argc - optind != 4)
+			usage();
+		owner = num(argv[optind + 3], 0xfffe);
+		if (count > 0xffff)
+			usage();
+	} else if (argc - optind != 3 ||
+		   (strcmp(what, "lsa") && strcmp(what, "flow")) ||
+		   first + count > 0xffff) {
+		usage();
+	}
+
+	fd = raw_open(PROG, ifname, dmac, &sll, smac);
+	for (i = 0; i < count; i++) {
+		memset(f, 0, sizeof(f));
+		if (!strcmp(what, "lsa")) {
+			struct r2c2_lsa *lsa = (struct r2c2_lsa *)body;
+
+			lsa->lsa_seq = htonl(1);
+			lsa->max_age_s = htons((u16)max_age);
+			len = ctl_frame(f, dmac, smac, R2C2_T_LSA,
+					(u16)(first + i), 1, sizeof(*lsa));
+		} else if (!strcmp(what, "flow")) {
+			struct r2c2_flow_evt *evt = (struct r2c2_flow_evt *)body;
+
+			evt->flow = htonl(0xf00d0000u + (u32)i);
+			evt->dst = htons(1);
+			evt->weight = 1;
+			evt->evt_prio = R2C2_FE_START << 4;
+			evt->rproto_demand = htonl(0x3fffffff);
+			len = ctl_frame(f, dmac, smac, R2C2_T_FLOW,
+					(u16)(first + i), 1, R2C2_FLOW_EVT_LEN);
+		} else {
+			struct r2c2_routes *r = (struct r2c2_routes *)body;
+			struct r2c2_route_ent *ent = (struct r2c2_route_ent *)(r + 1);
+
+			r->count = htons(R2C2_ROUTES_MAX);
+			for (e = 0; e < R2C2_ROUTES_MAX; e++) {
+				ent[e].src = htons((u16)owner);
+				ent[e].flow = htonl(0xbad00000u +
+						    (u32)(i * R2C2_ROUTES_MAX + e));
+				ent[e].rproto = R2C2_RP_VLB;
+			}
+			len = ctl_frame(f, dmac, smac, R2C2_T_ROUTES, (u16)first,
+					(u16)(i + 1), sizeof(*r) +
+					R2C2_ROUTES_MAX * sizeof(*ent));
+		}
+		if (sendto(fd, f, len, 0, (struct sockaddr *)&sll,
+			   sizeof(sll)) != (ssize_t)len) {
+			fprintf(stderr, PROG ": sendto: %s\n", strerror(errno));
+			return 2;
+		}
+		if (gap)
+			usleep((useconds_t)gap);
+	}
+	return 0;
+}
