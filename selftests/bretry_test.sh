@@ -160,7 +160,7 @@ done
 } | r2c2ctl -b - >/dev/null
 check_err $? "r2c2ctl node set / port add"
 for ns in "${NSS[@]}"; do
-	busywait 30000 bash -c "ip netns exec $ns r2c2ctl -j node show | jq -e '.nodes == $N' >/dev/null" >/dev/null ||
+	busywait 30000 bash -c "ip netns exec $ns r2c2ctl -j node show | json_assert '.nodes == $N'" >/dev/null ||
 		check_err 1 "$ns does not see $N nodes"
 done
 log_test "setup: a line of $N nodes"

@@ -86,7 +86,7 @@ ip -n "$S" neigh replace 10.42.0.1 lladdr "$(mac "$R")" dev r2c0 nud permanent &
 	ip -n "$R" neigh replace 10.42.0.0 lladdr "$(mac "$S")" dev r2c0 nud permanent &&
 	ip -n "$R" neigh replace fd42::0 lladdr "$(mac "$S")" dev r2c0 nud permanent
 check_err $? "permanent neighbours"
-busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | jq -e '.nodes == 2' >/dev/null"
+busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | json_assert '.nodes == 2'"
 check_err $? "the two nodes did not see each other"
 busywait 5000 ip netns exec "$S" ping -c 1 -W 1 10.42.0.1 >/dev/null
 check_err $? "no ping over r2c0"

@@ -160,7 +160,8 @@ want=$(jq -Mc '[.flows[].rate_bps]' "$TMP/alloc.json")
 rates_follow() {
 	torus_exec 4 r2c2ctl -j matrix show >"$TMP/m4.json"
 	got=$(jq -Mc '[(.flows[] | select(.src == 0) | .rate), (.flows[] | select(.src == 1) | .rate)]' "$TMP/m4.json")
-	jq -Men --argjson w "$want" --argjson g "$got" \
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	json_assert -n --argjson w "$want" --argjson g "$got" \
 		'($w | length) == 2 and ($g | length) == 2 and
 		 ([0, 1] | all(($g[.] - $w[.]) | fabs <= 0.01 * $w[.])) and
 		 ($g[0] + $g[1]) > 1.2 * 95e6' >/dev/null

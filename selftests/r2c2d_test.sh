@@ -149,7 +149,8 @@ settled()
 	local m q
 
 	m=$(matrix) && q=$(qflows) || return 1
-	jq -en --argjson m "$m" --argjson q "$q" --argjson n "$1" \
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	json_assert -n --argjson m "$m" --argjson q "$q" --argjson n "$1" \
 		--argjson lim "$2" '
 		[$m.flows[] | select(.src == 0)] as $own |
 		($q | map({key: (.flow | ltrimstr("0x")), value: .rate}) |
@@ -183,7 +184,8 @@ window()
 	matrix >"$TMP/$name.m"
 	awk -v a0="$a0" -v a1="$a1" -v b0="$b0" -v b1="$b1" \
 		'BEGIN { print (b0 + b1) / 2 - (a0 + a1) / 2 }' >"$TMP/$name.t"
-	jq -en --slurpfile x "$TMP/$name.m0" --slurpfile y "$TMP/$name.m" '
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	json_assert -n --slurpfile x "$TMP/$name.m0" --slurpfile y "$TMP/$name.m" '
 		def p: [.flows[] | select(.src == 0 and .pushed > 1000) |
 			{flow, pushed, demand_kbps}] | sort_by(.flow);
 		# a new flow at the lowest rate (an iperf3 control
