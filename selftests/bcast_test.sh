@@ -167,8 +167,7 @@ for id in $(torus_nodes); do
 		check_err 1 "node $id: node set trees $TREES"
 	ip -n "$(torus_ns "$id")" link set r2c0 down
 done
-log_test "setup: 3x3 torus, $TREES trees a source, r2c0 down"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: 3x3 torus, $TREES trees a source, r2c0 down"
 lap "setup"
 
 # Monitors on every node; warm-up events from nodes 0 and 1 tell when
@@ -190,8 +189,7 @@ for ((try = 0; try < 20 && !ok; try++)); do
 done
 ((ok))
 check_err $? "not every monitor heard the warm-up events"
-log_test "monitors on all 9 nodes listen"
-((RET == 0)) || ksft_exit
+log_test_or_exit "monitors on all 9 nodes listen"
 
 # tcpdump on port 0 of each source: its own flow events leaving
 have_tcpdump=0

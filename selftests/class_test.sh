@@ -63,8 +63,7 @@ wait_until 20 bash -c "ip netns exec $S r2c2ctl -j node show | json_assert '.nod
 check_err $? "the two nodes did not see each other"
 wait_until 20 ip netns exec "$S" ping -c 1 -W 1 "$DST" >/dev/null
 check_err $? "no ping over r2c0"
-log_test "two-node line up, ping over r2c0"
-((RET == 0)) || ksft_exit
+log_test_or_exit "two-node line up, ping over r2c0"
 
 # ------------------------------------------------------------------ classes
 RET=0

@@ -94,8 +94,7 @@ check_err $? "no ping over r2c0"
 # flow idle that long would finish and start again (with the same id)
 ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2 initial_rate 4mbit idle 60s
 check_err $? "tc qdisc add dev r2c0 root r2c2 initial_rate 4mbit idle 60s"
-log_test "two-node line up, sch_r2c2 on node 0's r2c0, txrehash $rehash"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "two-node line up, sch_r2c2 on node 0's r2c0, txrehash $rehash"
 
 # ------------------------------------------------------------------ traffic
 RET=0
@@ -140,8 +139,7 @@ both_flow()
 }
 busywait 15000 both_flow
 check_err $? "the two connections did not show up in qflow show"
-log_test "connection A (IPv4, active open) and B (IPv6, passive open) through sch_r2c2"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "connection A (IPv4, active open) and B (IPv6, passive open) through sch_r2c2"
 
 # sample the qdisc's flows of the connections all along
 (

@@ -179,6 +179,21 @@ log_test_skip()
 	log_test "$1"
 }
 
+# log_test_or_exit NAME [DETAIL]: log_test for a check the rest of the
+# file depends on (a setup): when it failed (or was skipped), end the file
+# with ksft_exit. log_test resets RET, so testing RET after it
+# (`log_test ...; ((RET == 0)) || ksft_exit`) never ends anything.
+log_test_or_exit()
+{
+	local ret=$RET
+
+	log_test "$@"
+	if ((ret != 0)); then
+		printf '# "%s" did not pass: the checks after it cannot run\n' "$1"
+		ksft_exit
+	fi
+}
+
 log_info() { printf '# INFO: %s\n' "$*"; }
 
 # Print the plan and totals; exit 1 if anything failed, 4 if everything

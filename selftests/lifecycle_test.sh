@@ -206,8 +206,7 @@ torus_wait_ready 90
 check_err $? "the torus did not converge"
 sender_start
 check_err $? "could not start the sender"
-log_test "setup: 3x3 torus, a UDP sender on node $S"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: 3x3 torus, a UDP sender on node $S"
 lap setup
 
 # ---------------------------------------------------------------- 1. flow set

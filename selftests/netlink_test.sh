@@ -135,8 +135,7 @@ wait_until 30 pair_ok
 check_err $? "nodes 1 and 2 do not find each other"
 before=$(state)
 check_err $? "r2c2ctl show failed"
-log_test "setup: nodes 1 and 2 joined by a veth"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: nodes 1 and 2 joined by a veth"
 
 # ---------------------------------------------------------------- cases
 while IFS='|' read -r err msg req; do
