@@ -36,6 +36,7 @@ FLOOD=$(tool r2c2_udpflood)
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
 $TC qdisc add dev lo root r2c2 help 2>&1 | grep -q announce_after ||
 	ksft_skip_all "tc's r2c2 plugin has no announce_after (make -C tc install)"
+ksft_plan 7
 
 S=r2c2-a0
 R=r2c2-a1

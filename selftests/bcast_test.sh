@@ -42,6 +42,7 @@ require_cmd ip jq
 require_module veth
 require_r2c2
 require_tools r2c2_snap
+ksft_plan 7
 
 SOURCES=(0 4 8)
 TREES=16

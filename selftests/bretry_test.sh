@@ -48,6 +48,7 @@ TC=/usr/sbin/tc
 [[ -x $TC ]] || TC=$(command -v tc)
 PARAM=/sys/module/r2c2/parameters/bcast_retries
 [[ -w $PARAM ]] || ksft_skip_all "r2c2.ko has no bcast_retries parameter"
+ksft_plan 7
 RETRIES0=$(cat "$PARAM")
 
 N=4

@@ -37,6 +37,7 @@ require_tools r2c2_nlbad r2c2_udpflood
 TC=/usr/sbin/tc
 [[ -x $TC ]] || TC=$(command -v tc)
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
+ksft_plan 11
 NLBAD=$(tool r2c2_nlbad)
 FLOOD=$(tool r2c2_udpflood)
 

@@ -37,6 +37,7 @@ TC=/usr/sbin/tc
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
 $TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
 	ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
+ksft_plan 5
 
 S=r2c2-h0
 R=r2c2-h1

@@ -196,14 +196,32 @@ log_test_or_exit()
 
 log_info() { printf '# INFO: %s\n' "$*"; }
 
-# Print the plan and totals; exit 1 if anything failed, 4 if everything
+# ksft_plan N: announce N checks up front (TAP "1..N" first). Optional:
+# without it ksft_exit prints the plan last, as TAP allows. With it a file
+# that stops early (a bail-out, a timeout, a panic) has run.sh count each
+# check it did not report as a failure; without it run.sh can only tell
+# that the file ended without its plan (one failure).
+KSFT_PLAN=
+ksft_plan()
+{
+	KSFT_PLAN=$1
+	printf '1..%d\n' "$KSFT_PLAN"
+}
+
+# Print the plan (unless ksft_plan did) and totals; exit 1 if anything
+# failed or the number of checks is not the one planned, 4 if everything
 # was skipped (or nothing ran), 0 otherwise.
 ksft_exit()
 {
-	printf '1..%d\n' "$TESTS_RUN"
+	if [[ -z $KSFT_PLAN ]]; then
+		printf '1..%d\n' "$TESTS_RUN"
+	elif ((TESTS_RUN != KSFT_PLAN)); then
+		printf '# planned %d checks, reported %d\n' "$KSFT_PLAN" "$TESTS_RUN"
+		EXIT_STATUS=$KSFT_FAIL
+	fi
 	printf '# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n' \
 		"$ksft_pass" "$ksft_fail" "$ksft_skip"
-	if ((ksft_fail > 0)); then
+	if ((ksft_fail > 0 || EXIT_STATUS != 0)); then
 		exit "$KSFT_FAIL"
 	elif ((ksft_pass == 0)); then
 		exit "$KSFT_SKIP"

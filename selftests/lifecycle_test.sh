@@ -43,6 +43,7 @@ require_cmd ip jq iperf3 ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_pingall
+ksft_plan 10
 
 S=0
 D=4

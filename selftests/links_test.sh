@@ -41,6 +41,7 @@ require_cmd ip jq
 require_module veth
 require_r2c2
 require_tools r2c2_snap
+ksft_plan 6
 
 K=4
 TOPO=torus:${K}x$K

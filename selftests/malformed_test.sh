@@ -35,6 +35,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject
+ksft_plan 24
 
 A=r2c2-ma B=r2c2-mb C=r2c2-mc INJ=r2c2-mi DN=r2c2-md
 NODES=("$A" "$B" "$C")

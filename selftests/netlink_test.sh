@@ -105,6 +105,8 @@ routes_send routes:{ route_ent:{ flow_src:u16:1 flow_id:u32:1 rproto:u8:1 } }
 route_get dst:u16:2 count:u32:10001
 EOF
 )
+# a check per refused request, and 8 more
+ksft_plan $(($(grep -c . <<<"$CASES") + 8))
 
 # the state that must not change: node show but tables_gen (the tables
 # are recomputed at every refresh of the node's own link-state

@@ -47,6 +47,7 @@ SINK=$lib_dir/tools/r2c2_udpsink
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
 $TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
 	ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
+ksft_plan 10
 
 S=r2c2-q0
 R=r2c2-q1

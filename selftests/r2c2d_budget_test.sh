@@ -31,6 +31,7 @@ require_cmd ip jq awk
 require_module veth
 require_r2c2
 require_cmd r2c2d
+ksft_plan 4
 
 BUDGET=0.3	# % of a core
 CHURN_S=6

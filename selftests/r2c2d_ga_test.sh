@@ -30,6 +30,7 @@ require_cmd ip jq
 require_r2c2
 R2C2D=${R2C2D:-$(command -v r2c2d || echo "$lib_dir/../userspace/r2c2d/r2c2d")}
 [[ -x $R2C2D ]] || ksft_skip_all "r2c2d not built (make -C userspace)"
+ksft_plan 8
 
 CAP=100M
 TMP=$(mktemp -d)

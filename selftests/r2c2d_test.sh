@@ -63,6 +63,10 @@ SETTLE_MS=${SETTLE_MS:-30000}	# wait at most this long for the pushes
 LIM=${LIM:-2090000}		# iperf3 -b 2M in r2c0 frames, bit/s
 SCEN=" ${SCEN:-1 4 5 2 3} "	# scenarios to run
 want() { [[ $SCEN == *" $1 "* ]]; }
+# 3 checks, and one per scenario run
+nplan=3
+for sc in 1 2 3 4 5; do want "$sc" && nplan=$((nplan + 1)); done
+ksft_plan "$nplan"
 TMP=$(mktemp -d)
 DPIDS=()
 CPIDS=()

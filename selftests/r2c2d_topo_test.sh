@@ -37,6 +37,7 @@ require_cmd ip jq
 require_module veth
 require_r2c2
 require_cmd r2c2d
+ksft_plan 6
 
 CAP=1G
 TMP=$(mktemp -d)
