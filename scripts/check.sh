@@ -15,12 +15,25 @@
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
 # fails makes the whole run fail. Results are counted from TAP ("ok",
 # "not ok", "# SKIP"), from kunit.py's summary, and one result per build.
-# The last line is "N passed, N failed[, N skipped]".
+# In the selftests every check counts: the nested "# ok N - ..." lines of
+# each file (run.sh adds a failure for each check a file did not report),
+# a whole-file skip as one skip, and, when the VM stopped during the run
+# (panic, timeout), the unreported checks of the file it was in (its plan,
+# or one) and one per file that never started, as failures.
+# The last line is "N passed, N failed, N skipped".
+#
+# Under CI (CI set and not "false" or "0"; .ci/run sets CI=true) a skip is
+# a failure unless selftests/expected-skips lists it, and so is a step or
+# kernel that did not run: one left out by R2C2_CHECK_STEPS or
+# R2C2_CHECK_KERNELS, one without tests, checkpatch without the kernel
+# source.
 #
 # Environment:
 #   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm")
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
 #   R2C2_VM_TIMEOUT     limit of each VM run in seconds (default: 1800)
+#   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
+#                       subset is a failure)
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -30,6 +43,11 @@ STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
+case ${CI:-} in
+""|0|false) CI_MODE=0 ;;
+*) CI_MODE=1 ;;
+esac
+EXPECTED_SKIPS=$REPO/selftests/expected-skips
 
 passed=0 failed=0 skipped=0
 report=()
@@ -51,6 +69,55 @@ note() {
 
 want() { [[ $STEPS == *" $1 "* ]]; }
 
+# expected_skip FILE CHECK KERNEL: is this skip listed in
+# selftests/expected-skips ("FILE | CHECK-GLOB | KERNEL | REASON" lines,
+# globs in the first three fields)? Prints the reason.
+expected_skip()
+{
+	local f c k r
+
+	[[ -f $EXPECTED_SKIPS ]] || return 1
+	while IFS='|' read -r f c k r; do
+		[[ -z $f || $f == '#'* ]] && continue
+		# shellcheck disable=SC2053  # globs on purpose
+		if [[ $1 == $f && $2 == $c && $3 == $k ]]; then
+			echo "$r"
+			return 0
+		fi
+	done < <(sed -E 's/[[:space:]]*\|[[:space:]]*/|/g; s/^[[:space:]]+//; s/[[:space:]]+$//' "$EXPECTED_SKIPS")
+	return 1
+}
+
+# judge_skips STEP KERNEL: read "FILE<TAB>CHECK<TAB>REASON" skips on
+# stdin, print each; under CI, an unexpected one moves from skipped to
+# failed (adjusts $tp, $tf, $ts of the caller).
+judge_skips()
+{
+	local file check reason why
+
+	while IFS=$'\t' read -r file check reason; do
+		if why=$(expected_skip "$file" "$check" "$2"); then
+			printf 'skipped (expected: %s): %s: %s: %s\n' "$why" "$1" "$file" "$check"
+		elif ((CI_MODE)); then
+			printf 'FAILED (a skip not in selftests/expected-skips, under CI): %s: %s: %s: %s\n' \
+				"$1" "$file" "$check" "$reason"
+			ts=$((ts - 1)) tf=$((tf + 1))
+		else
+			printf 'skipped: %s: %s: %s: %s\n' "$1" "$file" "$check" "$reason"
+		fi
+	done
+}
+
+# not_run STEP DETAIL: a step that did not run: skipped, a failure under CI.
+not_run()
+{
+	if ((CI_MODE)); then
+		note "$1" 0 1 0 "did not run under CI: $2"
+	else
+		note "$1" 0 0 1 "$2"
+	fi
+}
+
 # Count top-level TAP results of a log: sets tp tf ts.
 count_tap() {
 	local log=$1
@@ -58,6 +125,59 @@ count_tap() {
 	ts=$(grep -aEc '^ok [0-9]+.*# *(SKIP|skip)' "$log" | tr -d ' ')
 	tf=$(grep -aEc '^not ok [0-9]+' "$log" | tr -d ' ')
 	tp=$((tp - ts))
+}
+
+# Count the checks of a selftests/run.sh log (a VM's console): sets tp tf
+# ts; writes the skips ("FILE<TAB>CHECK<TAB>REASON") to $LOGDIR/NAME.skips
+# and prints what was lost (a file the VM stopped in, files never run).
+count_selftests()
+{
+	local log=$1 name=$2 counts
+
+	: >"$LOGDIR/$name.skips"
+
+	counts=$(awk -v skips="$LOGDIR/$name.skips" '
+	function skip(f, c, r) { s++; printf "%s\t%s\t%s\n", f, c, r > skips }
+	{ sub(/\r$/, "") }
+	/^# run.sh: files: / { nfiles = split(substr($0, 18), files, " ") }
+	/^# selftests: r2c2: [^ ]+$/ { cur = $4; started[cur] = 1; res = 0; plan = -1; next }
+	cur == "" { next }
+	/^# (not )?ok [0-9]+/ {
+		res++
+		if ($2 == "not") { f++; next }
+		if (match($0, / # *(SKIP|skip)/)) {
+			c = substr($0, 1, RSTART - 1); sub(/^# ok [0-9]+ *-? */, "", c)
+			r = substr($0, RSTART + RLENGTH); sub(/^ */, "", r)
+			skip(cur, c, r)
+		} else
+			p++
+		next
+	}
+	/^# 1\.\.[0-9]+/ {
+		plan = substr($2, 4) + 0
+		if (plan == 0 && match($0, /# *(SKIP|skip)/)) {
+			r = substr($0, RSTART + RLENGTH); sub(/^ */, "", r)
+			skip(cur, "(file)", r)
+		}
+		next
+	}
+	/^(not )?ok [0-9]+ - selftests: r2c2: / { cur = ""; next }
+	END {
+		if (cur != "") {
+			lost = plan > res ? plan - res : 1
+			f += lost
+			printf "lost: %s: the run stopped in it after %d checks of %s: %d failed\n", \
+				cur, res, plan < 0 ? "an unknown number" : plan, lost
+		}
+		for (i = 1; i <= nfiles; i++)
+			if (!(files[i] in started)) {
+				f++
+				printf "lost: %s: never started: 1 failed\n", files[i]
+			}
+		printf "counts %d %d %d\n", p, f, s
+	}' "$log")
+	grep -v '^counts ' <<<"$counts"
+	read -r _ tp tf ts < <(grep '^counts ' <<<"$counts")
 }
 
 # run_logged NAME CMD...: run a command, output to the terminal and to
@@ -80,7 +200,7 @@ if want setup; then
 		note setup 0 1 0 "setup.sh failed: nothing else can run"
 		section "summary"
 		printf '%s\n' "${report[@]}"
-		printf '%d passed, %d failed\n' "$passed" "$failed"
+		printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
 		exit 1
 	fi
 fi
@@ -114,13 +234,14 @@ if want build; then
 			note "build-$k" 0 1 0 "module build failed"
 		fi
 	done
-	if [[ -d $CACHE/linux-source-6.1/scripts ]]; then
-		section "build: make checkpatch (checkpatch.pl --strict)"
-		if run_logged checkpatch make checkpatch; then
-			note checkpatch 1 0 0
-		else
-			note checkpatch 0 1 0 "checkpatch.pl --strict found problems"
-		fi
+	section "build: make checkpatch (checkpatch.pl --strict)"
+	if [[ ! -d $CACHE/linux-source-6.1/scripts ]]; then
+		echo "no $CACHE/linux-source-6.1: checkpatch did not run"
+		not_run checkpatch "no kernel source for checkpatch.pl"
+	elif run_logged checkpatch make checkpatch; then
+		note checkpatch 1 0 0
+	else
+		note checkpatch 0 1 0 "checkpatch.pl --strict found problems"
 	fi
 	if [[ -f userspace/Makefile ]]; then
 		section "build: make userspace"
@@ -149,7 +270,7 @@ if want userspace; then
 	section "userspace tests: make -C userspace test"
 	if [[ ! -f userspace/Makefile ]] || ! grep -q '^test:' userspace/Makefile; then
 		echo "no userspace test target: skipped"
-		note userspace 0 0 1 "no tests yet"
+		not_run userspace "no tests yet"
 	else
 		rc=0
 		run_logged userspace make -C userspace test || rc=$?
@@ -157,6 +278,11 @@ if want userspace; then
 		if ((rc != 0 && tf == 0)); then
 			tf=1
 		fi
+		# userspace TAP skips: "ok N - name # SKIP reason"
+		grep -aE '^ok [0-9]+.*# *(SKIP|skip)' "$LOGDIR/userspace.log" |
+			sed -E 's/^ok [0-9]+ *-? *(.*) # *(SKIP|skip) *(.*)/userspace\t\1\t\3/' \
+			>"$LOGDIR/userspace.skips"
+		judge_skips userspace host <"$LOGDIR/userspace.skips"
 		note userspace "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "make exit $rc")"
 	fi
 fi
@@ -172,10 +298,16 @@ if want kunit; then
 	ks=$(sed -n 's/.* \([0-9]*\) skipped.*/\1/p' <<<"$line")
 	kp=${kp:-0} kf=${kf:-0} ks=${ks:-0}
 	if ((rc == 4)); then
-		note kunit 0 0 1 "no kunit/*.c suites"
+		not_run kunit "no kunit/*.c suites"
 	else
 		((rc != 0 && kf == 0)) && kf=1
-		note kunit "$kp" "$kf" "$ks" "$( ((rc == 0)) || echo "kunit.sh exit $rc")"
+		# kunit.py names each skipped test: "[SKIPPED] name"
+		tp=$kp tf=$kf ts=$ks
+		judge_skips kunit 6.1 < <(grep -aoE '\[SKIPPED\] [^ ]+' "$LOGDIR/kunit.log" |
+			awk -v n="$ks" '{ print "kunit\t" $2 "\t"; k++ }
+				END { for (; k < n; k++) print "kunit\t(unnamed)\t" }' |
+			head -n "$ks")
+		note kunit "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "kunit.sh exit $rc")"
 	fi
 fi
 
@@ -187,31 +319,43 @@ if want vm; then
 		section "vm selftests on $k: scripts/vm-run --kernel $k -- selftests/run.sh"
 		if ((!have_tests)); then
 			echo "no selftests/*_test.sh: skipped"
-			note "vm-$k" 0 0 1 "no selftests yet"
+			not_run "vm-$k" "no selftests yet"
 			continue
 		fi
 		if want build && [[ -z ${built[$k]:-} ]]; then
 			echo "note: the module build for $k failed; tests needing r2c2.ko skip or fail"
 		fi
 		rc=0
+		# shellcheck disable=SC2086  # file names
 		run_logged "vm-$k" scripts/vm-run --kernel "$k" \
-			--timeout "${R2C2_VM_TIMEOUT:-1800}" -- selftests/run.sh || rc=$?
-		count_tap "$LOGDIR/vm-$k.log"
+			--timeout "${R2C2_VM_TIMEOUT:-1800}" -- selftests/run.sh ${R2C2_SELFTESTS:-} || rc=$?
+		count_selftests "$LOGDIR/vm-$k.log" "vm-$k"
 		if ((rc != 0 && tf == 0)); then
 			# Boot failure, panic, timeout: no TAP failure to show for it.
 			tf=1
 		fi
+		judge_skips "vm-$k" "$k" <"$LOGDIR/vm-$k.skips"
 		note "vm-$k" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vm-run exit $rc")"
 	done
+fi
+
+# ---------------------------------------------------------------- CI
+# Under CI every step runs on every kernel: one left out did not run.
+if ((CI_MODE)); then
+	for s in setup build userspace kunit vm; do
+		want "$s" || note "$s" 0 1 0 "did not run under CI: not in R2C2_CHECK_STEPS"
+	done
+	for k in 6.1 6.12; do
+		[[ " $KERNELS " == *" $k "* ]] ||
+			note "kernel-$k" 0 1 0 "did not run under CI: not in R2C2_CHECK_KERNELS"
+	done
+	[[ -z ${R2C2_SELFTESTS:-} ]] ||
+		note selftests 0 1 0 "did not all run under CI: R2C2_SELFTESTS=$R2C2_SELFTESTS"
 fi
 
 # ---------------------------------------------------------------- summary
 section "summary ($((SECONDS - t_start))s; logs in build/check/)"
 printf '%s\n' "${report[@]}"
 echo
-if ((skipped > 0)); then
-	printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
-else
-	printf '%d passed, %d failed\n' "$passed" "$failed"
-fi
+printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
 ((failed == 0))

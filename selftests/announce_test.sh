@@ -36,6 +36,7 @@ FLOOD=$(tool r2c2_udpflood)
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
 $TC qdisc add dev lo root r2c2 help 2>&1 | grep -q announce_after ||
 	ksft_skip_all "tc's r2c2 plugin has no announce_after (make -C tc install)"
+ksft_plan 7
 
 S=r2c2-a0
 R=r2c2-a1
@@ -98,7 +99,7 @@ for ns in "$S" "$R"; do
 	ip -n "$ns" link set r2c0 up
 	ip -n "$ns" addr add "10.44.0.${ns#r2c2-a}/16" dev r2c0
 done
-busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | jq -e '.nodes == 2' >/dev/null"
+busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | json_assert '.nodes == 2'"
 check_err $? "the two nodes did not see each other"
 busywait 5000 ip netns exec "$S" ping -c 1 -W 1 "$DST" >/dev/null
 check_err $? "no ping over r2c0"
@@ -133,7 +134,7 @@ st0=$(xstats)
 # guest may stall the sender for longer than a time window)
 ip netns exec "$S" "$FLOOD" -d "$DST" -b 20000 -n 50 -c 100 -t 10 -l 100 >/dev/null
 check_err $? "r2c2_udpflood (50 short flows)"
-busywait 10000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows_unannounced >= 50 and .[0].flows == 0' >/dev/null"
+busywait 10000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | json_assert '.[0].flows_unannounced >= 50 and .[0].flows == 0'"
 check_err $? "the 50 short flows were not collected as unannounced"
 sleep 0.5
 st=$(xstats)
@@ -204,7 +205,7 @@ check_err $? "tc qdisc change announce_after 0 announce_bytes 100000"
 s0=$(events start) f0=$(events finish) u0=$(xstats | jq '.flows_unannounced')
 ip netns exec "$S" "$FLOOD" -d "$DST" -b 22000 -n 50 -c 100 -t 10 -l 100 >/dev/null
 check_err $? "r2c2_udpflood (50 small flows)"
-busywait 10000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows_unannounced >= $u0 + 50 and .[0].flows == 0' >/dev/null"
+busywait 10000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | json_assert '.[0].flows_unannounced >= $u0 + 50 and .[0].flows == 0'"
 check_err $? "the 50 small flows were not collected as unannounced"
 sleep 0.5
 s1=$(events start) f1=$(events finish)

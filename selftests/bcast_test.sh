@@ -42,6 +42,7 @@ require_cmd ip jq
 require_module veth
 require_r2c2
 require_tools r2c2_snap
+ksft_plan 7
 
 SOURCES=(0 4 8)
 TREES=16
@@ -167,8 +168,7 @@ for id in $(torus_nodes); do
 		check_err 1 "node $id: node set trees $TREES"
 	ip -n "$(torus_ns "$id")" link set r2c0 down
 done
-log_test "setup: 3x3 torus, $TREES trees a source, r2c0 down"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: 3x3 torus, $TREES trees a source, r2c0 down"
 lap "setup"
 
 # Monitors on every node; warm-up events from nodes 0 and 1 tell when
@@ -190,8 +190,7 @@ for ((try = 0; try < 20 && !ok; try++)); do
 done
 ((ok))
 check_err $? "not every monitor heard the warm-up events"
-log_test "monitors on all 9 nodes listen"
-((RET == 0)) || ksft_exit
+log_test_or_exit "monitors on all 9 nodes listen"
 
 # tcpdump on port 0 of each source: its own flow events leaving
 have_tcpdump=0

@@ -48,6 +48,7 @@ TC=/usr/sbin/tc
 [[ -x $TC ]] || TC=$(command -v tc)
 PARAM=/sys/module/r2c2/parameters/bcast_retries
 [[ -w $PARAM ]] || ksft_skip_all "r2c2.ko has no bcast_retries parameter"
+ksft_plan 7
 RETRIES0=$(cat "$PARAM")
 
 N=4
@@ -160,11 +161,10 @@ done
 } | r2c2ctl -b - >/dev/null
 check_err $? "r2c2ctl node set / port add"
 for ns in "${NSS[@]}"; do
-	busywait 30000 bash -c "ip netns exec $ns r2c2ctl -j node show | jq -e '.nodes == $N' >/dev/null" >/dev/null ||
+	busywait 30000 bash -c "ip netns exec $ns r2c2ctl -j node show | json_assert '.nodes == $N'" >/dev/null ||
 		check_err 1 "$ns does not see $N nodes"
 done
-log_test "setup: a line of $N nodes"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: a line of $N nodes"
 
 for id in 1 2 3; do
 	ip netns exec "${NSS[id]}" r2c2ctl -j monitor timeout 600 >"$FABRIC_TMP/mon.$id" 2>&1 &
@@ -246,7 +246,11 @@ check_err $? "r2c2 is still loaded"
 kernel_healthy
 check_err $? "kernel warnings or oopses"
 log_test "rmmod r2c2 with broadcast copies waiting for a retry: no warning"
+
+# The files after this one need the modules.
+RET=0
 r2c2_modules_load
 check_err $? "loading the r2c2 modules again"
+log_test "the r2c2 modules load again"
 
 ksft_exit

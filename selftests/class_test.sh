@@ -37,6 +37,7 @@ require_tools r2c2_nlbad r2c2_udpflood
 TC=/usr/sbin/tc
 [[ -x $TC ]] || TC=$(command -v tc)
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
+ksft_plan 11
 NLBAD=$(tool r2c2_nlbad)
 FLOOD=$(tool r2c2_udpflood)
 
@@ -59,12 +60,11 @@ for ns in "$S" "$R"; do
 	ip -n "$ns" link set r2c0 up
 	ip -n "$ns" addr add "10.43.0.${ns#r2c2-c}/16" dev r2c0
 done
-wait_until 20 bash -c "ip netns exec $S r2c2ctl -j node show | jq -e '.nodes == 2' >/dev/null"
+wait_until 20 bash -c "ip netns exec $S r2c2ctl -j node show | json_assert '.nodes == 2'"
 check_err $? "the two nodes did not see each other"
 wait_until 20 ip netns exec "$S" ping -c 1 -W 1 "$DST" >/dev/null
 check_err $? "no ping over r2c0"
-log_test "two-node line up, ping over r2c0"
-((RET == 0)) || ksft_exit
+log_test_or_exit "two-node line up, ping over r2c0"
 
 # ------------------------------------------------------------------ classes
 RET=0
@@ -139,8 +139,8 @@ done
 ip netns exec "$S" ping -Q 184 -c 120 -i 0.5 "$DST" >/dev/null 2>&1 &
 PIDS+=($!)
 wait_until 20 bash -c "ip netns exec $S r2c2ctl -j qflow show |
-	jq -e '([.[] | select(.dport == 5001 or .dport == 6005 or .dport == 9)] | length == 3) and
-		any(.[]; (.dport // 0) == 0 and .weight == 9)' >/dev/null"
+	json_assert '([.[] | select(.dport == 5001 or .dport == 6005 or .dport == 9)] | length == 3) and
+		any(.[]; (.dport // 0) == 0 and .weight == 9)'"
 check_err $? "the three UDP flows and the ping are not in qflow show"
 Q=$(qflows)
 log_info "qflow show: $(jq -c 'map({flow, sport, dport, weight, prio})' <<<"$Q")"
@@ -152,7 +152,7 @@ for e in 5001:"4 2" 6005:"7 1" 9:"1 0"; do
 	[[ $got == "${e#*:}" ]]
 	check_err $? "qflow show: flow to port ${e%%:*} has weight/prio $got, not ${e#*:}"
 done
-jq -e 'any(.[]; .weight == 9 and .prio == 3 and (.dport // 0) == 0)' <<<"$Q" >/dev/null
+json_assert 'any(.[]; .weight == 9 and .prio == 3 and (.dport // 0) == 0)' <<<"$Q"
 check_err $? "no flow of class 3 (the DSCP 46 ping) in qflow show"
 log_test "qflow show: each flow has its class's weight and prio (none: 1 and 0)"
 
@@ -172,7 +172,7 @@ heard_all()
 	for p in 5001 6005 9; do
 		[[ -n $(start_wp "$(flow_of "$p")") ]] || return 1
 	done
-	mon | jq -s -e 'any(.[]; .event == "flow" and .type == "start" and
+	mon | json_assert -s 'any(.[]; .event == "flow" and .type == "start" and
 		.src == 0 and .weight == 9 and .prio == 3)' >/dev/null
 }
 wait_until 20 heard_all
@@ -186,7 +186,7 @@ log_test "node 1 hears each START with its class's weight and prio"
 
 RET=0
 got=$(classes | jq -c 'map({id, flows})')
-jq -e 'map(.flows >= 1) | all' <<<"$got" >/dev/null
+json_assert 'nonempty | map(.flows >= 1) | all' <<<"$got"
 check_err $? "class show flows: $got"
 log_test "class show counts the flows given each class"
 
@@ -215,7 +215,8 @@ j=$(ip netns exec "$S" r2c2ctl -j flow show)
    $(routing_of "$f5001" "$j") == dor ]]
 check_err $? "assignments not applied: $(jq -c . <<<"$j")"
 stop_pids "${FLOODS[@]}"
-finished() { mon | jq -s -e --arg f "$f5001" 'any(.[]; .event == "flow" and .type == "finish" and .flow == $f)' >/dev/null; }
+# shellcheck disable=SC2016  # a jq filter: $ is jq's
+finished() { mon | json_assert -s --arg f "$f5001" 'any(.[]; .event == "flow" and .type == "finish" and .flow == $f)' >/dev/null; }
 wait_until 30 finished
 check_err $? "no FINISH of the flow to port 5001 at node 1"
 gone() { [[ -z $(routing_of "$1") ]]; }

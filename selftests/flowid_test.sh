@@ -37,6 +37,7 @@ TC=/usr/sbin/tc
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
 $TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
 	ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
+ksft_plan 5
 
 S=r2c2-h0
 R=r2c2-h1
@@ -86,7 +87,7 @@ ip -n "$S" neigh replace 10.42.0.1 lladdr "$(mac "$R")" dev r2c0 nud permanent &
 	ip -n "$R" neigh replace 10.42.0.0 lladdr "$(mac "$S")" dev r2c0 nud permanent &&
 	ip -n "$R" neigh replace fd42::0 lladdr "$(mac "$S")" dev r2c0 nud permanent
 check_err $? "permanent neighbours"
-busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | jq -e '.nodes == 2' >/dev/null"
+busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | json_assert '.nodes == 2'"
 check_err $? "the two nodes did not see each other"
 busywait 5000 ip netns exec "$S" ping -c 1 -W 1 10.42.0.1 >/dev/null
 check_err $? "no ping over r2c0"
@@ -94,8 +95,7 @@ check_err $? "no ping over r2c0"
 # flow idle that long would finish and start again (with the same id)
 ip netns exec "$S" "$TC" qdisc add dev r2c0 root r2c2 initial_rate 4mbit idle 60s
 check_err $? "tc qdisc add dev r2c0 root r2c2 initial_rate 4mbit idle 60s"
-log_test "two-node line up, sch_r2c2 on node 0's r2c0, txrehash $rehash"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "two-node line up, sch_r2c2 on node 0's r2c0, txrehash $rehash"
 
 # ------------------------------------------------------------------ traffic
 RET=0
@@ -140,8 +140,7 @@ both_flow()
 }
 busywait 15000 both_flow
 check_err $? "the two connections did not show up in qflow show"
-log_test "connection A (IPv4, active open) and B (IPv6, passive open) through sch_r2c2"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "connection A (IPv4, active open) and B (IPv6, passive open) through sch_r2c2"
 
 # sample the qdisc's flows of the connections all along
 (

@@ -21,6 +21,7 @@ source "$lib_dir/lib.sh"
 require_root
 require_cmd ip tc ping iperf3
 require_module veth sch_tbf
+ksft_plan 4
 
 setup()
 {

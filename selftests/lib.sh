@@ -75,6 +75,62 @@ check_fail()
 	fi
 }
 
+# json_assert [JQ_OPTION...] FILTER [FILE...]: the check `jq -e FILTER`
+# looks like. Status 0 only if the input (the FILEs, else stdin; none
+# with -n) is not empty, parses, and FILTER's last output is neither
+# false nor null; otherwise 1, never jq's 4 (which check_err would report
+# as a SKIP), and one "# json_assert: ..." line on stdout saying why
+# (busywait prints the last one when it gives up). jq 1.6 -e alone exits
+# 0 on empty input, so `cmd | jq -e ...` passes when cmd prints nothing.
+# FILTER may use `nonempty`, an error on an empty array or object, where
+# elements are required: all() and any() of [] are true and false,
+# `[.[] | .state] | nonempty | all(. == "set")` fails when no flow is
+# listed. Exported, so `busywait T bash -c "... | json_assert ..."` works.
+json_assert()
+{
+	local opts=() noinput=0 filter input err rc why
+	local defs='def nonempty: if length > 0 then . else error("empty \(type) where elements are required") end;'
+
+	while (($# > 0)); do
+		case $1 in
+		--arg|--argjson|--slurpfile|--rawfile)
+			opts+=("$1" "$2" "$3"); shift 3 ;;
+		--null-input) noinput=1; opts+=("$1"); shift ;;
+		--) shift; break ;;
+		--*) opts+=("$1"); shift ;;
+		-*) [[ $1 == -*n* ]] && noinput=1; opts+=("$1"); shift ;;
+		*) break ;;
+		esac
+	done
+	filter=$1; shift
+	if ((!noinput)); then
+		if (($# > 0)); then
+			input=$(cat -- "$@")
+		else
+			input=$(cat)
+		fi
+		if [[ $input != *[![:space:]]* ]]; then
+			filter=$(tr -s ' \t\n' ' ' <<<"$filter")
+			printf '# json_assert: empty input: %s\n' "${filter% }"
+			return 1
+		fi
+	fi
+	err=$(jq -e "${opts[@]}" "$defs $filter" 2>&1 >/dev/null <<<"${input:-}")
+	rc=$?
+	((rc == 0)) && return 0
+	if [[ -n $err ]]; then
+		why="jq status $rc, $(tr -s '\n' ' ' <<<"$err")"
+	elif ((rc == 1)); then
+		why="false or null"
+	else
+		why="no result"
+	fi
+	filter=$(tr -s ' \t\n' ' ' <<<"$filter")
+	printf '# json_assert: %s: %s\n' "${why% }" "${filter% }"
+	return 1
+}
+export -f json_assert
+
 # check_err or check_fail depending on $1 (0: expect success).
 check_err_fail()
 {
@@ -123,16 +179,49 @@ log_test_skip()
 	log_test "$1"
 }
 
+# log_test_or_exit NAME [DETAIL]: log_test for a check the rest of the
+# file depends on (a setup): when it failed (or was skipped), end the file
+# with ksft_exit. log_test resets RET, so testing RET after it
+# (`log_test ...; ((RET == 0)) || ksft_exit`) never ends anything.
+log_test_or_exit()
+{
+	local ret=$RET
+
+	log_test "$@"
+	if ((ret != 0)); then
+		printf '# "%s" did not pass: the checks after it cannot run\n' "$1"
+		ksft_exit
+	fi
+}
+
 log_info() { printf '# INFO: %s\n' "$*"; }
 
-# Print the plan and totals; exit 1 if anything failed, 4 if everything
+# ksft_plan N: announce N checks up front (TAP "1..N" first). Optional:
+# without it ksft_exit prints the plan last, as TAP allows. With it a file
+# that stops early (a bail-out, a timeout, a panic) has run.sh count each
+# check it did not report as a failure; without it run.sh can only tell
+# that the file ended without its plan (one failure).
+KSFT_PLAN=
+ksft_plan()
+{
+	KSFT_PLAN=$1
+	printf '1..%d\n' "$KSFT_PLAN"
+}
+
+# Print the plan (unless ksft_plan did) and totals; exit 1 if anything
+# failed or the number of checks is not the one planned, 4 if everything
 # was skipped (or nothing ran), 0 otherwise.
 ksft_exit()
 {
-	printf '1..%d\n' "$TESTS_RUN"
+	if [[ -z $KSFT_PLAN ]]; then
+		printf '1..%d\n' "$TESTS_RUN"
+	elif ((TESTS_RUN != KSFT_PLAN)); then
+		printf '# planned %d checks, reported %d\n' "$KSFT_PLAN" "$TESTS_RUN"
+		EXIT_STATUS=$KSFT_FAIL
+	fi
 	printf '# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n' \
 		"$ksft_pass" "$ksft_fail" "$ksft_skip"
-	if ((ksft_fail > 0)); then
+	if ((ksft_fail > 0 || EXIT_STATUS != 0)); then
 		exit "$KSFT_FAIL"
 	elif ((ksft_pass == 0)); then
 		exit "$KSFT_SKIP"

@@ -43,6 +43,7 @@ require_cmd ip jq iperf3 ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_pingall
+ksft_plan 10
 
 S=0
 D=4
@@ -206,8 +207,7 @@ torus_wait_ready 90
 check_err $? "the torus did not converge"
 sender_start
 check_err $? "could not start the sender"
-log_test "setup: 3x3 torus, a UDP sender on node $S"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: 3x3 torus, a UDP sender on node $S"
 lap setup
 
 # ---------------------------------------------------------------- 1. flow set

@@ -41,6 +41,7 @@ require_cmd ip jq
 require_module veth
 require_r2c2
 require_tools r2c2_snap
+ksft_plan 6
 
 K=4
 TOPO=torus:${K}x$K
@@ -196,8 +197,7 @@ torus_create "$K" "$K"
 check_err $? "torus_create $K $K"
 torus_wait_ready 90
 check_err $? "the torus did not converge"
-log_test "setup: $TOPO torus converged"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: $TOPO torus converged"
 mapfile -t NSS < <(torus_namespaces)
 lap "setup"
 

@@ -35,6 +35,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject
+ksft_plan 24
 
 A=r2c2-ma B=r2c2-mb C=r2c2-mc INJ=r2c2-mi DN=r2c2-md
 NODES=("$A" "$B" "$C")
@@ -177,8 +178,7 @@ check_err $? "setup failed"
 wait_until 60 converged
 check_err $? "A, B and C do not know each other: $(jq -c '{ns, nodes}' "$FABRIC_TMP/conv" 2>/dev/null | tr '\n' ' ')"
 B_P3_MAC=$(ip -n "$B" -j link show p3 | jq -r '.[0].address')
-log_test "setup: line A - B - C, injector on B's p3, p2 down"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: line A - B - C, injector on B's p3, p2 down"
 lap setup
 
 # A well-formed frame first, before any other traffic: forwarded by B,

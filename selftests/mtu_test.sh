@@ -35,6 +35,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap
+ksft_plan 6
 
 A=r2c2-ua B=r2c2-ub C=r2c2-uc
 NODES=("$A" "$B" "$C")

@@ -105,6 +105,8 @@ routes_send routes:{ route_ent:{ flow_src:u16:1 flow_id:u32:1 rproto:u8:1 } }
 route_get dst:u16:2 count:u32:101
 EOF
 )
+# a check per refused request, and 8 more
+ksft_plan $(($(grep -c . <<<"$CASES") + 8))
 
 # the state that must not change: node show but tables_gen (the tables
 # are recomputed at every refresh of the node's own link-state
@@ -135,8 +137,7 @@ wait_until 30 pair_ok
 check_err $? "nodes 1 and 2 do not find each other"
 before=$(state)
 check_err $? "r2c2ctl show failed"
-log_test "setup: nodes 1 and 2 joined by a veth"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: nodes 1 and 2 joined by a veth"
 
 # ---------------------------------------------------------------- cases
 while IFS='|' read -r err msg req; do

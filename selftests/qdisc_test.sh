@@ -47,6 +47,7 @@ SINK=$lib_dir/tools/r2c2_udpsink
 [[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
 $TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
 	ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
+ksft_plan 10
 
 S=r2c2-q0
 R=r2c2-q1
@@ -199,7 +200,7 @@ for ns in "$S" "$R"; do
 	ip -n "$ns" link set r2c0 up
 	ip -n "$ns" addr add "10.42.0.${ns#r2c2-q}/16" dev r2c0
 done
-busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | jq -e '.nodes == 2' >/dev/null"
+busywait 10000 bash -c "ip netns exec $S r2c2ctl -j node show | json_assert '.nodes == 2'"
 check_err $? "the two nodes did not see each other"
 busywait 5000 ip netns exec "$S" ping -c 1 -W 1 "$DST" >/dev/null
 check_err $? "no ping over r2c0"
@@ -230,7 +231,7 @@ RET=0
 for sp in 20000 20001 20002 20003; do
 	flood -b $sp -t 600 -l 1000 -B 2000000
 done
-busywait 10000 bash -c "ip netns exec $S r2c2ctl -j qflow show | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20003)] | length == 4' >/dev/null"
+busywait 10000 bash -c "ip netns exec $S r2c2ctl -j qflow show | json_assert '[.[] | select(.sport >= 20000 and .sport <= 20003)] | length == 4'"
 check_err $? "the four flows are not in qflow show"
 ids=()
 for sp in 20000 20001 20002 20003; do
@@ -249,7 +250,7 @@ RET=0
 ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 1M "${ids[1]}" 2M "${ids[2]}" 3M "${ids[3]}" 500k
 check_err $? "r2c2ctl rate set"
 check_rates 6 "20000:1000000 20001:2000000 20002:3000000 20003:500000"
-qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20003) | .state] | all(. == "set")' >/dev/null
+qflows | json_assert '[.[] | select(.sport >= 20000 and .sport <= 20003) | .state] | length == 4 and all(. == "set")'
 check_err $? "flows not in state set"
 log_test "four flows at 1, 2, 3 and 0.5 Mbit/s, each within 2 %"
 
@@ -264,11 +265,11 @@ RET=0
 ip netns exec "$S" "$TC" qdisc change dev r2c0 root r2c2 lease 3s
 check_err $? "tc qdisc change lease 3s"
 ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 2M "${ids[1]}" 2M "${ids[2]}" 2M
-qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "set")' >/dev/null
+qflows | json_assert '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | length == 3 and all(. == "set")'
 check_err $? "flows not in state set after rate set"
 sleep 3.2
 check_rates 6 "20000:1500000 20001:1500000 20002:1500000 20003:500000"
-qflows | jq -e '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | all(. == "safe")' >/dev/null
+qflows | json_assert '[.[] | select(.sport >= 20000 and .sport <= 20002) | .state] | length == 3 and all(. == "safe")'
 check_err $? "flows did not fall back to the safe rate"
 exp=$(xstats | jq '.leases_expired')
 [[ $exp -ge 3 ]]
@@ -283,7 +284,7 @@ ip netns exec "$S" r2c2ctl rate set "${ids[0]}" 100M "${ids[1]}" 100M \
 	"${ids[2]}" 100M "${ids[3]}" 100M
 busywait 20000 grep -q "flow finish src 0 flow ${ids[0]}" "$MON"
 check_err $? "no flow finish event for ${ids[0]} at the receiver"
-busywait 20000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows_finished >= 3' >/dev/null"
+busywait 20000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | json_assert '.[0].flows_finished >= 3'"
 check_err $? "flows_finished < 3"
 st=$(xstats)
 [[ $(jq '.backlog' <<<"$st") -eq 0 && $(jq '.qlen' <<<"$st") -eq 0 ]]
@@ -299,7 +300,7 @@ check_err $? "tc qdisc del + add"
 t0=$(date +%s.%N)
 flood -b 30000 -n 10000 -t 600 -l 100 -r 4000 -B 67108864
 # (9999: two of the ports may share a flow id, below)
-busywait 60000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | jq -e '.[0].flows >= 9999' >/dev/null"
+busywait 60000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | json_assert '.[0].flows >= 9999'"
 check_err $? "the qdisc never tracked 9999 flows"
 D=$(mktemp)
 # the flood's flows only (r2c0 carries a little other traffic, so the
@@ -310,7 +311,7 @@ D=$(mktemp)
 # in 0.007 %. So one port may be missing: it is named in the log.
 busywait 20000 bash -c "ip netns exec $S r2c2ctl -j qflow show |
 	jq '[.[] | select(.sport >= 30000 and .sport < 40000)]' >$D &&
-	jq -e 'length == 10000' $D >/dev/null"
+	json_assert 'length == 10000' $D"
 el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 n=$(jq 'length' "$D")
 if ((n != 10000)); then

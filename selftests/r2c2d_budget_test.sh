@@ -31,6 +31,7 @@ require_cmd ip jq awk
 require_module veth
 require_r2c2
 require_cmd r2c2d
+ksft_plan 4
 
 BUDGET=0.3	# % of a core
 CHURN_S=6
@@ -71,13 +72,15 @@ starts 1500 $((0x20000)) 1 >"$TMP/s1"
 ip netns exec "${NS[0]}" r2c2ctl -b "$TMP/s0" >/dev/null &&
 	ip netns exec "${NS[1]}" r2c2ctl -b "$TMP/s1" >/dev/null
 check_err $? "r2c2ctl -b: 3000 flow starts"
-nflows() { ip netns exec "$1" r2c2ctl -j daemon show | jq -e --argjson n "$2" '.flows == $n' >/dev/null; }
+# shellcheck disable=SC2016  # a jq filter: $ is jq's
+nflows() { ip netns exec "$1" r2c2ctl -j daemon show | json_assert --argjson n "$2" '.flows == $n'; }
 for i in 2 3; do
 	busywait 30000 nflows "${NS[i]}" 3000
 	check_err $? "node $i's daemon does not hold the 3000 flows"
 done
 show3=$(ip netns exec "${NS[3]}" r2c2ctl -j daemon show)
-jq -e --argjson b "$BUDGET" '.config.cpu_budget == $b' <<<"$show3" >/dev/null
+# shellcheck disable=SC2016  # a jq filter: $ is jq's
+json_assert --argjson b "$BUDGET" '.config.cpu_budget == $b' <<<"$show3"
 check_err $? "daemon show: config.cpu_budget is not $BUDGET: $(jq -c .config <<<"$show3")"
 log_test "r2c2d on node 2 (no budget) and node 3 (cpu_budget $BUDGET %), 3000 flows"
 

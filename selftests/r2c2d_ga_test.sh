@@ -30,6 +30,7 @@ require_cmd ip jq
 require_r2c2
 R2C2D=${R2C2D:-$(command -v r2c2d || echo "$lib_dir/../userspace/r2c2d/r2c2d")}
 [[ -x $R2C2D ]] || ksft_skip_all "r2c2d not built (make -C userspace)"
+ksft_plan 8
 
 CAP=100M
 TMP=$(mktemp -d)
@@ -160,7 +161,8 @@ want=$(jq -Mc '[.flows[].rate_bps]' "$TMP/alloc.json")
 rates_follow() {
 	torus_exec 4 r2c2ctl -j matrix show >"$TMP/m4.json"
 	got=$(jq -Mc '[(.flows[] | select(.src == 0) | .rate), (.flows[] | select(.src == 1) | .rate)]' "$TMP/m4.json")
-	jq -Men --argjson w "$want" --argjson g "$got" \
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	json_assert -n --argjson w "$want" --argjson g "$got" \
 		'($w | length) == 2 and ($g | length) == 2 and
 		 ([0, 1] | all(($g[.] - $w[.]) | fabs <= 0.01 * $w[.])) and
 		 ($g[0] + $g[1]) > 1.2 * 95e6' >/dev/null

@@ -63,6 +63,10 @@ SETTLE_MS=${SETTLE_MS:-30000}	# wait at most this long for the pushes
 LIM=${LIM:-2090000}		# iperf3 -b 2M in r2c0 frames, bit/s
 SCEN=" ${SCEN:-1 4 5 2 3} "	# scenarios to run
 want() { [[ $SCEN == *" $1 "* ]]; }
+# 3 checks, and one per scenario run
+nplan=3
+for sc in 1 2 3 4 5; do want "$sc" && nplan=$((nplan + 1)); done
+ksft_plan "$nplan"
 TMP=$(mktemp -d)
 DPIDS=()
 CPIDS=()
@@ -149,7 +153,8 @@ settled()
 	local m q
 
 	m=$(matrix) && q=$(qflows) || return 1
-	jq -en --argjson m "$m" --argjson q "$q" --argjson n "$1" \
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	json_assert -n --argjson m "$m" --argjson q "$q" --argjson n "$1" \
 		--argjson lim "$2" '
 		[$m.flows[] | select(.src == 0)] as $own |
 		($q | map({key: (.flow | ltrimstr("0x")), value: .rate}) |
@@ -183,7 +188,8 @@ window()
 	matrix >"$TMP/$name.m"
 	awk -v a0="$a0" -v a1="$a1" -v b0="$b0" -v b1="$b1" \
 		'BEGIN { print (b0 + b1) / 2 - (a0 + a1) / 2 }' >"$TMP/$name.t"
-	jq -en --slurpfile x "$TMP/$name.m0" --slurpfile y "$TMP/$name.m" '
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	json_assert -n --slurpfile x "$TMP/$name.m0" --slurpfile y "$TMP/$name.m" '
 		def p: [.flows[] | select(.src == 0 and .pushed > 1000) |
 			{flow, pushed, demand_kbps}] | sort_by(.flow);
 		# a new flow at the lowest rate (an iperf3 control

@@ -37,6 +37,7 @@ require_cmd ip jq
 require_module veth
 require_r2c2
 require_cmd r2c2d
+ksft_plan 6
 
 CAP=1G
 TMP=$(mktemp -d)
@@ -148,7 +149,8 @@ agrees()
 	local s
 
 	s=$(ip netns exec "$1" r2c2ctl -j daemon show) || return 1
-	jq -e --arg k "$3" --argjson l "$4" --argjson r "$5" \
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	json_assert --arg k "$3" --argjson l "$4" --argjson r "$5" \
 		'.topology | .kind == $k and .links == $l and .rebuilds >= $r and
 		 (.pending | not)' <<<"$s" >/dev/null || return 1
 	offline "$1" "$2" "${6:-65535}" >"$TMP/want" &&
@@ -218,7 +220,7 @@ for i in 2 3; do
 	expect "node $i: rates after the links came back are not r2c2ctl alloc's on torus:4" \
 		"${NS[i]}" torus:4 "$(kind)" 8 3
 done
-jq -e '.topology.configured' <(ip netns exec "${NS[2]}" r2c2ctl -j daemon show) >/dev/null
+ip netns exec "${NS[2]}" r2c2ctl -j daemon show | json_assert '.topology.configured == true'
 check_err $? "node 2: the configured torus is not back in use"
 log_test "node 0 back: the ring again, node 2 on its configured torus ($((SECONDS - t0)) s)"
 

@@ -36,6 +36,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_rsqflood
+ksft_plan 6
 
 A=r2c2-ra H=r2c2-rh INJ=r2c2-ri
 FLOW_LIMIT=8

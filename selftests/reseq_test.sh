@@ -57,11 +57,13 @@ reseq_field()
 
 held_zero() { [[ $(reseq_field .node.held) == 0 ]]; }
 
-torus_create 2 2 || ksft_skip_all "cannot build the 2x2 torus"
-torus_wait_converged 60 >/dev/null
+ksft_plan 7
 RET=0
+torus_create 2 2
+check_err $? "torus_create 2 2"
+torus_wait_converged 60 >/dev/null
 check_err $? "the torus did not converge"
-log_test "2x2 torus converges"
+log_test_or_exit "2x2 torus converges"
 
 rate=${RATE:+rate $RATE}
 # shellcheck disable=SC2086  # $rate is two words or none

@@ -6,11 +6,20 @@
 #	selftests/run.sh                 every *_test.sh, sorted
 #	selftests/run.sh torus_test.sh   only these
 #
-# Prints TAP 13: one "ok N - name" / "not ok N - name" / "ok N - name #
-# SKIP" line per test file (exit 4 = skip), the test's own output
-# indented as "# " comments. Runs as root (in the VM, or under vng).
+# Prints TAP 13, nested as kselftest does: each file's own TAP (one
+# "ok N - check" line per check, its "1..N" plan first or last) indented
+# as "# " lines, then one "ok N - selftests: r2c2: FILE" / "not ok ..." /
+# "ok ... # SKIP" line per file. Every check counts: after each file this
+# compares its results with its plan and adds, in the nested stream, a
+# "# not ok K - run.sh: FILE: ..." failure for each check the file did not
+# report (a file killed by the timeout, a bail-out after a failed setup),
+# one for a file that ended without a plan, and one for a non-zero exit
+# status with no failed check. A whole-file skip ("1..0 # SKIP reason",
+# exit 4) counts as one skipped check. The last lines are the totals of
+# checks ("# Totals: pass:N fail:N ... skip:N") and of files.
+# Runs as root (in the VM, or under vng).
 # R2C2_SELFTEST_TIMEOUT (default 600) limits each test file, in seconds.
-# Exit status: 0 if nothing failed.
+# Exit status: 0 if no check failed.
 set -uo pipefail
 
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -47,24 +56,72 @@ reap_timeout()
 	done
 }
 
+# tally FILE: "passed failed skipped plan" of a test's own TAP output
+# (plan -1: none; skipped counts a whole-file "1..0 # SKIP" as one).
+tally()
+{
+	awk '
+	/^ok [0-9]+/ { if ($0 ~ /# *(SKIP|skip)/) s++; else p++; next }
+	/^not ok [0-9]+/ { f++; next }
+	/^1\.\.[0-9]+/ {
+		plan = substr($1, 4) + 0
+		if (plan == 0 && $0 ~ /# *(SKIP|skip)/)
+			s++
+	}
+	END { print p + 0, f + 0, s + 0, plan == "" ? -1 : plan }' "$1"
+}
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
+echo "# run.sh: files: ${tests[*]}"
+cpass=0 cfail=0 cskip=0
 pass=0 fail=0 skip=0 n=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
 	echo "# selftests: r2c2: $t"
 	start=$SECONDS
-	timeout -k 10 "$limit" bash "$dir/$t" 2>&1 | sed -u 's/^/# /'
+	timeout -k 10 "$limit" bash "$dir/$t" 2>&1 | tee "$out" | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	took=$((SECONDS - start))
+	read -r p f s plan < <(tally "$out")
 	case $rc in
-	0)	pass=$((pass + 1)); echo "ok $n - selftests: r2c2: $t (${took}s)" ;;
-	4)	skip=$((skip + 1)); echo "ok $n - selftests: r2c2: $t # SKIP" ;;
-	124|137) fail=$((fail + 1))
-		reap_timeout "$t"
-		echo "not ok $n - selftests: r2c2: $t # TIMEOUT ${limit}s" ;;
-	*)	fail=$((fail + 1)); echo "not ok $n - selftests: r2c2: $t # exit=$rc" ;;
+	124|137) reap_timeout "$t"; why="timed out after ${limit}s" ;;
+	*) why="exit status $rc" ;;
 	esac
+	# what the file did not report, as failed checks in its stream
+	k=$((p + f + s))
+	if ((plan < 0)); then
+		k=$((k + 1)) f=$((f + 1))
+		echo "# not ok $k - run.sh: $t: ended without a plan after $((k - 1)) checks ($why)"
+	elif ((k < plan)); then
+		while ((k < plan)); do
+			k=$((k + 1)) f=$((f + 1))
+			echo "# not ok $k - run.sh: $t: check $k of $plan not reported ($why)"
+		done
+	elif ((k > plan && !(plan == 0 && s == 1 && k == 1))); then
+		k=$((k + 1)) f=$((f + 1))
+		echo "# not ok $k - run.sh: $t: $((k - 1)) checks for a plan of $plan"
+	fi
+	if ((rc != 0 && rc != 4 && f == 0)); then
+		k=$((k + 1)) f=$((f + 1))
+		echo "# not ok $k - run.sh: $t: $why and no failed check"
+	fi
+	cpass=$((cpass + p)) cfail=$((cfail + f)) cskip=$((cskip + s))
+	sum="$p passed, $f failed, $s skipped, ${took}s"
+	if ((f > 0)); then
+		fail=$((fail + 1))
+		echo "not ok $n - selftests: r2c2: $t ($sum) # $why"
+	elif ((rc == 4)); then
+		skip=$((skip + 1))
+		echo "ok $n - selftests: r2c2: $t ($sum) # SKIP"
+	else
+		pass=$((pass + 1))
+		echo "ok $n - selftests: r2c2: $t ($sum)"
+	fi
 done
-echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
-((fail == 0))
+echo "# Totals: pass:$cpass fail:$cfail xfail:0 xpass:0 skip:$cskip error:0"
+echo "# files: $pass passed, $fail failed, $skip skipped"
+((cfail == 0))

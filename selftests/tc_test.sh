@@ -26,7 +26,7 @@ require_module dummy
 TC_BIN=/usr/sbin/tc
 [[ -x $TC_BIN ]] || TC_BIN=$(command -v tc)
 NS=r2c2-tc
-ns_create "$NS" || ksft_skip_all "cannot create a namespace"
+ns_create "$NS" || { echo "# cannot create namespace $NS"; exit "$KSFT_FAIL"; }
 export TC="ip netns exec $NS $TC_BIN" IP="ip -n $NS" DUMMY=r2c2tc0
 
 # the r2c2 tests need the module and the plugin
@@ -55,6 +55,12 @@ JQ='.[] | [.id, .name, ((.category // []) | join(",")),
 
 files=("$@")
 [[ ${#files[@]} -gt 0 ]] || files=("$lib_dir"/tc-tests/*.json)
+# a check per test case (per file that is not JSON)
+nplan=0
+for f in "${files[@]}"; do
+	nplan=$((nplan + $(jq 'length' "$f" 2>/dev/null || echo 1)))
+done
+ksft_plan "$nplan"
 for f in "${files[@]}"; do
 	tests=$(jq -r "$JQ" "$f") || { RET=1; retmsg="$f: not JSON"; log_test "$f"; continue; }
 	while IFS=$'\x1e' read -r id name cat setup cmd want verify pattern count teardown; do

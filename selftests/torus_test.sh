@@ -32,6 +32,7 @@ require_cmd ip ping jq iperf3 ss
 require_module veth
 require_r2c2
 require_tools r2c2_pingall
+ksft_plan 13
 
 # Read `r2c2ctl node show` and `neigh show` of every node into
 # $FABRIC_TMP (two processes at a time: the guest has two vCPUs).
