@@ -50,6 +50,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_ctlflood
+ksft_plan 7
 
 A=r2c2-fa B=r2c2-fb C=r2c2-fc INJ=r2c2-fi
 NODES=("$A" "$B" "$C")
@@ -147,8 +148,7 @@ check_err $? "setup failed"
 wait_until 60 nodes_are 3 "${NODES[@]}"
 check_err $? "A, B and C do not know each other: $(jq -c '{ns, nodes}' "$FABRIC_TMP/conv" 2>/dev/null | tr '\n' ' ')"
 B_P3_MAC=$(ip -n "$B" -j link show p3 | jq -r '.[0].address')
-log_test "setup: line A - B - C, injector on B's p3, r2c2.max_nodes $CAP"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: line A - B - C, injector on B's p3, r2c2.max_nodes $CAP"
 lap setup
 
 # mem: kB of slab and vmalloc in use (the tables are vmalloc'ed)

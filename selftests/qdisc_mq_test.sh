@@ -31,6 +31,8 @@ FLOOD=$lib_dir/tools/r2c2_udpflood
 $TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
 	ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
 
+ksft_plan 3
+
 A=r2c2-mq0 B=r2c2-mq1
 FPID=
 stop_flood() { [[ -z $FPID ]] || stop_pids "$FPID"; FPID=; }
@@ -59,14 +61,13 @@ for q in 1 2 3 4; do
 done
 ip netns exec "$A" ping -c 1 -W 5 10.9.0.2 >/dev/null
 check_err $? "no ping over m0"
-log_test "setup: mq with four r2c2 children"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "setup: mq with four r2c2 children"
 
 RET=0
 ip netns exec "$A" "$FLOOD" -d 10.9.0.2 -b 30000 -n 16 -l 500 -t 600 >/dev/null &
 FPID=$!
 busywait 20000 bash -c "ip netns exec $A r2c2ctl -j qflow show dev m0 |
-	jq -e '[.[] | select(.sport >= 30000 and .sport < 30016)] | length == 16' >/dev/null"
+	json_assert '[.[] | select(.sport >= 30000 and .sport < 30016)] | length == 16'"
 check_err $? "qflow show dev m0 does not list the 16 flows: $(ip netns exec "$A" r2c2ctl -j qflow show dev m0 | jq -c '[.[].sport]')"
 log_info "flows per child: $(children)"
 used=$(children | tr ' ' '\n' | awk '$1 > 0' | wc -l)

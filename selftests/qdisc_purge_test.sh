@@ -26,6 +26,8 @@ require_cmd ip jq awk
 require_module veth
 require_r2c2
 
+ksft_plan 5
+
 TC=/usr/sbin/tc
 [[ -x $TC ]] || TC=$(command -v tc)
 FLOOD=$lib_dir/tools/r2c2_udpflood
@@ -91,7 +93,7 @@ wmem_zero()
 }
 
 # backlog: packets the qdisc on r2c0 counts (qlen)
-backlog() { ip netns exec "$S" "$TC" -j -s qdisc show dev r2c0 | jq -e '.[0].qlen'; }
+backlog() { ip netns exec "$S" "$TC" -j -s qdisc show dev r2c0 | jq -r '.[0].qlen // "?"'; }
 
 # shellcheck disable=SC2317
 backlog_ge() { local q; q=$(backlog) && ((q >= $1)); }
@@ -128,8 +130,7 @@ after_reset()
 RET=0
 line2_create "$S" "$R" && node_up
 check_err $? "two-node line with r2c0 up and reachable"
-log_test "setup"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "setup"
 
 # ------------------------------------------------------------------ del
 RET=0

@@ -22,6 +22,8 @@ require_cmd ip jq awk
 require_module veth dummy
 require_r2c2
 
+ksft_plan 4
+
 TC=/usr/sbin/tc
 [[ -x $TC ]] || TC=$(command -v tc)
 FLOOD=$lib_dir/tools/r2c2_udpflood
@@ -41,7 +43,7 @@ S=r2c2-s0
 R=r2c2-s1
 DST=10.42.0.1
 
-xstats() { ip netns exec "$S" "$TC" -j -s qdisc show dev "$1" | jq -e '.[0]'; }
+xstats() { ip netns exec "$S" "$TC" -j -s qdisc show dev "$1" | jq '.[0]'; }
 
 # shellcheck disable=SC2317  # called through busywait
 drained() { [[ $(xstats r2c0 | jq '.qlen') == 0 ]]; }
@@ -56,8 +58,7 @@ for ns in "$S" "$R"; do
 done
 ip netns exec "$S" ping -c 1 -W 10 "$DST" >/dev/null
 check_err $? "no ping over r2c0"
-log_test "setup"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "setup"
 
 # ------------------------------------------------------------------ maxflows
 # 5 flows of 10 packets into a qdisc that tracks 2 (ARP and IPv6 may hold
@@ -73,11 +74,10 @@ busywait 10000 drained
 check_err $? "the qdisc did not drain"
 st=$(xstats r2c0)
 log_info "$(jq -c '{packets, drops, qlen, flows, overflow_maxflows, overflow_nomem, drops_limit, drops_flow_limit}' <<<"$st")"
-jq -e '.packets >= 50 and .drops == 0 and .overflow_maxflows >= 30' <<<"$st" >/dev/null
+json_assert '.packets >= 50 and .drops == 0 and .overflow_maxflows >= 30' <<<"$st"
 check_err $? "packets sent, drops, packets through the overflow flow: $(jq -c '[.packets, .drops, .overflow_maxflows]' <<<"$st") (want >= 50, 0, >= 30)"
-n=$(ip netns exec "$S" r2c2ctl -j qflow show | jq -e 'length')
-check_err $? "qflow show failed"
-((n <= 2))
+n=$(ip netns exec "$S" r2c2ctl -j qflow show | jq 'length')
+[[ $n =~ ^[0-9]+$ ]] && ((n <= 2))
 check_err $? "qflow show lists $n flows with maxflows 2"
 log_test "maxflows reached: new flows share the overflow flow, nothing dropped"
 
@@ -119,12 +119,12 @@ ip -n "$S" link set d0 up &&
 check_err $? "d0 up with a neighbour"
 ip netns exec "$S" "$FLOOD" -d 10.9.0.2 -n 1 -c 1 >/dev/null
 check_err $? "one packet into d0"
-[[ $(xstats d0 | jq '.flows_started') -ge 1 ]]
+xstats d0 | json_assert '.flows_started >= 1' 
 check_err $? "d0's qdisc saw no flow"
 # the flow is collected 100 ms idle later: a run within 25 ms of that
 busywait 5000 bash -c "[[ \$(ip netns exec $S $TC -j -s qdisc show dev d0 | jq '.[0].flows') == 0 ]]"
 check_err $? "the flow of d0 was never collected: the work item did not wake"
-[[ $(xstats d0 | jq '.flows_finished') -ge 1 ]]
+xstats d0 | json_assert '.flows_finished >= 1' 
 check_err $? "no finish counted for the collected flow"
 log_test "a new flow wakes the work item, which collects it when idle"
 

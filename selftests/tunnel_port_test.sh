@@ -23,6 +23,8 @@ require_cmd ip jq ping
 require_module veth ip_gre vxlan
 require_r2c2
 
+ksft_plan 4
+
 A=r2c2-ta B=r2c2-tb
 
 # tunnel NS LOCAL REMOTE: gretap gt0 and vxlan vx0 over u0/u1, both up
@@ -39,8 +41,15 @@ tunnels()
 		ip -n "$1" link set gt0 up && ip -n "$1" link set vx0 up
 }
 
-# stat NS COUNTER: a node counter
-stat() { ip netns exec "$1" r2c2ctl -j stats show | jq -e ".$2 // 0"; }
+# stat NS COUNTER: a node counter ("?" and false when it is missing)
+stat()
+{
+	local v
+
+	v=$(ip netns exec "$1" r2c2ctl -j stats show | jq -r ".$2")
+	[[ $v =~ ^[0-9]+$ ]] || { echo "?"; return 1; }
+	echo "$v"
+}
 
 # knows NS N: the node knows N nodes
 # shellcheck disable=SC2317  # called through busywait
@@ -62,14 +71,15 @@ for ns in "$A" "$B"; do
 done
 busywait 30000 knows "$A" 2 && busywait 30000 knows "$B" 2
 check_err $? "the nodes do not find each other over the tunnels"
-log_test "setup: two nodes joined by a gretap and a vxlan port"
-((EXIT_STATUS == 0)) || ksft_exit
+log_test_or_exit "setup: two nodes joined by a gretap and a vxlan port"
 
 for rp in rps dor vlb; do
 	RET=0
 	ip netns exec "$A" r2c2ctl node set routing "$rp" >/dev/null
 	check_err $? "routing $rp"
-	o0=$(stat "$A" originated) d0=$(stat "$B" delivered) n0=$(stat "$A" drop_nomem)
+	o0=$(stat "$A" originated) && d0=$(stat "$B" delivered) &&
+		n0=$(stat "$A" drop_nomem)
+	check_err $? "counters could not be read"
 	out=$(ip netns exec "$A" ping -c 20 -i 0.05 -s 1000 -W 2 10.42.0.2 2>&1)
 	check_err $? "ping over r2c0: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
 	grep -q ' 0% packet loss' <<<"$out"
