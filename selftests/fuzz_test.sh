@@ -28,8 +28,7 @@
 #   FUZZ_RATE     frames a second at most (0: unpaced)
 #   FUZZ_MEM_MB   bound on the growth of Slab + VmallocUsed (64)
 #   FUZZ_KEEP     a directory to copy the seeds and the result into
-# The run of 10^5 frames and more (Documentation/performance.md, "Frame
-# fuzzing"):
+# The larger runs (Documentation/reliability.md, "Frame fuzzing"):
 #   scripts/vm-run --kernel 6.1 --timeout 1500 -- \
 #       'FUZZ_FRAMES=100000 selftests/run.sh fuzz_test.sh'
 
