@@ -554,10 +554,8 @@ static int talk(const void *buf, size_t len, uint32_t seq, struct answer *a,
 				else
 					a->error = 0;
 				parse_ack_tlvs(h, sizeof(int), a);
-				/* a dump also ends with an ack (NLM_F_ACK) */
-				if (a->error)
-					return 0;
-				continue;
+				/* no acknowledgement follows a dump */
+				return 0;
 			}
 			if (h->nlmsg_type == family) {
 				a->msgs++;
@@ -646,7 +644,13 @@ static int simple(unsigned int cmd, int dump, struct answer *a, msg_cb cb,
 	return talk(r.b, r.len, h->nlmsg_seq, a, cb, arg);
 }
 
-/* configuration, ports, classes; flows separately */
+/* whether NODE_GET found a node, at the last snapshot() */
+static int node_present;
+
+/*
+ * Configuration, ports, classes; flows separately. Returns -1 when the
+ * kernel did not answer; errors (no node) make an empty part.
+ */
 static int snapshot(struct fp *cfg, struct fp *flows)
 {
 	struct answer a;
@@ -656,6 +660,7 @@ static int snapshot(struct fp *cfg, struct fp *flows)
 	flows->len = 0;
 	if (simple(R2C2_CMD_NODE_GET, 0, &a, fp_cb, &c))
 		return -1;
+	node_present = !a.error;
 	c.keep = keep_port;
 	if (simple(R2C2_CMD_PORT_GET, 1, &a, fp_cb, &c))
 		return -1;
@@ -910,7 +915,8 @@ int main(int argc, char **argv)
 		if (!a.error) {
 			ok++;
 			/* accepted: the state may have changed; a new baseline */
-			if (snapshot(&cfg0, &fl0) && restore_addr >= 0) {
+			if (!snapshot(&cfg0, &fl0) && !node_present &&
+			    restore_addr >= 0) {
 				restore_node();
 				restores++;
 				snapshot(&cfg0, &fl0);
