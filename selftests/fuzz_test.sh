@@ -21,7 +21,8 @@
 #	             fz0 (r2c2-fz, r2c2_fuzz)
 #
 # Knobs (environment):
-#   FUZZ_FRAMES   frames to send (default 30000, ~2.5 min in all on TCG)
+#   FUZZ_FRAMES   frames to send (default 100000: a few seconds of
+#                 injection, the test ~1 min in a TCG guest)
 #   FUZZ_SEED     PRNG seed (default: from the clock); printed, so that a
 #                 run can be replayed with the same seeds file
 #   FUZZ_CSUM     percent of frames with a recomputed checksum (50)
@@ -30,7 +31,7 @@
 #   FUZZ_KEEP     a directory to copy the seeds and the result into
 # The larger runs (Documentation/reliability.md, "Frame fuzzing"):
 #   scripts/vm-run --kernel 6.1 --timeout 1500 -- \
-#       'FUZZ_FRAMES=100000 selftests/run.sh fuzz_test.sh'
+#       'FUZZ_FRAMES=1000000 selftests/run.sh fuzz_test.sh'
 
 # shellcheck disable=SC2317  # functions called through wait_until
 lib_dir=$(dirname "$0")
@@ -47,7 +48,7 @@ require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_pingall r2c2_fuzz
 
-FRAMES=${FUZZ_FRAMES:-30000}
+FRAMES=${FUZZ_FRAMES:-100000}
 SEED=${FUZZ_SEED:-$(( $(date +%s) % 1000000007 ))}
 CSUM=${FUZZ_CSUM:-50}
 RATE=${FUZZ_RATE:-0}
