@@ -181,6 +181,7 @@ static int r2c2_nl_node_set(struct sk_buff *skb, struct genl_info *info)
 			return err;
 		ndims = (u8)err;
 		set_dims = true;
+		err = 0;	/* the count is not the request's result */
 	}
 	if (a[R2C2_A_ETHERTYPE] &&
 	    nla_get_u16(a[R2C2_A_ETHERTYPE]) != R2C2_ETH_P) {

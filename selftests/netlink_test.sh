@@ -106,7 +106,7 @@ route_get dst:u16:2 count:u32:101
 EOF
 )
 # a check per refused request, and 8 more
-ksft_plan $(($(grep -c . <<<"$CASES") + 8))
+ksft_plan $(($(grep -c . <<<"$CASES") + 9))
 
 # the state that must not change: node show but tables_gen (the tables
 # are recomputed at every refresh of the node's own link-state
@@ -267,6 +267,20 @@ after=$(state)
 [[ $after == "$before" ]]
 check_err $? "node 1 changed: before $before; after $after"
 log_test "node show and port show unchanged after all the refused requests"
+
+# ---------------------------------------------------------------- node set on a running node
+# NODE_SET with TOPO_DIMS on a running node once returned the number of
+# dimensions as its result: applied, but acknowledged as an error
+RET=0
+out=$(ip netns exec "$A" r2c2ctl node set topology torus:3x3 2>&1)
+check_err $? "node set topology torus:3x3 on a running node: $out"
+ip netns exec "$A" r2c2ctl -j node show | json_assert '.topology == "torus:3x3"'
+check_err $? "node show does not say torus:3x3"
+out=$(ip netns exec "$A" r2c2ctl node set topology torus:2x2 hello 100 2>&1)
+check_err $? "node set topology torus:2x2 hello 100: $out"
+ip netns exec "$A" r2c2ctl -j node show | json_assert '.topology == "torus:2x2" and .hello_ms == 100'
+check_err $? "node show does not say torus:2x2, hello 100"
+log_test "NODE_SET of a topology on a running node succeeds and takes effect"
 
 RET=0
 kernel_healthy
