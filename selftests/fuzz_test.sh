@@ -258,6 +258,13 @@ log_test "every frame dropped under a drop_* counter or handled (accepted, dupli
 lap accounting
 
 # ---------------------------------------------------------------- recovery
+# The fuzzer's forged hellos can leave it posing, on p4, as a neighbour
+# that is a real node (Documentation/design.md, "Fabric trust": a
+# neighbour is who its hellos say), for 3.5 times the interval they
+# announced: node 4 then sends some of its frames for that node into p4.
+# Recovery is asked of the rack once the hostile neighbour is gone: its
+# link is taken down, and node 4 drops it at once (carrier loss).
+ip -n "$FZ" link set fz0 down
 # Fake LSAs (a source no node has, with a valid checksum) are accepted
 # by design (Documentation/design.md, "Fabric trust"), up to
 # r2c2.max_nodes, and live for the max_age they state (bounded): they
