@@ -180,6 +180,7 @@ static int r2c2_nl_node_set(struct sk_buff *skb, struct genl_info *info)
 		if (err < 0)
 			return err;
 		ndims = (u8)err;
+		err = 0;
 		set_dims = true;
 	}
 	if (a[R2C2_A_ETHERTYPE] &&
