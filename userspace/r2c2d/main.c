@@ -523,9 +523,9 @@ static void route_collect(struct r2c2d *d, bool wait)
  * (the budget, ga_budget_ms, is not spent in the loop), and broadcast
  * the result when the worker is done (route_collect()).
  */
-static void route_select(struct r2c2d *d, uint64_t now)
+/* the search's parameters from the configuration (the ga_* keys) */
+static struct rs_params route_params(const struct r2c2d *d)
 {
-	uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall;
 	struct rs_params p = {
 		.long_ns = (uint64_t)d->conf.ga_long_ms * MS,
 		.margin = d->conf.ga_margin,
@@ -536,6 +536,14 @@ static void route_select(struct r2c2d *d, uint64_t now)
 		.headroom = d->conf.headroom,
 		.protos = d->conf.ga_protos,
 	};
+
+	return p;
+}
+
+static void route_select(struct r2c2d *d, uint64_t now)
+{
+	uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall;
+	struct rs_params p = route_params(d);
 	struct rs_decision dec;
 	struct timespec ts;
 	int r;
@@ -1099,6 +1107,33 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 	return at_most(t, ctl_deadline(d));
 }
 
+/* the matrix (max_flows) and the rate batch: before the netlink socket */
+static int daemon_alloc(struct r2c2d *d)
+{
+	if (mx_init(&d->mx, d->conf.max_flows) ||
+	    rc_batch_init(&d->batch, R2C2_RATES_MAX, flush_rates, d))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * After NODE_GET filled d->node: the graph and the allocator (topology,
+ * policy, link_capacity), the matrix's own node and max_flows_per_src,
+ * route selection, the demand estimator (demand_*)
+ */
+static int daemon_setup(struct r2c2d *d, char *err, size_t errlen)
+{
+	int r = build_topo(d, err, errlen);
+
+	if (r)
+		return r;
+	d->mx.max_per_src = d->conf.max_flows_per_src;
+	mx_set_own(&d->mx, d->node.addr);
+	rs_init(&d->rs);
+	dem_conf(d);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct r2c2d d;
@@ -1172,8 +1207,7 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (mx_init(&d.mx, d.conf.max_flows) ||
-	    rc_batch_init(&d.batch, R2C2_RATES_MAX, flush_rates, &d)) {
+	if (daemon_alloc(&d)) {
 		fputs("r2c2d: out of memory\n", stderr);
 		return 1;
 	}
@@ -1183,14 +1217,10 @@ int main(int argc, char **argv)
 	}
 	if (dnl_open(&d.nl, d.conf.ifindex, err, sizeof(err)) ||
 	    dnl_node_get(&d.nl, &d.node, err, sizeof(err)) ||
-	    build_topo(&d, err, sizeof(err))) {
+	    daemon_setup(&d, err, sizeof(err))) {
 		fprintf(stderr, "r2c2d: %s\n", err);
 		return 1;
 	}
-	d.mx.max_per_src = d.conf.max_flows_per_src;
-	mx_set_own(&d.mx, d.node.addr);
-	rs_init(&d.rs);
-	dem_conf(&d);
 	d.nl.routes_cb = on_routes;
 	d.nl.routes_arg = &d;
 	d.nl.topo_cb = on_topo_event;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 int r2c2d_main(int argc, char **argv);
 #define main r2c2d_main
@@ -16,35 +18,56 @@ int r2c2d_main(int argc, char **argv);
 #undef main
 #include "alloc_tap.h"
 
-/* a daemon as main() leaves it after setup, on the node's declared torus */
-static int daemon_on(struct r2c2d *d, uint16_t addr, const uint8_t *dims,
-		     unsigned int ndims)
+/*
+ * a daemon as main() leaves it after setup (daemon_alloc(), NODE_GET,
+ * daemon_setup()), on the node's declared torus, with the configuration
+ * keys of 'conf' ("key=value;key=value", NULL: none) set first
+ */
+static int daemon_conf(struct r2c2d *d, uint16_t addr, const uint8_t *dims,
+		       unsigned int ndims, const char *conf)
 {
-	char err[256] = "";
+	char err[256] = "", buf[512], *save = NULL, *kv, *eq;
 	int r;
 
 	memset(d, 0, sizeof(*d));
 	conf_defaults(&d->conf);
+	if (conf) {
+		snprintf(buf, sizeof(buf), "%s", conf);
+		for (kv = strtok_r(buf, ";", &save); kv;
+		     kv = strtok_r(NULL, ";", &save)) {
+			eq = strchr(kv, '=');
+			*eq = 0;
+			if (conf_set(&d->conf, kv, eq + 1, err, sizeof(err))) {
+				printf("# conf_set: %s\n", err);
+				return -EINVAL;
+			}
+		}
+	}
 	d->ctl_fd = -1;
 	d->node.addr = addr;
 	d->node.ndims = (uint8_t)ndims;
 	memcpy(d->node.dims, dims, ndims);
-	if (mx_init(&d->mx, d->conf.max_flows))
+	if (daemon_alloc(d))
 		return -ENOMEM;
-	r = build_topo(d, err, sizeof(err));
+	r = daemon_setup(d, err, sizeof(err));
 	if (r) {
-		printf("# build_topo: %s\n", err);
+		printf("# daemon_setup: %s\n", err);
 		return r;
 	}
-	mx_set_own(&d->mx, d->node.addr);
-	rs_init(&d->rs);
 	return 0;
+}
+
+static int daemon_on(struct r2c2d *d, uint16_t addr, const uint8_t *dims,
+		     unsigned int ndims)
+{
+	return daemon_conf(d, addr, dims, ndims, NULL);
 }
 
 static void daemon_free(struct r2c2d *d)
 {
 	rs_fini(&d->rs);
 	mx_fini(&d->mx);
+	rc_batch_fini(&d->batch);
 	r2c2_pf_free(d->pf);
 	r2c2_ws_free(d->ws);
 	r2c2_rtab_free(d->rt);
@@ -54,6 +77,7 @@ static void daemon_free(struct r2c2d *d)
 	free(d->af);
 	free(d->ai);
 	free(d->ar);
+	free(d->ann_ids);
 }
 
 static int add_flow(struct r2c2d *d, uint16_t src, uint32_t id, uint16_t dst,
@@ -201,11 +225,285 @@ static void signals__reload(void)
 	daemon_free(&d);
 }
 
+/* ---- configuration keys: each observed in what the daemon does ---- */
+
+/*
+ * A ring of 5, DOR: L 0 -> 2 (links 0->1, 1->2), S1 0 -> 1, S2 1 -> 2.
+ * max-min gives all three half a link; proportional fairness gives L a
+ * third and the short flows two thirds. 'policy' was parse-only:
+ * propfair never ran in the daemon.
+ */
+static void conf__policy(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 5 };
+	const char *pol[2] = { "policy=maxmin", "policy=propfair" };
+	double l[2], s1[2], s2[2], cap = 0.95 * 10e9;
+	int i, r;
+
+	for (i = 0; i < 2; i++) {
+		ok(daemon_conf(&d, 0, dims, 1, pol[i]) == 0, "%s: setup", pol[i]);
+		add_flow(&d, 0, 1, 2, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+		add_flow(&d, 0, 2, 1, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+		add_flow(&d, 1, 3, 2, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+		r = compute(&d);
+		l[i] = rate_of(&d, 0, 1);
+		s1[i] = rate_of(&d, 0, 2);
+		s2[i] = rate_of(&d, 1, 3);
+		ok(r == 0, "%s: round (%d)", pol[i], r);
+		daemon_free(&d);
+	}
+	ok(fabs(l[0] - cap / 2) < 1e3 && fabs(s1[0] - cap / 2) < 1e3 &&
+	   fabs(s2[0] - cap / 2) < 1e3,
+	   "maxmin: half a link each (%g %g %g)", l[0], s1[0], s2[0]);
+	ok(fabs(l[1] - cap / 3) < 1e-3 * cap && fabs(s1[1] - 2 * cap / 3) < 1e-3 * cap &&
+	   fabs(s2[1] - 2 * cap / 3) < 1e-3 * cap,
+	   "propfair: the two-hop flow a third, the others two thirds (%g %g %g)",
+	   l[1], s1[1], s2[1]);
+}
+
+/* headroom and link_capacity: one flow on one link gets (1 - h) * cap */
+static void conf__headroom(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+
+	ok(daemon_conf(&d, 0, dims, 1, "headroom=0.2;link_capacity=1G") == 0,
+	   "headroom 0.2, link_capacity 1G: setup");
+	add_flow(&d, 0, 1, 1, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	ok(compute(&d) == 0 && fabs(rate_of(&d, 0, 1) - 0.8e9) < 1,
+	   "headroom 0.2 of 1 Gbit/s: the flow gets 800 Mbit/s (%g)",
+	   rate_of(&d, 0, 1));
+	daemon_free(&d);
+}
+
+/* topology: the configured torus wins over the node's (was parse-only) */
+static void conf__topology(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+
+	ok(daemon_conf(&d, 0, dims, 1, "topology=torus:5") == 0 &&
+	   d.topo && d.topo->n == 5,
+	   "topology torus:5 on a node that declares torus:3: the allocator's graph has %u nodes",
+	   d.topo ? d.topo->n : 0);
+	/* 0 -> 3 exists on torus:5 only */
+	add_flow(&d, 0, 1, 3, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	ok(compute(&d) == 0 && rate_of(&d, 0, 1) > 0,
+	   "a flow to node 3 gets a rate (%g)", rate_of(&d, 0, 1));
+	daemon_free(&d);
+}
+
+/* max_flows (the matrix's size) and max_flows_per_src, set at startup */
+static void conf__max_flows(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+
+	ok(daemon_conf(&d, 0, dims, 1, "max_flows=3;max_flows_per_src=2") == 0,
+	   "max_flows 3, max_flows_per_src 2: setup");
+	ok(add_flow(&d, 1, 1, 2, 1, R2C2_RP_DOR, 0) == 1 &&
+	   add_flow(&d, 1, 2, 2, 1, R2C2_RP_DOR, 0) == 1 &&
+	   add_flow(&d, 1, 3, 2, 1, R2C2_RP_DOR, 0) != 1,
+	   "a third flow of source 1 is refused");
+	ok(add_flow(&d, 2, 4, 1, 1, R2C2_RP_DOR, 0) == 1 &&
+	   add_flow(&d, 0, 5, 1, 1, R2C2_RP_DOR, 0) != 1 && d.mx.n == 3,
+	   "a flow of source 2 is taken, a fourth flow of the rack is refused (%u flows)",
+	   d.mx.n);
+	daemon_free(&d);
+}
+
+/* the rates push() hands to RATE_SET, recorded instead of sent */
+static size_t pushed_n;
+static uint64_t pushed_rate[8];
+
+static int record_flush(const uint32_t *id, const uint64_t *rate, size_t n,
+			void *arg)
+{
+	(void)id;
+	(void)arg;
+	for (size_t i = 0; i < n && pushed_n < 8; i++)
+		pushed_rate[pushed_n++] = rate[i];
+	return 0;
+}
+
+/*
+ * push_threshold: a rate that moved 10 % is pushed again at 0.05, not at
+ * 0.5; lease_refresh_ms: an unchanged rate pushed 2 s ago is pushed again
+ * at 1000, not at 10000
+ */
+static void conf__push(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	const char *c[2] = { "push_threshold=0.05;lease_refresh_ms=1000",
+			     "push_threshold=0.5;lease_refresh_ms=10000" };
+	size_t moved[2], refreshed[2];
+	struct mx_flow *f;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		daemon_conf(&d, 0, dims, 1, c[i]);
+		d.batch.flush = record_flush;
+		add_flow(&d, 0, 1, 1, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+		f = &d.mx.f[mx_find(&d.mx, 0, 1)];
+		f->rate = 1e9;
+		pushed_n = 0;
+		push(&d);
+		ok(pushed_n == 1 && pushed_rate[0] == 1000000000,
+		   "%s: a new rate is pushed", c[i]);
+		pushed_n = 0;
+		f->rate = 1.1e9;
+		push(&d);
+		moved[i] = pushed_n;
+		pushed_n = 0;
+		f->rate = f->pushed;
+		f->pushed_ns -= 2000 * MS;
+		push(&d);
+		refreshed[i] = pushed_n;
+		daemon_free(&d);
+	}
+	ok(moved[0] == 1 && moved[1] == 0,
+	   "push_threshold: +10 %% pushed at 0.05 (%zu), not at 0.5 (%zu)",
+	   moved[0], moved[1]);
+	ok(refreshed[0] == 1 && refreshed[1] == 0,
+	   "lease_refresh_ms: a 2 s old rate pushed again at 1000 (%zu), not at 10000 (%zu)",
+	   refreshed[0], refreshed[1]);
+}
+
+/*
+ * The demand estimator through on_qflow() (what the qdisc dump feeds):
+ * an own flow allocated 10 Gbit/s that sends 1 Mbit/s with backlog B,
+ * sampled every 10 ms for 1 s. Returns the demand it ends with.
+ */
+static uint32_t demand_after(const char *conf, uint32_t backlog)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	struct sample_ctx c = { &d, 0 };
+	struct dnl_qflow q = {
+		.id = 7, .dst = 1, .state = R2C2_RS_SET, .weight = 1,
+		.backlog = backlog,
+	};
+	uint32_t k, i;
+
+	if (daemon_conf(&d, 0, dims, 1, conf))
+		return 0;
+	for (i = 0; i <= 100; i++) {
+		c.now = 1000 * MS + i * 10 * MS;
+		q.bytes = i * 1250;
+		on_qflow(&c, &q);
+		d.mx.f[mx_find(&d.mx, 0, 7)].rate = 10e9;
+	}
+	k = d.mx.f[mx_find(&d.mx, 0, 7)].demand_kbps;
+	daemon_free(&d);
+	return k;
+}
+
+static void conf__demand(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	uint32_t k, k2;
+
+	k = demand_after(NULL, 0);
+	ok(k >= 1050 && k <= 1200,
+	   "defaults: a flow sending 1 Mbit/s of 10 Gbit/s announces ~1.1 Mbit/s (%u kbit/s)", k);
+	k = demand_after("demand_interval_ms=0", 0);
+	ok(k == R2C2_DEMAND_UNLIMITED, "demand_interval_ms 0: no estimate (%u)", k);
+	k = demand_after("announce_delay_ms=5000", 0);
+	ok(k == R2C2_DEMAND_UNLIMITED,
+	   "announce_delay_ms 5000: nothing announced in the flow's first second (%u)", k);
+	k = demand_after("demand_slack=1", 0);
+	ok(k >= 1900 && k <= 2100, "demand_slack 1: ~2 Mbit/s (%u)", k);
+	k = demand_after("demand_low=0", 0);
+	ok(k == R2C2_DEMAND_UNLIMITED,
+	   "demand_low 0: never below low x allocation, unlimited (%u)", k);
+	k = demand_after(NULL, 5000);
+	k2 = demand_after("demand_empty_bytes=10000", 5000);
+	ok(k == R2C2_DEMAND_UNLIMITED && k2 != R2C2_DEMAND_UNLIMITED,
+	   "a 5000-byte backlog: a queue that never ran dry (%u), but dry below demand_empty_bytes 10000 (%u)",
+	   k, k2);
+	/* the knobs main() hands the estimator (dem_conf()) */
+	ok(daemon_conf(&d, 0, dims, 1,
+		       "demand_window_ms=40;demand_windows=7;demand_alpha=0.25;"
+		       "demand_low=0.6;demand_high=0.9;demand_slack=0.3;"
+		       "demand_empty_bytes=123") == 0 &&
+	   d.dem.window_ns == 40 * MS && d.dem.windows == 7 &&
+	   d.dem.alpha == 0.25 && d.dem.low == 0.6 && d.dem.high == 0.9 &&
+	   d.dem.slack == 0.3 && d.dem.qempty == 123,
+	   "demand_window_ms, _windows, _alpha, _low, _high, _slack, _empty_bytes reach the estimator");
+	daemon_free(&d);
+}
+
+/* the route search's parameters: the ga_* keys, policy and headroom */
+static void conf__ga(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	struct rs_params p;
+
+	ok(daemon_conf(&d, 0, dims, 1,
+		       "ga_margin=0.3;ga_budget_ms=77;ga_threads=3;ga_utility=min;"
+		       "ga_protos=dor,vlb;ga_long_ms=450;policy=propfair;headroom=0.1") == 0,
+	   "ga_* keys: setup");
+	p = route_params(&d);
+	ok(p.margin == 0.3 && p.budget_ms == 77 && p.threads == 3 &&
+	   p.utility == R2C2_UTIL_MIN &&
+	   p.protos == (1u << R2C2_RP_DOR | 1u << R2C2_RP_VLB) &&
+	   p.long_ns == 450 * MS && p.policy == R2C2_POL_PROPFAIR &&
+	   p.headroom == 0.1,
+	   "the search gets ga_margin, ga_budget_ms, ga_threads, ga_utility, ga_protos, ga_long_ms, policy, headroom");
+	daemon_free(&d);
+}
+
+/* control: the socket ctl_open() listens on, abstract or a path */
+static void conf__control(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	char conf[128], path[64];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	socklen_t len;
+	int fd, r;
+
+	snprintf(conf, sizeof(conf), "control=@r2c2d-test-%d", (int)getpid());
+	daemon_conf(&d, 0, dims, 1, conf);
+	r = ctl_open(&d);
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(conf + 8));
+	memcpy(sa.sun_path, conf + 8, strlen(conf + 8));
+	sa.sun_path[0] = 0;
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ok(r == 0 && connect(fd, (struct sockaddr *)&sa, len) == 0,
+	   "control @r2c2d-test-PID: the daemon listens there (%s)", strerror(errno));
+	close(fd);
+	ctl_close(&d);
+	daemon_free(&d);
+
+	snprintf(path, sizeof(path), "/tmp/r2c2d-ctl-test-%d", (int)getpid());
+	snprintf(conf, sizeof(conf), "control=%s", path);
+	daemon_conf(&d, 0, dims, 1, conf);
+	r = ctl_open(&d);
+	ok(r == 0 && access(path, F_OK) == 0,
+	   "control %s: a socket file there", path);
+	ctl_close(&d);
+	ok(access(path, F_OK) != 0, "and removed when the daemon closes it");
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
 	signals__reload();
 	round__two_node_ring();
 	round__zero_demand();
+	conf__policy();
+	conf__headroom();
+	conf__topology();
+	conf__max_flows();
+	conf__push();
+	conf__demand();
+	conf__ga();
+	conf__control();
 	return tap_done();
 }
