@@ -63,9 +63,33 @@ now_us() { local t=$EPOCHREALTIME; printf '%s\n' "${t/./}"; }
 # events TYPE [FLOW]: flow events of node 0 heard at node 1 so far
 events()
 {
-	local pat="flow $1 src 0 flow ${2:-}"
+	local pat="flow $1 src 0 flow "
 
-	grep -c "$pat" "$MON"
+	[[ -z ${2:-} ]] || pat+="$2( |\$)"
+	grep -cE "$pat" "$MON"
+}
+
+# heard TYPE ID: node 1's monitor printed a TYPE event of node 0's flow
+# ID (not of one whose id merely starts with it); fails on an empty ID
+heard()
+{
+	[[ $2 == 0x* ]] && grep -qE "flow $1 src 0 flow $2( |\$)" "$MON"
+}
+
+# marker: an UPDATE event of node 0 for a flow no test uses, sent after
+# the events being waited for, then waited for at node 1. Node 0's flow
+# events leave by the same port in order, so once node 1's monitor has
+# printed the marker it has printed every event sent before it: a
+# condition, where a fixed sleep passes when an event is merely late.
+MARKS=0
+marker()
+{
+	local m
+
+	MARKS=$((MARKS + 1))
+	m=$(printf '0xfe%06x' "$MARKS")
+	ip netns exec "$S" r2c2ctl event send flow "$m" dst 1 type update || return 1
+	busywait 10000 heard update "$m"
 }
 
 # watch_flow SPORT SECS: sample the flow of SPORT at the sender until
@@ -136,7 +160,8 @@ ip netns exec "$S" "$FLOOD" -d "$DST" -b 20000 -n 50 -c 100 -t 10 -l 100 >/dev/n
 check_err $? "r2c2_udpflood (50 short flows)"
 busywait 10000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | json_assert '.[0].flows_unannounced >= 50 and .[0].flows == 0'"
 check_err $? "the 50 short flows were not collected as unannounced"
-sleep 0.5
+marker
+check_err $? "node 1 did not hear the marker event sent after the short flows"
 st=$(xstats)
 log_info "$(jq -c '{flows_started, flows_announced, flows_finished, flows_unannounced, events_saved}' <<<"$st")"
 [[ $(jq '.flows_announced' <<<"$st") -eq $(jq '.flows_announced' <<<"$st0") &&
@@ -179,17 +204,18 @@ check_err $? "the long flow was never pending at the sender"
 bad=$(awk '$2 == "pending" && $3 > 260' <<<"$W")
 [[ -z $bad ]]
 check_err $? "pending after more than 260 packets (2.6 s): $bad"
-busywait 8000 grep -q "flow start src 0 flow $id" "$MON"
+busywait 8000 heard start "$id"
 check_err $? "no START of $id at node 1"
-ts=$(grep "flow start src 0 flow $id" "$MON" | awk 'NR == 1 { print $1 }')
+ts=$(grep -E "flow start src 0 flow $id( |\$)" "$MON" | awk 'NR == 1 { print $1 }')
 dt=$(((${ts:-0} - t0) / 1000))
 log_info "START of $id at node 1 ${dt} ms after the flow was launched"
 ((dt >= 2000 && dt <= 7000))
 check_err $? "START ${dt} ms after the launch, not within 2000..7000 ms"
 cleanup_flood
-busywait 8000 grep -q "flow finish src 0 flow $id" "$MON"
+busywait 8000 heard finish "$id"
 check_err $? "no FINISH of $id at node 1"
-sleep 0.3
+marker
+check_err $? "node 1 did not hear the marker event sent after the FINISH"
 [[ $(events start "$id") -eq 1 && $(events finish "$id") -eq 1 ]]
 check_err $? "node 1 heard $(events start "$id") START and $(events finish "$id") FINISH of $id, not 1 and 1"
 st=$(xstats)
@@ -207,7 +233,8 @@ ip netns exec "$S" "$FLOOD" -d "$DST" -b 22000 -n 50 -c 100 -t 10 -l 100 >/dev/n
 check_err $? "r2c2_udpflood (50 small flows)"
 busywait 10000 bash -c "ip netns exec $S $TC -j -s qdisc show dev r2c0 | json_assert '.[0].flows_unannounced >= $u0 + 50 and .[0].flows == 0'"
 check_err $? "the 50 small flows were not collected as unannounced"
-sleep 0.5
+marker
+check_err $? "node 1 did not hear the marker event sent after the small flows"
 s1=$(events start) f1=$(events finish)
 ((s1 == s0 && f1 == f0))
 check_err $? "node 1 heard $((s1 - s0)) START and $((f1 - f0)) FINISH events of small flows"
@@ -236,9 +263,10 @@ check_err $? "state does not follow 100000 bytes sent: $bad"
 tail -n 1 <<<"$W" | grep -qv " pending "
 check_err $? "the flow was not announced within 8 s"
 cleanup_flood
-busywait 8000 grep -q "flow finish src 0 flow $id" "$MON"
+busywait 8000 heard finish "$id"
 check_err $? "no FINISH of $id at node 1"
-sleep 0.3
+marker
+check_err $? "node 1 did not hear the marker event sent after the FINISH"
 [[ $(events start "$id") -eq 1 && $(events finish "$id") -eq 1 ]]
 check_err $? "node 1 heard $(events start "$id") START and $(events finish "$id") FINISH of $id, not 1 and 1"
 log_test "a flow is announced once when it has sent 100000 bytes, and finishes"
@@ -253,10 +281,10 @@ W=$(watch_flow 24000 3)
 id=$(awk 'END { print $5 }' <<<"$W")
 ! grep -q " pending " <<<"$W"
 check_err $? "with both thresholds 0 the flow was pending: $(head -n 1 <<<"$W")"
-busywait 8000 grep -q "flow start src 0 flow $id" "$MON"
+busywait 8000 heard start "$id"
 check_err $? "no START of $id at node 1"
 cleanup_flood
-busywait 8000 grep -q "flow finish src 0 flow $id" "$MON"
+busywait 8000 heard finish "$id"
 check_err $? "no FINISH of $id at node 1"
 st=$(xstats)
 [[ $(jq '.flows_announced' <<<"$st") -gt $a0 ]]

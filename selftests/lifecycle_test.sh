@@ -62,6 +62,7 @@ sender_start()
 		lladdr "$(r2c2_mac "$D")" || return 1
 	mkfifo "$FABRIC_TMP/cmd" "$FABRIC_TMP/pace2" || return 1
 	: >"$FABRIC_TMP/sent"
+	: >"$FABRIC_TMP/asked"
 	exec 7<>"$FABRIC_TMP/cmd"
 	# not through a function, so that $! is the sender itself; its
 	# output goes to a file, or it would hold run.sh's pipe open
@@ -89,15 +90,20 @@ sender_stop()
 }
 cleanup_add sender_stop
 
-bursts_done() { [[ $(grep -c '^done' "$FABRIC_TMP/sent") -ge $1 ]]; }
+# every burst asked for has been sent. Counted in files, not a variable:
+# measure runs in a command substitution, whose increments the caller
+# never saw (its bursts_done waits passed at once).
+bursts_done() { (($(grep -c '^done' "$FABRIC_TMP/sent") >= $(wc -l <"$FABRIC_TMP/asked"))); }
+
+
+# send_burst N: ask the sender for a paced burst of N datagrams
+send_burst() { echo "$1" >>"$FABRIC_TMP/asked" && echo "$1" >&7; }
 
 # burst N: send N datagrams and wait until the sender has sent them
-BURSTS=0
 burst()
 {
-	BURSTS=$((BURSTS + 1))
-	echo "$1" >&7
-	wait_until 60 bursts_done "$BURSTS"
+	send_burst "$1" || return 1
+	wait_until 60 bursts_done
 }
 
 # the sender's flow: "ID ROUTING PACKETS" of the flow to D in S's table
@@ -256,6 +262,8 @@ if [[ $FLOW == 0x* ]]; then
 		'map(select(.dst == $d)) | [length, (map(.flow) == [$f])]' -c)
 	[[ $n == "[1,true]" ]]
 	check_err $? "node $S's flows to node $D: $n, not one with id $FLOW"
+else
+	check_err 1 "node $S has no flow to node $D to move (flow show: '$FLOW')"
 fi
 log_test "flow set moves the running flow: dor -> rps -> dor, seen on the links"
 lap "flow set"
@@ -283,14 +291,29 @@ log_test "port add: the torus is whole again (36 links, topology_ok), 4:p0 hears
 lap "port del/add"
 
 # ---------------------------------------------------------------- 3. veth deleted in use
+# The delete must fall inside the burst: it waits until node 1's p2 has
+# carried part of it (not a fixed time, which a slow guest outlasts or
+# a fast one never reaches), and the sender must not have finished by
+# the time the veth is gone.
 RET=0
 torus_exec "$S" r2c2ctl flow set "$FLOW" routing dor
-echo 3000 >&7			# a long DOR burst over 1:p2 -> 4:p3
-BURSTS=$((BURSTS + 1))
-sleep 0.5
+check_err $? "flow set $FLOW routing dor"
+snap_reset r2c2-1
+# p2_busy N: node 1's p2 (to node 4) forwarded N or more frames
+p2_busy()
+{
+	snap "$FABRIC_TMP/p2" -p r2c2-1 &&
+	(($(jq '[.ports[] | select(.port == 2) | .stats.forwarded] | add // 0' "$FABRIC_TMP/p2") >= $1))
+}
+send_burst 20000		# a long DOR burst over 1:p2 -> 4:p3
+wait_until 30 p2_busy 200
+check_err $? "the burst did not reach node 1's p2"
 ip -n r2c2-1 link del p2
 check_err $? "ip link del p2 in node 1"
-wait_until 60 bursts_done "$BURSTS"
+bursts_done
+check_fail $? "the burst had ended before the veth was deleted: the delete did not overlap it"
+log_info "veth deleted after node 1's p2 forwarded $(jq '[.ports[] | select(.port == 2) | .stats.forwarded] | add' "$FABRIC_TMP/p2") frames of a burst of 20000"
+wait_until 60 bursts_done
 check_err $? "the burst did not end"
 wait_until 30 torus_links 34 false
 check_err $? "graphs after the veth went: $(graph_state)"

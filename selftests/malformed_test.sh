@@ -111,6 +111,33 @@ deltas()
 # d NS COUNTER: growth of a counter (0 if it did not move)
 d() { echo "${DELTA["$1 $2"]:-0}"; }
 
+# marker: one frame injected after a case's frames, routed B -> A -> B
+# -> C and dropped there, at a port C does not have (drop_no_port, which
+# nothing else moves on C). B takes the injected frames in order and the
+# marker then crosses every node the cases' frames may reach, so once C
+# counted it, whatever those frames caused has been counted: a
+# condition, where a fixed sleep passes when a drop is merely late.
+# Waits for it against the "before" snapshot; unmark then takes its own
+# counts out of DELTA (B: p3_rx 1, forwarded 2; A: forwarded 1; C:
+# drop_no_port 1).
+marker()
+{
+	ip netns exec "$INJ" "$(tool r2c2_inject)" -i inj0 -m "$B_P3_MAC" \
+		-n 1 -d 3 -r 1,0,0,5 || return 1
+	wait_until 10 reached "$C" drop_no_port 1
+}
+
+unmark()
+{
+	local kv ns k v
+
+	for kv in "$B p3_rx 1" "$B forwarded 2" "$A forwarded 1" "$C drop_no_port 1"; do
+		read -r ns k v <<<"$kv"
+		DELTA["$ns $k"]=$(($(d "$ns" "$k") - v))
+		((DELTA["$ns $k"] != 0)) || unset 'DELTA[$ns $k]'
+	done
+}
+
 # reached NS COUNTER N: the counter of NS grew by N since "before"
 reached()
 {
@@ -135,8 +162,9 @@ case_test()
 	check_err $? "r2c2_inject $* failed"
 	wait_until 10 reached "$ns" "$counter" "$COUNT"
 	rc=$?
-	sleep 0.3		# let anything else the frames cause show up
-	snap "$FABRIC_TMP/after" -p "${NODES[@]}" && deltas
+	marker			# anything else the frames cause shows up first
+	check_err $? "the marker frame injected after them was not dropped at C"
+	snap "$FABRIC_TMP/after" -p "${NODES[@]}" && deltas && unmark
 	for k in "${!DELTA[@]}"; do
 		[[ $k == *" drop_"* && $k != *" drop_dup" ]] || continue
 		[[ $k == "$ns $counter" && ${DELTA[$k]} == "$COUNT" ]] && continue
@@ -189,9 +217,10 @@ inject -s 0xfffe -d 3 -r 0 -p 46
 check_err $? "r2c2_inject failed"
 wait_until 10 reached "$C" delivered "$COUNT"
 check_err $? "C did not deliver them"
-sleep 0.3
+marker
+check_err $? "the marker frame injected after them was not dropped at C"
 snap "$FABRIC_TMP/after" -p "${NODES[@]}"
-deltas
+deltas && unmark
 for what in "$B forwarded" "$C delivered" "$B p3_rx"; do
 	# shellcheck disable=SC2086  # NS and COUNTER
 	got=$(d $what)

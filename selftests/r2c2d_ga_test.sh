@@ -13,10 +13,13 @@
 # r2c2d runs on all 9 nodes (ga_interval_ms 1000: one node searches a
 # second, in turn). The flows are announced with r2c2ctl event send, so
 # the test does not depend on sch_r2c2 or on traffic.
-# Checks: a source's kernel gets an assignment (FLOW_GET, watched from the
-# start: it forgets a flow without traffic after 10 s); some daemon
-# adopted a result and broadcast ROUTES; the sources' kernels use the new
-# protocols; every daemon's matrix holds
+# Checks: the sources' kernels hold both flows on dor (an announcement
+# creates a flow with the node default, rps, which the search may pick
+# too: the test sets dor, what they are announced with, so that another
+# routing can only come from ROUTES); a source's kernel leaves dor for an
+# assignment (FLOW_GET); some daemon adopted a result and broadcast
+# ROUTES; the sources' kernels show exactly the protocols the daemons
+# chose (a flow moved off DOR no longer dor); every daemon's matrix holds
 # the same protocols; the rates r2c2d computes for them are those of
 # `r2c2ctl alloc` for the new protocols (within 1 %) and their sum beats
 # the all-DOR one by more than 20 %.
@@ -77,29 +80,41 @@ announce start
 check_err $? "r2c2ctl event send"
 busywait 20000 flows_known
 check_err $? "daemons 2..8 learn both flows"
-log_test "flows announced on DOR"
 
-# a flow moved off DOR is set by ROUTES in its source's r2c2.ko, which
-# forgets it after 10 s without traffic (R2C2_FLOW_IDLE): watch the two
-# sources' kernels from now on, the first thing after the announcements
-kproto() {	# NODE FLOWID-regexp
+# a flow moved off DOR is set by ROUTES in its source's r2c2.ko. An
+# announcement creates the flow there with the node's default routing
+# (rps), which a search may well pick too: set both to dor, what they are
+# announced with, so that any other routing the kernels show can only
+# have come from a ROUTES frame
+kproto() {	# NODE FLOWID-regexp: the flow's routing, "null" if absent
 	torus_exec "$1" r2c2ctl -j flow show |
 		jq -Mr --arg re "$2" '[.. | objects | select(has("routing") and
 			((.flow | tostring | ascii_downcase) | test($re)))][0].routing'
 }
+RE_A='^(0x)?0*a$' RE_B='^(0x)?0*b$'
+torus_exec 0 r2c2ctl flow set 0xa routing dor &&
+	torus_exec 1 r2c2ctl flow set 0xb routing dor
+check_err $? "flow set 0xa / 0xb routing dor on the sources"
+ka=$(kproto 0 "$RE_A") kb=$(kproto 1 "$RE_B")
+[[ $ka == dor && $kb == dor ]]
+check_err $? "the sources' kernels hold 0xa $ka and 0xb $kb, not dor and dor"
+log_test "flows announced on DOR"
+
 moved() {
 	local a b
 
-	a=$(kproto 0 '^(0x)?0*a$')
-	b=$(kproto 1 '^(0x)?0*b$')
-	[[ $a != null || $b != null ]] || return 1
-	echo "${a/null/dor} ${b/null/dor}" >"$TMP/kernel"
+	a=$(kproto 0 "$RE_A")
+	b=$(kproto 1 "$RE_B")
+	echo "$a $b" >"$TMP/kernel"
+	# both flows still held, one of them off the dor set above
+	[[ $a != null && $b != null && ($a != dor || $b != dor) ]]
 }
-# every REFRESH above put both flows back on DOR; one more, so that the
-# next adoption comes after the watch below has started
+# every REFRESH above put both flows back on DOR in the daemons'
+# matrices; one more, so that the next adoption comes after the flow
+# set above and is broadcast again
 announce update
 busywait 60000 moved
-check_err $? "no source's r2c2.ko got a ROUTES assignment in 60 s"
+check_err $? "no source's r2c2.ko left dor for a ROUTES assignment in 60 s"
 read -r ka kb <"$TMP/kernel" 2>/dev/null
 log_info "r2c2.ko: node 0 flow 0xa ${ka:-?}, node 1 flow 0xb ${kb:-?}"
 log_test "a source's r2c2.ko gets the GA's assignment"
@@ -150,8 +165,19 @@ pb=$(jq -Mr '.flows[] | select(.src == 1) | .routing' "$TMP/m4.json")
 log_info "chosen: 0xa $pa, 0xb $pb"
 log_test "every daemon's matrix holds the new protocols"
 
-[[ $ka == "$pa" && $kb == "$pb" ]]
-check_err $? "sources' kernels use $ka / $kb, chosen $pa / $pb"
+# the kernels' routing is the daemons': a flow moved off DOR shows its
+# new routing, which only ROUTES can have set (both were dor above)
+applied() {
+	ka=$(kproto 0 "$RE_A") kb=$(kproto 1 "$RE_B")
+	echo "$ka $kb" >"$TMP/kernel"
+	[[ $ka == "$pa" && $kb == "$pb" ]]
+}
+busywait 10000 applied
+check_err $? "sources' kernels use $(cat "$TMP/kernel"), chosen $pa / $pb"
+read -r ka kb <"$TMP/kernel" 2>/dev/null
+[[ ($pa == dor || $ka != dor) && ($pb == dor || $kb != dor) ]]
+check_err $? "a flow assigned off dor still dor in its source's kernel: $ka / $kb"
+log_info "kernels: 0xa $ka, 0xb $kb; chosen $pa / $pb"
 log_test "the senders' r2c2.ko apply the assignments"
 
 printf '0 4 routing=%s\n1 4 routing=%s\n' "$pa" "$pb" >"$TMP/flows.txt"

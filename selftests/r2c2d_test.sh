@@ -211,14 +211,33 @@ achieved()
 		"\(.flow | ltrimstr("0x")) \((.bytes - $s[.flow]) * 8 / $t)"'
 }
 
-# offline NAME: "flow bit/s" from r2c2ctl alloc over node 0's matrix
+# The traffic classes the test configured: destination port -> weight
+# and prio (r2c2ctl class add, below). A flow of no class has weight 1,
+# prio 0. The offline allocation takes them from here, not from the
+# matrix: if class weights never reached the matrix, an allocation fed
+# the matrix's own weights would agree with the daemon's wrong rates.
+CLASSES='{}'
+
+# offline NAME: "flow bit/s" from r2c2ctl alloc over node 0's matrix,
+# with each flow's weight and prio those of the class configured for its
+# destination port (qflow show of the window gives the port); a flow of
+# node 0 whose port is unknown fails it
 offline()
 {
 	local m=$TMP/$1.m
 
-	jq -r '.flows[] | "\(.src) \(.dst) weight=\(.weight) prio=\(.prio)" +
+	# shellcheck disable=SC2016  # a jq filter: $ is jq's
+	jq -r --slurpfile a "$TMP/$1.a" --slurpfile b "$TMP/$1.b" \
+		--argjson cls "$CLASSES" '
+		(($a[0] + $b[0]) | map({key: (.flow | ltrimstr("0x")),
+			value: (.dport // 0)}) | from_entries) as $port |
+		.flows[] |
+		(if .src != 0 then {weight, prio}
+		 elif $port[.flow] == null then {weight: "unknown-port", prio: 0}
+		 else ($cls[$port[.flow] | tostring] // {weight: 1, prio: 0}) end) as $c |
+		"\(.src) \(.dst) weight=\($c.weight) prio=\($c.prio)" +
 		(if .demand_kbps >= 0 then " demand=\(.demand_kbps)k" else "" end)' \
-		"$m" >"$TMP/$1.flows"
+		"$m" >"$TMP/$1.flows" || return 1
 	r2c2ctl -j alloc --topology torus:3x3 --capacity "${CAP}M" \
 		--flows "$TMP/$1.flows" >"$TMP/$1.alloc" || return 1
 	jq -r --slurpfile m "$m" '
@@ -389,12 +408,15 @@ ip netns exec "$N0" bash -c 'r2c2ctl class add 1 dport 5201 weight 1 &&
 	r2c2ctl class add 2 dport 5202 weight 2 &&
 	r2c2ctl class add 3 dport 5203 weight 4'
 check_err $? "r2c2ctl class add"
+CLASSES='{"5201": {"weight": 1, "prio": 0}, "5202": {"weight": 2, "prio": 0},
+	"5203": {"weight": 4, "prio": 0}}'
 clients 1 1 1
 scenario s2 3 0
 side s2
 stop_clients
 log_test "2: weights 1:2:4 give proportional shares"
 ip netns exec "$N0" bash -c 'for c in 1 2 3; do r2c2ctl class del $c; done'
+CLASSES='{}'
 fi
 
 if want 3; then
@@ -402,12 +424,14 @@ drained
 ip netns exec "$N0" bash -c 'r2c2ctl class add 1 dport 5201 prio 0 &&
 	r2c2ctl class add 2 dport 5202 prio 1'
 check_err $? "r2c2ctl class add"
+CLASSES='{"5201": {"weight": 1, "prio": 0}, "5202": {"weight": 1, "prio": 1}}'
 LIM=3135000
 clients 1@3M 2
 scenario s3 3 1
 side s3
 stop_clients
 ip netns exec "$N0" bash -c 'r2c2ctl class del 1; r2c2ctl class del 2'
+CLASSES='{}'
 log_test "3: a high-priority flow takes what it needs first"
 fi
 

@@ -16,7 +16,11 @@
 # and they arrive out of order at node 1. iperf3 runs 0 -> 1 three times:
 # RPS with resequencing (the default), RPS with `reseq off` on node 1,
 # and DOR (one path, p0). With the buffer, TCP retransmits little and
-# keeps its throughput; without, reordering reads as loss.
+# keeps its throughput; without, reordering reads as loss. Each run
+# checks that its setting took effect: with reseq off node 1's reseq
+# counters do not move while node 0 still sprays over both links (port
+# counters); with DOR node 0 sends on port 0 alone and the transfer's
+# flows are dor in its flow table.
 #
 # Knobs: RESEQ_DELAY (netem delay, default 1ms), RESEQ_TIME (iperf3
 # seconds, default 5), RESEQ_RATE (netem rate of both 0 -> 1 links, e.g.
@@ -56,6 +60,19 @@ reseq_field()
 }
 
 held_zero() { [[ $(reseq_field .node.held) == 0 ]]; }
+
+# frames node 0 originated on its ports 0 and 1 (both to node 1) since
+# the last stats reset: "P0 P1"
+port_tx()
+{
+	torus_exec 0 r2c2ctl -j -s port show |
+		jq -r 'map(select(.port == 0 or .port == 1)) | sort_by(.port) |
+			map(.stats.originated) | join(" ")'
+}
+
+# the resequencing counters of node 1 that count frames passing through
+# the buffer: "inorder reordered"
+reseq_seen() { reseq_field '"\(.node.stats.reseq_inorder) \(.node.stats.reseq_reordered)"'; }
 
 ksft_plan 7
 RET=0
@@ -103,22 +120,50 @@ log_test "TCP over RPS with resequencing" \
 	"$((bps_on / 1000000)) Mbit/s, $retr_on retransmits"
 
 # ---- RPS, resequencing off -----------------------------------------
+# Off means frames bypass the buffer: node 1's resequencing counters do
+# not move while the same RPS transfer, still spread over both links
+# (node 0's ports 0 and 1 each originate a quarter or more), reaches it
+# out of order (the retransmits are compared below).
 RET=0
 torus_exec 1 r2c2ctl node set reseq off
 check_err $? "reseq off"
+torus_exec 0 r2c2ctl stats reset
+seen0=$(reseq_seen)
 read -r bps_off retr_off < <(run_iperf)
 check_err $? "iperf3 with reseq off"
-log_info "reseq off: $((bps_off / 1000000)) Mbit/s, $retr_off retransmits"
+seen1=$(reseq_seen)
+read -r tx0 tx1 <<<"$(port_tx)"
+log_info "reseq off: $((bps_off / 1000000)) Mbit/s, $retr_off retransmits;" \
+	"node 1 inorder/reordered $seen0 -> $seen1; node 0 sent p0 $tx0 p1 $tx1"
+[[ -n $seen0 && $seen0 == "$seen1" ]]
+check_err $? "reseq off, yet node 1's reseq_inorder/reseq_reordered moved: $seen0 -> $seen1"
+((${tx0:-0} + ${tx1:-0} >= 400 && 4 * ${tx0:-0} >= tx0 + tx1 && 4 * ${tx1:-0} >= tx0 + tx1))
+check_err $? "RPS did not use both links: node 0 p0 $tx0, p1 $tx1 frames"
 log_test "TCP over RPS without resequencing" \
 	"$((bps_off / 1000000)) Mbit/s, $retr_off retransmits"
 torus_exec 1 r2c2ctl node set reseq on
 
 # ---- DOR, one path ------------------------------------------------
+# DOR takes port 0 only: port 1 carries (almost) nothing, and node 0's
+# flows to node 1 are dor in its flow table right after the transfer
 RET=0
 torus_exec 0 r2c2ctl node set routing dor
+check_err $? "node set routing dor"
+torus_exec 0 r2c2ctl stats reset
+old_flows=$(torus_exec 0 r2c2ctl -j flow show | jq -c 'map(.flow)')
 read -r bps_dor retr_dor < <(run_iperf)
 check_err $? "iperf3 over DOR"
-log_info "DOR:       $((bps_dor / 1000000)) Mbit/s, $retr_dor retransmits"
+read -r tx0 tx1 <<<"$(port_tx)"
+# the transfer's flows: those to node 1 the table did not hold before
+fl=$(torus_exec 0 r2c2ctl -j flow show |
+	jq -c --argjson old "${old_flows:-[]}" 'map(select(.dst == 1 and ((.flow | IN($old[])) | not)))')
+log_info "DOR:       $((bps_dor / 1000000)) Mbit/s, $retr_dor retransmits;" \
+	"node 0 sent p0 $tx0 p1 $tx1; its flows: $(jq -c 'map(.routing)' <<<"$fl")"
+((${tx0:-0} >= 1000 && 20 * ${tx1:-0} <= tx0))
+check_err $? "DOR is not on port 0 alone: node 0 p0 $tx0, p1 $tx1 frames"
+# shellcheck disable=SC2016  # a jq filter
+json_assert 'map(.routing) | nonempty | all(. == "dor")' <<<"$fl"
+check_err $? "node 0's new flows to node 1 are not all dor: $fl"
 torus_exec 0 r2c2ctl node set routing rps
 log_test "TCP over DOR" "$((bps_dor / 1000000)) Mbit/s, $retr_dor retransmits"
 

@@ -185,6 +185,7 @@ torus_destroy
 check_err $? "namespaces left after torus_destroy"
 log_test "3x3: torus_destroy removes the namespaces"
 
+MIN_MBPS=${MIN_MBPS:-10}
 torus_suite 3 3 3
 if ((TORUS_N == 27)); then
 	# node 13 = (1,1,1) is three hops from node 0, the farthest there is
@@ -193,10 +194,14 @@ if ((TORUS_N == 27)); then
 	check_err $? "iperf3 0 -> 13 failed: $mbps"
 	[[ $RET -ne 0 || $mbps =~ ^[0-9]+$ ]]
 	check_err $? "no throughput figure: $mbps"
-	((RET != 0 || mbps > 0))
-	check_err $? "iperf3 0 -> 13 moved nothing"
+	# a floor far below what TCG gives (190, 330 and 394 Mbit/s measured
+	# on 2 loaded cores; one bare veth 100-500 Mbit/s loaded, see
+	# Documentation/testing.md): a path that loses or stalls frames
+	# (TCP backing off) lands under it, a slow host does not
+	((RET != 0 || mbps > MIN_MBPS))
+	check_err $? "iperf3 0 -> 13: $mbps Mbit/s, not above $MIN_MBPS"
 	log_info "TCP over r2c0, node 0 -> node 13 (3 hops): ${mbps:-?} Mbit/s"
-	log_test "3x3x3: iperf3 TCP 3 s between nodes 0 and 13 (3 hops)"
+	log_test "3x3x3: iperf3 TCP 3 s between nodes 0 and 13 (3 hops), above $MIN_MBPS Mbit/s"
 fi
 
 RET=0

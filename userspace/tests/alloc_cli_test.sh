@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 R=./r2c2ctl/r2c2ctl
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 n=0 fail=0
+# jt JSON FILTER [JQ_ARG...]: FILTER true on JSON; fails on empty input,
+# which jq 1.6 -e alone passes (exit 0)
+jt() { local in=$1 f=$2; shift 2
+	[[ $in == *[![:space:]]* ]] && jq -e "$@" "$f" <<<"$in" >/dev/null; }
 check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=$((fail+1)); fi; }
 # expect failure: exit 1, message on stderr naming file:line, nothing on stdout
 bad() { local what=$1 pat=$2; shift 2
@@ -28,22 +32,45 @@ link 2 3
 E
 printf '1 4\n2 4 routing=rps\n' >"$T/fig4.flows"
 out=$("$R" alloc --topology "file:$T/fig4.topo" --flows "$T/fig4.flows" --headroom 0)
-check "Figure 4 via the CLI: both flows 666.7Mbit/s" "[ \$(grep -c 'rate 666.7Mbit/s' <<<\"\$out\") = 2 ]"
+check "Figure 4 via the CLI: both flows 666.7Mbit/s" "[ \$(grep -c 'rate 666.7Mbit/s' <<<\"\$out\") = 2 ] && [ \$(grep -c '^flow' <<<\"\$out\") = 2 ]"
 out=$("$R" -j alloc --topology "file:$T/fig4.topo" --flows "$T/fig4.flows" --headroom 0)
-check "-j prints JSON with rate_bps" "grep -q '\"rate_bps\":666666667' <<<\"\$out\""
+check "-j prints JSON: rate_bps 666666667 for each of the two flows, total 1333333333" \
+	"jt \"\$out\" '(.flows | map([.index, .src, .dst, .rate_bps])) == [[0, 1, 4, 666666667], [1, 2, 4, 666666667]] and .total_bps == 1333333333'"
+# the same flows with f1 on DOR (the direct path alone): {1G, 1G}
+printf '1 4 routing=dor\n2 4 routing=rps\n' >"$T/fig4dor.flows"
+out=$("$R" -j alloc --topology "file:$T/fig4.topo" --flows "$T/fig4dor.flows" --headroom 0)
+check "Figure 4 with f1 on DOR: both flows 1Gbit/s" \
+	"jt \"\$out\" '(.flows | map(.rate_bps)) == [1000000000, 1000000000]'"
 printf '0 511 routing=vlb\n1 2 weight=2 prio=1 demand=1G\n3 100 routing=dor long\n5 6 long\n' >"$T/t.flows"
-out=$("$R" alloc --topology torus:8x8x8 --flows "$T/t.flows" --policy propfair --capacity 40G)
-check "propfair on torus:8x8x8 prints 4 flows" "[ \$(grep -c '^flow' <<<\"\$out\") = 4 ]"
+out=$("$R" -j alloc --topology torus:8x8x8 --flows "$T/t.flows" --policy propfair --capacity 40G)
+# the demand-capped flow gets its demand exactly, the DOR flow (one path)
+# at most the 38G a link leaves after 5 % headroom; the rest pinned to
+# the values of 2026-11 (NED, within 0.1 %): 216.7G 1G 37.02G 36.18G
+check "propfair on torus:8x8x8: the 4 flows' rates (216.7G, 1G demand, 37.02G <= 38G, 36.18G), total their sum" \
+	"jt \"\$out\" '[216.7e9, 1e9, 37.02e9, 36.18e9] as \$w | .flows as \$f | (\$f | length) == 4 and
+		\$f[1].rate_bps == 1000000000 and \$f[2].rate_bps <= 38e9 and
+		([range(4)] | all(. as \$i | ((\$f[\$i].rate_bps - \$w[\$i]) | fabs) <= 1e-3 * \$w[\$i])) and
+		.total_bps == (\$f | map(.rate_bps) | add)'"
 for i in $(seq 0 40); do echo "$((i % 64)) $(((i * 7 + 13) % 64)) long"; done >"$T/t2.flows"
 a=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --threads 2)
 b=$("$R" route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --threads 1)
 check "route-select reproducible for a seed (1 or 2 threads)" "[ \"\$a\" = \"\$b\" ]"
-check "route-select prints all-rps, all-vlb, all-dor, random" "grep -q all-rps <<<\"\$a\" && grep -q all-vlb <<<\"\$a\" && grep -q all-dor <<<\"\$a\" && grep -q random <<<\"\$a\""
+a=$("$R" -j route-select --topology torus:4x4x4 --flows "$T/t2.flows" --seed 5 --threads 2)
+# the selection beats the current all-RPS assignment (392.4G -> 450.6G)
+# and is at least as good as every baseline it prints
+check "route-select: selected > current (all-RPS) and >= all-rps, all-vlb, all-dor, random" \
+	"jt \"\$a\" '.utilities as \$u | \$u.selected_bps > \$u.current_bps and \$u.current_bps == \$u.all_rps_bps and
+		([\$u.all_rps_bps, \$u.all_vlb_bps, \$u.all_dor_bps, \$u.random_bps] | all(. != null and \$u.selected_bps >= .))'"
+# and its utility is what alloc computes for the routing it printed
+jq -r '.flows[] | "\(.src) \(.dst) routing=\(.routing)"' <<<"$a" >"$T/sel.flows"
+out=$("$R" -j alloc --topology torus:4x4x4 --flows "$T/sel.flows")
+check "route-select: alloc of the selected routing gives the selected utility" \
+	"jt \"\$out\" '((.total_bps - \$s) | fabs) <= 1e-6 * \$s' --argjson s \"\$(jq .utilities.selected_bps <<<\"\$a\")\""
 printf '0 1\n1 0 weight=2\n0 1 routing=vlb\n' >"$T/ring2.flows"
 out=$("$R" alloc --topology torus:2 --flows "$T/ring2.flows" --capacity 1G --headroom 0); rc=$?
 check "alloc on torus:2 (two-node ring) exits 0 (got $rc)" "[ $rc = 0 ]"
 # ports 0 and 1 of each node both lead to the other: two links each way
-check "torus:2: two flows 0 -> 1 get 1Gbit/s each, 1 -> 0 alone 2Gbit/s" "[ \$(grep -c 'rate 1Gbit/s' <<<\"\$out\") = 2 ] && grep -q '^flow 1: .*rate 2Gbit/s' <<<\"\$out\""
+check "torus:2: two flows 0 -> 1 get 1Gbit/s each, 1 -> 0 alone 2Gbit/s" "grep -q '^flow 0: .*rate 1Gbit/s' <<<\"\$out\" && grep -q '^flow 1: .*rate 2Gbit/s' <<<\"\$out\" && grep -q '^flow 2: .*rate 1Gbit/s' <<<\"\$out\""
 out=$("$R" route-select --topology torus:2 --flows "$T/ring2.flows" --seed 1); rc=$?
 check "route-select on torus:2 exits 0 (got $rc)" "[ $rc = 0 ] && grep -q all-rps <<<\"\$out\""
 
