@@ -61,16 +61,19 @@ kmemleak_check()
 			if (rec == "")
 				return
 			if (why == "") {
-				other++
+				if (++other <= 3)
+					print "kmemleak: not counted: " obj " from" frames
 			} else if (++bad <= max) {
 				print "kmemleak: " why ":"
 				printf "%s", rec
 			}
-			rec = why = ""
+			rec = why = frames = ""
+			nf = 0
 		}
-		/^unreferenced object/ { flush(); bt = 0 }
+		/^unreferenced object/ { flush(); bt = 0; obj = $3 " " $4 " " $5 }
 		{ rec = rec "kmemleak:   " $0 "\n" }
 		/^ *backtrace:/ { bt = 1; next }
+		bt && ++nf <= 4 { frames = frames " " $2 }
 		bt && /\[(sch_)?r2c2\]|r2c2q?_|sch_r2c2/ { why = "allocated by r2c2" }
 		bt && why == "" && /__alloc_skb|skb_clone|skb_copy|build_skb|alloc_skb|sk_prot_alloc/ {
 			why = "skb or socket"
@@ -83,8 +86,8 @@ kmemleak_check()
 		}' "$kml")
 	echo clear >"$kml"
 	read -r bad other <<<"${out##*$'\n'}"
+	sed '$d; s/^/# /' <<<"$out"
 	if ((bad > 0)); then
-		sed '$d; s/^/# /' <<<"$out"
 		echo "# kmemleak: $1: $bad suspected leaks of r2c2 objects, skbs or sockets ($other others not counted; $((SECONDS - t0))s)"
 		# a timeout or a failure keeps its own status
 		[[ $rc != 0 && $rc != 4 ]] || rc=1
