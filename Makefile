@@ -5,6 +5,7 @@
 #   make                 modules for the running kernel's headers + userspace
 #   make modules KVER=X  modules against /lib/modules/X/build into build/X/
 #   make modules-all     modules for both target kernels (see setup.sh)
+#   make modules-debug   modules for the debug kernel (scripts/debug-kernel.sh)
 #   make userspace       r2c2ctl, r2c2d, libr2c2
 #   make check           set up and run every test (what CI runs)
 #   make demo            set up and run the demo in a VM
@@ -22,7 +23,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all userspace check demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all modules-debug userspace check demo clean checkpatch bench-forward
 
 all: modules userspace
 
@@ -46,6 +47,13 @@ modules-all:
 	@for k in $$(cat $(R2C2_CACHE)/kernels); do \
 		$(MAKE) --no-print-directory modules KVER=$$k || exit 1; \
 	done
+
+# Against the O= tree of the debug kernel that this checkout's
+# scripts/debug-kernel.config describes: build/<its release>/.
+modules-debug:
+	@d=$$(scripts/debug-kernel.sh --dir) && test -f $$d/.done || \
+		{ echo "no debug kernel: run scripts/debug-kernel.sh first" >&2; exit 1; }; \
+	$(MAKE) --no-print-directory modules KVER=$$(cat $$d/release) KDIR=$$d/build
 
 userspace:
 	$(MAKE) -C userspace

@@ -10,7 +10,19 @@
 # and the iproute2 source for the tc plugin, which it builds and installs
 # for the host's tc. Downloads stay in apt's own cache (/var/cache/apt)
 # and in $R2C2_CACHE (default /var/cache/r2c2), never in the repository.
+#
+# --debug-kernel (or R2C2_DEBUG_KERNEL=1) also builds the debug kernel of
+# scripts/debug-kernel.sh (KASAN, kmemleak, lockdep...; 20+ minutes on 2
+# cores the first time, nothing when cached) for vm-run --kernel debug.
 set -euo pipefail
+
+DEBUG_KERNEL=${R2C2_DEBUG_KERNEL:-0}
+for arg in "$@"; do
+	case $arg in
+	--debug-kernel) DEBUG_KERNEL=1 ;;
+	*) echo "usage: $0 [--debug-kernel]" >&2; exit 2 ;;
+	esac
+done
 
 R2C2_CACHE=${R2C2_CACHE:-/var/cache/r2c2}
 SUDO=
@@ -157,4 +169,7 @@ install_kernels
 fetch_iproute2_src
 install_tc_plugin
 unpack_linux_source
+if [ "$DEBUG_KERNEL" = 1 ]; then
+	bash "$(dirname "${BASH_SOURCE[0]}")/debug-kernel.sh"
+fi
 log "done"

@@ -25,6 +25,87 @@ set -uo pipefail
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 limit=${R2C2_SELFTEST_TIMEOUT:-600}
 
+# kmemleak, on a kernel that has it (scripts/vm-run --kernel debug): after
+# each file two scans, then the file fails ("# kmemleak:" lines with the
+# reports, then its "not ok" line) if a suspected leak was allocated by
+# r2c2 code (a backtrace through r2c2_*, r2c2q_*, sch_r2c2 or our modules)
+# or is an skb or a socket (the tests' packets and sockets go through
+# r2c2); other suspects are only counted. The list is cleared after each
+# file. R2C2_KMEMLEAK: auto (default; when /sys/kernel/debug/kmemleak
+# exists), 1 (required), 0 (off).
+kml=/sys/kernel/debug/kmemleak
+case ${R2C2_KMEMLEAK:-auto} in
+0)	kml= ;;
+1)	[[ -w $kml ]] || { echo "run.sh: R2C2_KMEMLEAK=1 but no $kml" >&2; exit 2; } ;;
+*)	[[ -w $kml ]] || kml= ;;
+esac
+
+# kmemleak_reset: forget the suspects so far (boot, the previous file)
+kmemleak_reset()
+{
+	echo scan >"$kml" 2>/dev/null && echo clear >"$kml" 2>/dev/null
+}
+
+# kmemleak_check FILE: sets rc=1 if FILE leaked (see above) and passed or
+# skipped
+kmemleak_check()
+{
+	local t0=$SECONDS out bad other
+
+	[[ -n $kml ]] || return 0
+	# kmemleak reports objects at least 5 s old: the second scan comes
+	# 6 s after the file ended. An object still in flight at the first
+	# scan is referenced again at the second and no longer listed.
+	if echo scan >"$kml" 2>/dev/null; then
+		((SECONDS - t0 >= 6)) || sleep $((6 - (SECONDS - t0)))
+	fi
+	if ! echo scan >"$kml" 2>/dev/null; then
+		echo "# kmemleak: scan failed after $1: kmemleak turned itself off (see dmesg); no more leak checks"
+		kml=''
+		[[ $rc != 0 && $rc != 4 ]] || rc=1
+		return
+	fi
+	out=$(awk -v max=5 '
+		function flush() {
+			if (rec == "")
+				return
+			if (why == "") {
+				if (++other <= 3)
+					print "kmemleak: not counted: " obj " from" frames
+			} else if (++bad <= max) {
+				print "kmemleak: " why ":"
+				printf "%s", rec
+			}
+			rec = why = frames = ""
+			nf = 0
+		}
+		/^unreferenced object/ { flush(); bt = 0; obj = $3 " " $4 " " $5 }
+		{ rec = rec "kmemleak:   " $0 "\n" }
+		/^ *backtrace:/ { bt = 1; next }
+		bt && ++nf <= 4 { frames = frames " " $2 }
+		bt && /\[(sch_)?r2c2\]|r2c2q?_|sch_r2c2/ { why = "allocated by r2c2" }
+		bt && why == "" && /__alloc_skb|skb_clone|skb_copy|build_skb|alloc_skb|sk_prot_alloc/ {
+			why = "skb or socket"
+		}
+		END {
+			flush()
+			if (bad > max)
+				print "kmemleak: ... " bad - max " more"
+			print bad + 0, other + 0
+		}' "$kml")
+	echo clear >"$kml"
+	read -r bad other <<<"${out##*$'\n'}"
+	sed '$d; s/^/# /' <<<"$out"
+	if ((bad > 0)); then
+		echo "# kmemleak: $1: $bad suspected leaks of r2c2 objects, skbs or sockets ($other others not counted; $((SECONDS - t0))s)"
+		# a timeout or a failure keeps its own status
+		[[ $rc != 0 && $rc != 4 ]] || rc=1
+	else
+		echo "# kmemleak: $1: no suspected leak of r2c2 objects, skbs or sockets ($other others; $((SECONDS - t0))s)"
+	fi
+}
+[[ -z $kml ]] || kmemleak_reset || kml=
+
 tests=()
 if (($# > 0)); then
 	for t in "$@"; do
@@ -85,6 +166,7 @@ for t in "${tests[@]}"; do
 	start=$SECONDS
 	timeout -k 10 "$limit" bash "$dir/$t" 2>&1 | tee "$out" | sed -u 's/^/# /'
 	rc=${PIPESTATUS[0]}
+	kmemleak_check "$t"
 	took=$((SECONDS - start))
 	read -r p f s plan < <(tally "$out")
 	case $rc in

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# debug-kernel.sh - build the r2c2 debug kernel (KASAN, kmemleak, lockdep,
+# UBSAN, ref trackers, debug objects) for `scripts/vm-run --kernel debug`.
+#
+#	scripts/debug-kernel.sh            build it unless already built
+#	scripts/debug-kernel.sh --dir      print its cache directory (no build)
+#	scripts/debug-kernel.sh --release  print its kernel release (built only)
+#
+# Source: Debian's linux-source-6.1, unpacked by scripts/setup.sh in
+# $R2C2_CACHE/linux-source-6.1, built out of tree (O=), never modified.
+# Config: `make tinyconfig` + scripts/debug-kernel.config (checked: an
+# option of the fragment that olddefconfig dropped fails the build).
+#
+# Output in $R2C2_CACHE/debug-kernel/<key>/, key = hash of the fragment,
+# of the source package version and of RECIPE below:
+#	build/     the O= tree: also the KDIR to build r2c2 modules against
+#	           (make modules KVER=$(cat release) KDIR=.../build, or
+#	           make modules-debug)
+#	vmlinuz    the bzImage
+#	modules/   INSTALL_MOD_PATH of modules_install: lib/modules/<release>/
+#	           with modules.builtin and modules.dep (everything is built in)
+#	release    the kernel release, 6.1.<n>-r2c2-debug-<key8>
+#	build-info build time, load average, jobs
+# A second run with the same key does nothing. The build runs under
+# nice -n 19 / ionice -c3 (it only takes idle CPU) with R2C2_JOBS jobs
+# (default: nproc).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${R2C2_CACHE:-/var/cache/r2c2}
+SRC=${R2C2_DEBUG_KERNEL_SRC:-$CACHE/linux-source-6.1}
+FRAG=$REPO/scripts/debug-kernel.config
+JOBS=${R2C2_JOBS:-$(nproc)}
+# Bump when the build steps below change what ends up in the cache.
+RECIPE=1
+
+log() { printf 'debug-kernel: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+src_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
+}
+
+key() {
+	{ cat "$FRAG"; src_version; echo "recipe $RECIPE"; } | sha256sum | cut -c1-16
+}
+
+DIR=$CACHE/debug-kernel/$(key)
+
+case ${1:-} in
+--dir) echo "$DIR"; exit 0 ;;
+--release)
+	[ -f "$DIR/.done" ] || die "not built yet: run scripts/debug-kernel.sh"
+	cat "$DIR/release"; exit 0 ;;
+"") ;;
+-h|--help) sed -n '4,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+*) die "unknown argument '$1'" ;;
+esac
+
+if [ -f "$DIR/.done" ]; then
+	log "up to date: $DIR ($(cat "$DIR/release"))"
+	exit 0
+fi
+[ -f "$SRC/Makefile" ] || die "no kernel source at $SRC: run scripts/setup.sh"
+mkdir -p "$DIR"
+exec 9>"$DIR/.lock"
+flock 9
+[ ! -f "$DIR/.done" ] || { log "built meanwhile: $DIR"; exit 0; }
+
+B=$DIR/build
+LOG=$DIR/build.log
+release="$(make -s -C "$SRC" kernelversion)-r2c2-debug-$(key | cut -c1-8)"
+NICE=()
+command -v nice >/dev/null && NICE+=(nice -n 19)
+command -v ionice >/dev/null && NICE+=(ionice -c3)
+KMAKE=(make -C "$SRC" O="$B" ARCH=x86_64)
+
+# Config: tinyconfig, the fragment, our release string, olddefconfig.
+mkdir -p "$B"
+log "configuring in $B (tinyconfig + ${FRAG#"$REPO"/})"
+"${KMAKE[@]}" -s tinyconfig >"$LOG" 2>&1 || { tail -n 20 "$LOG" >&2; die "tinyconfig failed"; }
+"$SRC/scripts/kconfig/merge_config.sh" -m -O "$B" "$B/.config" "$FRAG" >>"$LOG" 2>&1
+"$SRC/scripts/config" --file "$B/.config" --set-str LOCALVERSION "-r2c2-debug-$(key | cut -c1-8)"
+"${KMAKE[@]}" -s olddefconfig >>"$LOG" 2>&1 || { tail -n 20 "$LOG" >&2; die "olddefconfig failed"; }
+
+# Every option of the fragment must have survived olddefconfig.
+bad=0
+while IFS= read -r line; do
+	if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+		grep -qxF "$line" "$B/.config" || {
+			log "fragment wants $line; .config has: $(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$B/.config" || echo nothing)"
+			bad=1
+		}
+	elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+		! grep -q "^${BASH_REMATCH[1]}=" "$B/.config" || {
+			log "fragment wants $line; .config has: $(grep "^${BASH_REMATCH[1]}=" "$B/.config")"
+			bad=1
+		}
+	fi
+done <"$FRAG"
+[ "$bad" = 0 ] || die "the fragment does not apply (missing dependency?): fix ${FRAG#"$REPO"/}"
+
+# Build. modules_install with no module still writes modules.builtin and
+# runs depmod, so that `modprobe veth` succeeds in the guest.
+log "building $release with $JOBS jobs (log: $LOG)"
+t0=$(date +%s)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+"${NICE[@]}" "${KMAKE[@]}" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 ||
+	{ tail -n 40 "$LOG" >&2; die "kernel build failed (log: $LOG)"; }
+t1=$(date +%s)
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+[ "$("${KMAKE[@]}" -s kernelrelease)" = "$release" ] ||
+	die "kernel release is $("${KMAKE[@]}" -s kernelrelease), expected $release"
+rm -rf "$DIR/modules"
+"${KMAKE[@]}" -s INSTALL_MOD_PATH="$DIR/modules" modules_install >>"$LOG" 2>&1 ||
+	{ tail -n 20 "$LOG" >&2; die "modules_install failed"; }
+rm -f "$DIR/modules/lib/modules/$release"/{build,source}
+cp "$B/arch/x86/boot/bzImage" "$DIR/vmlinuz"
+echo "$release" >"$DIR/release"
+{
+	echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "source: linux-source-6.1 $(src_version)"
+	echo "seconds: $((t1 - t0))"
+	echo "jobs: $JOBS (nproc $(nproc))"
+	echo "loadavg before: $load0"
+	echo "loadavg after: $load1"
+} >"$DIR/build-info"
+touch "$DIR/.done"
+log "built $release in $((t1 - t0))s (load before: $load0, after: $load1): $DIR"
