@@ -76,16 +76,13 @@ flows_known() {
 			return 1
 	done
 }
-announce start
-check_err $? "r2c2ctl event send"
-busywait 20000 flows_known
-check_err $? "daemons 2..8 learn both flows"
-
 # a flow moved off DOR is set by ROUTES in its source's r2c2.ko. An
 # announcement creates the flow there with the node's default routing
 # (rps), which a search may well pick too: set both to dor, what they are
 # announced with, so that any other routing the kernels show can only
-# have come from a ROUTES frame
+# have come from a ROUTES frame. Set before the announcement (FLOW_SET
+# creates the flow): once the daemons know the flows, a search may send
+# its ROUTES at any moment
 kproto() {	# NODE FLOWID-regexp: the flow's routing, "null" if absent
 	torus_exec "$1" r2c2ctl -j flow show |
 		jq -Mr --arg re "$2" '[.. | objects | select(has("routing") and
@@ -98,6 +95,11 @@ check_err $? "flow set 0xa / 0xb routing dor on the sources"
 ka=$(kproto 0 "$RE_A") kb=$(kproto 1 "$RE_B")
 [[ $ka == dor && $kb == dor ]]
 check_err $? "the sources' kernels hold 0xa $ka and 0xb $kb, not dor and dor"
+announce start
+check_err $? "r2c2ctl event send"
+busywait 20000 flows_known
+check_err $? "daemons 2..8 learn both flows"
+
 log_test "flows announced on DOR"
 
 moved() {
