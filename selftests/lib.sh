@@ -289,6 +289,22 @@ r2c2_modules_load()
 	done
 }
 
+# require_qdisc_tools: the sch_r2c2 tests' tools, or skip the whole test:
+# TC (the real tc, with the q_r2c2.so plugin) and FLOOD
+# (selftests/tools/r2c2_udpflood); sch_r2c2.ko loaded.
+require_qdisc_tools()
+{
+	TC=/usr/sbin/tc
+	[[ -x $TC ]] || TC=$(command -v tc)
+	FLOOD=$R2C2_REPO/selftests/tools/r2c2_udpflood
+	[[ -x $FLOOD ]] || FLOOD=$(command -v r2c2_udpflood)
+	[[ -x $FLOOD ]] ||
+		ksft_skip_all "selftests/tools/r2c2_udpflood not built (make -C selftests/tools)"
+	[[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
+	$TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
+		ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
+}
+
 # Load the r2c2 modules or skip the whole test.
 require_r2c2()
 {

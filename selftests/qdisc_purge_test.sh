@@ -28,15 +28,7 @@ require_r2c2
 
 ksft_plan 5
 
-TC=/usr/sbin/tc
-[[ -x $TC ]] || TC=$(command -v tc)
-FLOOD=$lib_dir/tools/r2c2_udpflood
-[[ -x $FLOOD ]] || FLOOD=$(command -v r2c2_udpflood)
-[[ -x $FLOOD ]] ||
-	ksft_skip_all "selftests/tools/r2c2_udpflood not built (make -C selftests/tools)"
-[[ -d /sys/module/sch_r2c2 ]] || ksft_skip_all "sch_r2c2.ko not loaded"
-$TC qdisc add dev lo root r2c2 help 2>&1 | grep -q initial_rate ||
-	ksft_skip_all "tc has no r2c2 plugin (q_r2c2.so: make -C tc install)"
+require_qdisc_tools
 
 S=r2c2-pq0
 R=r2c2-pq1
