@@ -10,6 +10,14 @@
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
 #   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP)
+#   6. vm-debug     the files of selftests/debug-subset on the debug kernel
+#                   (KASAN, kmemleak, lockdep, UBSAN: scripts/debug-kernel.sh),
+#                   with a kmemleak scan after each file. The kernel is
+#                   built in the background from the end of setup on, at
+#                   nice 19, so it takes only the CPU the other steps leave
+#                   idle (the guests of step 5 wait on timers much of the
+#                   time); nothing when it is cached. `make check-debug`
+#                   runs every file on it.
 #
 # A step whose tests do not exist yet (no userspace test target, no
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
@@ -29,7 +37,8 @@
 # source.
 #
 # Environment:
-#   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm")
+#   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm
+#                       debug")
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
 #   R2C2_VM_TIMEOUT     limit of each VM run in seconds (default: 1800)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
@@ -39,7 +48,7 @@ set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 CACHE=${R2C2_CACHE:-/var/cache/r2c2}
-STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm} "
+STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm debug} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
@@ -205,6 +214,16 @@ if want setup; then
 	fi
 fi
 
+# The debug kernel builds in the background while the other steps run
+# (debug-kernel.sh runs make under nice 19 / ionice -c3); the debug step
+# waits for it.
+dk_pid=
+if want debug; then
+	bash scripts/debug-kernel.sh >"$LOGDIR/debug-kernel.log" 2>&1 &
+	dk_pid=$!
+	echo "debug kernel: building in the background (pid $dk_pid, log build/check/debug-kernel.log)"
+fi
+
 # Kernel names (6.1, 6.12) to ABIs.
 abi_of() {
 	case $1 in
@@ -339,10 +358,36 @@ if want vm; then
 	done
 fi
 
+# ---------------------------------------------------------------- debug
+if want debug; then
+	section "vm selftests on the debug kernel: selftests/debug-subset"
+	t0=$SECONDS
+	rc=0
+	wait "$dk_pid" || rc=$?
+	cat "$LOGDIR/debug-kernel.log"
+	printf -- '-- debug-kernel: exit status %d, waited %ds for it\n' "$rc" $((SECONDS - t0))
+	mapfile -t dfiles < <(sed -E 's/#.*//; s/[[:space:]]+//g; /^$/d' selftests/debug-subset)
+	if ((rc != 0)); then
+		note vm-debug 0 1 0 "scripts/debug-kernel.sh failed (build/check/debug-kernel.log)"
+	elif ! run_logged build-debug make modules-debug; then
+		note vm-debug 0 1 0 "make modules-debug failed"
+	elif ((${#dfiles[@]} == 0)); then
+		not_run vm-debug "selftests/debug-subset lists no file"
+	else
+		rc=0
+		run_logged vm-debug scripts/vm-run --kernel debug \
+			--timeout "${R2C2_VM_DEBUG_TIMEOUT:-2400}" -- selftests/run.sh "${dfiles[@]}" || rc=$?
+		count_selftests "$LOGDIR/vm-debug.log" vm-debug
+		((rc != 0 && tf == 0)) && tf=1
+		judge_skips vm-debug debug <"$LOGDIR/vm-debug.skips"
+		note vm-debug "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vm-run exit $rc")"
+	fi
+fi
+
 # ---------------------------------------------------------------- CI
 # Under CI every step runs on every kernel: one left out did not run.
 if ((CI_MODE)); then
-	for s in setup build userspace kunit vm; do
+	for s in setup build userspace kunit vm debug; do
 		want "$s" || note "$s" 0 1 0 "did not run under CI: not in R2C2_CHECK_STEPS"
 	done
 	for k in 6.1 6.12; do
