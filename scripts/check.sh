@@ -10,7 +10,10 @@
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
 #   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP)
-#   6. vm-debug     the files of selftests/debug-subset on the debug kernel
+#   6. vng          the files of selftests/vng-subset under virtme-ng
+#                   (vng --run, Debian's generic 6.1 kernel, the host's file
+#                   system over 9p): `make -C selftests run_tests`
+#   7. vm-debug     the files of selftests/debug-subset on the debug kernel
 #                   (KASAN, kmemleak, lockdep, UBSAN: scripts/debug-kernel.sh),
 #                   with a kmemleak scan after each file. The kernel is
 #                   built in the background from the end of setup on, at
@@ -38,7 +41,7 @@
 #
 # Environment:
 #   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm
-#                       debug")
+#                       vng debug")
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
 #   R2C2_VM_TIMEOUT     limit of each VM run in seconds (default: 1800)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
@@ -48,7 +51,7 @@ set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 CACHE=${R2C2_CACHE:-/var/cache/r2c2}
-STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm debug} "
+STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm vng debug} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
@@ -358,6 +361,36 @@ if want vm; then
 	done
 fi
 
+# subset_of FILE: the file names a selftests/*-subset file lists.
+subset_of() {
+	sed -E 's/#.*//; s/[[:space:]]+//g; /^$/d' "$1"
+}
+
+# ---------------------------------------------------------------- vng
+if want vng; then
+	vabi=$(cat "$CACHE/vng-kernel" 2>/dev/null)
+	section "selftests under virtme-ng: vng --run ${vabi:-?} -- make -C selftests run_tests"
+	mapfile -t vfiles < <(subset_of selftests/vng-subset)
+	if ! command -v vng >/dev/null || [[ -z $vabi || ! -f /boot/vmlinuz-$vabi ]]; then
+		echo "no vng or no generic kernel (scripts/setup.sh installs both)"
+		not_run vng "no vng or no generic kernel"
+	elif ! run_logged build-vng make modules KVER="$vabi"; then
+		note vng 0 1 0 "make modules KVER=$vabi failed"
+	else
+		rc=0
+		# vng hands its command to a shell in the guest: one string
+		run_logged vng timeout -k 10 "${R2C2_VM_TIMEOUT:-1800}" \
+			vng --run "/boot/vmlinuz-$vabi" --disable-kvm --user root \
+			--cpus 2 --memory 2G -- \
+			"make -C selftests run_tests TEST_PROGS='${vfiles[*]}'" || rc=$?
+		count_selftests "$LOGDIR/vng.log" vng
+		# no TAP at all (vng did not boot): a failure, not 0 checks
+		((tp + tf + ts == 0 || (rc != 0 && tf == 0))) && tf=$((tf + 1))
+		judge_skips vng vng <"$LOGDIR/vng.skips"
+		note vng "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vng exit $rc")"
+	fi
+fi
+
 # ---------------------------------------------------------------- debug
 if want debug; then
 	section "vm selftests on the debug kernel: selftests/debug-subset"
@@ -366,7 +399,7 @@ if want debug; then
 	wait "$dk_pid" || rc=$?
 	cat "$LOGDIR/debug-kernel.log"
 	printf -- '-- debug-kernel: exit status %d, waited %ds for it\n' "$rc" $((SECONDS - t0))
-	mapfile -t dfiles < <(sed -E 's/#.*//; s/[[:space:]]+//g; /^$/d' selftests/debug-subset)
+	mapfile -t dfiles < <(subset_of selftests/debug-subset)
 	if ((rc != 0)); then
 		note vm-debug 0 1 0 "scripts/debug-kernel.sh failed (build/check/debug-kernel.log)"
 	elif ! run_logged build-debug make modules-debug; then
@@ -387,7 +420,7 @@ fi
 # ---------------------------------------------------------------- CI
 # Under CI every step runs on every kernel: one left out did not run.
 if ((CI_MODE)); then
-	for s in setup build userspace kunit vm debug; do
+	for s in setup build userspace kunit vm vng debug; do
 		want "$s" || note "$s" 0 1 0 "did not run under CI: not in R2C2_CHECK_STEPS"
 	done
 	for k in 6.1 6.12; do
