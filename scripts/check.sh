@@ -25,7 +25,10 @@
 # A step whose tests do not exist yet (no userspace test target, no
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
 # fails makes the whole run fail. Results are counted from TAP ("ok",
-# "not ok", "# SKIP"), from kunit.py's summary, and one result per build.
+# "not ok", "# SKIP"), from kunit.py's summary, and one result per build;
+# in the userspace step every check of every test program (the totals
+# line of userspace/tests/run.sh, which fails the checks a program did
+# not report).
 # In the selftests every check counts: the nested "# ok N - ..." lines of
 # each file (run.sh adds a failure for each check a file did not report),
 # a whole-file skip as one skip, and, when the VM stopped during the run
@@ -296,14 +299,29 @@ if want userspace; then
 	else
 		rc=0
 		run_logged userspace make -C userspace test || rc=$?
-		count_tap "$LOGDIR/userspace.log"
+		# every check of every test program (userspace/tests/run.sh
+		# nests their TAP and ends with the totals of checks)
+		read -r tp tf ts < <(sed -n 's/^userspace: checks: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/p' \
+			"$LOGDIR/userspace.log" | tail -n 1)
+		tp=${tp:-0} tf=${tf:-0} ts=${ts:-0}
 		if ((rc != 0 && tf == 0)); then
 			tf=1
 		fi
-		# userspace TAP skips: "ok N - name # SKIP reason"
-		grep -aE '^ok [0-9]+.*# *(SKIP|skip)' "$LOGDIR/userspace.log" |
-			sed -E 's/^ok [0-9]+ *-? *(.*) # *(SKIP|skip) *(.*)/userspace\t\1\t\3/' \
-			>"$LOGDIR/userspace.skips"
+		# skips: nested "# ok N - check # SKIP reason" lines, named
+		# "PROGRAM: check" by the "ok N - PROGRAM (...)" line after them
+		awk '
+		/^# ok [0-9]+.*# *(SKIP|skip)/ {
+			c = $0; sub(/^# ok [0-9]+ *-? */, "", c)
+			r = c; sub(/ # *(SKIP|skip).*/, "", c); sub(/.*# *(SKIP|skip) */, "", r)
+			pend[++n] = c "\t" r
+			next
+		}
+		/^(not )?ok [0-9]+ - / {
+			f = $0; sub(/^(not )?ok [0-9]+ - /, "", f); sub(/ \(.*/, "", f)
+			for (i = 1; i <= n; i++)
+				print "userspace\t" f ": " pend[i]
+			n = 0
+		}' "$LOGDIR/userspace.log" >"$LOGDIR/userspace.skips"
 		judge_skips userspace host <"$LOGDIR/userspace.skips"
 		note userspace "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "make exit $rc")"
 	fi
