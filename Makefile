@@ -9,6 +9,8 @@
 #   make userspace       r2c2ctl, r2c2d, libr2c2
 #   make check           set up and run every test (what CI runs)
 #   make check-fuzz      the frame fuzzer (selftests/fuzz_rack.sh), both kernels
+#   make check-debug     every selftest on the debug kernel (make check runs
+#                        the files of selftests/debug-subset there)
 #   make demo            set up and run the demo in a VM
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
 #   make bench-forward   forwarding benchmark in a VM, both kernels
@@ -24,7 +26,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all modules-debug userspace check demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug demo clean checkpatch bench-forward
 
 all: modules userspace
 
@@ -61,6 +63,15 @@ userspace:
 
 check:
 	bash scripts/check.sh
+
+# Every selftest file on the debug kernel, in one VM (about 1.5 hours on
+# 2 cores; a kmemleak scan after each file).
+check-debug: userspace
+	bash scripts/debug-kernel.sh
+	@$(MAKE) --no-print-directory modules-debug
+	@$(MAKE) -C tc --no-print-directory
+	@$(MAKE) -C selftests/tools --no-print-directory
+	scripts/vm-run --kernel debug --timeout 7200 -- selftests/run.sh
 
 # The frame fuzzer on a 3x3 torus, both kernels (not in make check: its
 # all-pairs check after the fuzzing meets an open defect, see

@@ -10,11 +10,25 @@
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
 #   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP)
+#   6. vng          the files of selftests/vng-subset under virtme-ng
+#                   (vng --run, Debian's generic 6.1 kernel, the host's file
+#                   system over 9p): `make -C selftests run_tests`
+#   7. vm-debug     the files of selftests/debug-subset on the debug kernel
+#                   (KASAN, kmemleak, lockdep, UBSAN: scripts/debug-kernel.sh),
+#                   with a kmemleak scan after each file. The kernel is
+#                   built in the background from the end of setup on, at
+#                   nice 19, so it takes only the CPU the other steps leave
+#                   idle (the guests of step 5 wait on timers much of the
+#                   time); nothing when it is cached. `make check-debug`
+#                   runs every file on it.
 #
 # A step whose tests do not exist yet (no userspace test target, no
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
 # fails makes the whole run fail. Results are counted from TAP ("ok",
-# "not ok", "# SKIP"), from kunit.py's summary, and one result per build.
+# "not ok", "# SKIP"), from kunit.py's summary, and one result per build;
+# in the userspace step every check of every test program (the totals
+# line of userspace/tests/run.sh, which fails the checks a program did
+# not report).
 # In the selftests every check counts: the nested "# ok N - ..." lines of
 # each file (run.sh adds a failure for each check a file did not report),
 # a whole-file skip as one skip, and, when the VM stopped during the run
@@ -29,7 +43,8 @@
 # source.
 #
 # Environment:
-#   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm")
+#   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm
+#                       vng debug")
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
 #   R2C2_VM_TIMEOUT     limit of each VM run in seconds (default: 1800)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
@@ -39,7 +54,7 @@ set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 CACHE=${R2C2_CACHE:-/var/cache/r2c2}
-STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm} "
+STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm vng debug} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
@@ -205,6 +220,16 @@ if want setup; then
 	fi
 fi
 
+# The debug kernel builds in the background while the other steps run
+# (debug-kernel.sh runs make under nice 19 / ionice -c3); the debug step
+# waits for it.
+dk_pid=
+if want debug; then
+	bash scripts/debug-kernel.sh >"$LOGDIR/debug-kernel.log" 2>&1 &
+	dk_pid=$!
+	echo "debug kernel: building in the background (pid $dk_pid, log build/check/debug-kernel.log)"
+fi
+
 # Kernel names (6.1, 6.12) to ABIs.
 abi_of() {
 	case $1 in
@@ -274,14 +299,29 @@ if want userspace; then
 	else
 		rc=0
 		run_logged userspace make -C userspace test || rc=$?
-		count_tap "$LOGDIR/userspace.log"
+		# every check of every test program (userspace/tests/run.sh
+		# nests their TAP and ends with the totals of checks)
+		read -r tp tf ts < <(sed -n 's/^userspace: checks: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/p' \
+			"$LOGDIR/userspace.log" | tail -n 1)
+		tp=${tp:-0} tf=${tf:-0} ts=${ts:-0}
 		if ((rc != 0 && tf == 0)); then
 			tf=1
 		fi
-		# userspace TAP skips: "ok N - name # SKIP reason"
-		grep -aE '^ok [0-9]+.*# *(SKIP|skip)' "$LOGDIR/userspace.log" |
-			sed -E 's/^ok [0-9]+ *-? *(.*) # *(SKIP|skip) *(.*)/userspace\t\1\t\3/' \
-			>"$LOGDIR/userspace.skips"
+		# skips: nested "# ok N - check # SKIP reason" lines, named
+		# "PROGRAM: check" by the "ok N - PROGRAM (...)" line after them
+		awk '
+		/^# ok [0-9]+.*# *(SKIP|skip)/ {
+			c = $0; sub(/^# ok [0-9]+ *-? */, "", c)
+			r = c; sub(/ # *(SKIP|skip).*/, "", c); sub(/.*# *(SKIP|skip) */, "", r)
+			pend[++n] = c "\t" r
+			next
+		}
+		/^(not )?ok [0-9]+ - / {
+			f = $0; sub(/^(not )?ok [0-9]+ - /, "", f); sub(/ \(.*/, "", f)
+			for (i = 1; i <= n; i++)
+				print "userspace\t" f ": " pend[i]
+			n = 0
+		}' "$LOGDIR/userspace.log" >"$LOGDIR/userspace.skips"
 		judge_skips userspace host <"$LOGDIR/userspace.skips"
 		note userspace "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "make exit $rc")"
 	fi
@@ -339,10 +379,66 @@ if want vm; then
 	done
 fi
 
+# subset_of FILE: the file names a selftests/*-subset file lists.
+subset_of() {
+	sed -E 's/#.*//; s/[[:space:]]+//g; /^$/d' "$1"
+}
+
+# ---------------------------------------------------------------- vng
+if want vng; then
+	vabi=$(cat "$CACHE/vng-kernel" 2>/dev/null)
+	section "selftests under virtme-ng: vng --run ${vabi:-?} -- make -C selftests run_tests"
+	mapfile -t vfiles < <(subset_of selftests/vng-subset)
+	if ! command -v vng >/dev/null || [[ -z $vabi || ! -f /boot/vmlinuz-$vabi ]]; then
+		echo "no vng or no generic kernel (scripts/setup.sh installs both)"
+		not_run vng "no vng or no generic kernel"
+	elif ! run_logged build-vng make modules KVER="$vabi"; then
+		note vng 0 1 0 "make modules KVER=$vabi failed"
+	else
+		rc=0
+		# vng hands its command to a shell in the guest: one string
+		run_logged vng timeout -k 10 "${R2C2_VM_TIMEOUT:-1800}" \
+			vng --run "/boot/vmlinuz-$vabi" --disable-kvm --user root \
+			--cpus 2 --memory 2G -- \
+			"make -C selftests run_tests TEST_PROGS='${vfiles[*]}'" || rc=$?
+		count_selftests "$LOGDIR/vng.log" vng
+		# no TAP at all (vng did not boot): a failure, not 0 checks
+		((tp + tf + ts == 0 || (rc != 0 && tf == 0))) && tf=$((tf + 1))
+		judge_skips vng vng <"$LOGDIR/vng.skips"
+		note vng "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vng exit $rc")"
+	fi
+fi
+
+# ---------------------------------------------------------------- debug
+if want debug; then
+	section "vm selftests on the debug kernel: selftests/debug-subset"
+	t0=$SECONDS
+	rc=0
+	wait "$dk_pid" || rc=$?
+	cat "$LOGDIR/debug-kernel.log"
+	printf -- '-- debug-kernel: exit status %d, waited %ds for it\n' "$rc" $((SECONDS - t0))
+	mapfile -t dfiles < <(subset_of selftests/debug-subset)
+	if ((rc != 0)); then
+		note vm-debug 0 1 0 "scripts/debug-kernel.sh failed (build/check/debug-kernel.log)"
+	elif ! run_logged build-debug make modules-debug; then
+		note vm-debug 0 1 0 "make modules-debug failed"
+	elif ((${#dfiles[@]} == 0)); then
+		not_run vm-debug "selftests/debug-subset lists no file"
+	else
+		rc=0
+		run_logged vm-debug scripts/vm-run --kernel debug \
+			--timeout "${R2C2_VM_DEBUG_TIMEOUT:-2400}" -- selftests/run.sh "${dfiles[@]}" || rc=$?
+		count_selftests "$LOGDIR/vm-debug.log" vm-debug
+		((rc != 0 && tf == 0)) && tf=1
+		judge_skips vm-debug debug <"$LOGDIR/vm-debug.skips"
+		note vm-debug "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vm-run exit $rc")"
+	fi
+fi
+
 # ---------------------------------------------------------------- CI
 # Under CI every step runs on every kernel: one left out did not run.
 if ((CI_MODE)); then
-	for s in setup build userspace kunit vm; do
+	for s in setup build userspace kunit vm vng debug; do
 		want "$s" || note "$s" 0 1 0 "did not run under CI: not in R2C2_CHECK_STEPS"
 	done
 	for k in 6.1 6.12; do

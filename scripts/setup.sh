@@ -11,6 +11,13 @@
 # for the host's tc. Downloads stay in apt's own cache (/var/cache/apt)
 # and in $R2C2_CACHE (default /var/cache/r2c2), never in the repository.
 #
+# For the selftests under virtme-ng (vng): Debian's generic 6.1 kernel of
+# the same ABI (it has 9p, which vng needs to share the host's files) with
+# its headers, and virtme-ng 1.35 from Debian trixie (not packaged for
+# bookworm; its dependencies are): the .deb is fetched from the Debian
+# archive's pool and checked against the SHA-256 below, then installed
+# with apt, so no trixie source is added.
+#
 # --debug-kernel (or R2C2_DEBUG_KERNEL=1) also builds the debug kernel of
 # scripts/debug-kernel.sh (KASAN, kmemleak, lockdep...; 20+ minutes on 2
 # cores the first time, nothing when cached) for vm-run --kernel debug.
@@ -66,6 +73,7 @@ BASE_PKGS=(
 	build-essential pkg-config bc bison flex libelf-dev libssl-dev
 	libnl-3-dev libnl-genl-3-dev libnl-route-3-dev
 	iproute2 iperf3 iputils-ping ethtool tcpdump busybox-static cpio kmod jq
+	curl
 	qemu-system-x86 qemu-utils
 	python3 dwarves dpkg-dev
 	shellcheck
@@ -122,6 +130,32 @@ install_kernels() {
 	log "kernels: $abi61 $abi612"
 }
 
+VNG_DEB=virtme-ng_1.35-1_all.deb
+VNG_URL=http://deb.debian.org/debian/pool/main/v/virtme-ng/$VNG_DEB
+VNG_SHA256=e7b9d2f28e34766446db5c40b7fdd9a09ed561af21e4aa580a660ff9a0a86f5a
+
+# The generic kernel for vng (its ABI in $R2C2_CACHE/vng-kernel) and vng.
+install_vng() {
+	local abi deb=$R2C2_CACHE/$VNG_DEB
+
+	abi=$(sed -n 1p "$R2C2_CACHE/kernels")
+	abi=${abi/-cloud-/-}
+	install_pkgs "linux-image-$abi" "linux-headers-$abi"
+	echo "$abi" | $SUDO tee "$R2C2_CACHE/vng-kernel" >/dev/null
+	[ -z "$(pkg_missing virtme-ng)" ] && return 0
+	if ! echo "$VNG_SHA256  $deb" | sha256sum -c --status 2>/dev/null; then
+		log "fetching $VNG_URL"
+		$SUDO curl -fsSL -o "$deb.part" "$VNG_URL" ||
+			{ log "could not fetch $VNG_URL"; exit 1; }
+		echo "$VNG_SHA256  $deb.part" | sha256sum -c --status ||
+			{ log "$VNG_DEB: SHA-256 mismatch (expected $VNG_SHA256)"; exit 1; }
+		$SUDO mv "$deb.part" "$deb"
+	fi
+	log "installing virtme-ng ($VNG_DEB)"
+	$SUDO apt-get install -y -qq --no-install-recommends "$deb" \
+		>>"$R2C2_CACHE/apt.log" 2>&1 || { tail -n 30 "$R2C2_CACHE/apt.log" >&2; exit 1; }
+}
+
 # iproute2 source of the installed tc, for the q_r2c2.so plugin.
 fetch_iproute2_src() {
 	local ver dir
@@ -166,6 +200,7 @@ add_sources
 apt_update
 install_pkgs "${BASE_PKGS[@]}"
 install_kernels
+install_vng
 fetch_iproute2_src
 install_tc_plugin
 unpack_linux_source

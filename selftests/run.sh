@@ -18,12 +18,14 @@
 # exit 4) counts as one skipped check. The last lines are the totals of
 # checks ("# Totals: pass:N fail:N ... skip:N") and of files.
 # Runs as root (in the VM, or under vng).
-# R2C2_SELFTEST_TIMEOUT (default 600) limits each test file, in seconds.
+# R2C2_SELFTEST_TIMEOUT limits each test file, in seconds (default: the
+# "timeout=" of ./settings, kselftest's file, else 600).
 # Exit status: 0 if no check failed.
 set -uo pipefail
 
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-limit=${R2C2_SELFTEST_TIMEOUT:-600}
+limit=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$dir/settings" 2>/dev/null)
+limit=${R2C2_SELFTEST_TIMEOUT:-${limit:-600}}
 
 # kmemleak, on a kernel that has it (scripts/vm-run --kernel debug): after
 # each file two scans, then the file fails ("# kmemleak:" lines with the

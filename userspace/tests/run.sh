@@ -1,25 +1,59 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run each userspace test binary (TAP producers) and the CLI tests
-# (tests/*_test.sh); print one TAP stream and a closing summary line.
+# Run each userspace test binary and the CLI tests (tests/*_test.sh), all
+# TAP producers, and print one TAP stream: each file's own TAP nested as
+# "# " lines, then "ok N - FILE (P passed, F failed, S skipped)" or "not
+# ok" for the file. Every check counts: a file that reports fewer checks
+# than its plan (a crash, a sanitizer abort) gets one failure per missing
+# check, one without a plan one failure, and a non-zero exit status with
+# no failed check one failure. The last line gives the totals of checks:
+# "userspace: checks: P passed, F failed, S skipped (N files)".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-pass=0 fail=0
+n=0 ffail=0 cpass=0 cfail=0 cskip=0
+
+# tally LOG: "passed failed skipped plan" of a TAP log (plan -1: none)
+tally() {
+	awk '
+	/^ok [0-9]+/ { if ($0 ~ /# *(SKIP|skip)/) s++; else p++; next }
+	/^not ok [0-9]+/ { f++; next }
+	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
+	END { print p + 0, f + 0, s + 0, plan == "" ? -1 : plan }' "$1"
+}
+
 run_one() {
-	local name=$1; shift
-	if "$@" >"build/tests/$name.log" 2>&1; then
-		pass=$((pass + 1)); echo "ok $((pass + fail)) - $name"
+	local name=$1 log=build/tests/$1.log rc=0 p f s plan k
+	shift
+	"$@" >"$log" 2>&1 || rc=$?
+	read -r p f s plan < <(tally "$log")
+	sed 's/^/# /' "$log"
+	k=$((p + f + s))
+	if ((plan < 0)); then
+		f=$((f + 1))
+		echo "# not ok $((k + 1)) - run.sh: $name: ended without a plan (exit status $rc)"
+	elif ((k < plan)); then
+		echo "# not ok $((k + 1)) - run.sh: $name: $((plan - k)) of its $plan checks not reported (exit status $rc)"
+		f=$((f + plan - k))
+	elif ((rc != 0 && f == 0)); then
+		f=1
+		echo "# not ok $((k + 1)) - run.sh: $name: exit status $rc with no failed check"
+	fi
+	n=$((n + 1))
+	cpass=$((cpass + p)) cfail=$((cfail + f)) cskip=$((cskip + s))
+	if ((f == 0)); then
+		echo "ok $n - $name ($p passed, 0 failed, $s skipped)"
 	else
-		fail=$((fail + 1)); echo "not ok $((pass + fail)) - $name"
-		sed 's/^/# /' "build/tests/$name.log" | tail -n 40
+		ffail=$((ffail + 1))
+		echo "not ok $n - $name ($p passed, $f failed, $s skipped)"
 	fi
 }
+
 mkdir -p build/tests
 for t in "$@"; do run_one "$(basename "$t")" "$t"; done
 for t in tests/*_test.sh; do
 	[ -e "$t" ] || continue
 	run_one "$(basename "$t")" bash "$t"
 done
-echo "1..$((pass + fail))"
-echo "userspace: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+echo "1..$n"
+echo "userspace: checks: $cpass passed, $cfail failed, $cskip skipped ($n files, $ffail failed)"
+[ "$cfail" -eq 0 ]
