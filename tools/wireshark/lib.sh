@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # lib.sh - helpers for the tests of the r2c2 tshark dissector (sourced):
 # userspace/tests/wireshark_test.sh (hand-made frames, frames.py) and

@@ -7,7 +7,7 @@
 # committed capture of a 3x3 torus (tools/wireshark/testdata/) against
 # what its nodes reported when it was taken.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tools/wireshark/lib.sh
 source tools/wireshark/lib.sh
 if ! command -v tshark >/dev/null; then

@@ -6,7 +6,7 @@
 # between the two (a policy range, a new attribute, a command's flags,
 # an attribute's type, enum values) is caught.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 n=0 fail=0
