@@ -51,6 +51,7 @@ RET=0
 torus_exec 1 tcpdump -n -i p1 -s 512 -U -w "$OUT/capture.pcap" \
 	ether proto 0x88b5 2>"$OUT/tcpdump.err" &
 tcpdump_pid=$!
+cleanup_add "kill $tcpdump_pid 2>/dev/null"
 busywait 10000 grep -q "listening on" "$OUT/tcpdump.err"
 check_err $? "tcpdump did not start: $(cat "$OUT/tcpdump.err")"
 log_test_or_exit "tcpdump on node 1's p1"
