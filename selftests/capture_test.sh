@@ -78,7 +78,9 @@ stop_pids "$tcpdump_pid"
 RET=0
 missing=
 for t in 1:DATA 2:HELLO 3:LSA 4:BCAST_ETH 5:FLOW 6:ROUTES; do
-	n=$(tcpdump -n -r "$OUT/capture.pcap" "ether[14] = 0x1${t%%:*}" 2>/dev/null | wc -l)
+	# one line a frame, hex dump lines (unknown ethertype) indented
+	n=$(tcpdump -n -r "$OUT/capture.pcap" "ether[14] = 0x1${t%%:*}" 2>/dev/null |
+		grep -vc "^[[:space:]]")
 	log_info "${t#*:}: $n frames"
 	((n > 0)) || missing+=" ${t#*:}"
 done
