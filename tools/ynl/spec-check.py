@@ -143,7 +143,15 @@ for d in spec.get("definitions", []):
 
 # Attribute sets.
 policy_needed = {}
+setnames = [x["name"] for x in spec["attribute-sets"]]
 for s in spec["attribute-sets"]:
+    if "subset-of" in s:
+        parent = [x for x in spec["attribute-sets"] if x["name"] == s["subset-of"]]
+        pnames = [a["name"] for a in parent[0]["attributes"]] if parent else []
+        for a in s["attributes"]:
+            if a["name"] not in pnames:
+                err("subset %s: %s is not in %s" % (s["name"], a["name"], s["subset-of"]))
+        continue
     ename, prefix = s["enum-name"], s["name-prefix"]
     vals = spec_values(s["attributes"])
     names = [cname(prefix, n) for n, _ in vals]
@@ -155,15 +163,14 @@ for s in spec["attribute-sets"]:
     if "attr-max-name" in s:
         probes.append(("%s: max" % ename, cname("", s["attr-max-name"]), vals[-1][1]))
     for a in s["attributes"]:
-        if a.get("type") == "nest" and a.get("nested-attributes") not in \
-                [x["name"] for x in spec["attribute-sets"]]:
+        if a.get("type") == "nest" and a.get("nested-attributes") not in setnames:
             err("attribute %s: nested-attributes %s is no attribute set" %
                 (a["name"], a.get("nested-attributes")))
         if "enum" in a and a["enum"] not in enum_map:
             err("attribute %s: enum %s is not defined" % (a["name"], a["enum"]))
 
 # The kernel-doc of the uapi header gives each top-level attribute's type.
-top = [s for s in spec["attribute-sets"] if s["enum-name"] == "r2c2_attr"][0]
+top = [s for s in spec["attribute-sets"] if s.get("enum-name") == "r2c2_attr"][0]
 doc_type = {}
 for m in re.finditer(r"@(R2C2_A_\w+): (\w+)", uapi):
     doc_type[m.group(1)] = m.group(2)
@@ -359,12 +366,13 @@ for line in out.splitlines():
     if int(val) != want:
         err("%s: kernel %s, spec %s" % (label, val, want))
 
-nattr = sum(len(s["attributes"]) for s in spec["attribute-sets"])
+nattr = sum(len(s["attributes"]) for s in spec["attribute-sets"] if "subset-of" not in s)
 if errors:
     print("spec-check: %d difference(s) between %s and the kernel" % (len(errors), spec_path))
     sys.exit(1)
 print("spec-check: %s matches the %s schema and the kernel: %d attributes in %d sets, "
       "%d policy entries, %d operations, %d multicast group(s), %d values compared"
-      % (os.path.relpath(spec_path, repo), proto, nattr, len(spec["attribute-sets"]),
+      % (os.path.relpath(spec_path, repo), proto, nattr,
+         sum(1 for s in spec["attribute-sets"] if "subset-of" not in s),
          npol,
          len(ops["list"]) - 1, len(sgrps), len(probes)))
