@@ -9,7 +9,9 @@
 #                   make -C tc; make -C selftests/tools (when they exist)
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
-#   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP)
+#   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP);
+#                   then capture-<kernel>: tools/wireshark/capture-check.sh on
+#                   the capture selftests/capture_test.sh handed out (--out)
 #   6. vng          the files of selftests/vng-subset under virtme-ng
 #                   (vng --run, Debian's generic 6.1 kernel, the host's file
 #                   system over 9p): `make -C selftests run_tests`
@@ -366,8 +368,9 @@ if want vm; then
 			echo "note: the module build for $k failed; tests needing r2c2.ko skip or fail"
 		fi
 		rc=0
+		# --out: capture_test.sh hands its capture of a torus out on ttyS1
 		# shellcheck disable=SC2086  # file names
-		run_logged "vm-$k" scripts/vm-run --kernel "$k" \
+		run_logged "vm-$k" scripts/vm-run --kernel "$k" --out "$LOGDIR/vm-$k.out" \
 			--timeout "${R2C2_VM_TIMEOUT:-1800}" -- selftests/run.sh ${R2C2_SELFTESTS:-} || rc=$?
 		count_selftests "$LOGDIR/vm-$k.log" "vm-$k"
 		if ((rc != 0 && tf == 0)); then
@@ -376,6 +379,17 @@ if want vm; then
 		fi
 		judge_skips "vm-$k" "$k" <"$LOGDIR/vm-$k.skips"
 		note "vm-$k" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vm-run exit $rc")"
+		# The capture decoded on the host by tshark and the r2c2
+		# dissector, checked against what its nodes reported.
+		if grep -aq '^ok [0-9]* - selftests: r2c2: capture_test.sh' "$LOGDIR/vm-$k.log"; then
+			section "capture of a torus on $k: tools/wireshark/capture-check.sh"
+			rc=0
+			run_logged "capture-$k" bash tools/wireshark/capture-check.sh \
+				--vm-out "$LOGDIR/vm-$k.out" --save "$LOGDIR/capture-$k" || rc=$?
+			count_tap "$LOGDIR/capture-$k.log"
+			((rc == 0 || tf > 0)) || tf=1
+			note "capture-$k" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "exit $rc")"
+		fi
 	done
 fi
 

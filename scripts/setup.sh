@@ -79,6 +79,9 @@ BASE_PKGS=(
 	shellcheck
 	glpk-utils libglpk-dev
 	linux-source-6.1
+	# tools/wireshark (tshark loads the dissector), tools/ynl (the upstream
+	# YNL schema and tooling of 6.12, its python dependencies)
+	tshark python3-yaml python3-jsonschema linux-source-6.12
 )
 
 pkg_missing() {

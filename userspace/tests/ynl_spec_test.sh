@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Documentation/netlink/specs/r2c2.yaml: valid for the upstream YNL schema
+# and tooling (Linux 6.12's, tools/ynl/ynl-src.sh), equal to what the
+# kernel declares (tools/ynl/spec-check.py), and each kind of drift
+# between the two (a policy range, a new attribute, a command's flags,
+# an attribute's type, enum values) is caught.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+PY=/usr/bin/python3
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; fail=$((fail + 1)); }
+
+if ! SRC=$(bash tools/ynl/ynl-src.sh); then
+	nok "upstream YNL tooling (linux-source-6.12) available"
+	echo "1..$n"; exit 1
+fi
+if $PY tools/ynl/spec-check.py --src "$SRC" >"$T/out" 2>&1; then
+	ok "spec-check: $(tail -n 1 "$T/out" | sed 's/^spec-check: //')"
+else
+	nok "spec-check on the repository"; sed 's/^/# /' "$T/out"
+fi
+if $PY - "$SRC" >"$T/out" 2>&1 <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1] + "/tools/net/ynl")
+from lib import SpecFamily
+f = SpecFamily("Documentation/netlink/specs/r2c2.yaml",
+               sys.argv[1] + "/Documentation/netlink/genetlink-legacy.yaml")
+assert f.attr_sets["r2c2"]["node-addr"].value == 1
+assert f.msgs["class-get"].value == 23
+print(len(f.msgs), "messages")
+PYEOF
+then
+	ok "the upstream ynl library loads the spec ($(cat "$T/out"))"
+else
+	nok "the upstream ynl library loads the spec"; sed 's/^/# /' "$T/out"
+fi
+
+# drift NAME FILE SED_EXPR EXPECTED_MESSAGE: the checker, on a copy with
+# FILE edited, must fail and say EXPECTED_MESSAGE.
+drift()
+{
+	local name=$1 file=$2 expr=$3 msg=$4 d=$T/repo
+	rm -rf "$d"
+	mkdir -p "$d/include/uapi/linux" "$d/kmod" "$d/Documentation/netlink/specs"
+	cp include/uapi/linux/r2c2.h "$d/include/uapi/linux/"
+	cp kmod/policy.c kmod/netlink.c kmod/r2c2.h kmod/reseq.h "$d/kmod/"
+	cp Documentation/netlink/specs/r2c2.yaml "$d/Documentation/netlink/specs/"
+	sed -i "$expr" "$d/$file"
+	if cmp -s "$file" "$d/$file"; then
+		nok "drift: $name (the edit changed nothing)"
+		return
+	fi
+	if $PY tools/ynl/spec-check.py --repo "$d" --src "$SRC" >"$T/out" 2>&1; then
+		nok "drift: $name: not caught"
+	elif grep -qF -- "$msg" "$T/out"; then
+		ok "drift: $name: $msg"
+	else
+		nok "drift: $name: caught, but not as '$msg'"; sed 's/^/# /' "$T/out"
+	fi
+}
+drift "a policy range" kmod/policy.c \
+	's/NLA_POLICY_RANGE(NLA_U8, 1, R2C2_MAX_TREES)/NLA_POLICY_RANGE(NLA_U8, 1, 8)/' \
+	"R2C2_A_TREES: max (8): kernel 8, spec 16"
+drift "a kernel-internal limit" kmod/reseq.h \
+	's/^#define R2C2_RSQ_WIN\t\t\t256/#define R2C2_RSQ_WIN\t\t\t512/' \
+	"R2C2_A_RESEQ_FLOW_LIMIT: max (R2C2_RSQ_WIN - 1): kernel 511, spec 255"
+drift "a string's length" kmod/policy.c \
+	's/\[R2C2_A_IFNAME\] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 }/[R2C2_A_IFNAME] = { .type = NLA_NUL_STRING }/' \
+	"R2C2_A_IFNAME: the spec has max-len = 15, the kernel policy has none"
+drift "a new attribute" include/uapi/linux/r2c2.h \
+	's/^\tR2C2_A_CLASS_FLOWS,$/&\n\tR2C2_A_NEW_THING,/' \
+	"enum r2c2_attr: R2C2_A_NEW_THING is not in the spec"
+drift "a new policy entry" kmod/policy.c \
+	's/^\t\[R2C2_A_DPORT_MAX\] = { .type = NLA_U16 },$/&\n\t[R2C2_A_CLASS_FLOWS] = NLA_POLICY_MAX(NLA_U64, 1000),/' \
+	"R2C2_A_CLASS_FLOWS: kernel policy has max = 1000, the spec has none"
+drift "two commands swapped" include/uapi/linux/r2c2.h \
+	's/^\tR2C2_CMD_CLASS_SET,$/\tR2C2_CMD_CLASS_DEL_X,/; s/^\tR2C2_CMD_CLASS_DEL,$/\tR2C2_CMD_CLASS_SET,/; s/R2C2_CMD_CLASS_DEL_X/R2C2_CMD_CLASS_DEL/' \
+	"r2c2_cmd: R2C2_CMD_CLASS_SET: kernel 22, spec 21"
+drift "a command's admin flag" kmod/netlink.c \
+	'/\.cmd = R2C2_CMD_CLASS_DEL,/{n;d}' \
+	"R2C2_CMD_CLASS_DEL: spec flags ['GENL_UNS_ADMIN_PERM'], kernel []"
+drift "the multicast group's flags" kmod/netlink.c \
+	's/\.flags = GENL_MCAST_CAP_NET_ADMIN }/.flags = GENL_MCAST_CAP_SYS_ADMIN }/' \
+	"multicast group events: spec flags"
+drift "an attribute's type in the spec" Documentation/netlink/specs/r2c2.yaml \
+	'/^        name: dst$/{n;s/type: u16/type: u32/}' \
+	"R2C2_A_DST: spec type u32, the uapi kernel-doc says u16"
+drift "a spec the schema refuses" Documentation/netlink/specs/r2c2.yaml \
+	's/^      flags: \[ uns-admin-perm \]$/      flags: [ root-only ]/' \
+	"schema genetlink-legacy:"
+echo "1..$n"
+((fail == 0))
