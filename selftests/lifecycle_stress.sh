@@ -31,14 +31,17 @@
 #     is not merged) back to where it was; Slab + VmallocUsed after
 #     `echo 3 > drop_caches`, logged for every cycle
 # At the end: memory after the last cycle within LIFECYCLE_MEM_KB of
-# memory after the warm-up cycles (the first LIFECYCLE_WARMUP: caches of
-# the kernel filled once), and the least-squares slope over the cycles
-# after the warm-up below LIFECYCLE_SLOPE_KB a cycle; no kernel warning.
+# memory after the warm-up cycles (the first LIFECYCLE_WARMUP: the
+# kernel's caches fill over them; on 6.1 Slab + Vmalloc rose ~400 kB a
+# cycle for the first 7 cycles, then moved within 26.9-28.4 MB for the
+# other 43), and the least-squares slope over the cycles from the
+# warm-up's last on below LIFECYCLE_SLOPE_KB a cycle (skipped with fewer
+# than LIFECYCLE_WARMUP + 5 cycles: too few points); no kernel warning.
 #
 # Not a *_test.sh: make check does not run it (~15-20 s a cycle under
 # TCG), `make check-lifecycle` does, on both stock kernels. Knobs:
 #   LIFECYCLE_CYCLES    cycles (default 50)
-#   LIFECYCLE_WARMUP    cycles before the memory baseline (default 3)
+#   LIFECYCLE_WARMUP    cycles before the memory baseline (default 10)
 #   LIFECYCLE_MEM_KB    bound on the growth after the warm-up (default 2048)
 #   LIFECYCLE_SLOPE_KB  bound on the growth a cycle, slope (default 16)
 # On the debug kernel (KASAN, kmemleak; run.sh scans for leaks after the
@@ -64,10 +67,9 @@ require_tools r2c2_snap
 require_qdisc_tools
 
 CYCLES=${LIFECYCLE_CYCLES:-50}
-WARMUP=${LIFECYCLE_WARMUP:-3}
+WARMUP=${LIFECYCLE_WARMUP:-10}
 MEM_KB=${LIFECYCLE_MEM_KB:-2048}
 SLOPE_KB=${LIFECYCLE_SLOPE_KB:-16}
-((WARMUP < CYCLES)) || WARMUP=$((CYCLES - 1))
 ((WARMUP >= 1)) || WARMUP=1
 # one check a cycle, the memory checks and the kernel's health
 ksft_plan $((CYCLES + 3))
@@ -216,24 +218,29 @@ done
 lap "$CYCLES cycles"
 
 # ---------------------------------------------------------------- memory
-RET=0
-base=${MEM[WARMUP - 1]}
-last=${MEM[-1]}
-grow=$((last - base))
 log_info "Slab + VmallocUsed (kB) after each cycle: ${MEM[*]}"
-((grow <= MEM_KB))
-check_err $? "grew $grow kB from cycle $WARMUP to cycle $CYCLES (bound $MEM_KB kB)"
-log_test "memory after cycle $CYCLES within $MEM_KB kB of cycle $WARMUP: grew $grow kB (since the start: $((last - mem_start)) kB)"
+if ((CYCLES < WARMUP + 5)); then
+	why="$CYCLES cycles: fewer than the warm-up ($WARMUP) + 5"
+	log_test_skip "memory after the last cycle within $MEM_KB kB of cycle $WARMUP" "$why"
+	log_test_skip "memory slope after the warm-up" "$why"
+else
+	RET=0
+	base=${MEM[WARMUP - 1]}
+	last=${MEM[-1]}
+	grow=$((last - base))
+	((grow <= MEM_KB))
+	check_err $? "grew $grow kB from cycle $WARMUP to cycle $CYCLES (bound $MEM_KB kB)"
+	log_test "memory after cycle $CYCLES within $MEM_KB kB of cycle $WARMUP: grew $grow kB (since the start: $((last - mem_start)) kB)"
 
-RET=0
-# least squares over the cycles after the warm-up: kB a cycle
-slope=$(printf '%s\n' "${MEM[@]:WARMUP-1}" | awk '
-	{ x = NR; y = $1; n++; sx += x; sy += y; sxx += x * x; sxy += x * y }
-	END { if (n < 2) { print 0; exit }
-	      printf "%.1f", (n * sxy - sx * sy) / (n * sxx - sx * sx) }')
-awk -v s="$slope" -v b="$SLOPE_KB" 'BEGIN { exit !(s < b) }'
-check_err $? "memory grows $slope kB a cycle (bound $SLOPE_KB)"
-log_test "memory slope over cycles $WARMUP..$CYCLES: $slope kB a cycle (< $SLOPE_KB)"
+	RET=0
+	# least squares over the cycles after the warm-up: kB a cycle
+	slope=$(printf '%s\n' "${MEM[@]:WARMUP-1}" | awk '
+		{ x = NR; y = $1; n++; sx += x; sy += y; sxx += x * x; sxy += x * y }
+		END { printf "%.1f", (n * sxy - sx * sy) / (n * sxx - sx * sx) }')
+	awk -v s="$slope" -v b="$SLOPE_KB" 'BEGIN { exit !(s < b) }'
+	check_err $? "memory grows $slope kB a cycle (bound $SLOPE_KB)"
+	log_test "memory slope over cycles $WARMUP..$CYCLES: $slope kB a cycle (< $SLOPE_KB)"
+fi
 
 RET=0
 kernel_healthy
