@@ -11,6 +11,8 @@
 #   make check-fuzz      the frame fuzzer (selftests/fuzz_rack.sh), both kernels
 #   make check-debug     every selftest on the debug kernel (make check runs
 #                        the files of selftests/debug-subset there)
+#   make check-lifecycle 50 load/configure/traffic/unload cycles under
+#                        traffic (selftests/lifecycle_stress.sh), both kernels
 #   make demo            set up and run the demo in a VM
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
 #   make bench-forward   forwarding benchmark in a VM, both kernels
@@ -26,7 +28,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-fuzz check-lifecycle demo clean checkpatch bench-forward
 
 all: modules userspace
 
@@ -80,6 +82,22 @@ check-fuzz: modules-all userspace
 	@$(MAKE) -C selftests/tools --no-print-directory
 	@for k in 6.1 6.12; do \
 		scripts/vm-run --kernel $$k -- selftests/run.sh fuzz_rack.sh || exit 1; \
+	done
+
+# The modules' whole life, LIFECYCLE_CYCLES times (default 50, ~15-20 s
+# each under TCG), on both stock kernels: not in make check for its time.
+# On the debug kernel (KASAN, kmemleak: run.sh scans for leaks after the
+# file), with fewer cycles to fit the guest's slowness:
+#   scripts/debug-kernel.sh && make modules-debug && scripts/vm-run \
+#     --kernel debug --timeout 3000 -- 'LIFECYCLE_CYCLES=5 \
+#     R2C2_SELFTEST_TIMEOUT=2700 selftests/run.sh lifecycle_stress.sh'
+LIFECYCLE_CYCLES ?= 50
+check-lifecycle: modules-all userspace
+	@$(MAKE) -C selftests/tools --no-print-directory
+	@$(MAKE) -C tc --no-print-directory
+	@for k in 6.1 6.12; do \
+		scripts/vm-run --kernel $$k --timeout 3600 -- \
+			"LIFECYCLE_CYCLES=$(LIFECYCLE_CYCLES) R2C2_SELFTEST_TIMEOUT=3300 selftests/run.sh lifecycle_stress.sh" || exit 1; \
 	done
 
 demo:

@@ -12,13 +12,24 @@
  *   r2c2_ctlflood -i IFNAME [-m MAC] [-g US] routes SRC FRAMES OWNER
  *	FRAMES ROUTES frames from SRC (sequences 1..FRAMES, tree 0), each of
  *	212 entries setting VLB for flows of node OWNER, all ids distinct
+ *   r2c2_ctlflood -i IFNAME [-m MAC] [-g US] -d SECONDS mix FIRST COUNT OWNER
+ *	for SECONDS, rounds over the sources FIRST..FIRST+COUNT-1: each
+ *	round sends every source's LSA (sequence = round, no link in even
+ *	rounds, one to its partner FIRST + ((i ^ 1) % COUNT) in odd ones, so
+ *	that the graph changes), a FLOW event and a ROUTES frame of 212
+ *	entries for flows of node OWNER that do not exist (broadcast
+ *	sequences 2 * round - 1 and 2 * round). Prints one JSON object:
+ *	frames sent by type, sendto failures (ENOBUFS: the device's queue
+ *	was full, not sent), rounds, seconds and frames a second.
  *
  * -m: Ethernet destination (default broadcast); -g: microseconds between
  * frames (default 100: a receiver's backlog must not overflow, every
- * frame is to arrive). Exit status: 0 when every frame was sent, 1 on a
- * usage error, 2 on a system error.
+ * frame is to arrive; 0 sends as fast as the socket takes them). Exit
+ * status: 0 when every frame was sent (mix: once the time is over), 1 on
+ * a usage error, 2 on a system error.
  */
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "r2c2_raw.h"
@@ -30,7 +41,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: " PROG " -i IFNAME [-m MAC] [-g US] [-a MAX_AGE] lsa FIRST COUNT\n"
 		"       " PROG " -i IFNAME [-m MAC] [-g US] flow FIRST COUNT\n"
-		"       " PROG " -i IFNAME [-m MAC] [-g US] routes SRC FRAMES OWNER\n");
+		"       " PROG " -i IFNAME [-m MAC] [-g US] routes SRC FRAMES OWNER\n"
+		"       " PROG " -i IFNAME [-m MAC] [-g US] -d SECONDS mix FIRST COUNT OWNER\n");
 	exit(1);
 }
 
@@ -59,18 +71,117 @@ static size_t ctl_frame(unsigned char *f, const unsigned char *dmac,
 	return ETH_HLEN + R2C2_CTL_HLEN + blen;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* one frame; returns 0, 1 when the device refused it (ENOBUFS), -1 */
+static int send_frame(int fd, const unsigned char *f, size_t len,
+		      const struct sockaddr_ll *sll)
+{
+	if (sendto(fd, f, len, 0, (const struct sockaddr *)sll,
+		   sizeof(*sll)) == (ssize_t)len)
+		return 0;
+	if (errno == ENOBUFS || errno == EAGAIN)
+		return 1;
+	fprintf(stderr, PROG ": sendto: %s\n", strerror(errno));
+	return -1;
+}
+
+/* mix: LSA, FLOW and ROUTES of COUNT forged sources, for @secs seconds */
+static int mix(int fd, const struct sockaddr_ll *sll,
+	       const unsigned char *dmac, const unsigned char *smac,
+	       unsigned long first, unsigned long count, unsigned long owner,
+	       unsigned long gap, unsigned long max_age, double secs)
+{
+	unsigned long n[3] = { 0 }, refused = 0, round = 0, i, e;
+	unsigned char f[ETH_FRAME_LEN];
+	unsigned char *body = f + ETH_HLEN + R2C2_CTL_HLEN;
+	double t0 = now_s(), t = t0;
+	size_t len;
+	int k, r;
+
+	while (t - t0 < secs) {
+		round++;
+		for (i = 0; i < count && t - t0 < secs; i++) {
+			u16 src = (u16)(first + i);
+
+			for (k = 0; k < 3; k++) {
+				memset(f, 0, sizeof(f));
+				if (k == 0) {
+					struct r2c2_lsa *lsa = (struct r2c2_lsa *)body;
+					struct r2c2_lsa_ent *le = (struct r2c2_lsa_ent *)(lsa + 1);
+
+					lsa->lsa_seq = htonl((u32)round);
+					lsa->max_age_s = htons((u16)max_age);
+					if (round & 1) {
+						lsa->count = 1;
+						le->nbr = htons((u16)(first + ((i ^ 1) % count)));
+					}
+					len = ctl_frame(f, dmac, smac, R2C2_T_LSA, src, 1,
+							sizeof(*lsa) + lsa->count * sizeof(*le));
+				} else if (k == 1) {
+					struct r2c2_flow_evt *evt = (struct r2c2_flow_evt *)body;
+
+					evt->flow = htonl(0xf00d0000u + (u32)round);
+					evt->dst = htons((u16)owner);
+					evt->weight = 1;
+					evt->evt_prio = R2C2_FE_START << 4;
+					evt->rproto_demand = htonl(0x3fffffff);
+					len = ctl_frame(f, dmac, smac, R2C2_T_FLOW, src,
+							(u16)(2 * round - 1), R2C2_FLOW_EVT_LEN);
+				} else {
+					struct r2c2_routes *rt = (struct r2c2_routes *)body;
+					struct r2c2_route_ent *ent = (struct r2c2_route_ent *)(rt + 1);
+
+					rt->count = htons(R2C2_ROUTES_MAX);
+					for (e = 0; e < R2C2_ROUTES_MAX; e++) {
+						ent[e].src = htons((u16)owner);
+						ent[e].flow = htonl(0xbad00000u + (u32)e);
+						ent[e].rproto = R2C2_RP_VLB;
+					}
+					len = ctl_frame(f, dmac, smac, R2C2_T_ROUTES, src,
+							(u16)(2 * round), sizeof(*rt) +
+							R2C2_ROUTES_MAX * sizeof(*ent));
+				}
+				r = send_frame(fd, f, len, sll);
+				if (r < 0)
+					return 2;
+				if (r)
+					refused++;
+				else
+					n[k]++;
+				if (gap)
+					usleep((useconds_t)gap);
+			}
+			t = now_s();
+		}
+	}
+	t -= t0;
+	printf("{\"sent\":%lu,\"lsa\":%lu,\"flow\":%lu,\"routes\":%lu,"
+	       "\"refused\":%lu,\"rounds\":%lu,\"seconds\":%.2f,\"rate\":%.0f}\n",
+	       n[0] + n[1] + n[2], n[0], n[1], n[2], refused, round, t,
+	       (double)(n[0] + n[1] + n[2]) / t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char dmac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, smac[6];
 	unsigned char f[ETH_FRAME_LEN];
 	unsigned long gap = 100, max_age = 600, first, count, owner = 0, i, e;
+	unsigned long secs = 0;
 	struct sockaddr_ll sll;
 	const char *ifname = NULL, *what;
 	unsigned char *body = f + ETH_HLEN + R2C2_CTL_HLEN;
 	size_t len = 0;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "i:m:g:a:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:g:a:d:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm':
@@ -79,6 +190,7 @@ int main(int argc, char **argv)
 			break;
 		case 'g': gap = num(optarg, 1000000); break;
 		case 'a': max_age = num(optarg, 0xffff); break;
+		case 'd': secs = num(optarg, 86400); break;
 		default: usage();
 		}
 	}
@@ -87,6 +199,14 @@ int main(int argc, char **argv)
 	what = argv[optind];
 	first = num(argv[optind + 1], 0xfffe);
 	count = num(argv[optind + 2], 1000000);
+	if (!strcmp(what, "mix")) {
+		if (argc - optind != 4 || !secs || !count || first + count > 0xffff)
+			usage();
+		owner = num(argv[optind + 3], 0xfffe);
+		fd = raw_open(PROG, ifname, dmac, &sll, smac);
+		return mix(fd, &sll, dmac, smac, first, count, owner, gap,
+			   max_age, (double)secs);
+	}
 	if (!strcmp(what, "routes")) {
 		if (argc - optind != 4)
 			usage();

@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lifecycle_stress.sh - the whole life of the modules, again and again,
+# under traffic: load, build a rack, configure it, send traffic, replace
+# the qdisc, delete a node's namespace, remove the qdiscs and unload both
+# modules while the traffic runs. Each cycle must leave nothing behind:
+# no module, no r2c0, no namespace or veth of ours, and memory (Slab +
+# VmallocUsed of /proc/meminfo) must not grow from cycle to cycle.
+#
+#	  2 ==== 3        a 2x2 torus (torus.sh, hellos 200 ms): each pair
+#	  ||     ||       of neighbours joined twice (p0/p1 and p2/p3)
+#	  0 ==== 1
+#
+# A cycle:
+#  1. modprobe r2c2 and sch_r2c2 (or insmod from build/, as require_r2c2)
+#  2. torus_create 2 2; every node knows 4 nodes and 16 links
+#  3. configure: traffic class 1 (dport 5201, weight 2, prio 1) on nodes 0
+#     and 3, `tc qdisc add dev r2c0 root r2c2` with options on nodes 0
+#     and 3 (announce at once: every flow is broadcast)
+#  4. traffic: ping -f 0 -> 3 and 2 -> 1, iperf3 UDP 3 -> 0 (20 Mbit/s,
+#     dport 5201); r2c2 must deliver some of it (delivered grows at 0, 3)
+#  5. `tc qdisc replace` on nodes 0 and 3 with other options, under it
+#  6. `ip netns del` of node 1 (a relay of 0 -> 3 and a ping target)
+#  7. `tc qdisc del` on 0 and 3, `rmmod sch_r2c2`, `rmmod r2c2` (60 s at
+#     most), all with the traffic still running
+#  8. checks: both modules gone, no r2c0 left in the rack's namespaces
+#     (before they are deleted), then the namespaces deleted, none of
+#     ours left, no veth in the initial namespace, the kernel's count of
+#     network namespaces (net_namespace in /proc/slabinfo, when the cache
+#     is not merged) back to where it was; Slab + VmallocUsed after
+#     `echo 3 > drop_caches`, logged for every cycle
+# At the end: memory after the last cycle within LIFECYCLE_MEM_KB of
+# memory after the warm-up cycles (the first LIFECYCLE_WARMUP: the
+# kernel's caches fill over them; on 6.1 Slab + Vmalloc rose ~400 kB a
+# cycle for the first 7 cycles, then moved within 26.9-28.4 MB for the
+# other 43), and the least-squares slope over the cycles from the
+# warm-up's last on below LIFECYCLE_SLOPE_KB a cycle (skipped with fewer
+# than LIFECYCLE_WARMUP + 5 cycles: too few points); no kernel warning.
+#
+# Not a *_test.sh: make check does not run it (~15-20 s a cycle under
+# TCG), `make check-lifecycle` does, on both stock kernels. Knobs:
+#   LIFECYCLE_CYCLES    cycles (default 50)
+#   LIFECYCLE_WARMUP    cycles before the memory baseline (default 10)
+#   LIFECYCLE_MEM_KB    bound on the growth after the warm-up (default 2048)
+#   LIFECYCLE_SLOPE_KB  bound on the growth a cycle, slope (default 16)
+# On the debug kernel (KASAN, kmemleak; run.sh scans for leaks after the
+# file), with fewer cycles:
+#   scripts/debug-kernel.sh && make modules-debug && \
+#   scripts/vm-run --kernel debug --timeout 3000 -- \
+#       'LIFECYCLE_CYCLES=5 R2C2_SELFTEST_TIMEOUT=2700 selftests/run.sh lifecycle_stress.sh'
+
+# shellcheck disable=SC2317  # functions called through wait_until
+lib_dir=$(dirname "$0")
+# shellcheck source=selftests/lib.sh
+source "$lib_dir/lib.sh"
+# shellcheck source=selftests/torus.sh
+source "$lib_dir/torus.sh"
+# shellcheck source=selftests/fabric.sh
+source "$lib_dir/fabric.sh"
+
+require_root
+require_cmd ip jq iperf3 ping
+require_module veth
+require_r2c2
+require_tools r2c2_snap
+require_qdisc_tools
+
+CYCLES=${LIFECYCLE_CYCLES:-50}
+WARMUP=${LIFECYCLE_WARMUP:-10}
+MEM_KB=${LIFECYCLE_MEM_KB:-2048}
+SLOPE_KB=${LIFECYCLE_SLOPE_KB:-16}
+((WARMUP >= 1)) || WARMUP=1
+# one check a cycle, the memory checks and the kernel's health
+ksft_plan $((CYCLES + 3))
+export TORUS_HELLO_MS=200
+BG_PIDS=()
+
+stop_bg()
+{
+	((${#BG_PIDS[@]} == 0)) || stop_pids "${BG_PIDS[@]}"
+	BG_PIDS=()
+}
+cleanup_add stop_bg
+
+# meminfo: Slab + VmallocUsed in kB, reclaimable caches dropped first
+meminfo()
+{
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
+}
+
+# netns_objs: active objects of the net_namespace slab cache (empty when
+# the kernel merged it into another cache or has no /proc/slabinfo)
+netns_objs()
+{
+	awk '$1 == "net_namespace" { print $2 }' /proc/slabinfo 2>/dev/null
+}
+NETNS0=$(netns_objs)
+
+# delivered NS...: data frames r2c2 delivered up at these nodes, summed
+delivered()
+{
+	snap "$FABRIC_TMP/d" "$@" 2>/dev/null &&
+	jq -s 'map(.node.delivered) | add' "$FABRIC_TMP/d"
+}
+
+# busy MIN: nodes 0 and 3 delivered more than MIN frames since the start
+busy() { (($(delivered r2c2-0 r2c2-3 || echo 0) > $1)); }
+
+# ours_gone: no r2c2-* namespace left and no veth in this namespace
+ours_gone()
+{
+	! ip netns list | grep -qE '^r2c2-' &&
+	[[ -z $(ip -o link show type veth) ]]
+}
+
+QOPT1=(limit 2000 flow_limit 200 buckets 1024 announce_after 0 announce_bytes 0)
+QOPT2=(limit 500 flow_limit 50 buckets 64 lease 300ms safe_rate 1mbit
+       announce_after 0 announce_bytes 0)
+
+# need STATUS MSG: check_err, and a status: 0 while nothing failed
+need()
+{
+	check_err "$1" "$2"
+	((RET == 0))
+}
+
+# cycle N: one life of the modules; RET and ERR_MSG say how it went
+cycle()
+{
+	local c=$1 id left rc t0=$SECONDS
+
+	r2c2_modules_load
+	need $? "cycle $c: loading the modules failed" || return
+	[[ -d /sys/module/sch_r2c2 ]]
+	need $? "cycle $c: sch_r2c2 not loaded" || return
+
+	torus_create 2 2
+	need $? "cycle $c: torus_create failed" || return
+	torus_wait_ready 60
+	need $? "cycle $c: the 2x2 torus did not converge" || return
+
+	for id in 0 3; do
+		torus_exec "$id" r2c2ctl class add 1 dport 5201 weight 2 prio 1 &&
+		ip netns exec "$(torus_ns "$id")" "$TC" qdisc add dev r2c0 root r2c2 "${QOPT1[@]}"
+		need $? "cycle $c: node $id: class or qdisc add failed" || return
+	done
+
+	ip netns exec r2c2-0 iperf3 -s -1 >/dev/null 2>&1 &
+	BG_PIDS+=($!)
+	ip netns exec r2c2-0 ping -n -q -f "$(torus_addr4 3)" >/dev/null 2>&1 &
+	BG_PIDS+=($!)
+	ip netns exec r2c2-2 ping -n -q -f "$(torus_addr4 1)" >/dev/null 2>&1 &
+	BG_PIDS+=($!)
+	listening() { torus_exec 0 ss -Huln 'sport = :5201' | grep -q .; }
+	wait_until 10 listening
+	ip netns exec r2c2-3 iperf3 -u -b 20M -l 1000 -t 120 -c "$(torus_addr4 0)" \
+		>/dev/null 2>&1 &
+	BG_PIDS+=($!)
+	wait_until 30 busy 300
+	need $? "cycle $c: no traffic through the rack (delivered $(delivered r2c2-0 r2c2-3))" || return
+
+	for id in 0 3; do
+		ip netns exec "$(torus_ns "$id")" "$TC" qdisc replace dev r2c0 root r2c2 "${QOPT2[@]}"
+		need $? "cycle $c: node $id: qdisc replace failed" || return
+	done
+	ip netns exec r2c2-3 "$TC" -s qdisc show dev r2c0 | grep -q 'limit 500p'
+	need $? "cycle $c: the replaced qdisc is not there" || return
+
+	ns_del r2c2-1
+	check_err $? "cycle $c: deleting node 1's namespace failed"
+	sleep 1
+
+	for id in 0 3; do
+		ip netns exec "$(torus_ns "$id")" "$TC" qdisc del dev r2c0 root
+		check_err $? "cycle $c: node $id: qdisc del failed"
+	done
+	rmmod sch_r2c2
+	need $? "cycle $c: rmmod sch_r2c2 failed" || return
+	timeout 60 rmmod r2c2
+	rc=$?
+	need "$rc" "cycle $c: rmmod r2c2 under traffic failed (status $rc)" || return
+	[[ ! -d /sys/module/r2c2 && ! -d /sys/module/sch_r2c2 ]]
+	need $? "cycle $c: a module is still loaded" || return
+	left=$(for id in 0 2 3; do ip -n "$(torus_ns "$id")" -o link show r2c0 2>/dev/null; done)
+	[[ -z $left ]]
+	check_err $? "cycle $c: r2c0 left behind: $left"
+
+	stop_bg
+	torus_destroy
+	wait_until 30 ours_gone
+	check_err $? "cycle $c: left behind: namespaces $(ip netns list | grep -cE '^r2c2-'), veths $(ip -o link show type veth | wc -l)"
+	CYCLE_S=$((SECONDS - t0))
+}
+
+MEM=()
+lap
+mem_start=$(meminfo)
+log_info "$CYCLES cycles; Slab + VmallocUsed at the start: $mem_start kB; net_namespace objects: ${NETNS0:-not in /proc/slabinfo}"
+for ((c = 1; c <= CYCLES; c++)); do
+	RET=0
+	CYCLE_S=
+	cycle "$c"
+	if ((RET)); then
+		# leave the next cycle a clean start
+		stop_bg
+		torus_destroy
+		unload() { ! [[ -d /sys/module/$1 ]] || rmmod "$1" 2>/dev/null; }
+		wait_until 30 unload sch_r2c2
+		wait_until 30 unload r2c2
+		wait_until 30 ours_gone
+	fi
+	MEM+=("$(meminfo)")
+	log_test "cycle $c: load, configure, traffic, qdisc replace, netns del, unload: nothing left (${CYCLE_S:-?} s, Slab + Vmalloc ${MEM[-1]} kB, net_namespace objects $(netns_objs))"
+done
+lap "$CYCLES cycles"
+
+# ---------------------------------------------------------------- memory
+log_info "Slab + VmallocUsed (kB) after each cycle: ${MEM[*]}"
+if ((CYCLES < WARMUP + 5)); then
+	why="$CYCLES cycles: fewer than the warm-up ($WARMUP) + 5"
+	log_test_skip "memory after the last cycle within $MEM_KB kB of cycle $WARMUP" "$why"
+	log_test_skip "memory slope after the warm-up" "$why"
+else
+	RET=0
+	base=${MEM[WARMUP - 1]}
+	last=${MEM[-1]}
+	grow=$((last - base))
+	((grow <= MEM_KB))
+	check_err $? "grew $grow kB from cycle $WARMUP to cycle $CYCLES (bound $MEM_KB kB)"
+	log_test "memory after cycle $CYCLES within $MEM_KB kB of cycle $WARMUP: grew $grow kB (since the start: $((last - mem_start)) kB)"
+
+	RET=0
+	# least squares over the cycles after the warm-up: kB a cycle
+	slope=$(printf '%s\n' "${MEM[@]:WARMUP-1}" | awk '
+		{ x = NR; y = $1; n++; sx += x; sy += y; sxx += x * x; sxy += x * y }
+		END { printf "%.1f", (n * sxy - sx * sy) / (n * sxx - sx * sx) }')
+	awk -v s="$slope" -v b="$SLOPE_KB" 'BEGIN { exit !(s < b) }'
+	check_err $? "memory grows $slope kB a cycle (bound $SLOPE_KB)"
+	log_test "memory slope over cycles $WARMUP..$CYCLES: $slope kB a cycle (< $SLOPE_KB)"
+fi
+
+RET=0
+kernel_healthy
+check_err $? "kernel warnings or oopses"
+log_test "no kernel warning, oops or taint"
+
+ksft_exit
