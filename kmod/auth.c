@@ -127,17 +127,6 @@ static bool r2c2_auth_prev_live(const struct r2c2_auth *a)
 }
 
 /**
- * r2c2_auth_on() - whether the node authenticates control frames
- * @node: the node
- *
- * Return: true while a rack key is set.
- */
-bool r2c2_auth_on(struct r2c2_node *node)
-{
-	return rcu_access_pointer(node->auth);
-}
-
-/**
  * r2c2_auth_sign() - append the trailer to a control frame being sent
  * @port: the port it leaves by
  * @skb: a frame at its R2C2 header; a HELLO, LSA, FLOW or ROUTES frame

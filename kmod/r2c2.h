@@ -399,6 +399,17 @@ static inline struct r2c2_node *r2c2_node_get(const struct net *net)
 	return net_generic(net, r2c2_net_id);
 }
 
+/**
+ * r2c2_auth_on() - whether the node authenticates control frames
+ * @node: the node
+ *
+ * Return: true while a rack key is set.
+ */
+static inline bool r2c2_auth_on(struct r2c2_node *node)
+{
+	return rcu_access_pointer(node->auth);
+}
+
 /* main.c */
 void r2c2_stat_add(struct r2c2_node *node, struct r2c2_port *port,
 		   enum r2c2_stat s, u64 v);
@@ -473,7 +484,6 @@ void r2c2_routes_apply(struct r2c2_node *node,
 /* auth.c */
 int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb);
 enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb);
-bool r2c2_auth_on(struct r2c2_node *node);
 void r2c2_auth_clear(struct r2c2_node *node);
 void r2c2_auth_peers_gc(struct r2c2_node *node, bool all);
 int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info);
