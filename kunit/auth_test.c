@@ -154,7 +154,7 @@ static void r2c2_auth_sign__data_untouched(struct kunit *test)
 	struct au *au = test->priv;
 	struct sk_buff *skb = alloc_skb(128, GFP_KERNEL);
 
-	skb_put_zero(skb, R2C2_DATA_HLEN)[0] = r2c2_ver_type(R2C2_T_DATA);
+	((u8 *)skb_put_zero(skb, R2C2_DATA_HLEN))[0] = r2c2_ver_type(R2C2_T_DATA);
 	KUNIT_EXPECT_EQ(test, r2c2_auth_sign(au->port, skb), 0);
 	KUNIT_EXPECT_EQ(test, skb->len, R2C2_DATA_HLEN);
 	kfree_skb(skb);
@@ -348,8 +348,8 @@ static void r2c2_auth_mac__cost(struct kunit *test)
 		skb = alloc_skb(64 + R2C2_CTL_HLEN + R2C2_FLOW_EVT_LEN +
 				R2C2_AUTH_LEN, GFP_KERNEL);
 		skb_reserve(skb, 64);
-		skb_put_zero(skb, R2C2_CTL_HLEN + R2C2_FLOW_EVT_LEN)[0] =
-			r2c2_ver_type(R2C2_T_FLOW);
+		buf = skb_put_zero(skb, R2C2_CTL_HLEN + R2C2_FLOW_EVT_LEN);
+		buf[0] = r2c2_ver_type(R2C2_T_FLOW);
 		KUNIT_ASSERT_EQ(test, r2c2_auth_sign(au->port, skb), 0);
 		KUNIT_ASSERT_EQ(test, au_rcv(au, skb), R2C2_S_UNSPEC);
 		kfree_skb(skb);
