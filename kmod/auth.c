@@ -149,7 +149,6 @@ int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb)
 	unsigned int len;
 	__le64 mac;
 	u8 kid;
-	int err = 0;
 
 	if (!rcu_access_pointer(node->auth) || !skb->len ||
 	    !r2c2_auth_type(skb->data[0]))
@@ -189,7 +188,7 @@ int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb)
 	memcpy(trl->mac, &mac, sizeof(mac));
 out:
 	rcu_read_unlock();
-	return err;
+	return 0;
 }
 
 /*
@@ -394,9 +393,14 @@ int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info)
 	u8 id;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, R2C2_A_KEY_ID) ||
-	    GENL_REQ_ATTR_CHECK(info, R2C2_A_KEY))
+	if (!info->attrs[R2C2_A_KEY_ID]) {
+		NL_SET_ERR_MSG(extack, "KEY_ID is required");
 		return -EINVAL;
+	}
+	if (!info->attrs[R2C2_A_KEY]) {
+		NL_SET_ERR_MSG(extack, "KEY is required");
+		return -EINVAL;
+	}
 	id = nla_get_u8(info->attrs[R2C2_A_KEY_ID]);
 	k = nla_data(info->attrs[R2C2_A_KEY]);
 	if (!memchr_inv(k, 0, R2C2_AUTH_KEY_LEN)) {
@@ -422,11 +426,12 @@ int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[R2C2_A_KEY_OVERLAP_MS])
 		a->overlap_ms = nla_get_u32(info->attrs[R2C2_A_KEY_OVERLAP_MS]);
 	if (old && old->cur.id == id) {
-		err = -EEXIST;
-		NL_SET_ERR_MSG_ATTR(extack, info->attrs[R2C2_A_KEY_ID],
-				    "key id in use with another key: rotate to a new id");
-		if (memcmp(&old->cur.k, &a->cur.k, sizeof(a->cur.k)))
+		if (memcmp(&old->cur.k, &a->cur.k, sizeof(a->cur.k))) {
+			err = -EEXIST;
+			NL_SET_ERR_MSG_ATTR(extack, info->attrs[R2C2_A_KEY_ID],
+					    "key id in use with another key: rotate to a new id");
 			goto fail;
+		}
 		/* the same key again: only the overlap may change */
 		a->prev = old->prev;
 		a->has_prev = old->has_prev;
