@@ -592,24 +592,32 @@ int r2c2_flow_evt_send(struct r2c2_node *node,
  * @ent: entries (wire format)
  * @count: 1..R2C2_ROUTES_MAX
  *
- * Entries naming this node are applied locally as well.
+ * Entries naming this node are applied locally as well. With a rack key
+ * set, more than R2C2_ROUTES_MAX_AUTH entries go in two frames.
  *
  * Return: 0 or -ENOMEM.
  */
 int r2c2_routes_send(struct r2c2_node *node,
 		     const struct r2c2_route_ent *ent, unsigned int count)
 {
-	unsigned int blen = sizeof(struct r2c2_routes) + count * sizeof(*ent);
+	unsigned int max = r2c2_auth_on(node) ? R2C2_ROUTES_MAX_AUTH :
+						R2C2_ROUTES_MAX;
+	unsigned int i, n, blen;
 	struct r2c2_routes *r;
 	struct sk_buff *skb;
 
-	skb = r2c2_ctl_alloc(node, R2C2_CTL_HLEN + blen);
-	if (!skb)
-		return -ENOMEM;
-	r = (struct r2c2_routes *)(skb->data + R2C2_CTL_HLEN);
-	r->count = htons((u16)count);
-	memcpy(r + 1, ent, count * sizeof(*ent));
-	r2c2_bcast_send(node, skb, R2C2_T_ROUTES, blen);
+	/* with a rack key the trailer takes the room of a few entries */
+	for (i = 0; i < count; i += n) {
+		n = min(count - i, max);
+		blen = sizeof(struct r2c2_routes) + n * sizeof(*ent);
+		skb = r2c2_ctl_alloc(node, R2C2_CTL_HLEN + blen);
+		if (!skb)
+			return -ENOMEM;
+		r = (struct r2c2_routes *)(skb->data + R2C2_CTL_HLEN);
+		r->count = htons((u16)n);
+		memcpy(r + 1, ent + i, n * sizeof(*ent));
+		r2c2_bcast_send(node, skb, R2C2_T_ROUTES, blen);
+	}
 	rcu_read_lock();
 	r2c2_routes_apply(node, ent, count, false);
 	rcu_read_unlock();

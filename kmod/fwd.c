@@ -161,6 +161,7 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	struct r2c2_port *port = container_of(pt, struct r2c2_port, pt);
 	struct r2c2_node *node = port->node;
 	r2c2_rx_handler handler = NULL;
+	enum r2c2_stat why;
 	u8 vt;
 
 	skb = skb_share_check(skb, GFP_ATOMIC);
@@ -202,6 +203,14 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	if (!handler) {
 		r2c2_drop(port, skb, R2C2_S_DROP_VERSION);
 		return NET_RX_DROP;
+	}
+	/* with a rack key: HELLO, LSA, FLOW, ROUTES checked and trimmed */
+	if (unlikely(r2c2_auth_on(node))) {
+		why = r2c2_auth_rcv(port, skb);
+		if (why != R2C2_S_UNSPEC) {
+			r2c2_drop(port, skb, why);
+			return NET_RX_DROP;
+		}
 	}
 	handler(port, skb);
 	return NET_RX_SUCCESS;

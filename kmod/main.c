@@ -223,6 +223,7 @@ void r2c2_node_destroy(struct r2c2_node *node)
 	r2c2_node_drop_tables(node);
 	r2c2_lsdb_flush(node);
 	r2c2_dups_flush(node);
+	r2c2_auth_clear(node);
 	r2c2_flows_gc(node, true);
 	mem_cgroup_put(node->memcg);
 	node->memcg = NULL;
@@ -242,9 +243,11 @@ static int __net_init r2c2_net_init(struct net *net)
 	spin_lock_init(&node->lock);
 	spin_lock_init(&node->dup_lock);
 	spin_lock_init(&node->flow_lock);
+	spin_lock_init(&node->auth_lock);
 	mutex_init(&node->tbl_lock);
 	xa_init(&node->lsdb);
 	xa_init(&node->dups);
+	xa_init(&node->auth_peers);
 	INIT_DELAYED_WORK(&node->tick, r2c2_topo_tick);
 	INIT_WORK(&node->lsa_work, r2c2_lsa_work);
 	INIT_DELAYED_WORK(&node->recompute, r2c2_recompute_work);
@@ -269,6 +272,7 @@ static void __net_exit r2c2_net_exit(struct net *net)
 	 */
 	xa_destroy(&node->lsdb);
 	xa_destroy(&node->dups);
+	xa_destroy(&node->auth_peers);
 	r2c2_reseq_fini(node);
 	r2c2_classes_free(node);
 	free_percpu(node->stats);
@@ -297,6 +301,11 @@ static int __init r2c2_init(void)
 	BUILD_BUG_ON(sizeof(struct r2c2_routes) != 4);
 	BUILD_BUG_ON(sizeof(struct r2c2_route_ent) != 7);
 	BUILD_BUG_ON(R2C2_MAX_HOPS * 3 > R2C2_ROUTE_BYTES * 8);
+	BUILD_BUG_ON(sizeof(struct r2c2_auth_trl) != R2C2_AUTH_LEN);
+	BUILD_BUG_ON(sizeof(siphash_key_t) != R2C2_AUTH_KEY_LEN);
+	BUILD_BUG_ON(R2C2_CTL_HLEN + sizeof(struct r2c2_routes) +
+		     R2C2_ROUTES_MAX_AUTH * sizeof(struct r2c2_route_ent) +
+		     R2C2_AUTH_LEN > ETH_DATA_LEN);
 	BUILD_BUG_ON(R2C2_CTL_HLEN + sizeof(struct r2c2_routes) +
 		     R2C2_ROUTES_MAX * sizeof(struct r2c2_route_ent) >
 		     ETH_DATA_LEN);

@@ -952,6 +952,20 @@ static const struct genl_small_ops r2c2_ops[] = {
 		.cmd = R2C2_CMD_CLASS_GET,
 		.dumpit = r2c2_nl_class_dump,
 	},
+	{
+		.cmd = R2C2_CMD_KEY_SET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = r2c2_nl_key_set,
+	},
+	{
+		.cmd = R2C2_CMD_KEY_DEL,
+		.flags = GENL_ADMIN_PERM,
+		.doit = r2c2_nl_key_del,
+	},
+	{
+		.cmd = R2C2_CMD_KEY_GET,
+		.doit = r2c2_nl_key_get,
+	},
 };
 
 struct genl_family r2c2_genl_family __ro_after_init = {

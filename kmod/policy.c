@@ -39,6 +39,10 @@ static struct netlink_range_validation r2c2_rsq_limit_range __ro_after_init = {
 	.min = 1, .max = R2C2_RSQ_LIMIT_MAX,
 };
 
+static struct netlink_range_validation r2c2_overlap_range __ro_after_init = {
+	.min = 0, .max = R2C2_TIME_MS_MAX,
+};
+
 static struct netlink_range_validation r2c2_rate_range __ro_after_init = {
 	.min = R2C2_RATE_MIN, .max = R2C2_RATE_MAX,
 };
@@ -106,4 +110,9 @@ const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_SKB_PRIO] = { .type = NLA_U32 },
 	[R2C2_A_SPORT_MAX] = { .type = NLA_U16 },
 	[R2C2_A_DPORT_MAX] = { .type = NLA_U16 },
+	[R2C2_A_KEY_ID] = NLA_POLICY_MIN(NLA_U8, 1),
+	[R2C2_A_KEY] = NLA_POLICY_EXACT_LEN(R2C2_AUTH_KEY_LEN),
+	[R2C2_A_KEY_OVERLAP_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2_overlap_range),
+	[R2C2_A_KEY_PREV_ID] = NLA_POLICY_MIN(NLA_U8, 1),
+	[R2C2_A_KEY_PREV_MS] = { .type = NLA_U32 },
 };

@@ -186,6 +186,12 @@ int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	unsigned int len;
 	int ret;
 
+	/* with a rack key, control frames get their trailer here */
+	if (unlikely(r2c2_auth_on(node)) && r2c2_auth_sign(port, skb)) {
+		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+		kfree_skb(skb);
+		return -ENOMEM;
+	}
 	if (unlikely(skb->len > READ_ONCE(dev->mtu)) && !skb_is_gso(skb)) {
 		r2c2_stat_add(node, port, R2C2_S_DROP_TOO_BIG, 1);
 		kfree_skb(skb);

@@ -32,6 +32,7 @@
 #include <linux/xarray.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/percpu.h>
+#include <linux/siphash.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/genetlink.h>
@@ -85,6 +86,53 @@ struct r2c2_stats {
 	struct u64_stats_sync syncp;
 };
 
+/* rack keys (auth.c) */
+#define R2C2_AUTH_OVERLAP_MS_DEFAULT	60000
+#define R2C2_AUTH_SEEN		16	/* sequences remembered per transmitter */
+#define R2C2_AUTH_PEERS_MAX	R2C2_DUP_MAX
+
+/**
+ * struct r2c2_auth_key - one rack key
+ * @id: its id, 1..255
+ * @k: the 128-bit SipHash key
+ */
+struct r2c2_auth_key {
+	u8 id;
+	siphash_key_t k;
+};
+
+/**
+ * struct r2c2_auth - the node's rack keys (immutable, RCU; zeroed when
+ * freed)
+ * @rcu: for call_rcu()
+ * @cur: the newest key: frames are sent with it
+ * @prev: the key before @cur, accepted until @prev_until (when
+ *	@has_prev); sent with to a neighbour that does not hold @cur yet
+ * @has_prev: @prev is set
+ * @prev_until: jiffies when @prev stops being accepted
+ * @overlap_ms: overlap of the next rotation
+ */
+struct r2c2_auth {
+	struct rcu_head rcu;
+	struct r2c2_auth_key cur;
+	struct r2c2_auth_key prev;
+	bool has_prev;
+	unsigned long prev_until;
+	u32 overlap_ms;
+};
+
+/**
+ * struct r2c2_auth_peer - replay state of one transmitter
+ * @seen: the largest authentication sequences accepted from it
+ * @n: entries in @seen
+ * @last: jiffies of the last frame accepted
+ */
+struct r2c2_auth_peer {
+	u64 seen[R2C2_AUTH_SEEN];
+	u8 n;
+	unsigned long last;
+};
+
 /**
  * struct r2c2_nbr - the neighbour heard on a port (immutable, RCU)
  * @rcu: for kfree_rcu()
@@ -120,6 +168,8 @@ struct r2c2_nbr {
  * @bretry_q: broadcast copies whose transmit failed, waiting for their
  *	next try (bcast.c); its lock also guards @bretry_dead
  * @bretry_timer: fires at the earliest next try in @bretry_q
+ * @auth_kid: newest key id the neighbour announced in an authenticated
+ *	frame (0: none heard)
  */
 struct r2c2_port {
 	struct rcu_head rcu;
@@ -135,6 +185,7 @@ struct r2c2_port {
 	bool bretry_dead;
 	struct sk_buff_head bretry_q;
 	struct timer_list bretry_timer;
+	u8 auth_kid;
 };
 
 /**
@@ -268,6 +319,11 @@ struct r2c2_tables {
  * @flows: sender flow table
  * @rsq: receiver resequencing (reseqtab.c)
  * @classes: traffic classes (class.c), NULL when none
+ * @auth: rack keys, NULL when authentication is off (written under RTNL)
+ * @auth_seq: last authentication sequence sent
+ * @auth_lock: protects @auth_peers and @nauth_peers
+ * @auth_peers: struct r2c2_auth_peer by transmitter address
+ * @nauth_peers: entries in @auth_peers
  */
 struct r2c2_node {
 	struct net *net;
@@ -313,6 +369,12 @@ struct r2c2_node {
 	struct r2c2_rsq_node rsq;
 
 	struct r2c2_class_tab __rcu *classes;
+
+	struct r2c2_auth __rcu *auth;
+	atomic64_t auth_seq;
+	spinlock_t auth_lock;	/* see above */
+	struct xarray auth_peers;
+	unsigned int nauth_peers;
 };
 
 /**
@@ -335,6 +397,17 @@ extern unsigned int r2c2_net_id;
 static inline struct r2c2_node *r2c2_node_get(const struct net *net)
 {
 	return net_generic(net, r2c2_net_id);
+}
+
+/**
+ * r2c2_auth_on() - whether the node authenticates control frames
+ * @node: the node
+ *
+ * Return: true while a rack key is set.
+ */
+static inline bool r2c2_auth_on(struct r2c2_node *node)
+{
+	return rcu_access_pointer(node->auth);
 }
 
 /* main.c */
@@ -407,6 +480,15 @@ int r2c2_routes_send(struct r2c2_node *node,
 void r2c2_routes_apply(struct r2c2_node *node,
 		       const struct r2c2_route_ent *ent, unsigned int count,
 		       bool remote);
+
+/* auth.c */
+int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb);
+enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb);
+void r2c2_auth_clear(struct r2c2_node *node);
+void r2c2_auth_peers_gc(struct r2c2_node *node, bool all);
+int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info);
+int r2c2_nl_key_del(struct sk_buff *skb, struct genl_info *info);
+int r2c2_nl_key_get(struct sk_buff *skb, struct genl_info *info);
 
 /* netlink.c */
 extern struct genl_family r2c2_genl_family;

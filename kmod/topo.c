@@ -173,8 +173,10 @@ void r2c2_nbr_clear(struct r2c2_port *port)
  */
 struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len)
 {
-	struct sk_buff *skb = alloc_skb(LL_MAX_HEADER + len, GFP_ATOMIC);
+	struct sk_buff *skb;
 
+	/* tailroom for the trailer of a rack key (auth.c) */
+	skb = alloc_skb(LL_MAX_HEADER + len + R2C2_AUTH_LEN, GFP_ATOMIC);
 	if (!skb) {
 		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
 		return NULL;
@@ -650,6 +652,7 @@ void r2c2_topo_tick(struct work_struct *work)
 		node->flow_gc = jiffies + HZ;
 		r2c2_flows_gc(node, false);
 		r2c2_dups_gc(node);
+		r2c2_auth_peers_gc(node, false);
 	}
 	queue_delayed_work(system_wq, &node->tick,
 			   msecs_to_jiffies(READ_ONCE(node->hello_ms)));

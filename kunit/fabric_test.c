@@ -75,6 +75,10 @@ void r2c2_flows_gc(struct r2c2_node *node, bool all)
 {
 }
 
+void r2c2_auth_peers_gc(struct r2c2_node *node, bool all)
+{
+}
+
 struct r2c2_flow *r2c2_flow_set(struct r2c2_node *node, u32 id, u16 dst,
 				u8 rproto)
 {

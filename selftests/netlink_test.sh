@@ -86,6 +86,13 @@ EINVAL|1..212 well-formed entries|routes_send routes:{ }
 EINVAL|ROUTES holds ROUTE_ENT only|routes_send routes:{ node_addr:u16:1 }
 EINVAL|ROUTE_ENT needs FLOW_SRC, FLOW_ID and RPROTO|routes_send routes:{ route_ent:{ flow_src:u16:1 flow_id:u32:1 } }
 ERANGE|integer out of range|routes_send routes:{ route_ent:{ flow_src:u16:1 flow_id:u32:1 rproto:u8:5 } }
+EINVAL|KEY_ID is required|key_set key:hex:00112233445566778899aabbccddeeff
+EINVAL|KEY is required|key_set key_id:u8:1
+ERANGE|binary attribute size out of range|key_set key_id:u8:1 key:hex:0011
+ERANGE|integer out of range|key_set key_id:u8:0 key:hex:00112233445566778899aabbccddeeff
+ERANGE|integer out of range|key_set key_id:u8:1 key:hex:00112233445566778899aabbccddeeff key_overlap_ms:u32:3600001
+EINVAL|an all-zero key is refused|key_set key_id:u8:1 key:hex:00000000000000000000000000000000
+ENOENT|no key is set|key_del
 EOPNOTSUPP||200
 EOPNOTSUPP||topo_event
 EOF
@@ -94,6 +101,8 @@ EOF
 # Changing commands an unprivileged user must not run (all otherwise valid),
 # and sampling more than 10000 routes (CPU time under the table lock).
 PRIV_CASES=$(cat <<'EOF'
+key_set key_id:u8:1 key:hex:00112233445566778899aabbccddeeff
+key_del
 node_set trees:u8:2
 node_del
 port_add port:u8:1 port_ifname:str:dummy0

@@ -55,6 +55,7 @@ static const struct object objects[] = {
 	{ "rate",	cmd_rate,	"set [ dev IFNAME ] { FLOWID RATE ... | file FILE }" },
 	{ "qflow",	cmd_qflow,	"show [ dev IFNAME ]" },
 	{ "class",	cmd_class,	"{ add | del | show }" },
+	{ "key",	cmd_key,	"{ set | del | show }" },
 	{ "reseq",	cmd_reseq,	"show" },
 	{ "daemon",	cmd_daemon,	"show [ socket PATH ]" },
 	{ "matrix",	cmd_matrix,	"show [ socket PATH ]" },

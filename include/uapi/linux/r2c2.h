@@ -255,6 +255,49 @@ struct r2c2_route_ent {
 
 #define R2C2_ROUTES_MAX		212
 
+/** R2C2_AUTH_KEY_LEN - bytes of a rack key (a 128-bit SipHash key) */
+#define R2C2_AUTH_KEY_LEN	16
+
+/** R2C2_AUTH_MAC_LEN - bytes of the MAC of an authenticated frame */
+#define R2C2_AUTH_MAC_LEN	8
+
+/**
+ * struct r2c2_auth_trl - trailer of an authenticated control frame
+ * (24 bytes): with a rack key set, every HELLO, LSA, FLOW and ROUTES
+ * frame carries one right after its body (the LSA or ROUTES entries), on
+ * every hop: a node that relays a frame strips the trailer it came with
+ * and appends its own. Without a key nothing is appended; a node without
+ * a key reads the trailer as padding.
+ * @key_id: id of the rack key the MAC was made with (1..255)
+ * @newest_id: id of the newest key the transmitter holds (key rotation:
+ *	a neighbour that holds it too sends with it)
+ * @from: the transmitting node (for a relayed frame not the source)
+ * @to: the neighbour the frame was sent to, R2C2_ADDR_NONE for a HELLO
+ *	on a port without a neighbour yet
+ * @resv: zero
+ * @seq: the transmitter's authentication sequence: nanoseconds of its
+ *	real-time clock, made strictly increasing (replay protection)
+ * @mac: SipHash-2-4 (little-endian u64) with the key @key_id over the
+ *	control header, the body and the first 16 bytes of this trailer
+ */
+struct r2c2_auth_trl {
+	__u8	key_id;
+	__u8	newest_id;
+	__be16	from;
+	__be16	to;
+	__be16	resv;
+	__be64	seq;
+	__u8	mac[R2C2_AUTH_MAC_LEN];
+} __attribute__((packed));
+
+#define R2C2_AUTH_LEN		24
+
+/**
+ * R2C2_ROUTES_MAX_AUTH - entries of a ROUTES frame with a rack key set:
+ * the trailer must fit a 1,500-byte frame too
+ */
+#define R2C2_ROUTES_MAX_AUTH	209
+
 /* ------------------------------------------------------------------ */
 /* Generic netlink family "r2c2"                                       */
 /* ------------------------------------------------------------------ */
@@ -297,6 +340,13 @@ struct r2c2_route_ent {
  *	(admin)
  * @R2C2_CMD_CLASS_DEL: delete a traffic class by R2C2_A_CLASS_ID (admin)
  * @R2C2_CMD_CLASS_GET: the traffic classes, by id (dump)
+ * @R2C2_CMD_KEY_SET: set the rack key: R2C2_A_KEY_ID, R2C2_A_KEY and
+ *	optionally R2C2_A_KEY_OVERLAP_MS; a new id while a key is set
+ *	rotates: the old key stays accepted for the overlap (admin)
+ * @R2C2_CMD_KEY_DEL: without R2C2_A_KEY_ID, or with the current key's,
+ *	forget every key (authentication off); with the previous key's id,
+ *	end the overlap now (admin)
+ * @R2C2_CMD_KEY_GET: key ids and overlap, never key material (doit)
  * @__R2C2_CMD_MAX: one past the last command
  */
 enum r2c2_cmd {
@@ -324,6 +374,9 @@ enum r2c2_cmd {
 	R2C2_CMD_CLASS_SET,
 	R2C2_CMD_CLASS_DEL,
 	R2C2_CMD_CLASS_GET,
+	R2C2_CMD_KEY_SET,
+	R2C2_CMD_KEY_DEL,
+	R2C2_CMD_KEY_GET,
 	__R2C2_CMD_MAX,
 };
 
@@ -413,6 +466,13 @@ enum r2c2_cmd {
  * @R2C2_A_DPORT_MAX: u16, top of a class's destination port range (the
  *	bottom is R2C2_A_DPORT; default: R2C2_A_DPORT)
  * @R2C2_A_CLASS_FLOWS: u64, flows the class was given to (CLASS_GET)
+ * @R2C2_A_KEY_ID: u8, id of a rack key (1..255)
+ * @R2C2_A_KEY: binary (R2C2_AUTH_KEY_LEN), a rack key (KEY_SET only;
+ *	never sent by the kernel)
+ * @R2C2_A_KEY_OVERLAP_MS: u32, how long the previous key stays accepted
+ *	after a rotation (0..R2C2_TIME_MS_MAX; default 60000)
+ * @R2C2_A_KEY_PREV_ID: u8, id of the previous key while it is accepted
+ * @R2C2_A_KEY_PREV_MS: u32, ms left of the previous key's overlap
  * @__R2C2_A_MAX: one past the last attribute
  */
 enum r2c2_attr {
@@ -485,6 +545,11 @@ enum r2c2_attr {
 	R2C2_A_SPORT_MAX,
 	R2C2_A_DPORT_MAX,
 	R2C2_A_CLASS_FLOWS,
+	R2C2_A_KEY_ID,
+	R2C2_A_KEY,
+	R2C2_A_KEY_OVERLAP_MS,
+	R2C2_A_KEY_PREV_ID,
+	R2C2_A_KEY_PREV_MS,
 	__R2C2_A_MAX,
 };
 
@@ -582,6 +647,10 @@ enum r2c2_port_state {
  *	duplicate-suppression state is made for it
  * @R2C2_S_ROUTES_REFUSED: entries of a received ROUTES frame naming this
  *	node for a flow it does not have: not applied (no flow is made)
+ * @R2C2_S_DROP_AUTH: with a rack key set, a HELLO, LSA, FLOW or ROUTES
+ *	frame without a trailer, with an unknown key id or a wrong MAC
+ * @R2C2_S_DROP_REPLAY: with a rack key set, an authenticated frame seen
+ *	before (its transmitter's sequence), too old, or sent to another node
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -629,6 +698,8 @@ enum r2c2_stat {
 	R2C2_S_DROP_LSDB_FULL,
 	R2C2_S_DROP_UNKNOWN_SRC,
 	R2C2_S_ROUTES_REFUSED,
+	R2C2_S_DROP_AUTH,
+	R2C2_S_DROP_REPLAY,
 	__R2C2_S_MAX,
 };
 

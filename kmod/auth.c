@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * auth.c - authenticated control frames: the rack key, set over netlink,
+ * the trailer every HELLO, LSA, FLOW and ROUTES frame carries on every
+ * hop while a key is set, and the replay state of the transmitters.
+ *
+ * The MAC is SipHash-2-4 (<linux/siphash.h>, a 128-bit key, a 64-bit
+ * tag) over the control header, the body and the trailer's fields:
+ * lib/siphash.c is in every kernel r2c2 builds for, needs no crypto API
+ * transform and costs tens of nanoseconds for a control frame
+ * (Documentation/design.md, "Fabric trust").
+ *
+ * Authentication is hop by hop: a node that relays a frame checks the
+ * trailer it came with, strips it and appends its own, so the replay
+ * state is per transmitter (a neighbour) and a new neighbour is sent the
+ * link-state database with fresh trailers. Data and BCAST_ETH frames are
+ * not authenticated.
+ */
+#include <linux/moduleparam.h>
+#include <linux/rtnetlink.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "r2c2.h"
+
+/*
+ * r2c2.auth_window_s: the replay state of a transmitter is made only for
+ * a frame whose sequence (its real-time clock) is within this many
+ * seconds of ours, and forgotten after this long without a frame. 0:
+ * no clock check, the state is kept while the key is.
+ */
+static unsigned int r2c2_auth_window_s = 300;
+
+static int r2c2_auth_window_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 86400);
+}
+
+static const struct kernel_param_ops r2c2_auth_window_ops = {
+	.set = r2c2_auth_window_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(auth_window_s, &r2c2_auth_window_ops, &r2c2_auth_window_s,
+		0644);
+MODULE_PARM_DESC(auth_window_s,
+		 "with a rack key: seconds a transmitter's first frame may be off our clock, and its replay state is kept idle (0: no clock check, kept; default 300)");
+
+/* Whether a frame of this type is authenticated. */
+static bool r2c2_auth_type(u8 vt)
+{
+	u8 type = r2c2_hdr_type(vt);
+
+	return r2c2_hdr_version(vt) == R2C2_VERSION &&
+	       (type == R2C2_T_HELLO || type == R2C2_T_LSA ||
+		type == R2C2_T_FLOW || type == R2C2_T_ROUTES);
+}
+
+/*
+ * Bytes of header and body of a HELLO, LSA, FLOW or ROUTES frame at
+ * skb->data, pulled into the linear part; 0 when they are not all there
+ * or the entry count is out of range.
+ */
+static unsigned int r2c2_auth_ctl_len(struct sk_buff *skb)
+{
+	unsigned int len, count;
+
+	switch (r2c2_hdr_type(skb->data[0])) {
+	case R2C2_T_HELLO:
+		len = R2C2_CTL_HLEN + R2C2_HELLO_LEN;
+		break;
+	case R2C2_T_FLOW:
+		len = R2C2_CTL_HLEN + R2C2_FLOW_EVT_LEN;
+		break;
+	case R2C2_T_LSA:
+		if (!pskb_may_pull(skb, R2C2_CTL_HLEN + sizeof(struct r2c2_lsa)))
+			return 0;
+		count = ((struct r2c2_lsa *)(skb->data + R2C2_CTL_HLEN))->count;
+		if (count > R2C2_MAX_PORTS)
+			return 0;
+		len = R2C2_CTL_HLEN + sizeof(struct r2c2_lsa) +
+		      count * sizeof(struct r2c2_lsa_ent);
+		break;
+	case R2C2_T_ROUTES:
+		if (!pskb_may_pull(skb, R2C2_CTL_HLEN + sizeof(struct r2c2_routes)))
+			return 0;
+		count = ntohs(((struct r2c2_routes *)(skb->data +
+						      R2C2_CTL_HLEN))->count);
+		if (!count || count > R2C2_ROUTES_MAX)
+			return 0;
+		len = R2C2_CTL_HLEN + sizeof(struct r2c2_routes) +
+		      count * sizeof(struct r2c2_route_ent);
+		break;
+	default:
+		return 0;
+	}
+	return pskb_may_pull(skb, len) ? len : 0;
+}
+
+/*
+ * MAC of the @len bytes of header and body and the trailer's fields
+ * (which follow them), as it is stored: a little-endian u64.
+ */
+static __le64 r2c2_auth_mac(const u8 *frame, unsigned int len,
+			    const siphash_key_t *k)
+{
+	return cpu_to_le64(siphash(frame, len +
+				   offsetof(struct r2c2_auth_trl, mac), k));
+}
+
+/* The next authentication sequence: real-time ns, strictly increasing. */
+static u64 r2c2_auth_next_seq(struct r2c2_node *node)
+{
+	s64 now = ktime_get_real_ns(), old, new;
+
+	old = atomic64_read(&node->auth_seq);
+	do {
+		new = max(old + 1, now);
+	} while (!atomic64_try_cmpxchg(&node->auth_seq, &old, new));
+	return new;
+}
+
+/* Whether @a's previous key is still accepted. */
+static bool r2c2_auth_prev_live(const struct r2c2_auth *a)
+{
+	return a->has_prev && time_before(jiffies, a->prev_until);
+}
+
+/**
+ * r2c2_auth_sign() - append the trailer to a control frame being sent
+ * @port: the port it leaves by
+ * @skb: a frame at its R2C2 header; a HELLO, LSA, FLOW or ROUTES frame
+ *	gets a trailer while a key is set, others are left alone
+ *
+ * The key is the newest one the neighbour on @port announced, if the node
+ * holds it (the previous key during a rotation the neighbour has not
+ * made yet), else the node's newest.
+ *
+ * Context: any; BHs may be enabled.
+ * Return: 0, or -ENOMEM (@skb is the caller's to free).
+ */
+int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb)
+{
+	struct r2c2_node *node = port->node;
+	const struct r2c2_auth_key *key;
+	const struct r2c2_auth *a;
+	struct r2c2_auth_trl *trl;
+	const struct r2c2_nbr *nbr;
+	unsigned int len;
+	__le64 mac;
+	u8 kid;
+
+	if (!rcu_access_pointer(node->auth) || !skb->len ||
+	    !r2c2_auth_type(skb->data[0]))
+		return 0;
+	len = r2c2_auth_ctl_len(skb);
+	if (!len)
+		return 0;	/* malformed: dropped by the receiver anyway */
+	if (pskb_trim(skb, len))
+		return -ENOMEM;
+	if (skb_cloned(skb) || skb_is_nonlinear(skb) ||
+	    skb_tailroom(skb) < R2C2_AUTH_LEN) {
+		if (skb_is_nonlinear(skb) && skb_linearize(skb))
+			return -ENOMEM;
+		if (pskb_expand_head(skb, 0, R2C2_AUTH_LEN, GFP_ATOMIC))
+			return -ENOMEM;
+	}
+	trl = skb_put_zero(skb, R2C2_AUTH_LEN);
+
+	rcu_read_lock();
+	a = rcu_dereference(node->auth);
+	if (!a) {	/* cleared meanwhile: send as without a key */
+		skb_trim(skb, len);
+		goto out;
+	}
+	key = &a->cur;
+	kid = READ_ONCE(port->auth_kid);
+	if (kid && kid != a->cur.id && r2c2_auth_prev_live(a) &&
+	    kid == a->prev.id)
+		key = &a->prev;
+	nbr = rcu_dereference(port->nbr);
+	trl->key_id = key->id;
+	trl->newest_id = a->cur.id;
+	trl->from = htons(READ_ONCE(node->addr));
+	trl->to = htons(nbr ? nbr->addr : R2C2_ADDR_NONE);
+	trl->seq = cpu_to_be64(r2c2_auth_next_seq(node));
+	mac = r2c2_auth_mac(skb->data, len, &key->k);
+	memcpy(trl->mac, &mac, sizeof(mac));
+out:
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * Whether @seq of transmitter @from is new; records it if so. Remembers
+ * the R2C2_AUTH_SEEN largest sequences accepted: one below all of them,
+ * or among them, is a replay. Context: softirq.
+ */
+static bool r2c2_auth_fresh(struct r2c2_node *node, u16 from, u64 seq)
+{
+	u64 w = (u64)READ_ONCE(r2c2_auth_window_s) * NSEC_PER_SEC;
+	struct r2c2_auth_peer *p;
+	unsigned int i, min = 0;
+	bool ok = false;
+
+	spin_lock(&node->auth_lock);
+	p = xa_load(&node->auth_peers, from);
+	if (!p) {
+		u64 now = ktime_get_real_ns();
+
+		/* a first frame must be recent: no older state to compare */
+		if (w && (seq + w < now || seq > now + w))
+			goto out;
+		if (node->nauth_peers >= R2C2_AUTH_PEERS_MAX)
+			goto out;
+		p = kzalloc(sizeof(*p), GFP_ATOMIC);
+		if (!p)
+			goto out;
+		if (xa_is_err(xa_store(&node->auth_peers, from, p,
+				       GFP_ATOMIC))) {
+			kfree(p);
+			goto out;
+		}
+		node->nauth_peers++;
+	}
+	for (i = 0; i < p->n; i++) {
+		if (p->seen[i] == seq)
+			goto out;
+		if (p->seen[i] < p->seen[min])
+			min = i;
+	}
+	if (p->n < R2C2_AUTH_SEEN) {
+		p->seen[p->n++] = seq;
+	} else {
+		if (seq < p->seen[min])
+			goto out;
+		p->seen[min] = seq;
+	}
+	p->last = jiffies;
+	ok = true;
+out:
+	spin_unlock(&node->auth_lock);
+	return ok;
+}
+
+/**
+ * r2c2_auth_rcv() - check and strip the trailer of a received frame
+ * @port: the port it came on
+ * @skb: a frame at its R2C2 header; a HELLO, LSA, FLOW or ROUTES frame
+ *	is checked while a key is set, and trimmed to its body when good
+ *
+ * Return: R2C2_S_UNSPEC when the frame may go on; else the drop reason
+ * (R2C2_S_DROP_AUTH, R2C2_S_DROP_REPLAY or R2C2_S_DROP_NOMEM), the frame
+ * left to the caller to drop.
+ *
+ * Context: softirq, RCU read side.
+ */
+enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb)
+{
+	struct r2c2_node *node = port->node;
+	const struct r2c2_auth_key *key;
+	const struct r2c2_auth_trl *trl;
+	const struct r2c2_auth *a;
+	unsigned int len;
+	__le64 mac;
+	u16 to;
+	u8 newest;
+
+	a = rcu_dereference(node->auth);
+	if (!a || !r2c2_auth_type(skb->data[0]))
+		return R2C2_S_UNSPEC;
+	len = r2c2_auth_ctl_len(skb);
+	if (!len || !pskb_may_pull(skb, len + R2C2_AUTH_LEN))
+		return R2C2_S_DROP_AUTH;
+	trl = (const struct r2c2_auth_trl *)(skb->data + len);
+	if (trl->key_id == a->cur.id)
+		key = &a->cur;
+	else if (r2c2_auth_prev_live(a) && trl->key_id == a->prev.id)
+		key = &a->prev;
+	else
+		return R2C2_S_DROP_AUTH;
+	memcpy(&mac, trl->mac, sizeof(mac));
+	if (r2c2_auth_mac(skb->data, len, &key->k) != mac)
+		return R2C2_S_DROP_AUTH;
+	/* good MAC: a frame of a key holder, maybe replayed */
+	to = ntohs(trl->to);
+	if (to != READ_ONCE(node->addr) &&
+	    !(to == R2C2_ADDR_NONE &&
+	      r2c2_hdr_type(skb->data[0]) == R2C2_T_HELLO))
+		return R2C2_S_DROP_REPLAY;
+	if (!r2c2_auth_fresh(node, ntohs(trl->from), be64_to_cpu(trl->seq)))
+		return R2C2_S_DROP_REPLAY;
+	newest = trl->newest_id;
+	if (READ_ONCE(port->auth_kid) != newest)
+		WRITE_ONCE(port->auth_kid, newest);
+	/* trl is not to be read from here on */
+	if (pskb_trim(skb, len))
+		return R2C2_S_DROP_NOMEM;
+	return R2C2_S_UNSPEC;
+}
+
+/**
+ * r2c2_auth_peers_gc() - forget replay state
+ * @node: the node
+ * @all: every entry; else those idle longer than r2c2.auth_window_s
+ *	(none when it is 0)
+ *
+ * Context: process or softirq; takes @node->auth_lock.
+ */
+void r2c2_auth_peers_gc(struct r2c2_node *node, bool all)
+{
+	unsigned long idle = READ_ONCE(r2c2_auth_window_s) * HZ, idx;
+	struct r2c2_auth_peer *p;
+
+	if (!all && !idle)
+		return;
+	spin_lock_bh(&node->auth_lock);
+	xa_for_each(&node->auth_peers, idx, p) {
+		if (!all && time_before(jiffies, p->last + idle))
+			continue;
+		xa_erase(&node->auth_peers, idx);
+		node->nauth_peers--;
+		kfree(p);
+	}
+	spin_unlock_bh(&node->auth_lock);
+}
+
+static void r2c2_auth_free_rcu(struct rcu_head *head)
+{
+	struct r2c2_auth *a = container_of(head, struct r2c2_auth, rcu);
+
+	memzero_explicit(a, sizeof(*a));
+	kfree(a);
+}
+
+/* Publish @a (or NULL) as the node's keys, free the old ones. RTNL held. */
+static void r2c2_auth_publish(struct r2c2_node *node, struct r2c2_auth *a)
+{
+	struct r2c2_auth *old;
+	int i;
+
+	old = rcu_replace_pointer(node->auth, a, lockdep_rtnl_is_held());
+	if (old)
+		call_rcu(&old->rcu, r2c2_auth_free_rcu);
+	if (!a) {
+		r2c2_auth_peers_gc(node, true);
+		for (i = 0; i < R2C2_MAX_PORTS; i++) {
+			struct r2c2_port *port = rtnl_dereference(node->ports[i]);
+
+			if (port)
+				WRITE_ONCE(port->auth_kid, 0);
+		}
+	}
+}
+
+/**
+ * r2c2_auth_clear() - forget the rack keys (node teardown)
+ * @node: the node
+ *
+ * Context: RTNL held.
+ */
+void r2c2_auth_clear(struct r2c2_node *node)
+{
+	ASSERT_RTNL();
+	r2c2_auth_publish(node, NULL);
+}
+
+static struct r2c2_node *r2c2_auth_node(struct genl_info *info)
+{
+	struct r2c2_node *node = r2c2_node_get(genl_info_net(info));
+
+	if (!READ_ONCE(node->active)) {
+		NL_SET_ERR_MSG(info->extack, "no r2c2 node in this namespace");
+		return NULL;
+	}
+	return node;
+}
+
+/**
+ * r2c2_nl_key_set() - KEY_SET: set or rotate the rack key
+ * @skb: the request
+ * @info: its attributes: KEY_ID, KEY, optional KEY_OVERLAP_MS
+ *
+ * Return: 0 or a negative errno, with extack.
+ */
+int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	const struct r2c2_auth *old;
+	struct r2c2_node *node;
+	struct r2c2_auth *a;
+	const u8 *k;
+	u8 id;
+	int err;
+
+	if (!info->attrs[R2C2_A_KEY_ID]) {
+		NL_SET_ERR_MSG(extack, "KEY_ID is required");
+		return -EINVAL;
+	}
+	if (!info->attrs[R2C2_A_KEY]) {
+		NL_SET_ERR_MSG(extack, "KEY is required");
+		return -EINVAL;
+	}
+	id = nla_get_u8(info->attrs[R2C2_A_KEY_ID]);
+	k = nla_data(info->attrs[R2C2_A_KEY]);
+	if (!memchr_inv(k, 0, R2C2_AUTH_KEY_LEN)) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[R2C2_A_KEY],
+				    "an all-zero key is refused");
+		return -EINVAL;
+	}
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	a->cur.id = id;
+	memcpy(&a->cur.k, k, R2C2_AUTH_KEY_LEN);
+	a->overlap_ms = R2C2_AUTH_OVERLAP_MS_DEFAULT;
+
+	rtnl_lock();
+	err = -ENODEV;
+	node = r2c2_auth_node(info);
+	if (!node)
+		goto fail;
+	old = rtnl_dereference(node->auth);
+	if (old)
+		a->overlap_ms = old->overlap_ms;
+	if (info->attrs[R2C2_A_KEY_OVERLAP_MS])
+		a->overlap_ms = nla_get_u32(info->attrs[R2C2_A_KEY_OVERLAP_MS]);
+	if (old && old->cur.id == id) {
+		if (memcmp(&old->cur.k, &a->cur.k, sizeof(a->cur.k))) {
+			err = -EEXIST;
+			NL_SET_ERR_MSG_ATTR(extack, info->attrs[R2C2_A_KEY_ID],
+					    "key id in use with another key: rotate to a new id");
+			goto fail;
+		}
+		/* the same key again: only the overlap may change */
+		a->prev = old->prev;
+		a->has_prev = old->has_prev;
+		a->prev_until = old->prev_until;
+	} else if (old && r2c2_auth_prev_live(old) && old->prev.id == id) {
+		err = -EEXIST;
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[R2C2_A_KEY_ID],
+				    "key id is the previous key's: rotate to a new id");
+		goto fail;
+	} else if (old) {
+		a->prev = old->cur;
+		a->has_prev = a->overlap_ms > 0;
+		a->prev_until = jiffies + msecs_to_jiffies(a->overlap_ms);
+	}
+	if (!old)	/* sequences go on from the clock */
+		atomic64_set(&node->auth_seq, ktime_get_real_ns());
+	r2c2_auth_publish(node, a);
+	rtnl_unlock();
+	return 0;
+fail:
+	rtnl_unlock();
+	kfree_sensitive(a);
+	return err;
+}
+
+/**
+ * r2c2_nl_key_del() - KEY_DEL: forget the keys, or end an overlap
+ * @skb: the request
+ * @info: its attributes: optional KEY_ID
+ *
+ * Return: 0 or a negative errno, with extack.
+ */
+int r2c2_nl_key_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	const struct r2c2_auth *old;
+	struct r2c2_node *node;
+	struct r2c2_auth *a;
+	int err = 0;
+	u8 id;
+
+	rtnl_lock();
+	node = r2c2_auth_node(info);
+	if (!node) {
+		err = -ENODEV;
+		goto out;
+	}
+	old = rtnl_dereference(node->auth);
+	if (!old) {
+		err = -ENOENT;
+		NL_SET_ERR_MSG(extack, "no key is set");
+		goto out;
+	}
+	if (!info->attrs[R2C2_A_KEY_ID]) {
+		r2c2_auth_publish(node, NULL);
+		goto out;
+	}
+	id = nla_get_u8(info->attrs[R2C2_A_KEY_ID]);
+	if (id == old->cur.id) {
+		r2c2_auth_publish(node, NULL);
+		goto out;
+	}
+	if (!r2c2_auth_prev_live(old) || id != old->prev.id) {
+		err = -ENOENT;
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[R2C2_A_KEY_ID],
+				    "no key of this id");
+		goto out;
+	}
+	a = kmemdup(old, sizeof(*old), GFP_KERNEL);
+	if (!a) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memzero_explicit(&a->prev, sizeof(a->prev));
+	a->has_prev = false;
+	r2c2_auth_publish(node, a);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+/**
+ * r2c2_nl_key_get() - KEY_GET: key ids and overlap, never the keys
+ * @skb: the request
+ * @info: no attributes
+ *
+ * The reply carries KEY_ID and KEY_OVERLAP_MS while a key is set, and
+ * KEY_PREV_ID with KEY_PREV_MS while the previous key is accepted; no
+ * attribute without a key.
+ *
+ * Return: 0 or a negative errno.
+ */
+int r2c2_nl_key_get(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct r2c2_auth *a;
+	struct r2c2_node *node;
+	struct sk_buff *msg;
+	int err = -EMSGSIZE;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &r2c2_genl_family, 0,
+				R2C2_CMD_KEY_GET);
+	if (!hdr)
+		goto fail;
+	rtnl_lock();
+	node = r2c2_auth_node(info);
+	if (!node) {
+		rtnl_unlock();
+		err = -ENODEV;
+		goto fail;
+	}
+	a = rtnl_dereference(node->auth);
+	if (a && (nla_put_u8(msg, R2C2_A_KEY_ID, a->cur.id) ||
+		  nla_put_u32(msg, R2C2_A_KEY_OVERLAP_MS, a->overlap_ms))) {
+		rtnl_unlock();
+		goto fail;
+	}
+	if (a && r2c2_auth_prev_live(a) &&
+	    (nla_put_u8(msg, R2C2_A_KEY_PREV_ID, a->prev.id) ||
+	     nla_put_u32(msg, R2C2_A_KEY_PREV_MS,
+			 jiffies_to_msecs(a->prev_until - jiffies)))) {
+		rtnl_unlock();
+		goto fail;
+	}
+	rtnl_unlock();
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+fail:
+	nlmsg_free(msg);
+	return err;
+}

@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# auth_test.sh - authenticated control frames: with a rack key, a
+# neighbour without it cannot change any node's view, a captured frame
+# cannot be replayed, and the key rotates without losing an adjacency;
+# without a key the same forgeries are accepted.
+#
+#	 r2c2-ka (A, 1)          r2c2-kb (B, 2)          r2c2-kc (C, 3)
+#	 +-----------+           +-----------+           +-----------+
+#	 |      p0 --|-----------|-- p1   p0 |-----------|-- p1      |
+#	 | r2c0      |  tcpdump  |    p3     |           | r2c0      |
+#	 | 10.42.0.1 |  on A p0  +----|------+           | 10.42.0.3 |
+#	 +-----------+                |                  +-----------+
+#	                        inj0 -+  r2c2-km (M: no node, no key;
+#	                                 r2c2_replay, r2c2_ctlflood)
+#
+#  1. A, B and C get key 1 (overlap 6 s): they converge, A pings C, no
+#     drop_auth once all three hold it. 11 s of A's p0 are captured
+#     (hellos, LSAs, a FLOW and a ROUTES frame of A), every frame with a
+#     trailer; `key show` prints ids only.
+#  2. M forges HELLO (source 99), LSA (source 77), FLOW and ROUTES frames
+#     from the capture, with their old trailer and without one, and
+#     r2c2_ctlflood's LSA, FLOW and ROUTES frames: every one is drop_auth
+#     at B's p3, none is accepted (hello_rx, bcast_rx of p3 unchanged),
+#     no node learns 77, B hears no neighbour on p3.
+#  3. M replays the captured frames unchanged: every one is drop_replay.
+#  4. Rotation to key 2 on A, B, C one by one: no drop_auth anywhere, no
+#     neighbour lost, A pings C; once the overlap ends (key 1 forgotten)
+#     still none.
+#  5. Keys deleted: the forgeries of 2 are accepted (B hears 99 on p3,
+#     B learns 77, hello_rx and bcast_rx of p3 grow, no drop_auth).
+#  6. Mixed: only A has a key: A drops B's frames (drop_auth), nothing
+#     crashes, B still hears A.
+
+# shellcheck disable=SC2317  # functions called through wait_until
+lib_dir=$(dirname "$0")
+# shellcheck source=selftests/lib.sh
+source "$lib_dir/lib.sh"
+# shellcheck source=selftests/fabric.sh
+source "$lib_dir/fabric.sh"
+
+require_root
+require_cmd ip jq ping tcpdump
+require_module veth
+require_r2c2
+require_tools r2c2_snap r2c2_replay r2c2_ctlflood
+ksft_plan 9
+
+A=r2c2-ka B=r2c2-kb C=r2c2-kc M=r2c2-km
+NODES=("$A" "$B" "$C")
+KEY1=00112233445566778899aabbccddeeff
+KEY2=f0e1d2c3b4a5968778695a4b3c2d1e0f
+PCAP=$FABRIC_TMP/a_p0.pcap
+
+setup()
+{
+	local ns
+
+	for ns in "$A" "$B" "$C" "$M"; do
+		ns_create "$ns" || return 1
+	done
+	veth_link "$A" p0 "$B" p1 &&
+	veth_link "$B" p0 "$C" p1 &&
+	veth_link "$B" p3 "$M" inj0 || return 1
+	ip netns exec "$A" r2c2ctl node set addr 1 &&
+	ip netns exec "$A" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$B" r2c2ctl node set addr 2 &&
+	ip netns exec "$B" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$B" r2c2ctl port add 1 dev p1 &&
+	ip netns exec "$B" r2c2ctl port add 3 dev p3 &&
+	ip netns exec "$C" r2c2ctl node set addr 3 &&
+	ip netns exec "$C" r2c2ctl port add 1 dev p1 || return 1
+	ip -n "$A" -b - <<-EOF || return 1
+		link set r2c0 up
+		addr add 10.42.0.1/16 dev r2c0
+	EOF
+	ip -n "$C" -b - <<-EOF || return 1
+		link set r2c0 up
+		addr add 10.42.0.3/16 dev r2c0
+	EOF
+	ip -n "$B" link set r2c0 up
+}
+
+# converged: A, B and C know 3 nodes and 4 links, B has its 2 neighbours
+converged()
+{
+	snap "$FABRIC_TMP/conv" -p "${NODES[@]}" 2>/dev/null &&
+	[[ $(jq -s 'map(select(.nodes == 3 and .links == 4)) | length' \
+		"$FABRIC_TMP/conv") == 3 ]] &&
+	[[ $(jq -s 'map(select(.ns == "'"$B"'") | .ports[] |
+		select(.state == 2)) | length' "$FABRIC_TMP/conv") == 2 ]]
+}
+
+keys()
+{
+	local ns
+
+	for ns in "${NODES[@]}"; do
+		ip netns exec "$ns" r2c2ctl key "$@" || return 1
+	done
+}
+
+before() { snap "$FABRIC_TMP/before" -p "${NODES[@]}"; }
+after() { snap "$FABRIC_TMP/after" -p "${NODES[@]}"; }
+
+# d NS COUNTER: growth of a node counter between before and after
+d()
+{
+	jq -n -r --slurpfile b "$FABRIC_TMP/before" --slurpfile a "$FABRIC_TMP/after" \
+		--arg ns "$1" --arg k "$2" '
+		(($a[] | select(.ns == $ns) | .node[$k]) // 0) -
+		(($b[] | select(.ns == $ns) | .node[$k]) // 0)'
+}
+
+# p3 COUNTER: growth of a counter of B's port 3
+p3()
+{
+	jq -n -r --slurpfile b "$FABRIC_TMP/before" --slurpfile a "$FABRIC_TMP/after" \
+		--arg ns "$B" --arg k "$1" '
+		def c($s): ($s[] | select(.ns == $ns) | .ports[] |
+			select(.port == 3) | .stats[$k]) // 0;
+		c($a) - c($b)'
+}
+
+# sum_d COUNTER: growth of a node counter over A, B and C
+sum_d() { echo $(($(d "$A" "$1") + $(d "$B" "$1") + $(d "$C" "$1"))); }
+
+# B's neighbour on p3 (empty: none)
+p3_nbr() { ip netns exec "$B" r2c2ctl -j neigh show | jq -r '.[] | select(.port == 3) | .addr'; }
+
+knows77() { [[ $(ip netns exec "$B" r2c2ctl -j topo show | jq 'any(.[]; .addr == 77)') == true ]]; }
+
+# forge_all MODE...: the capture's frames forged in each MODE, then
+# r2c2_ctlflood's; sets FORGED to the number of frames sent
+forge_all()
+{
+	local mode out n
+
+	FORGED=0
+	for mode in "$@"; do
+		out=$(ip netns exec "$M" "$(tool r2c2_replay)" -i inj0 -m "$B_P3_MAC" \
+			-s "$PCAP" -a "$mode" hello lsa flow routes) || return 1
+		n=$(jq -r .sent <<<"$out")
+		log_info "$mode: $out"
+		FORGED=$((FORGED + n))
+	done
+	ip netns exec "$M" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" lsa 500 5 &&
+	ip netns exec "$M" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" flow 1 3 &&
+	ip netns exec "$M" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" routes 1 2 2 || return 1
+	FORGED=$((FORGED + 5 + 3 + 2))
+}
+
+# ---------------------------------------------------------------- setup
+RET=0
+setup
+check_err $? "setup failed"
+wait_until 30 converged
+check_err $? "A, B and C did not converge without a key"
+B_P3_MAC=$(ip -n "$B" -j link show p3 | jq -r '.[0].address')
+log_test_or_exit "setup: three nodes converge without a key"
+
+# ---------------------------------------------------------------- 1
+RET=0
+keys set 1 "$KEY1" overlap 6
+check_err $? "key set 1 failed"
+sleep 4
+wait_until 30 converged
+check_err $? "not converged with key 1"
+ip netns exec "$A" tcpdump -i p0 -U -w "$PCAP" -s 1600 ether proto 0x88b5 2>/dev/null &
+tdpid=$!
+cleanup_add "kill $tdpid 2>/dev/null"
+before
+sleep 4
+ip netns exec "$A" r2c2ctl event send flow 0x1234 dst 3 &&
+ip netns exec "$A" r2c2ctl routes send 3:0x77=vlb 1:0x1234=dor
+check_err $? "A: event or routes send failed"
+sleep 7
+after
+kill "$tdpid"; wait "$tdpid" 2>/dev/null
+[[ $(sum_d drop_auth) == 0 && $(sum_d drop_replay) == 0 && $(d "$B" hello_rx) -ge 4 ]]
+check_err $? "drop_auth +$(sum_d drop_auth), drop_replay +$(sum_d drop_replay), B hello_rx +$(d "$B" hello_rx) with key 1 on all"
+converged
+check_err $? "not converged after 11 s with key 1"
+ip netns exec "$A" ping -c 2 -W 2 10.42.0.3 >/dev/null
+check_err $? "A cannot ping C with key 1"
+CAP=$("$(tool r2c2_replay)" -s "$PCAP" -l)
+log_info "capture: $CAP"
+json_assert '.hello > 0 and .lsa > 0 and .flow > 0 and .routes > 0 and
+	.trailer == .hello + .lsa + .flow + .routes' <<<"$CAP"
+check_err $? "the capture lacks a type or a frame lacks its trailer"
+log_test "keyed nodes converge, ping, and every control frame carries a trailer"
+
+RET=0
+out=$(ip netns exec "$B" r2c2ctl -j key show)
+json_assert '.set == true and .id == 1 and (keys | sort) == ["id", "overlap_ms", "set"]' <<<"$out"
+check_err $? "key show -j: $out"
+! grep -qi -e "$KEY1" -e "${KEY1:0:8}" <<<"$(ip netns exec "$B" r2c2ctl key show; dmesg)"
+check_err $? "key material in key show or the kernel log"
+ip netns exec "$B" r2c2ctl key set 1 "$KEY2" 2>"$FABRIC_TMP/err"
+check_fail $? "key set of id 1 with another key accepted"
+grep -q "key id in use" "$FABRIC_TMP/err"
+check_err $? "no extack for a reused key id: $(cat "$FABRIC_TMP/err")"
+log_test "key show prints ids only; a reused id is refused with its reason"
+
+# ---------------------------------------------------------------- 2
+RET=0
+before
+forge_all forge strip
+check_err $? "forging failed"
+sleep 2
+after
+log_info "forged $FORGED: B p3 drop_auth +$(p3 drop_auth) hello_rx +$(p3 hello_rx) bcast_rx +$(p3 bcast_rx)"
+[[ $(p3 drop_auth) == "$FORGED" && $(p3 hello_rx) == 0 && $(p3 bcast_rx) == 0 ]]
+check_err $? "want drop_auth $FORGED and nothing accepted on B's p3"
+[[ -z $(p3_nbr) ]]
+check_err $? "B hears a neighbour on p3: $(p3_nbr)"
+! knows77 && converged
+check_err $? "the rack's view changed"
+[[ $(sum_d drop_auth) == "$FORGED" ]]
+check_err $? "drop_auth +$(sum_d drop_auth) over the rack, want $FORGED (B's p3 only)"
+log_test "forged HELLO, LSA, FLOW, ROUTES without the key: all drop_auth, no state changed"
+
+# ---------------------------------------------------------------- 3
+RET=0
+before
+out=$(ip netns exec "$M" "$(tool r2c2_replay)" -i inj0 -m "$B_P3_MAC" -s "$PCAP" \
+	-a asis hello lsa flow routes)
+check_err $? "replay failed"
+n=$(jq -r .sent <<<"$out")
+sleep 1
+after
+log_info "replayed $out: B p3 drop_replay +$(p3 drop_replay) drop_auth +$(p3 drop_auth)"
+[[ $n -gt 0 && $(p3 drop_replay) == "$n" && $(p3 drop_auth) == 0 &&
+   $(p3 hello_rx) == 0 && $(p3 bcast_rx) == 0 ]]
+check_err $? "want drop_replay $n, nothing else"
+log_test "captured frames replayed: all drop_replay"
+
+# ---------------------------------------------------------------- 4
+RET=0
+wait_until 10 converged
+before
+for ns in "${NODES[@]}"; do
+	ip netns exec "$ns" r2c2ctl key set 2 "$KEY2" || check_err 1 "$ns: key set 2 failed"
+	sleep 1
+done
+ip netns exec "$B" r2c2ctl -j key show | json_assert '.id == 2 and .prev_id == 1'
+check_err $? "B: key 1 not kept for the overlap"
+ip netns exec "$A" ping -c 2 -W 2 10.42.0.3 >/dev/null
+check_err $? "A cannot ping C during the rotation"
+after
+[[ $(sum_d drop_auth) == 0 && $(sum_d drop_replay) == 0 ]] && converged
+check_err $? "during the rotation: drop_auth +$(sum_d drop_auth), drop_replay +$(sum_d drop_replay)"
+log_test "rotation one node at a time: no frame refused, no adjacency lost"
+
+RET=0
+# shellcheck disable=SC2016
+wait_until 15 bash -c 'for ns in '"${NODES[*]}"'; do
+	ip netns exec $ns r2c2ctl -j key show | json_assert "has(\"prev_id\") | not" 2>/dev/null || exit 1
+done'
+check_err $? "key 1 still accepted after the overlap"
+sleep 3
+after
+[[ $(sum_d drop_auth) == 0 ]] && converged
+check_err $? "after the overlap: drop_auth +$(sum_d drop_auth)"
+ip netns exec "$A" ping -c 2 -W 2 10.42.0.3 >/dev/null
+check_err $? "A cannot ping C after the overlap"
+log_test "after the overlap every node sends with key 2"
+
+# ---------------------------------------------------------------- 5
+RET=0
+keys del
+check_err $? "key del failed"
+sleep 2
+wait_until 20 converged
+before
+forge_all forge
+# the forged neighbour times out 3.5 hello intervals after its last hello
+nbr=$(p3_nbr)
+sleep 1
+after
+log_info "forged $FORGED: B p3 hello_rx +$(p3 hello_rx) bcast_rx +$(p3 bcast_rx) drop_auth +$(p3 drop_auth); p3 neighbour $nbr"
+[[ $(p3 drop_auth) == 0 && $(p3 hello_rx) -gt 0 && $(p3 bcast_rx) -gt 0 ]]
+check_err $? "forgeries not accepted without a key"
+[[ $nbr == 99 ]]
+check_err $? "B does not hear the forged neighbour 99 on p3"
+knows77
+check_err $? "B did not learn the forged node 77"
+log_test "without a key the same forgeries are accepted"
+
+# ---------------------------------------------------------------- 6
+RET=0
+before
+ip netns exec "$A" r2c2ctl key set 5 "$KEY1"
+check_err $? "key set on A failed"
+sleep 3
+after
+[[ $(d "$A" drop_auth) -gt 0 ]]
+check_err $? "A (keyed) did not drop B's frames: drop_auth +$(d "$A" drop_auth)"
+ip netns exec "$B" r2c2ctl -j neigh show | json_assert 'any(.[]; .addr == 1)'
+check_err $? "B (no key) no longer hears A"
+kernel_healthy
+check_err $? "kernel unhealthy"
+log_test "mixed: the keyed node drops the other's frames, nothing breaks"
+
+ksft_exit
