@@ -16,6 +16,7 @@
 #   make install         modules for KVER, tools, tc plugin, man pages, units,
 #                        sample configuration (DESTDIR, PREFIX; see
 #                        Documentation/install.md); make uninstall
+#   make deb             r2c2-dkms and r2c2-tools packages in build/deb/
 #   make check-install   install into a staging tree and bring a node pair
 #                        up from the installed files only, in a VM
 #
@@ -30,7 +31,7 @@ KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check demo clean checkpatch bench-forward
-.PHONY: install install-modules install-tools uninstall check-install tc-plugin dkms-source
+.PHONY: install install-modules install-tools uninstall check-install tc-plugin dkms-source deb
 
 VERSION	:= 0.1.0
 
@@ -174,6 +175,10 @@ dkms-source:
 	find $(DESTDIR)$(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name modules.order -o -name Module.symvers \) -delete
 	sed 's,@VERSION@,$(VERSION),' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+
+# r2c2-dkms and r2c2-tools .debs in build/deb/ (scripts/build-deb.sh)
+deb:
+	bash scripts/build-deb.sh
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(MODULES))
