@@ -176,6 +176,10 @@ dkms-source:
 		-o -name '*.mod.c' -o -name modules.order -o -name Module.symvers \) -delete
 	sed 's,@VERSION@,$(VERSION),' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
 
+# The installed path in a guest, both kernels (scripts/check-install.sh).
+check-install: modules-all userspace tc-plugin
+	bash scripts/check-install.sh
+
 # r2c2-dkms and r2c2-tools .debs in build/deb/ (scripts/build-deb.sh)
 deb:
 	bash scripts/build-deb.sh
