@@ -174,7 +174,7 @@ dkms-source:
 	cp -r Kbuild $(KSRC_DIRS) $(DESTDIR)$(DKMS_SRC)/
 	find $(DESTDIR)$(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' -o -name '*.mod' \
 		-o -name '*.mod.c' -o -name modules.order -o -name Module.symvers \) -delete
-	sed 's,@VERSION@,$(VERSION),' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+	sed 's,#MODULE_VERSION#,$(VERSION),' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
 
 # The installed path in a guest, both kernels (scripts/check-install.sh).
 check-install: modules-all userspace tc-plugin
