@@ -17,6 +17,12 @@
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
 #   make bench-forward   forwarding benchmark in a VM, both kernels
 #                        (BENCH_ARGS="-r 3 -s 64" etc. go to bench/forward.sh)
+#   make install         modules for KVER, tools, tc plugin, man pages, units,
+#                        sample configuration (DESTDIR, PREFIX; see
+#                        Documentation/install.md); make uninstall
+#   make deb             r2c2-dkms and r2c2-tools packages in build/deb/
+#   make check-install   install into a staging tree and bring a node pair
+#                        up from the installed files only, in a VM
 #
 # Out-of-tree kbuild writes objects next to the sources, so each kernel
 # gets a shadow tree of symlinks under build/<kver>/ and builds there.
@@ -29,6 +35,9 @@ KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-fuzz check-lifecycle demo clean checkpatch bench-forward
+.PHONY: install install-modules install-tools uninstall check-install tc-plugin dkms-source deb
+
+VERSION	:= 0.1.0
 
 all: modules userspace
 
@@ -123,6 +132,99 @@ checkpatch:
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 		-f $$(cd $(CURDIR) && find $(CURDIR)/kmod $(CURDIR)/qdisc $(CURDIR)/common \
 			$(CURDIR)/include -name '*.[ch]' ! -name compat-user.h)
+
+# ---- install
+# The usual layout: modules in /lib/modules/$(KVER)/updates/r2c2/ (then
+# depmod, unless DESTDIR is set: a staging tree or a package gets its
+# depmod from whoever installs it), programs in $(SBINDIR), q_r2c2.so
+# where the installed tc looks for plugins (tc/Makefile: TC_LIB_DIR),
+# man pages, systemd units, /etc/r2c2/ and /etc/modprobe.d/r2c2.conf.
+# Files in /etc are not overwritten when present (an operator's edits
+# survive make install); make uninstall leaves them alone too.
+PREFIX	?= /usr
+SBINDIR	?= $(PREFIX)/sbin
+MANDIR	?= $(PREFIX)/share/man
+DOCDIR	?= $(PREFIX)/share/doc/r2c2
+SYSCONFDIR ?= /etc
+UNITDIR	?= /lib/systemd/system
+MODDIR	?= /lib/modules/$(KVER)/updates/r2c2
+MODULES	:= r2c2.ko sch_r2c2.ko
+MAN8	:= r2c2ctl.8 r2c2d.8 r2c2-node.8
+MAN5	:= r2c2.conf.5
+UNITS	:= r2c2.service r2c2d.service
+INSTALL	?= install
+
+install: install-modules install-tools
+
+install-modules: modules
+	@for m in $(MODULES); do test -f $(BUILD)/$$m || \
+		{ echo "install: $(BUILD)/$$m was not built" >&2; exit 1; }; done
+	$(INSTALL) -d $(DESTDIR)$(MODDIR)
+	$(INSTALL) -m 0644 $(addprefix $(BUILD)/,$(MODULES)) $(DESTDIR)$(MODDIR)/
+ifeq ($(DESTDIR),)
+	depmod -a $(KVER)
+endif
+
+tc-plugin:
+	@$(MAKE) --no-print-directory -C tc q_r2c2.so
+
+install-tools: userspace tc-plugin
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 0755 userspace/r2c2ctl/r2c2ctl userspace/r2c2d/r2c2d $(DESTDIR)$(SBINDIR)/
+	sed 's,@SBINDIR@,$(SBINDIR),g; s,@SYSCONFDIR@,$(SYSCONFDIR),g' dist/r2c2-node \
+		>$(DESTDIR)$(SBINDIR)/r2c2-node
+	chmod 0755 $(DESTDIR)$(SBINDIR)/r2c2-node
+	$(MAKE) --no-print-directory -C tc install DESTDIR=$(DESTDIR)
+	$(INSTALL) -m 0644 $(addprefix Documentation/,$(MAN8)) $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 0644 $(addprefix Documentation/,$(MAN5)) $(DESTDIR)$(MANDIR)/man5/
+	for u in $(UNITS); do \
+		sed 's,@SBINDIR@,$(SBINDIR),g; s,@SYSCONFDIR@,$(SYSCONFDIR),g' dist/systemd/$$u \
+			>$(DESTDIR)$(UNITDIR)/$$u && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	$(INSTALL) -m 0644 dist/r2c2.conf dist/r2c2d.conf dist/modprobe-r2c2.conf \
+		$(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/r2c2 $(DESTDIR)$(SYSCONFDIR)/modprobe.d
+	@for f in r2c2/r2c2.conf:r2c2.conf r2c2/r2c2d.conf:r2c2d.conf \
+		  modprobe.d/r2c2.conf:modprobe-r2c2.conf; do \
+		dst=$(DESTDIR)$(SYSCONFDIR)/$${f%%:*}; \
+		if [ -e $$dst ]; then echo "  $$dst exists: kept"; \
+		else echo "  install dist/$${f#*:} $$dst"; \
+			$(INSTALL) -m 0644 dist/$${f#*:} $$dst || exit 1; fi; \
+	done
+ifeq ($(DESTDIR),)
+	-systemctl daemon-reload 2>/dev/null
+endif
+
+# The DKMS source tree: kbuild files and sources, dkms.conf with the version.
+DKMS_SRC ?= /usr/src/r2c2-$(VERSION)
+dkms-source:
+	$(INSTALL) -d $(DESTDIR)$(DKMS_SRC)
+	cp -r Kbuild $(KSRC_DIRS) $(DESTDIR)$(DKMS_SRC)/
+	find $(DESTDIR)$(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name modules.order -o -name Module.symvers \) -delete
+	sed 's,#MODULE_VERSION#,$(VERSION),' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+
+# The installed path in a guest, both kernels (scripts/check-install.sh).
+check-install: modules-all userspace tc-plugin
+	bash scripts/check-install.sh
+
+# r2c2-dkms and r2c2-tools .debs in build/deb/ (scripts/build-deb.sh)
+deb:
+	bash scripts/build-deb.sh
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(MODULES))
+	-rmdir $(DESTDIR)$(MODDIR) 2>/dev/null
+ifeq ($(DESTDIR),)
+	-depmod -a $(KVER)
+endif
+	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,r2c2ctl r2c2d r2c2-node)
+	rm -f $(DESTDIR)$$($(MAKE) -s --no-print-directory -C tc print-libdir)/q_r2c2.so
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(MAN8)) $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(MAN5))
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
+	rm -rf $(DESTDIR)$(DOCDIR)
+	@echo "uninstall: $(DESTDIR)$(SYSCONFDIR)/r2c2/ and $(DESTDIR)$(SYSCONFDIR)/modprobe.d/r2c2.conf kept (your configuration)"
 
 clean:
 	rm -rf build
