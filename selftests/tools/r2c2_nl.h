@@ -261,6 +261,7 @@ static const char *const tnl_stat_names[] = {
 	[R2C2_S_DROP_LSDB_FULL] = "drop_lsdb_full",
 	[R2C2_S_DROP_UNKNOWN_SRC] = "drop_unknown_src",
 	[R2C2_S_ROUTES_REFUSED] = "routes_refused",
+	[R2C2_S_DROP_LLADDR] = "drop_lladdr",
 };
 
 #endif /* _R2C2_SELFTEST_NL_H */

@@ -582,6 +582,10 @@ enum r2c2_port_state {
  *	duplicate-suppression state is made for it
  * @R2C2_S_ROUTES_REFUSED: entries of a received ROUTES frame naming this
  *	node for a flow it does not have: not applied (no flow is made)
+ * @R2C2_S_DROP_LLADDR: ARP or IPv6 neighbour discovery packet from the
+ *	fabric not handed to r2c0: it gives a link-layer address other than
+ *	the r2c0 MAC of the node it comes from, or that node is not
+ *	reachable (its frame was counted delivered or received before)
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -629,6 +633,7 @@ enum r2c2_stat {
 	R2C2_S_DROP_LSDB_FULL,
 	R2C2_S_DROP_UNKNOWN_SRC,
 	R2C2_S_ROUTES_REFUSED,
+	R2C2_S_DROP_LLADDR,
 	__R2C2_S_MAX,
 };
 
