@@ -10,13 +10,17 @@
 
 #include "r2c2.h"
 
-/* Whether node @addr can be reached from here. Context: RCU read side. */
+/*
+ * Whether @addr is another node that can be reached from here (no frame
+ * of ours comes back to us from the fabric). Context: RCU read side.
+ */
 static bool r2c2_node_reachable(struct r2c2_node *node, u16 addr)
 {
 	const struct r2c2_tables *t = rcu_dereference(node->tables);
 	int i = t ? r2c2_tables_idx(t, addr) : -1;
 
-	return i >= 0 && t->me != R2C2_IDX_NONE &&
+	return addr != READ_ONCE(node->addr) && i >= 0 &&
+	       t->me != R2C2_IDX_NONE &&
 	       t->paths.dist[(size_t)i * t->n + t->me] != R2C2_DIST_INF;
 }
 
@@ -69,7 +73,8 @@ static bool r2c2_nd_ok(struct r2c2_node *node, const struct sk_buff *skb,
  * ARP and IPv6 neighbour discovery tell r2c0 at which MAC an IP address
  * is; r2c0 can send only to the r2c0 MAC of a node it can reach. A frame
  * of node @src may give no MAC but @src's own (an ICMPv6 redirect's
- * target: any node we can reach), and only while @src is reachable.
+ * target: any other node we can reach), and only while @src is another
+ * node we can reach.
  * Otherwise a forged ARP or ND packet, of an address no node has or
  * with a MAC that is none, leaves an IP address of the rack pointing at
  * a MAC r2c0 cannot send to (drop_no_route) until the neighbour entry

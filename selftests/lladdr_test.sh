@@ -21,7 +21,9 @@
 #  2. an ARP reply of C in a data frame to B, with 02:80:32:43:00:00, not
 #     an r2c0 MAC at all;
 #  3. a broadcast ARP request of node 0x70, whose own MAC it gives, but
-#     which only a forged LSA (no link) put in B's tables: unreachable.
+#     which only a forged LSA (no link) put in B's tables: unreachable;
+#  4. an ARP reply in a data frame of B to itself, with B's own MAC (B
+#     would send A's traffic to itself).
 # Before r2c2 checked them, the first alone left B's entry at node 0x77
 # and B's pings to A dropped as drop_no_route (what the frame fuzzer hit
 # on node 4 of its torus).
@@ -38,7 +40,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_ctlflood
-ksft_plan 6
+ksft_plan 7
 
 A=r2c2-la B=r2c2-lb C=r2c2-lc INJ=r2c2-li
 NODES=("$A" "$B" "$C")
@@ -141,6 +143,11 @@ check_err $? "B did not take the LSA of node 0x70"
 arp 0x70 1 10.42.0.1 02:52:32:43:00:70 10.42.0.2
 forged "broadcast ARP request of node 0x70 (no link) with its own MAC"
 log_test "an ARP request of a node B cannot reach: not believed, counted"
+
+RET=0
+arp 2 103 10.42.0.1 02:52:32:43:00:02 10.42.0.2 2
+forged "ARP reply in a data frame of B to itself, with B's own MAC"
+log_test "an ARP reply in B's own name: not believed, counted"
 
 RET=0
 nr0=$(stat drop_no_route)
