@@ -89,6 +89,12 @@ lladdr() { ip -n "$B" -j neigh show dev r2c0 to "$1" | jq -r '.[0].lladdr // emp
 # stat NAME: B's node counter NAME (0 if the module has no such counter)
 stat() { ip netns exec "$B" r2c2ctl -j stats show | jq --arg k "$1" '.[$k] // 0'; }
 
+# lladdr_is IP MAC: B's entry of IP is MAC (for wait_until)
+lladdr_is() { [[ $(lladdr "$1") == "$2" ]]; }
+
+# stat_above NAME N: B's counter NAME is above N (for wait_until)
+stat_above() { (($(stat "$1") > $2)); }
+
 # ---------------------------------------------------------------- setup
 RET=0
 setup
@@ -96,17 +102,21 @@ check_err $? "setup failed"
 wait_until 60 nodes_are 3 "${NODES[@]}"
 check_err $? "A, B and C do not know each other"
 B_P3_MAC=$(ip -n "$B" -j link show p3 | jq -r '.[0].address')
+# B must reach C (a node known only by an LSA without the link is not
+# reachable, and its ARP packets are not believed)
 ip netns exec "$B" ping -n -q -c 2 -i 0.2 -W 2 10.42.0.1 >/dev/null 2>&1
 check_err $? "B does not ping A"
+ip netns exec "$B" ping -n -q -c 2 -i 0.2 -W 2 10.42.0.3 >/dev/null 2>&1
+check_err $? "B does not ping C"
 [[ $(lladdr 10.42.0.1) == "02:52:32:43:00:01" ]]
 check_err $? "B's neighbour entry of 10.42.0.1 is '$(lladdr 10.42.0.1)'"
-log_test_or_exit "setup: line A - B - C, injector on B's p3, B pings A"
+log_test_or_exit "setup: line A - B - C, injector on B's p3, B pings A and C"
 
 # ------------------------------------------- an ARP packet to believe
 RET=0
 arp 3 100 10.42.0.33 02:52:32:43:00:03 10.42.0.2
 check_err $? "r2c2_ctlflood arp failed"
-wait_until 5 test "$(lladdr 10.42.0.33)" = "02:52:32:43:00:03"
+wait_until 5 lladdr_is 10.42.0.33 02:52:32:43:00:03
 check_err $? "B's entry of 10.42.0.33 is '$(lladdr 10.42.0.33)', want C's MAC"
 log_test "an ARP request of C giving its own MAC makes B's entry"
 
@@ -116,10 +126,11 @@ log_test "an ARP request of C giving its own MAC makes B's entry"
 # 1 s of the last update would not override it anyway (locktime).
 forged()
 {
-	wait_until 3 test "$(stat drop_lladdr)" -gt "$drop0"
-	check_err $? "$1: drop_lladdr $(stat drop_lladdr), was $drop0"
-	[[ $(lladdr 10.42.0.1) == "02:52:32:43:00:01" ]]
+	wait_until 3 stat_above drop_lladdr "$drop0"
+	local counted=$?
+	lladdr_is 10.42.0.1 02:52:32:43:00:01
 	check_err $? "$1: B's entry of 10.42.0.1 is now '$(lladdr 10.42.0.1)'"
+	check_err "$counted" "$1: drop_lladdr $(stat drop_lladdr), was $drop0"
 	drop0=$(stat drop_lladdr)
 	sleep 1.2
 }
