@@ -84,9 +84,8 @@ check-debug: userspace
 	@$(MAKE) -C selftests/tools --no-print-directory
 	scripts/vm-run --kernel debug --timeout 7200 -- selftests/run.sh
 
-# The frame fuzzer on a 3x3 torus, both kernels (not in make check: its
-# all-pairs check after the fuzzing meets an open defect, see
-# Documentation/reliability.md).
+# The frame fuzzer on a 3x3 torus, both kernels, 100,000 frames (not in
+# make check; Documentation/reliability.md, "Frame fuzzing").
 check-fuzz: modules-all userspace
 	@$(MAKE) -C selftests/tools --no-print-directory
 	@for k in 6.1 6.12; do \

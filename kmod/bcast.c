@@ -545,6 +545,14 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 	switch (type) {
 	case R2C2_T_BCAST_ETH:
 		skb_pull(skb, R2C2_CTL_HLEN);
+		/* relayed, but ARP or ND giving a MAC src may not give is
+		 * not believed here
+		 */
+		if (!r2c2_lladdr_ok(node, skb, src)) {
+			r2c2_stat_add(node, NULL, R2C2_S_DROP_LLADDR, 1);
+			kfree_skb(skb);
+			return;
+		}
 		r2c2_deliver_eth(node, skb);
 		return;
 	case R2C2_T_FLOW:

@@ -3,7 +3,142 @@
  * fwd.c - receive path of the ports: dispatch by frame type, forwarding
  * of source-routed data frames and delivery through r2c0.
  */
+#include <linux/if_arp.h>
+#include <linux/icmpv6.h>
+#include <linux/ipv6.h>
+#include <net/ndisc.h>
+
 #include "r2c2.h"
+
+/*
+ * Whether @addr is another node that can be reached from here (no frame
+ * of ours comes back to us from the fabric). Context: RCU read side.
+ */
+static bool r2c2_node_reachable(struct r2c2_node *node, u16 addr)
+{
+	const struct r2c2_tables *t = rcu_dereference(node->tables);
+	int i = t ? r2c2_tables_idx(t, addr) : -1;
+
+	return addr != READ_ONCE(node->addr) && i >= 0 &&
+	       t->me != R2C2_IDX_NONE &&
+	       t->paths.dist[(size_t)i * t->n + t->me] != R2C2_DIST_INF;
+}
+
+/*
+ * A link-layer address that an ARP or ND packet of node @src gives: its
+ * own r2c0 MAC, or, as the target of an ICMPv6 redirect (@other), the
+ * r2c0 MAC of a node we can reach.
+ */
+static bool r2c2_lladdr_claim_ok(struct r2c2_node *node, const u8 *mac,
+				 u16 src, bool other)
+{
+	u16 addr = r2c2_mac_to_addr(mac);
+
+	if (addr == R2C2_ADDR_NONE)
+		return false;
+	if (other)
+		return r2c2_node_reachable(node, addr);
+	return addr == src;
+}
+
+/* The link-layer address options of an ND message (from @off on). */
+static bool r2c2_nd_ok(struct r2c2_node *node, const struct sk_buff *skb,
+		       unsigned int off, unsigned int end, u8 type, u16 src)
+{
+	u8 opt[2 + ETH_ALEN];
+	const u8 *o;
+
+	while (off + 2 <= end) {
+		o = skb_header_pointer(skb, off, sizeof(opt), opt);
+		if (!o || !o[1])
+			return true;	/* malformed: ndisc drops it */
+		if ((o[0] == ND_OPT_SOURCE_LL_ADDR ||
+		     o[0] == ND_OPT_TARGET_LL_ADDR) &&
+		    !r2c2_lladdr_claim_ok(node, o + 2, src,
+					  type == NDISC_REDIRECT &&
+					  o[0] == ND_OPT_TARGET_LL_ADDR))
+			return false;
+		off += o[1] * 8;
+	}
+	return true;
+}
+
+/**
+ * r2c2_lladdr_ok() - whether a frame of the fabric may reach r2c0's
+ *	neighbour tables
+ * @node: the node
+ * @skb: the frame, at its Ethernet header
+ * @src: the node it comes from (the R2C2 header's source)
+ *
+ * ARP and IPv6 neighbour discovery tell r2c0 at which MAC an IP address
+ * is; r2c0 can send only to the r2c0 MAC of a node it can reach. A frame
+ * of node @src may give no MAC but @src's own (an ICMPv6 redirect's
+ * target: any other node we can reach), and only while @src is another
+ * node we can reach.
+ * Otherwise a forged ARP or ND packet, of an address no node has or
+ * with a MAC that is none, leaves an IP address of the rack pointing at
+ * a MAC r2c0 cannot send to (drop_no_route) until the neighbour entry
+ * times out, long after the forger has gone. Other frames pass.
+ *
+ * Context: RCU read side; @skb->len >= ETH_HLEN.
+ * Return: true when the frame may be handed to r2c0.
+ */
+bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
+{
+	struct {
+		struct arphdr h;
+		u8 sha[ETH_ALEN];
+	} __packed abuf;
+	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
+	unsigned int off = ETH_HLEN, end;
+	struct ipv6hdr ibuf;
+	const struct ipv6hdr *ip6;
+	u8 tbuf, fixed;
+	const u8 *type;
+
+	switch (eth->h_proto) {
+	case htons(ETH_P_ARP): {
+		const typeof(abuf) *a;
+
+		a = skb_header_pointer(skb, off, sizeof(abuf), &abuf);
+		if (!a || a->h.ar_hln != ETH_ALEN)
+			return true;	/* arp_rcv() drops it */
+		return r2c2_node_reachable(node, src) &&
+		       r2c2_lladdr_claim_ok(node, a->sha, src, false);
+	}
+	case htons(ETH_P_IPV6):
+		ip6 = skb_header_pointer(skb, off, sizeof(ibuf), &ibuf);
+		if (!ip6 || ip6->nexthdr != IPPROTO_ICMPV6)
+			return true;
+		off += sizeof(*ip6);
+		type = skb_header_pointer(skb, off, 1, &tbuf);
+		if (!type)
+			return true;
+		switch (*type) {
+		case NDISC_ROUTER_SOLICITATION:
+			fixed = 8;
+			break;
+		case NDISC_ROUTER_ADVERTISEMENT:
+			fixed = 16;
+			break;
+		case NDISC_NEIGHBOUR_SOLICITATION:
+		case NDISC_NEIGHBOUR_ADVERTISEMENT:
+			fixed = 24;
+			break;
+		case NDISC_REDIRECT:
+			fixed = 40;
+			break;
+		default:
+			return true;
+		}
+		end = min_t(unsigned int, skb->len,
+			    off + ntohs(ip6->payload_len));
+		return r2c2_node_reachable(node, src) &&
+		       r2c2_nd_ok(node, skb, off + fixed, end, *type, src);
+	default:
+		return true;
+	}
+}
 
 static void r2c2_drop(struct r2c2_port *port, struct sk_buff *skb,
 		      enum r2c2_stat why)
@@ -66,6 +201,11 @@ static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
 	r2c2_addr_to_mac(src, eth->h_source);
 	eth->h_proto = proto;
 	r2c2_stat_add(node, port, R2C2_S_DELIVERED, 1);
+	if (!r2c2_lladdr_ok(node, skb, src)) {
+		r2c2_stat_add(node, NULL, R2C2_S_DROP_LLADDR, 1);
+		kfree_skb(skb);
+		return;
+	}
 	r2c2_reseq_rcv(node, skb, src, flow, seq, rproto);
 }
 

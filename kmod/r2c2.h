@@ -437,6 +437,7 @@ void r2c2_notifier_unregister(void);
 int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev);
 void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb);
+bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src);
 
 /* dev.c */
 struct net_device *r2c2_dev_create(struct r2c2_node *node,

@@ -21,6 +21,12 @@
  *	sequences 2 * round - 1 and 2 * round). Prints one JSON object:
  *	frames sent by type, sendto failures (ENOBUFS: the device's queue
  *	was full, not sent), rounds, seconds and frames a second.
+ *   r2c2_ctlflood -i IFNAME [-m MAC] arp SRC SEQ SIP SHA TIP [DST]
+ *	one ARP packet of node SRC saying that IPv4 address SIP is at MAC
+ *	SHA: without DST a request for TIP broadcast by SRC (BCAST_ETH,
+ *	sequence SEQ, tree 0), with DST a reply to TIP in a data frame
+ *	delivered at the receiving node (whose address must be DST; DOR,
+ *	flow SEQ, not resequenced)
  *
  * -m: Ethernet destination (default broadcast); -g: microseconds between
  * frames (default 100: a receiver's backlog must not overflow, every
@@ -42,7 +48,8 @@ static void usage(void)
 		"usage: " PROG " -i IFNAME [-m MAC] [-g US] [-a MAX_AGE] lsa FIRST COUNT\n"
 		"       " PROG " -i IFNAME [-m MAC] [-g US] flow FIRST COUNT\n"
 		"       " PROG " -i IFNAME [-m MAC] [-g US] routes SRC FRAMES OWNER\n"
-		"       " PROG " -i IFNAME [-m MAC] [-g US] -d SECONDS mix FIRST COUNT OWNER\n");
+		"       " PROG " -i IFNAME [-m MAC] [-g US] -d SECONDS mix FIRST COUNT OWNER\n"
+		"       " PROG " -i IFNAME [-m MAC] arp SRC SEQ SIP SHA TIP [DST]\n");
 	exit(1);
 }
 
@@ -169,6 +176,55 @@ static int mix(int fd, const struct sockaddr_ll *sll,
 	return 0;
 }
 
+/* ARP packet: SIP is at SHA (request for TIP, or reply to it) */
+static size_t arp_body(unsigned char *b, int reply, const char *sip,
+		       const char *sha, const char *tip, const unsigned char *tha)
+{
+	b[0] = 0; b[1] = 1;		/* Ethernet */
+	b[2] = 0x08; b[3] = 0x00;	/* IPv4 */
+	b[4] = 6; b[5] = 4;
+	b[6] = 0; b[7] = reply ? 2 : 1;
+	if (raw_mac(sha, b + 8) || inet_pton(AF_INET, sip, b + 14) != 1 ||
+	    inet_pton(AF_INET, tip, b + 24) != 1)
+		usage();
+	memcpy(b + 18, tha, 6);
+	return 28;
+}
+
+/* the arp subcommand: one frame into f, its length returned */
+static size_t arp_frame(unsigned char *f, const unsigned char *dmac,
+			const unsigned char *smac, char **arg, int nargs)
+{
+	u16 src = (u16)num(arg[0], 0xfffe), seq = (u16)num(arg[1], 0xffff);
+	unsigned char tha[6] = { 0 }, *inner;
+	size_t len;
+
+	if (nargs == 6) {
+		struct r2c2_data_hdr *h = (struct r2c2_data_hdr *)(f + ETH_HLEN);
+		u16 dst = (u16)num(arg[5], 0xfffe);
+
+		r2c2_addr_to_mac(dst, tha);
+		len = arp_body(f + ETH_HLEN + R2C2_DATA_HLEN, 1, arg[2],
+			       arg[3], arg[4], tha);
+		len = raw_data_frame(f, dmac, smac, src, dst, 0, seq,
+				     (u16)len);
+		h->rproto = R2C2_RP_DOR;
+		h->proto = htons(0x0806);
+		h->csum = (__sum16)r2c2_data_csum(h);
+		return len;
+	}
+	/* BCAST_ETH: r2c0's Ethernet header, then the packet */
+	inner = f + ETH_HLEN + R2C2_CTL_HLEN;
+	memset(inner, 0xff, 6);
+	r2c2_addr_to_mac(src, inner + 6);
+	inner[12] = 0x08;
+	inner[13] = 0x06;
+	len = arp_body(inner + ETH_HLEN, 0, arg[2], arg[3], arg[4], tha);
+	/* the checksum covers the Ethernet header */
+	return ctl_frame(f, dmac, smac, R2C2_T_BCAST_ETH, src, seq, ETH_HLEN) +
+	       len;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char dmac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, smac[6];
@@ -197,6 +253,20 @@ int main(int argc, char **argv)
 	if (!ifname || argc - optind < 3)
 		usage();
 	what = argv[optind];
+	if (!strcmp(what, "arp")) {
+		if (argc - optind != 6 && argc - optind != 7)
+			usage();
+		fd = raw_open(PROG, ifname, dmac, &sll, smac);
+		memset(f, 0, sizeof(f));
+		len = arp_frame(f, dmac, smac, argv + optind + 1,
+				argc - optind - 1);
+		if (sendto(fd, f, len, 0, (struct sockaddr *)&sll,
+			   sizeof(sll)) != (ssize_t)len) {
+			fprintf(stderr, PROG ": sendto: %s\n", strerror(errno));
+			return 2;
+		}
+		return 0;
+	}
 	first = num(argv[optind + 1], 0xfffe);
 	count = num(argv[optind + 2], 1000000);
 	if (!strcmp(what, "mix")) {

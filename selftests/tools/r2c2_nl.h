@@ -263,6 +263,7 @@ static const char *const tnl_stat_names[] = {
 	[R2C2_S_ROUTES_REFUSED] = "routes_refused",
 	[R2C2_S_DROP_AUTH] = "drop_auth",
 	[R2C2_S_DROP_REPLAY] = "drop_replay",
+	[R2C2_S_DROP_LLADDR] = "drop_lladdr",
 };
 
 #endif /* _R2C2_SELFTEST_NL_H */

@@ -58,10 +58,11 @@ const char *const r2c2_stat_names[__R2C2_S_MAX] = {
 	[R2C2_S_ROUTES_REFUSED] = "routes_refused",
 	[R2C2_S_DROP_AUTH]	= "drop_auth",
 	[R2C2_S_DROP_REPLAY]	= "drop_replay",
+	[R2C2_S_DROP_LLADDR]	= "drop_lladdr",
 };
 
 /* a counter appended to enum r2c2_stat needs its name above */
-_Static_assert(R2C2_S_MAX == R2C2_S_DROP_REPLAY,
+_Static_assert(R2C2_S_MAX == R2C2_S_DROP_LLADDR,
 	       "r2c2_stat_names[] must name every enum r2c2_stat counter");
 
 void print_stats(const char *key, const struct nlattr *nest,

@@ -651,6 +651,10 @@ enum r2c2_port_state {
  *	frame without a trailer, with an unknown key id or a wrong MAC
  * @R2C2_S_DROP_REPLAY: with a rack key set, an authenticated frame seen
  *	before (its transmitter's sequence), too old, or sent to another node
+ * @R2C2_S_DROP_LLADDR: ARP or IPv6 neighbour discovery packet from the
+ *	fabric not handed to r2c0: it gives a link-layer address other than
+ *	the r2c0 MAC of the node it comes from, or that node is not
+ *	reachable (its frame was counted delivered or received before)
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -700,6 +704,7 @@ enum r2c2_stat {
 	R2C2_S_ROUTES_REFUSED,
 	R2C2_S_DROP_AUTH,
 	R2C2_S_DROP_REPLAY,
+	R2C2_S_DROP_LLADDR,
 	__R2C2_S_MAX,
 };
 

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lladdr_test.sh - a neighbour forges ARP packets that would point an IP
+# address of the rack at a MAC r2c0 cannot send to. B must not believe
+# them: its neighbour entry of A's address stays A's r2c0 MAC, each
+# forgery is counted (drop_lladdr), and B still pings A afterwards. An
+# ARP packet of a reachable node giving its own MAC is still believed.
+#
+#	 r2c2-la (A, 1)          r2c2-lb (B, 2)          r2c2-lc (C, 3)
+#	 +-----------+           +-----------+           +-----------+
+#	 |      p0 --|-----------|-- p1   p0 |-----------|-- p1      |
+#	 | r2c0      |           | r2c0  p3  |           | r2c0      |
+#	 | 10.42.0.1 |           | 10.42.0.2 |           | 10.42.0.3 |
+#	 +-----------+           +-----|-----+           +-----------+
+#	                         inj0 -+  r2c2-li (r2c2_ctlflood arp)
+#
+# The forgeries, each saying "10.42.0.1 is at MAC":
+#  1. a broadcast (BCAST_ETH) ARP request of C for B's address, with the
+#     MAC of node 0x77, which no node has;
+#  2. an ARP reply of C in a data frame to B, with 02:80:32:43:00:00, not
+#     an r2c0 MAC at all;
+#  3. a broadcast ARP request of node 0x70, whose own MAC it gives, but
+#     which only a forged LSA (no link) put in B's tables: unreachable;
+#  4. an ARP reply in a data frame of B to itself, with B's own MAC (B
+#     would send A's traffic to itself).
+# Before r2c2 checked them, the first alone left B's entry at node 0x77
+# and B's pings to A dropped as drop_no_route (what the frame fuzzer hit
+# on node 4 of its torus).
+
+# shellcheck disable=SC2317  # functions called through wait_until
+lib_dir=$(dirname "$0")
+# shellcheck source=selftests/lib.sh
+source "$lib_dir/lib.sh"
+# shellcheck source=selftests/fabric.sh
+source "$lib_dir/fabric.sh"
+
+require_root
+require_cmd ip jq ping
+require_module veth
+require_r2c2
+require_tools r2c2_snap r2c2_ctlflood
+ksft_plan 7
+
+A=r2c2-la B=r2c2-lb C=r2c2-lc INJ=r2c2-li
+NODES=("$A" "$B" "$C")
+
+setup()
+{
+	local ns
+
+	for ns in "$A" "$B" "$C" "$INJ"; do
+		ns_create "$ns" || return 1
+	done
+	veth_link "$A" p0 "$B" p1 &&
+	veth_link "$B" p0 "$C" p1 &&
+	veth_link "$B" p3 "$INJ" inj0 || return 1
+	ip netns exec "$A" r2c2ctl node set addr 1 &&
+	ip netns exec "$A" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$B" r2c2ctl node set addr 2 &&
+	ip netns exec "$B" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$B" r2c2ctl port add 1 dev p1 &&
+	ip netns exec "$B" r2c2ctl port add 3 dev p3 &&
+	ip netns exec "$C" r2c2ctl node set addr 3 &&
+	ip netns exec "$C" r2c2ctl port add 1 dev p1 || return 1
+	for ns in "$A" "$B" "$C"; do
+		ip -n "$ns" link set r2c0 up || return 1
+	done
+	ip -n "$A" addr add 10.42.0.1/16 dev r2c0 &&
+	ip -n "$B" addr add 10.42.0.2/16 dev r2c0 &&
+	ip -n "$C" addr add 10.42.0.3/16 dev r2c0
+}
+
+# nodes_are N NS...: every NS's tables hold N nodes
+nodes_are()
+{
+	local n=$1; shift
+
+	snap "$FABRIC_TMP/conv" "$@" 2>/dev/null &&
+	[[ $(jq -s --argjson n "$n" 'map(select(.nodes == $n)) | length' "$FABRIC_TMP/conv") == "$#" ]]
+}
+
+# arp ARGS...: r2c2_ctlflood arp from the injector into B's p3
+arp() { ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" arp "$@"; }
+
+# lladdr IP: the MAC of B's neighbour entry of IP (empty if none)
+lladdr() { ip -n "$B" -j neigh show dev r2c0 to "$1" | jq -r '.[0].lladdr // empty'; }
+
+# stat NAME: B's node counter NAME (0 if the module has no such counter)
+stat() { ip netns exec "$B" r2c2ctl -j stats show | jq --arg k "$1" '.[$k] // 0'; }
+
+# lladdr_is IP MAC: B's entry of IP is MAC (for wait_until)
+lladdr_is() { [[ $(lladdr "$1") == "$2" ]]; }
+
+# stat_above NAME N: B's counter NAME is above N (for wait_until)
+stat_above() { (($(stat "$1") > $2)); }
+
+# ---------------------------------------------------------------- setup
+RET=0
+setup
+check_err $? "setup failed"
+wait_until 60 nodes_are 3 "${NODES[@]}"
+check_err $? "A, B and C do not know each other"
+B_P3_MAC=$(ip -n "$B" -j link show p3 | jq -r '.[0].address')
+# B must reach C (a node known only by an LSA without the link is not
+# reachable, and its ARP packets are not believed)
+ip netns exec "$B" ping -n -q -c 2 -i 0.2 -W 2 10.42.0.1 >/dev/null 2>&1
+check_err $? "B does not ping A"
+ip netns exec "$B" ping -n -q -c 2 -i 0.2 -W 2 10.42.0.3 >/dev/null 2>&1
+check_err $? "B does not ping C"
+[[ $(lladdr 10.42.0.1) == "02:52:32:43:00:01" ]]
+check_err $? "B's neighbour entry of 10.42.0.1 is '$(lladdr 10.42.0.1)'"
+log_test_or_exit "setup: line A - B - C, injector on B's p3, B pings A and C"
+
+# ------------------------------------------- an ARP packet to believe
+RET=0
+arp 3 100 10.42.0.33 02:52:32:43:00:03 10.42.0.2
+check_err $? "r2c2_ctlflood arp failed"
+wait_until 5 lladdr_is 10.42.0.33 02:52:32:43:00:03
+check_err $? "B's entry of 10.42.0.33 is '$(lladdr 10.42.0.33)', want C's MAC"
+log_test "an ARP request of C giving its own MAC makes B's entry"
+
+# ---------------------------------------------------------- forgeries
+# forged WHAT: after one forgery, B's entry of 10.42.0.1 is still A's MAC
+# and drop_lladdr grew by one. A second ARP packet for an entry within
+# 1 s of the last update would not override it anyway (locktime).
+forged()
+{
+	wait_until 3 stat_above drop_lladdr "$drop0"
+	local counted=$?
+	lladdr_is 10.42.0.1 02:52:32:43:00:01
+	check_err $? "$1: B's entry of 10.42.0.1 is now '$(lladdr 10.42.0.1)'"
+	check_err "$counted" "$1: drop_lladdr $(stat drop_lladdr), was $drop0"
+	drop0=$(stat drop_lladdr)
+	sleep 1.2
+}
+
+RET=0
+sleep 1.2
+drop0=$(stat drop_lladdr)
+arp 3 101 10.42.0.1 02:52:32:43:00:77 10.42.0.2
+forged "broadcast ARP request of C with the MAC of node 0x77"
+log_test "a broadcast ARP request giving the MAC of no node: not believed, counted"
+
+RET=0
+arp 3 102 10.42.0.1 02:80:32:43:00:00 10.42.0.2 2
+forged "ARP reply of C to B (data frame) with a MAC not of r2c0"
+log_test "an ARP reply giving a MAC that is not r2c0's: not believed, counted"
+
+RET=0
+ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" lsa 0x70 1
+wait_until 10 nodes_are 4 "$B"
+check_err $? "B did not take the LSA of node 0x70"
+arp 0x70 1 10.42.0.1 02:52:32:43:00:70 10.42.0.2
+forged "broadcast ARP request of node 0x70 (no link) with its own MAC"
+log_test "an ARP request of a node B cannot reach: not believed, counted"
+
+RET=0
+arp 2 103 10.42.0.1 02:52:32:43:00:02 10.42.0.2 2
+forged "ARP reply in a data frame of B to itself, with B's own MAC"
+log_test "an ARP reply in B's own name: not believed, counted"
+
+RET=0
+nr0=$(stat drop_no_route)
+ip netns exec "$B" ping -n -q -c 1 -W 2 10.42.0.1 >/dev/null 2>&1
+check_err $? "B does not ping A (entry '$(lladdr 10.42.0.1)', drop_no_route $nr0 -> $(stat drop_no_route))"
+log_test "B still pings A"
+
+ksft_exit
