@@ -12,6 +12,10 @@
 #   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP);
 #                   then capture-<kernel>: tools/wireshark/capture-check.sh on
 #                   the capture selftests/capture_test.sh handed out (--out)
+#   5b. install     scripts/check-install.sh: make install DESTDIR=... for
+#                   each kernel, systemd-analyze verify of the units, and
+#                   selftests/install_rack.sh in a guest that has only the
+#                   installed files (make check-install)
 #   6. vng          the files of selftests/vng-subset under virtme-ng
 #                   (vng --run, Debian's generic 6.1 kernel, the host's file
 #                   system over 9p): `make -C selftests run_tests`
@@ -46,7 +50,7 @@
 #
 # Environment:
 #   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm
-#                       vng debug")
+#                       install vng debug")
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
 #   R2C2_VM_TIMEOUT     limit of each VM run in seconds (default: 1800)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
@@ -56,7 +60,7 @@ set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 CACHE=${R2C2_CACHE:-/var/cache/r2c2}
-STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm vng debug} "
+STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm install vng debug} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
@@ -393,6 +397,19 @@ if want vm; then
 	done
 fi
 
+# ---------------------------------------------------------------- install
+if want install; then
+	section "the installed tree: scripts/check-install.sh (make check-install)"
+	rc=0
+	run_logged install env R2C2_CHECK_INSTALL_KERNELS="$KERNELS" \
+		bash scripts/check-install.sh || rc=$?
+	count_selftests "$LOGDIR/install.log" install
+	# a step that failed before any guest ran (make install, units)
+	((tp + tf + ts == 0 || (rc != 0 && tf == 0))) && tf=$((tf + 1))
+	judge_skips install install <"$LOGDIR/install.skips"
+	note install "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "check-install.sh exit $rc")"
+fi
+
 # subset_of FILE: the file names a selftests/*-subset file lists.
 subset_of() {
 	sed -E 's/#.*//; s/[[:space:]]+//g; /^$/d' "$1"
@@ -452,7 +469,7 @@ fi
 # ---------------------------------------------------------------- CI
 # Under CI every step runs on every kernel: one left out did not run.
 if ((CI_MODE)); then
-	for s in setup build userspace kunit vm vng debug; do
+	for s in setup build userspace kunit vm install vng debug; do
 		want "$s" || note "$s" 0 1 0 "did not run under CI: not in R2C2_CHECK_STEPS"
 	done
 	for k in 6.1 6.12; do
