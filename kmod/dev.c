@@ -407,8 +407,41 @@ struct net_device *r2c2_dev_create(struct r2c2_node *node,
 }
 
 /**
+ * r2c2_dev_pre_set_mac() - ask whether r2c0 may take the MAC of an address
+ * @node: the node
+ * @addr: the node's address to be
+ * @extack: netlink extended ack, for the refusal's reason
+ *
+ * Sends NETDEV_PRE_CHANGEADDR, as dev_set_mac_address() does, so that
+ * an upper device or an offloading driver can veto the change before
+ * anything of the node has changed.
+ *
+ * Context: RTNL held.
+ * Return: 0, or the veto's error.
+ */
+int r2c2_dev_pre_set_mac(struct r2c2_node *node, u16 addr,
+			 struct netlink_ext_ack *extack)
+{
+	u8 mac[ETH_ALEN];
+	int err;
+
+	ASSERT_RTNL();
+	if (!node->dev)
+		return 0;
+	r2c2_addr_to_mac(addr, mac);
+	err = dev_pre_changeaddr_notify(node->dev, mac, extack);
+	/* what NL_SET_ERR_MSG_WEAK() does on 6.12: keep the veto's own */
+	if (err && extack && !extack->_msg)
+		NL_SET_ERR_MSG(extack,
+			       "the soft interface's new MAC address was refused by a device stacked on it");
+	return err;
+}
+
+/**
  * r2c2_dev_set_mac() - give r2c0 the MAC of the node's (new) address
  * @node: the node
+ *
+ * The caller asked r2c2_dev_pre_set_mac() first.
  *
  * Context: RTNL held.
  */

@@ -218,6 +218,16 @@ static int r2c2_nl_node_set(struct sk_buff *skb, struct genl_info *info)
 		memcpy(dims, node->dims, sizeof(dims));
 	}
 
+	/* a stacked device may veto the new MAC: ask before changing anything */
+	if (node->active && a[R2C2_A_NODE_ADDR] &&
+	    nla_get_u16(a[R2C2_A_NODE_ADDR]) != node->addr) {
+		err = r2c2_dev_pre_set_mac(node,
+					   nla_get_u16(a[R2C2_A_NODE_ADDR]),
+					   extack);
+		if (err)
+			goto out;
+	}
+
 	spin_lock_bh(&node->lock);
 	WRITE_ONCE(node->hello_ms, hello_ms);
 	WRITE_ONCE(node->trees, trees);

@@ -442,6 +442,8 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src);
 /* dev.c */
 struct net_device *r2c2_dev_create(struct r2c2_node *node,
 				   const char *ifname);
+int r2c2_dev_pre_set_mac(struct r2c2_node *node, u16 addr,
+			 struct netlink_ext_ack *extack);
 void r2c2_dev_set_mac(struct r2c2_node *node);
 struct r2c2_flow *r2c2_flow_set(struct r2c2_node *node, u32 id, u16 dst,
 				u8 rproto);
