@@ -114,8 +114,8 @@ routes_send routes:{ route_ent:{ flow_src:u16:1 flow_id:u32:1 rproto:u8:1 } }
 route_get dst:u16:2 count:u32:101
 EOF
 )
-# a check per refused request, and 8 more
-ksft_plan $(($(grep -c . <<<"$CASES") + 9))
+# a check per refused request, and one for each case below
+ksft_plan $(($(grep -c . <<<"$CASES") + 10))
 
 # the state that must not change: node show but tables_gen (the tables
 # are recomputed at every refresh of the node's own link-state
@@ -290,6 +290,27 @@ check_err $? "node set topology torus:2x2 hello 100: $out"
 ip netns exec "$A" r2c2ctl -j node show | json_assert '.topology == "torus:2x2" and .hello_ms == 100'
 check_err $? "node show does not say torus:2x2, hello 100"
 log_test "NODE_SET of a topology on a running node succeeds and takes effect"
+
+# NODE_SET of the address on a running node: r2c0 takes the new address's
+# MAC through the address-change notifiers (NETDEV_PRE_CHANGEADDR, which
+# a stacked device may veto, then NETDEV_CHANGEADDR), so a bridge on r2c0
+# follows it
+RET=0
+mac_of() { ip -n "$A" -j link show "$1" | jq -r '.[0].address'; }
+ip -n "$A" link add nlbr0 type bridge &&
+	ip -n "$A" link set r2c0 master nlbr0 &&
+	ip -n "$A" link set nlbr0 up
+check_err $? "a bridge on r2c0"
+out=$(ip netns exec "$A" r2c2ctl node set addr 0x1234 2>&1)
+check_err $? "node set addr 0x1234 on a running node: $out"
+[[ $(mac_of r2c0) == *:12:34 && $(mac_of nlbr0) == "$(mac_of r2c0)" ]]
+check_err $? "r2c0 $(mac_of r2c0), nlbr0 $(mac_of nlbr0): want both ..:12:34"
+out=$(ip netns exec "$A" r2c2ctl node set addr 1 2>&1)
+check_err $? "node set addr 1: $out"
+[[ $(mac_of r2c0) == *:00:01 && $(mac_of nlbr0) == "$(mac_of r2c0)" ]]
+check_err $? "r2c0 $(mac_of r2c0), nlbr0 $(mac_of nlbr0): want both ..:00:01"
+ip -n "$A" link del nlbr0
+log_test "NODE_SET of the address on a running node: r2c0's MAC and a bridge on it follow"
 
 RET=0
 kernel_healthy
