@@ -63,6 +63,7 @@ TOL=${TOL:-0.05}
 WIN=${WIN:-5}			# seconds a measurement window
 TRIES=${TRIES:-6}		# windows a scenario may take
 SETTLE_MS=${SETTLE_MS:-30000}	# wait at most this long for the pushes
+LEN=120				# seconds the clients send
 LIM=${LIM:-2090000}		# iperf3 -b 2M in r2c0 frames, bit/s
 SCEN=" ${SCEN:-1 4 5 2 3} "	# scenarios to run
 want() { [[ $SCEN == *" $1 "* ]]; }
@@ -129,9 +130,10 @@ clients()
 	local spec p rate len port=5201
 
 	SHORT=
+	CLIENTS_T0=$SECONDS
 	for spec in "$@"; do
 		p=${spec%%[@+]*}
-		rate= len=120
+		rate= len=$LEN
 		[[ $spec == *@* ]] && rate=${spec#*@}
 		[[ $spec == *+* ]] && len=${spec#*+}
 		# -l 16K: iperf3 -b writes a block whenever it is behind,
@@ -302,7 +304,7 @@ check()
 # is stable and passes. A window whose pushed rates changed, or whose
 # length is uncertain by more than TOL (the dumps took over TOL * WIN),
 # is no verdict and is measured again; at most TRIES windows are judged,
-# and at most 4 * TRIES are measured.
+# and none starts after the clients' LEN seconds are nearly over.
 scenario()
 {
 	local name=$1 n=$2 lim=$3 try judged=0 ok=1 t0=$SECONDS rc u
@@ -315,7 +317,8 @@ scenario()
 		qflows | head -c 1500 | sed "s/^/# $name: qflows: /"
 	fi
 	log_info "$name: rates pushed after $((SECONDS - t0)) s"
-	for ((try = 1; judged < TRIES && try <= 4 * TRIES; try++)); do
+	# the clients send for LEN s: no window may start after LEN - WIN
+	for ((try = 1; judged < TRIES && SECONDS - CLIENTS_T0 < LEN - WIN - 5; try++)); do
 		if ! window "$name"; then
 			log_info "$name: window $try: the pushed rates changed, again"
 			for f in m0 m; do
