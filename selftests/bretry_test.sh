@@ -69,12 +69,6 @@ cleanup_add stop_mons
 # shellcheck disable=SC2016  # expanded when the cleanup runs
 cleanup_add '[[ -w $PARAM ]] && echo "$RETRIES0" >"$PARAM"'
 
-# counter NS NAME: a node counter
-counter()
-{
-	ip netns exec "$1" r2c2ctl -j stats show | jq -r ".$2"
-}
-
 # burst PHASE [EXTRA]: BURST flow events of node 0 (ids 0xbPPPnnnn), one
 # r2c2ctl process; EXTRA is a batch line run right after them.
 burst()
@@ -131,16 +125,16 @@ phase()
 	local t0 r0 f0
 
 	echo "$2" >"$PARAM"
-	t0=$(counter "${NSS[1]}" drop_tx_err)
-	r0=$(counter "${NSS[1]}" bcast_retry)
-	f0=$(counter "${NSS[1]}" bcast_retry_fail)
+	t0=$(node_stat "${NSS[1]}" drop_tx_err)
+	r0=$(node_stat "${NSS[1]}" bcast_retry)
+	f0=$(node_stat "${NSS[1]}" bcast_retry_fail)
 	burst "$1" >/dev/null || return 1
 	busywait 20000 all_heard "$1" >/dev/null
 	busywait 10000 quiet "${NSS[1]}" >/dev/null
 	sleep 1			# room for late or duplicate copies
-	D_TXERR=$(($(counter "${NSS[1]}" drop_tx_err) - t0))
-	D_RETRY=$(($(counter "${NSS[1]}" bcast_retry) - r0))
-	D_FAIL=$(($(counter "${NSS[1]}" bcast_retry_fail) - f0))
+	D_TXERR=$(($(node_stat "${NSS[1]}" drop_tx_err) - t0))
+	D_RETRY=$(($(node_stat "${NSS[1]}" bcast_retry) - r0))
+	D_FAIL=$(($(node_stat "${NSS[1]}" bcast_retry_fail) - f0))
 	read -r u2 l2 <<<"$(heard 2 "$1")"
 	read -r u3 l3 <<<"$(heard 3 "$1")"
 	read -r u1 l1 <<<"$(heard 1 "$1")"
@@ -212,16 +206,16 @@ stop_mons
 # 1 after 3.5 hellos (875 ms): the burst follows the tc at once.
 RET=0
 echo 8 >"$PARAM"
-d0=$(counter "${NSS[1]}" drop_port_down)
-f0=$(counter "${NSS[1]}" bcast_retry_fail)
-n0=$(counter "${NSS[1]}" drop_no_port)
+d0=$(node_stat "${NSS[1]}" drop_port_down)
+f0=$(node_stat "${NSS[1]}" bcast_retry_fail)
+n0=$(node_stat "${NSS[1]}" drop_no_port)
 "$TC" -n "${NSS[1]}" qdisc replace dev p1 root pfifo limit 0 &&
 	burst 4 "-n ${NSS[1]} port del 1" >/dev/null
 check_err $? "pfifo limit 0 on node 1's p1, burst and port del"
 busywait 10000 quiet "${NSS[1]}" >/dev/null
-dd=$(($(counter "${NSS[1]}" drop_port_down) - d0))
-df=$(($(counter "${NSS[1]}" bcast_retry_fail) - f0))
-dn=$(($(counter "${NSS[1]}" drop_no_port) - n0))
+dd=$(($(node_stat "${NSS[1]}" drop_port_down) - d0))
+df=$(($(node_stat "${NSS[1]}" bcast_retry_fail) - f0))
+dn=$(($(node_stat "${NSS[1]}" drop_no_port) - n0))
 # a copy reaching node 1 after the port went is drop_no_port
 ((dd > 0 && dd + df + dn == BURST))
 check_err $? "node 1: drop_port_down +$dd, bcast_retry_fail +$df, drop_no_port +$dn; want > 0 and a sum of $BURST"
@@ -233,7 +227,7 @@ log_test "port removed with $dd copies waiting: dropped as drop_port_down, no wa
 # The line is 0-1 and 2-3 now. Node 2 sends; its p1 (to node 3) drops
 # every transmit, so each event's copy waits there when r2c2 goes.
 RET=0
-f0=$(counter "${NSS[2]}" bcast_retry_fail)
+f0=$(node_stat "${NSS[2]}" bcast_retry_fail)
 "$TC" -n "${NSS[2]}" qdisc replace dev p1 root pfifo limit 0 && {
 	for ((i = 0; i < BURST; i++)); do
 		printf -- '-n %s event send flow 0x%x dst 3\n' "${NSS[2]}" $((0xb0050000 | i))

@@ -75,6 +75,17 @@ snap()
 	"$(tool r2c2_snap)" "$@" >"$file"
 }
 
+# node_stat NS COUNTER: one node counter of namespace NS, live ("?" and
+# false when the module has no such counter)
+node_stat()
+{
+	local v
+
+	v=$(ip netns exec "$1" r2c2ctl -j stats show | jq -r ".$2")
+	[[ $v =~ ^[0-9]+$ ]] || { echo "?"; return 1; }
+	echo "$v"
+}
+
 # snap_reset NS...: zero the counters of the namespaces.
 snap_reset()
 {

@@ -48,16 +48,6 @@ setup()
 		ip -n "$C" addr add 10.42.0.3/16 dev r2c0
 }
 
-# stat NS COUNTER: a node counter ("?" and false when it is missing)
-stat()
-{
-	local v
-
-	v=$(ip netns exec "$1" r2c2ctl -j stats show | jq -r ".$2")
-	[[ $v =~ ^[0-9]+$ ]] || { echo "?"; return 1; }
-	echo "$v"
-}
-
 # knows NS N: the node knows N nodes
 # shellcheck disable=SC2317  # called through busywait
 knows() { [[ $(ip netns exec "$1" r2c2ctl -j node show | jq '.nodes') == "$2" ]]; }
@@ -65,8 +55,8 @@ knows() { [[ $(ip netns exec "$1" r2c2ctl -j node show | jq '.nodes') == "$2" ]]
 # counters: "B-forwarded B-delivered B-drop_offload C-delivered" now
 counters()
 {
-	echo "$(stat "$B" forwarded) $(stat "$B" delivered)" \
-		"$(stat "$B" drop_offload) $(stat "$C" delivered)"
+	echo "$(node_stat "$B" forwarded) $(node_stat "$B" delivered)" \
+		"$(node_stat "$B" drop_offload) $(node_stat "$C" delivered)"
 }
 
 # grew_by N "BEFORE" "FIELD...": each FIELD (1-based) of counters grew

@@ -140,19 +140,7 @@ reap_timeout()
 }
 
 # tally FILE: "passed failed skipped plan" of a test's own TAP output
-# (plan -1: none; skipped counts a whole-file "1..0 # SKIP" as one).
-tally()
-{
-	awk '
-	/^ok [0-9]+/ { if ($0 ~ /# *(SKIP|skip)/) s++; else p++; next }
-	/^not ok [0-9]+/ { f++; next }
-	/^1\.\.[0-9]+/ {
-		plan = substr($1, 4) + 0
-		if (plan == 0 && $0 ~ /# *(SKIP|skip)/)
-			s++
-	}
-	END { print p + 0, f + 0, s + 0, plan == "" ? -1 : plan }' "$1"
-}
+tally() { awk -f "$dir/tally.awk" "$1"; }
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -17,6 +17,8 @@
 lib_dir=$(dirname "$0")
 # shellcheck source=selftests/lib.sh
 source "$lib_dir/lib.sh"
+# shellcheck source=selftests/fabric.sh
+source "$lib_dir/fabric.sh"
 
 require_root
 require_cmd ip jq ping
@@ -39,16 +41,6 @@ tunnels()
 		ip -n "$1" link add gt0 type gretap local "$2" remote "$3" &&
 		ip -n "$1" link add vx0 type vxlan id 42 local "$2" remote "$3" dstport 4789 &&
 		ip -n "$1" link set gt0 up && ip -n "$1" link set vx0 up
-}
-
-# stat NS COUNTER: a node counter ("?" and false when it is missing)
-stat()
-{
-	local v
-
-	v=$(ip netns exec "$1" r2c2ctl -j stats show | jq -r ".$2")
-	[[ $v =~ ^[0-9]+$ ]] || { echo "?"; return 1; }
-	echo "$v"
 }
 
 # knows NS N: the node knows N nodes
@@ -77,15 +69,15 @@ for rp in rps dor vlb; do
 	RET=0
 	ip netns exec "$A" r2c2ctl node set routing "$rp" >/dev/null
 	check_err $? "routing $rp"
-	o0=$(stat "$A" originated) && d0=$(stat "$B" delivered) &&
-		n0=$(stat "$A" drop_nomem)
+	o0=$(node_stat "$A" originated) && d0=$(node_stat "$B" delivered) &&
+		n0=$(node_stat "$A" drop_nomem)
 	check_err $? "counters could not be read"
 	out=$(ip netns exec "$A" ping -c 20 -i 0.05 -s 1000 -W 2 10.42.0.2 2>&1)
 	check_err $? "ping over r2c0: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
 	grep -q ' 0% packet loss' <<<"$out"
 	check_err $? "loss: $(grep 'packet loss' <<<"$out")"
-	o=$(($(stat "$A" originated) - o0)) d=$(($(stat "$B" delivered) - d0))
-	n=$(($(stat "$A" drop_nomem) - n0))
+	o=$(($(node_stat "$A" originated) - o0)) d=$(($(node_stat "$B" delivered) - d0))
+	n=$(($(node_stat "$A" drop_nomem) - n0))
 	((o >= 20 && d >= 20 && n == 0))
 	check_err $? "A originated +$o, B delivered +$d, A drop_nomem +$n"
 	log_test "routing $rp: 20 pings of 1000 bytes over tunnel ports, none lost" "originated +$o, delivered +$d"

@@ -12,14 +12,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 n=0 ffail=0 cpass=0 cfail=0 cskip=0
 
-# tally LOG: "passed failed skipped plan" of a TAP log (plan -1: none)
-tally() {
-	awk '
-	/^ok [0-9]+/ { if ($0 ~ /# *(SKIP|skip)/) s++; else p++; next }
-	/^not ok [0-9]+/ { f++; next }
-	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
-	END { print p + 0, f + 0, s + 0, plan == "" ? -1 : plan }' "$1"
-}
+# tally LOG: "passed failed skipped plan" of a TAP log (plan -1: none),
+# counted as selftests/run.sh counts a test file
+tally() { awk -f ../selftests/tally.awk "$1"; }
 
 run_one() {
 	local name=$1 log=build/tests/$1.log rc=0 p f s plan k
