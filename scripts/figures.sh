@@ -7,7 +7,9 @@
 #   scripts/figures.sh [draw]        redraw every PNG from the committed data
 #                                    (Documentation/figures/data/), no VM;
 #                                    needs gnuplot (gnuplot-nox), Graphviz
-#                                    (graphviz) and jq
+#                                    (graphviz) and jq. FIGURES_OUT=DIR
+#                                    draws into DIR instead (relative to
+#                                    the top of the tree)
 #   scripts/figures.sh data [demo|conv|all]
 #                                    rerun the VM runs that produce the data
 #                                    (all: both; demo ~2 min, conv ~10 min
@@ -32,8 +34,8 @@
 # header line: the command, the date, the guest kernel and the commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FIG=Documentation/figures
-DATA=$FIG/data
+FIG=${FIGURES_OUT:-Documentation/figures}	# where the PNGs go
+DATA=Documentation/figures/data
 R2C2_CACHE=${R2C2_CACHE:-/var/cache/r2c2}
 
 die() { echo "figures: $*" >&2; exit 1; }
@@ -51,9 +53,11 @@ draw_demo() {
 	done
 	# the runs' events as gnuplot variables: plain_window_start=3.1 ...
 	ev=$(awk -F'\t' '!/^#/ && NF == 3 { printf "%s_%s=%s; ", $1, $2, $3 }' "$DATA/demo-loop-events.tsv")
+	# both queue panels on the larger run's scale (KB)
+	ev+=$(awk '!/^#/ && NF == 2 && $2 > m { m = $2 } END { printf "qmax=%.1f;", m * 1.05 / 1000 + 1 }' "$DATA/demo-loop-queue.tsv")
 	gnuplot <<-EOF
 	$ev
-	set terminal pngcairo size 1200,760 font "Helvetica,11"
+	set terminal pngcairo noenhanced size 1200,760 font "Helvetica,11"
 	set output "$FIG/demo-loop.png"
 	set datafile missing "NaN"
 	set multiplot layout 2,2 title "Rate loop demo: 3 flows from node 0 to node 1 through a 10 Mbit/s tbf (3x3 torus; weights 1, 2, 4; C offers 2 Mbit/s)"
@@ -63,13 +67,13 @@ draw_demo() {
 	set ylabel "Mbit/s (iperf3, 0.5-s intervals)"
 	set yrange [0:11]
 	set title "plain TCP"
-	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#eeeeee" behind
+	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	plot "$DATA/demo-loop-rates.tsv" index 0 using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "A (weight 1)", \
 	     "" index 0 using 1:3 with linespoints pt 7 ps 0.5 lw 2 title "B (weight 2)", \
 	     "" index 0 using 1:4 with linespoints pt 7 ps 0.5 lw 2 title "C (weight 4, 2 Mbit/s)"
 	unset object 1
 	set title "sch_r2c2 + r2c2d"
-	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#eeeeee" behind
+	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	set arrow 1 from r2c2_pushed, graph 0 to r2c2_pushed, graph 1 nohead dt 2 lc rgb "black"
 	set label 1 "rates pushed" at r2c2_pushed, graph 0.95 offset 0.5,0
 	plot "$DATA/demo-loop-rates.tsv" index 1 using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "A (weight 1)", \
@@ -78,13 +82,13 @@ draw_demo() {
 	unset object 1; unset arrow 1; unset label 1
 	set xlabel "seconds after the flows started"
 	set ylabel "tbf backlog at node 0's p0 (KB)"
-	set yrange [0:*]
-	set title "plain TCP: bottleneck queue"
-	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#eeeeee" behind
+	set yrange [0:qmax]
+	set title "plain TCP: bottleneck queue (shaded: the window the demo measures)"
+	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	plot "$DATA/demo-loop-queue.tsv" index 0 using 1:(\$2 / 1000) with lines lw 2 lc rgb "#444444" notitle
 	unset object 1
-	set title "sch_r2c2 + r2c2d: bottleneck queue (shaded: the 6-s window the demo measures)"
-	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#eeeeee" behind
+	set title "sch_r2c2 + r2c2d: bottleneck queue"
+	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	set arrow 1 from r2c2_pushed, graph 0 to r2c2_pushed, graph 1 nohead dt 2 lc rgb "black"
 	plot "$DATA/demo-loop-queue.tsv" index 1 using 1:(\$2 / 1000) with lines lw 2 lc rgb "#444444" notitle
 	unset multiplot
@@ -112,7 +116,7 @@ draw_conv() {
 	local n
 	n=$(grep -vc '^#' "$DATA/conv.tsv")
 	gnuplot <<-EOF
-	set terminal pngcairo size 900,560 font "Helvetica,11"
+	set terminal pngcairo noenhanced size 900,600 font "Helvetica,11"
 	set output "$FIG/conv-cdf.png"
 	set title "r2c2d convergence after flow B starts next to A (3x3 torus, rho 500 us; $n runs)"
 	set logscale x
@@ -121,7 +125,7 @@ draw_conv() {
 	set ylabel "fraction of runs"
 	set yrange [0:1.05]
 	set grid
-	set key bottom right
+	set key below vertical
 	plot "$T/pushed" using 1:2 with steps lw 2 title "START heard -> rate pushed, at each daemon (nodes 0, 3)", \
 	     "$T/bcast" using 1:2 with steps lw 2 title "broadcast: node 3 learnt B -> node 0 heard it", \
 	     "$T/last" using 1:2 with steps lw 2 title "B's first packet -> last push of both daemons", \
@@ -139,6 +143,7 @@ draw() {
 	need gnuplot gnuplot-nox
 	need neato graphviz
 	need jq jq
+	mkdir -p "$FIG"
 	draw_demo
 	draw_conv
 	draw_rack
