@@ -135,7 +135,8 @@ draw_conv() {
 
 draw_rack() {
 	[[ -s $DATA/topo-3x3.json ]] || die "$DATA/topo-3x3.json missing (make figures-data)"
-	scripts/topo2dot --grid 3x3 "$DATA/topo-3x3.json" |
+	scripts/topo2dot --grid 3x3 --title $'3x3 torus (node 0\'s r2c2ctl -j topo show)\nport numbers at each end of a link; blue: x (ports 0/1), red: y (ports 2/3)' \
+		"$DATA/topo-3x3.json" |
 		neato -n2 -Tpng -Gdpi=96 -o "$FIG/rack-3x3.png"
 }
 
