@@ -13,7 +13,8 @@
 #   scripts/figures.sh data [demo|conv|all]
 #                                    rerun the VM runs that produce the data
 #                                    (all: both; demo ~2 min, conv ~10 min
-#                                    on a quiet 2-core host), then draw
+#                                    on a quiet 2-core host), then draw;
+#                                    the runs' output in build/figures/
 #
 # The figures and where their data comes from:
 #   demo-loop.png  the rate loop of `scripts/demo.sh loop`: each flow's rate
@@ -183,8 +184,8 @@ data_demo() {
 	T=$(mktemp -d)
 	cmd="scripts/vm-run --kernel $k --out OUT -- scripts/figures-guest.sh"
 	echo "figures: $cmd (the rate-loop demo, then a 2x2 torus; about 2 minutes)"
-	scripts/vm-run --kernel "$k" --out "$T/out" -- scripts/figures-guest.sh 2>&1 | tee "$T/log"
-	grep -q '^vm-run: exit status 0 ' "$T/log" || die "the VM run failed (log: $T/log)"
+	scripts/vm-run --kernel "$k" --out "$T/out" -- scripts/figures-guest.sh 2>&1 | tee "$LOGS/demo.log"
+	grep -q '^vm-run: exit status 0 ' "$LOGS/demo.log" || die "the VM run failed (log: $LOGS/demo.log)"
 	block "$T/out" demo-loop "$T/d"
 	block "$T/out" topo-2x2 "$T/d"
 	kernel=$(awk '$1 == "kernel" { print $2 }' "$T/d/meta")
@@ -223,14 +224,14 @@ data_conv() {
 	cmd="scripts/vm-run --kernel 6.12 --icount 0 --timeout 2400 -- 'BENCH_REPS=$reps bench/r2c2d.sh conv 3x3'"
 	echo "figures: $cmd (about a minute a repetition)"
 	scripts/vm-run --kernel 6.12 --icount 0 --timeout 2400 -- \
-		"BENCH_REPS=$reps bench/r2c2d.sh conv 3x3" 2>&1 | tee "$T/log"
-	grep -q '^vm-run: exit status 0 ' "$T/log" || die "the VM run failed (log: $T/log)"
-	kernel=$(tr -d '\r' <"$T/log" | sed -n 's/^bench r2c2d conv: kernel \([^,]*\),.*/\1/p' | head -n 1)
-	date=$(tr -d '\r' <"$T/log" | sed -n 's/^bench r2c2d conv: kernel [^,]*, [^,]*, [^,]*, \([^,]*\),.*/\1/p' | head -n 1)
+		"BENCH_REPS=$reps bench/r2c2d.sh conv 3x3" 2>&1 | tee "$LOGS/conv.log"
+	grep -q '^vm-run: exit status 0 ' "$LOGS/conv.log" || die "the VM run failed (log: $LOGS/conv.log)"
+	kernel=$(tr -d '\r' <"$LOGS/conv.log" | sed -n 's/^bench r2c2d conv: kernel \([^,]*\),.*/\1/p' | head -n 1)
+	date=$(tr -d '\r' <"$LOGS/conv.log" | sed -n 's/^bench r2c2d conv: kernel [^,]*, [^,]*, [^,]*, \([^,]*\),.*/\1/p' | head -n 1)
 	{
 		header "r2c2d convergence after a flow start, one row a repetition, in ms (Documentation/performance.md, \"r2c2d: convergence after a flow event\"; bench/r2c2d.sh's RESULT lines)" "$cmd" "$kernel" "$date"
 		echo "# rep	event_to_last_push	broadcast_3_to_0	heard_to_pushed_node0	heard_to_pushed_node3	qdisc_setrate_A	qdisc_setrate_B"
-		tr -d '\r' <"$T/log" | awk '
+		tr -d '\r' <"$LOGS/conv.log" | awk '
 		/RESULT set-rate convergence/ {
 			match($0, /rep [0-9]+/); r = substr($0, RSTART + 4, RLENGTH - 4)
 			for (i = 1; i <= NF; i++) { if ($i == "A") a[r] = $(i + 1); if ($i == "B") b[r] = $(i + 1) }
@@ -255,6 +256,8 @@ case ${1:-draw} in
 draw) draw ;;
 data)
 	LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+	LOGS=build/figures	# the VM runs' whole output
+	mkdir -p "$LOGS"
 	builds
 	case ${2:-all} in
 	demo) data_demo ;;
