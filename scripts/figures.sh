@@ -247,7 +247,7 @@ data_conv() {
 		END { for (k = 1; k <= n; k++) { r = order[k]
 			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r, last[r], bc[r], p0[r], p3[r], a[r], b[r] } }'
 	} >"$T/conv.tsv"
-	(($(grep -vc '^#' "$T/conv.tsv") == reps)) || die "fewer than $reps repetitions in $T/log"
+	(($(grep -vc '^#' "$T/conv.tsv") == reps)) || die "fewer than $reps repetitions in $LOGS/conv.log"
 	mv "$T/conv.tsv" "$DATA/conv.tsv"
 	rm -rf "$T"
 }
