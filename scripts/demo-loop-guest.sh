@@ -85,7 +85,8 @@ event() {
 }
 # series RUN: the run's samples, times in seconds after T0: RUN.q
 # ("t_s backlog_B") and RUN.rates ("t_s A B C" in Mbit/s, at the end of
-# each iperf3 interval; NaN where a flow has no interval there)
+# each iperf3 interval, to 0.1 s; NaN where a flow's interval ended at
+# another time: a late iperf3 shifts its intervals)
 series() {
 	awk -v t0="$T0" '{ printf "%.3f\t%d\n", $1 - t0, $2 }' "$TMP/$1.qraw" >"$TMP/series/$1.q"
 	awk '
@@ -100,7 +101,7 @@ series() {
 	}
 	END { for (k = 1; k <= n; k++) { t = ts[k]; printf "%s", t
 		for (g = 1; g <= 3; g++) printf "\t%s", ((t, g) in v) ? v[t, g] : "NaN"
-		printf "\n" } }' "$TMP/$1.A" "$TMP/$1.B" "$TMP/$1.C" >"$TMP/series/$1.rates"
+		printf "\n" } }' "$TMP/$1.A" "$TMP/$1.B" "$TMP/$1.C" | sort -g >"$TMP/series/$1.rates"
 }
 TMP=$(mktemp -d)
 mkdir -p "$TMP/series"

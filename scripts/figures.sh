@@ -61,10 +61,16 @@ draw_demo() {
 	set terminal pngcairo noenhanced size 1200,760 font "Helvetica,11"
 	set output "$FIG/demo-loop.png"
 	set datafile missing "NaN"
+	# each run's panels on one time axis: its longest series
+	R = "$DATA/demo-loop-rates.tsv"; Q = "$DATA/demo-loop-queue.tsv"
+	stats R index 0 using 1 nooutput; x0 = STATS_max
+	stats Q index 0 using 1 nooutput; x0 = (STATS_max > x0 ? STATS_max : x0)
+	stats R index 1 using 1 nooutput; x1 = STATS_max
+	stats Q index 1 using 1 nooutput; x1 = (STATS_max > x1 ? STATS_max : x1)
 	set multiplot layout 2,2 title "Rate loop demo: 3 flows from node 0 to node 1 through a 10 Mbit/s tbf (3x3 torus; weights 1, 2, 4; C offers 2 Mbit/s)"
 	set grid
 	set key top right
-	set xrange [0:*]
+	set xrange [0:x0]
 	set ylabel "Mbit/s (iperf3, 0.5-s intervals)"
 	set yrange [0:11]
 	set title "plain TCP"
@@ -74,9 +80,10 @@ draw_demo() {
 	     "" index 0 using 1:4 with linespoints pt 7 ps 0.5 lw 2 title "C (weight 4, 2 Mbit/s)"
 	unset object 1
 	set title "sch_r2c2 + r2c2d"
+	set xrange [0:x1]
 	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	set arrow 1 from r2c2_pushed, graph 0 to r2c2_pushed, graph 1 nohead dt 2 lc rgb "black"
-	set label 1 "rates pushed" at r2c2_pushed, graph 0.95 offset 0.5,0
+	set label 1 "rates pushed" at r2c2_pushed, graph 0.06 offset 0.5,0
 	plot "$DATA/demo-loop-rates.tsv" index 1 using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "A (weight 1)", \
 	     "" index 1 using 1:3 with linespoints pt 7 ps 0.5 lw 2 title "B (weight 2)", \
 	     "" index 1 using 1:4 with linespoints pt 7 ps 0.5 lw 2 title "C (weight 4, 2 Mbit/s)"
@@ -85,10 +92,12 @@ draw_demo() {
 	set ylabel "tbf backlog at node 0's p0 (KB)"
 	set yrange [0:qmax]
 	set title "plain TCP: bottleneck queue (shaded: the window the demo measures)"
+	set xrange [0:x0]
 	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	plot "$DATA/demo-loop-queue.tsv" index 0 using 1:(\$2 / 1000) with lines lw 2 lc rgb "#444444" notitle
 	unset object 1
 	set title "sch_r2c2 + r2c2d: bottleneck queue"
+	set xrange [0:x1]
 	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	set arrow 1 from r2c2_pushed, graph 0 to r2c2_pushed, graph 1 nohead dt 2 lc rgb "black"
 	plot "$DATA/demo-loop-queue.tsv" index 1 using 1:(\$2 / 1000) with lines lw 2 lc rgb "#444444" notitle
@@ -156,7 +165,7 @@ draw() {
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
 header() {
 	printf '# %s. Command: %s; date %s; kernel %s; r2c2 %s; host load %s\n' \
-		"$1" "$2" "$4" "$3" "$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- 2>/dev/null || echo '+changes')" "$LOAD"
+		"$1" "$2" "$4" "$3" "$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- . ':!Documentation' ':!README.md' 2>/dev/null || echo '+changes')" "$LOAD"
 }
 
 # block FILE NAME DIR: the files of vm-run --out FILE's block NAME into DIR
@@ -191,13 +200,13 @@ data_demo() {
 	kernel=$(awk '$1 == "kernel" { print $2 }' "$T/d/meta")
 	date=$(awk '$1 == "date" { print $2 }' "$T/d/meta")
 	{
-		header "Rate-loop demo, each flow's rate in Mbit/s (iperf3 sender, 0.5-s intervals; t = the interval's end, seconds after the client started); block 0 plain TCP, block 1 sch_r2c2 + r2c2d" "$cmd" "$kernel" "$date"
+		header "Rate-loop demo, each flow's rate in Mbit/s (iperf3 sender, 0.5-s intervals; t = the interval's end, seconds after the client started, to 0.1 s; NaN: that flow's interval ended at another time); block 0 plain TCP, block 1 sch_r2c2 + r2c2d" "$cmd" "$kernel" "$date"
 		echo "# t_s	A_mbit	B_mbit	C_mbit"
-		cat "$T/d/plain.rates"; printf '\n\n'
-		cat "$T/d/r2c2.rates"
+		sort -g "$T/d/plain.rates"; printf '\n\n'
+		sort -g "$T/d/r2c2.rates"
 	} >"$DATA/demo-loop-rates.tsv"
 	{
-		header "Rate-loop demo, tbf backlog at node 0's p0 in bytes (tc -s qdisc show every 0.1 s; t = seconds after the flows started); block 0 plain TCP, block 1 sch_r2c2 + r2c2d" "$cmd" "$kernel" "$date"
+		header "Rate-loop demo, tbf backlog at node 0's p0 in bytes (a tc -s qdisc show, then 0.1 s of sleep, in a loop: as often as the guest manages; t = seconds after the flows started); block 0 plain TCP, block 1 sch_r2c2 + r2c2d" "$cmd" "$kernel" "$date"
 		echo "# t_s	backlog_B"
 		cat "$T/d/plain.q"; printf '\n\n'
 		cat "$T/d/r2c2.q"
