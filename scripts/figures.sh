@@ -123,28 +123,35 @@ draw_conv() {
 	cdf 2 >"$T/last"
 	cdf 6 7 >"$T/qdisc"
 	n=$(grep -vc '^#' "$DATA/conv.tsv")
+	# what a panel cannot show, for the key: " (2 of 20 <= 0, not drawn)"
+	off() {	# FILE TEST TEXT
+		awk -v t="$3" "$2 { k++ } END { if (k) printf \" (%d of %d %s)\", k, NR, t }" "$1"
+	}
+	local xr=40
 	# Left: the daemons' own intervals (always > 0; log scale). Right:
 	# times from B's first qflow sample (sampled every 1 ms, so 0 is
 	# "by the first sample" and a daemon's push may come out negative).
 	gnuplot <<-EOF
-	set terminal pngcairo noenhanced size 1200,560 font "Helvetica,11"
+	set terminal pngcairo noenhanced size 1400,600 font "Helvetica,11"
 	set output "$FIG/conv-cdf.png"
 	set multiplot layout 1,2 title "r2c2d convergence after flow B starts next to A (3x3 torus, rho 500 us, r2c2d on every node; $n runs; guest time under --icount 0)"
 	set grid
 	set ylabel "fraction of runs"
 	set yrange [0:1.05]
-	set key below vertical
+	set key inside right center opaque width -6
 	set title "inside the daemons (their own clocks)"
 	set logscale x
 	set format x "%g"
 	set xlabel "ms (log scale)"
-	plot "$T/pushed" using 1:2 with steps lw 2 title "START heard -> rate pushed, at each daemon (nodes 0, 3)", \\
-	     "$T/bcast" using 1:2 with steps lw 2 title "broadcast: node 3 learnt B -> node 0 heard it"
+	plot "$T/pushed" using 1:2 with steps lw 2 title "START heard -> rate pushed (nodes 0, 3)$(off "$T/pushed" "\$1 <= 0" '<= 0, not drawn')", \\
+	     "$T/bcast" using 1:2 with steps lw 2 title "broadcast: node 3 learnt -> node 0 heard$(off "$T/bcast" "\$1 <= 0" '<= 0, not drawn')"
 	unset logscale x
-	set title "from B's first packet (qdiscs sampled every 1 ms)"
+	set title "after B's first packet (qdiscs sampled every 1 ms)"
 	set xlabel "ms"
-	plot "$T/last" using 1:2 with steps lw 2 lc 3 title "-> last push of both daemons", \\
-	     "$T/qdisc" using 1:2 with steps lw 2 lc 4 title "-> qdisc's rate within 5 % of its final one (A, B)"
+	set xrange [*:$xr]
+	set key inside left top reverse Left opaque width -6
+	plot "$T/last" using 1:2 with steps lw 2 lc 3 title "last push of both daemons$(off "$T/last" "\$1 > $xr" "beyond $xr ms")", \\
+	     "$T/qdisc" using 1:2 with steps lw 2 lc 4 title "qdisc rate within 5 % of final (A, B)$(off "$T/qdisc" "\$1 > $xr" "beyond $xr ms")"
 	unset multiplot
 	EOF
 }
