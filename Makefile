@@ -14,6 +14,10 @@
 #   make check-lifecycle 50 load/configure/traffic/unload cycles under
 #                        traffic (selftests/lifecycle_stress.sh), both kernels
 #   make demo            set up and run the demo in a VM
+#   make figures         redraw Documentation/figures/*.png from the committed
+#                        data (gnuplot, Graphviz; no VM)
+#   make figures-data    rerun the VM runs behind that data, then redraw
+#                        (~15 min on 2 cores; scripts/figures.sh)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
 #   make bench-forward   forwarding benchmark in a VM, both kernels
 #                        (BENCH_ARGS="-r 3 -s 64" etc. go to bench/forward.sh)
@@ -35,6 +39,7 @@ KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-fuzz check-lifecycle demo clean checkpatch bench-forward
+.PHONY: figures figures-data
 .PHONY: install install-modules install-tools uninstall check-install tc-plugin dkms-source deb
 
 VERSION	:= 0.1.0
@@ -110,6 +115,12 @@ check-lifecycle: modules-all userspace
 
 demo:
 	bash scripts/demo.sh
+
+figures:
+	@bash scripts/figures.sh draw
+
+figures-data:
+	bash scripts/figures.sh data
 
 bench/pktblast: bench/pktblast.c selftests/tools/r2c2_raw.h include/uapi/linux/r2c2.h include/r2c2/wire.h include/r2c2/compat.h
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Iinclude -Iinclude/uapi -o $@ $<

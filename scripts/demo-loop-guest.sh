@@ -11,6 +11,13 @@
 #	 flow A: dport 5201, weight 1, unlimited
 #	 flow B: dport 5202, weight 2, unlimited
 #	 flow C: dport 5203, weight 4, iperf3 -b 2M (host-limited)
+#
+# Both runs also leave time series in $TMP/series: each flow's rate
+# (iperf3's intervals of 0.5 s, sender side) and the tbf backlog at p0
+# (sampled every 0.1 s) from the flows' start, with the runs' events.
+# With R2C2_OUT set (scripts/vm-run --out FILE) they are handed to the
+# host as a "demo-loop" block, with node 0's `r2c2ctl -j topo show`;
+# scripts/figures.sh data turns them into Documentation/figures/data/.
 set -u
 cd "$(dirname "$0")/.."
 # shellcheck source=selftests/lib.sh
@@ -41,42 +48,87 @@ listening() { at 1 ss -Hltn 'sport = :5203' | grep -q .; }
 busywait 10000 listening
 
 CPIDS=()
-clients() {	# SECONDS
-	at 0 iperf3 -c "$DST" -p 5201 -t "$1" -f m >"$TMP/A" 2>&1 &
+now() { date +%s.%N; }
+# clients SECONDS RUN: the three flows; each iperf3 reports every 0.5 s
+# into $TMP/RUN.A, .B, .C; T0 is when they were started
+clients() {
+	T0=$(now)
+	at 0 iperf3 -c "$DST" -p 5201 -t "$1" -f m -i 0.5 --forceflush >"$TMP/$2.A" 2>&1 &
 	CPIDS+=($!)
-	at 0 iperf3 -c "$DST" -p 5202 -t "$1" -f m >"$TMP/B" 2>&1 &
+	at 0 iperf3 -c "$DST" -p 5202 -t "$1" -f m -i 0.5 --forceflush >"$TMP/$2.B" 2>&1 &
 	CPIDS+=($!)
-	at 0 iperf3 -c "$DST" -p 5203 -t "$1" -f m -b 2M -l 16K >"$TMP/C" 2>&1 &
+	at 0 iperf3 -c "$DST" -p 5203 -t "$1" -f m -i 0.5 --forceflush -b 2M -l 16K >"$TMP/$2.C" 2>&1 &
 	CPIDS+=($!)
 }
-# backlog SECONDS: tbf backlog at p0 every 0.1 s: "max mean" in bytes
-backlog() {
-	local end=$((SECONDS + $1)) q n=0 sum=0 max=0
+# sampler FILE: the tbf backlog at p0 every 0.1 s until killed, one
+# "EPOCH_S BYTES" line a sample (the time taken after the dump)
+sampler() {
+	local q
 
-	while ((SECONDS < end)); do
+	while :; do
 		q=$(at 0 "$TC" -s qdisc show dev p0 |
 			sed -n 's/.*backlog \([0-9]*\)b.*/\1/p' | head -n 1)
-		q=${q:-0}
-		((q > max)) && max=$q
-		sum=$((sum + q)) n=$((n + 1))
+		echo "$(now) ${q:-0}"
 		sleep 0.1
-	done
-	echo "$max $((sum / (n ? n : 1)))"
+	done >"$1"
+}
+# backlog FILE FROM TO: "max mean" in bytes of FILE's samples in [FROM, TO]
+backlog() {
+	awk -v a="$2" -v b="$3" '$1 >= a && $1 <= b {
+		n++; s += $2; if ($2 > m) m = $2 }
+		END { printf "%d %d\n", m, n ? s / n : 0 }' "$1"
+}
+# event RUN NAME EPOCH_S: a line of the series' events, seconds after T0
+event() {
+	awk -v r="$1" -v e="$2" -v t="$3" -v t0="$T0" \
+		'BEGIN { printf "%s\t%s\t%.3f\n", r, e, t - t0 }' >>"$TMP/events"
+}
+# series RUN: the run's samples, times in seconds after T0: RUN.q
+# ("t_s backlog_B") and RUN.rates ("t_s A B C" in Mbit/s, at the end of
+# each iperf3 interval, to 0.1 s; NaN where a flow's interval ended at
+# another time: a late iperf3 shifts its intervals)
+series() {
+	awk -v t0="$T0" '{ printf "%.3f\t%d\n", $1 - t0, $2 }' "$TMP/$1.qraw" >"$TMP/series/$1.q"
+	awk '
+	FNR == 1 { f++ }
+	!/sender|receiver/ && /Mbits\/sec/ {
+		for (i = 1; i <= NF; i++) if ($i == "sec") break
+		split($(i - 1), iv, "-")
+		for (j = i; j <= NF; j++) if ($j == "Mbits/sec") break
+		if (j > NF) next
+		t = sprintf("%.1f", iv[2]); if (!(t in seen)) { seen[t] = 1; ts[++n] = t }
+		v[t, f] = $(j - 1)
+	}
+	END { for (k = 1; k <= n; k++) { t = ts[k]; printf "%s", t
+		for (g = 1; g <= 3; g++) printf "\t%s", ((t, g) in v) ? v[t, g] : "NaN"
+		printf "\n" } }' "$TMP/$1.A" "$TMP/$1.B" "$TMP/$1.C" | sort -g >"$TMP/series/$1.rates"
 }
 TMP=$(mktemp -d)
+mkdir -p "$TMP/series"
 cleanup_add "rm -rf $TMP"
 cleanup_add "at 1 pkill -x iperf3"
 
 step "plain TCP (no sch_r2c2, no r2c2d): 3 flows for $((WIN + 4)) s"
-clients $((WIN + 4))
+clients $((WIN + 4)) plain
+sampler "$TMP/plain.qraw" &
+SPID=$!
+cleanup_add 'kill $SPID 2>/dev/null'
 sleep 3
-read -r tmax tmean < <(backlog "$WIN")
+w0=$(now)
+sleep "$WIN"
+w1=$(now)
+read -r tmax tmean < <(backlog "$TMP/plain.qraw" "$w0" "$w1")
+event plain window_start "$w0"
+event plain window_end "$w1"
 wait "${CPIDS[@]}"
+kill "$SPID"
+wait "$SPID" 2>/dev/null
 CPIDS=()
+series plain
 for f in A B C; do
 	printf 'flow %s: %s Mbit/s (iperf3 sender, whole run)\n' $f \
 		"$(awk '/sender/ { for (i = 2; i <= NF; i++)
-			if ($i == "Mbits/sec") print $(i - 1) }' "$TMP/$f")"
+			if ($i == "Mbits/sec") print $(i - 1) }' "$TMP/plain.$f")"
 done
 echo "tbf backlog at p0: max $tmax B, mean $tmean B"
 at 0 "$TC" -s qdisc show dev p0 | sed -n 's/^ *Sent/tbf: Sent/p'
@@ -120,8 +172,11 @@ settled() {
 			(($qr[.flow] - .pushed) | fabs) <= 0.01 * .pushed)' >/dev/null
 }
 t0=$SECONDS
-clients 60
+clients 60 r2c2
+sampler "$TMP/r2c2.qraw" &
+SPID=$!
 busywait 40000 settled
+event r2c2 pushed "$(now)"
 echo "rates pushed $((SECONDS - t0)) s after the flows started"
 
 step "node 0's traffic matrix (r2c2ctl matrix show)"
@@ -141,10 +196,13 @@ step "allocated vs achieved over $WIN s (achieved: bytes sch_r2c2 sent)"
 a=$(date +%s.%N)
 at 0 r2c2ctl -j qflow show >"$TMP/a.json"
 a=$(awk -v a="$a" -v b="$(date +%s.%N)" 'BEGIN { printf "%.6f", (a + b) / 2 }')
-read -r rmax rmean < <(backlog "$WIN")
+sleep "$WIN"
 b=$(date +%s.%N)
 at 0 r2c2ctl -j qflow show >"$TMP/b.json"
 b=$(awk -v a="$b" -v b="$(date +%s.%N)" 'BEGIN { printf "%.6f", (a + b) / 2 }')
+read -r rmax rmean < <(backlog "$TMP/r2c2.qraw" "$a" "$b")
+event r2c2 window_start "$a"
+event r2c2 window_end "$b"
 printf '%-5s %-9s %5s %6s %12s %12s %12s %12s\n' flow id dport weight \
 	demand alloc pushed achieved
 jq -rn --slurpfile m "$TMP/m.json" --slurpfile al "$TMP/alloc.json" \
@@ -171,3 +229,18 @@ printf '%-12s %10s %10s\n' "plain TCP" "$tmax" "$tmean" r2c2d "$rmax" "$rmean"
 
 step "r2c2d on node 0 (r2c2ctl daemon show)"
 at 0 r2c2ctl daemon show | grep -E '^(flows|rounds|compute_us_mean|pushes|push_errors|announces) '
+
+# The time series up to here (the r2c2 flows keep running until the end)
+kill "$SPID"
+wait "$SPID" 2>/dev/null
+series r2c2
+if [[ -n ${R2C2_OUT:-} ]]; then
+	cp "$TMP/events" "$TMP/series/events"
+	at 0 r2c2ctl -j topo show >"$TMP/series/topo-3x3.json"
+	printf 'kernel %s\ndate %s\n' "$(uname -r)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$TMP/series/meta"
+	{
+		echo "r2c2-out-begin demo-loop"
+		tar -C "$TMP/series" -cz . | base64 -w 76
+		echo "r2c2-out-end demo-loop"
+	} >>"$R2C2_OUT"
+fi

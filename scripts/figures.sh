@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# figures.sh - the figures of Documentation/figures/ (make figures,
+# make figures-data).
+#
+#   scripts/figures.sh [draw]        redraw every PNG from the committed data
+#                                    (Documentation/figures/data/), no VM;
+#                                    needs gnuplot (gnuplot-nox), Graphviz
+#                                    (graphviz) and jq. FIGURES_OUT=DIR
+#                                    draws into DIR instead (relative to
+#                                    the top of the tree)
+#   scripts/figures.sh data [demo|conv|all]
+#                                    rerun the VM runs that produce the data
+#                                    (all: both; demo ~2 min, conv ~10 min
+#                                    on a quiet 2-core host), then draw;
+#                                    the runs' output in build/figures/
+#
+# The figures and where their data comes from:
+#   demo-loop.png  the rate loop of `scripts/demo.sh loop`: each flow's rate
+#                  and the tbf backlog over time, plain TCP and with
+#                  sch_r2c2 + r2c2d (demo-loop-rates.tsv, demo-loop-queue.tsv,
+#                  demo-loop-events.tsv; scripts/figures-guest.sh in a
+#                  6.1 VM, R2C2_DEMO_KERNEL=6.12 for the other kernel)
+#   conv-cdf.png   the CDF of r2c2d's convergence times after a flow start
+#                  (conv.tsv: `bench/r2c2d.sh conv 3x3`, FIG_CONV_REPS
+#                  repetitions, default 10, on 6.12 with --icount 0: the
+#                  command of Documentation/performance.md, "r2c2d:
+#                  convergence after a flow event")
+#   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
+#                  `r2c2ctl -j topo show` (topo-3x3.json) through
+#                  scripts/topo2dot and Graphviz's neato
+# topo-2x2.json (the same of a 2x2 torus) is the input of the converter's
+# test, userspace/tests/figures_test.sh. Every data file starts with a
+# header line: the command, the date, the guest kernel and the commit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FIG=${FIGURES_OUT:-Documentation/figures}	# where the PNGs go
+DATA=Documentation/figures/data
+R2C2_CACHE=${R2C2_CACHE:-/var/cache/r2c2}
+
+die() { echo "figures: $*" >&2; exit 1; }
+
+# need TOOL PACKAGE: TOOL on PATH, or stop naming the Debian package
+need() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "$1 not found: install it (Debian: apt-get install $2); make figures needs gnuplot, Graphviz and jq"
+}
+
+draw_demo() {
+	local ev
+	for f in demo-loop-rates.tsv demo-loop-queue.tsv demo-loop-events.tsv; do
+		[[ -s $DATA/$f ]] || die "$DATA/$f missing (make figures-data)"
+	done
+	# the runs' events as gnuplot variables: plain_window_start=3.1 ...
+	ev=$(awk -F'\t' '!/^#/ && NF == 3 { printf "%s_%s=%s; ", $1, $2, $3 }' "$DATA/demo-loop-events.tsv")
+	# both queue panels on the larger run's scale (KB)
+	ev+=$(awk '!/^#/ && NF == 2 && $2 > m { m = $2 } END { printf "qmax=%.1f;", m * 1.05 / 1000 + 1 }' "$DATA/demo-loop-queue.tsv")
+	gnuplot <<-EOF
+	$ev
+	set terminal pngcairo noenhanced size 1200,760 font "Helvetica,11"
+	set output "$FIG/demo-loop.png"
+	set datafile missing "NaN"
+	# each run's panels on one time axis: its longest series
+	R = "$DATA/demo-loop-rates.tsv"; Q = "$DATA/demo-loop-queue.tsv"
+	stats R index 0 using 1 nooutput; x0 = STATS_max
+	stats Q index 0 using 1 nooutput; x0 = (STATS_max > x0 ? STATS_max : x0)
+	stats R index 1 using 1 nooutput; x1 = STATS_max
+	stats Q index 1 using 1 nooutput; x1 = (STATS_max > x1 ? STATS_max : x1)
+	set multiplot layout 2,2 title "Rate loop demo: 3 flows from node 0 to node 1 through a 10 Mbit/s tbf (3x3 torus; weights 1, 2, 4; C offers 2 Mbit/s)"
+	set grid
+	set key top right
+	set xrange [0:x0]
+	set ylabel "Mbit/s (iperf3, 0.5-s intervals)"
+	set yrange [0:11]
+	set title "plain TCP"
+	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
+	plot "$DATA/demo-loop-rates.tsv" index 0 using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "A (weight 1)", \
+	     "" index 0 using 1:3 with linespoints pt 7 ps 0.5 lw 2 title "B (weight 2)", \
+	     "" index 0 using 1:4 with linespoints pt 7 ps 0.5 lw 2 title "C (weight 4, 2 Mbit/s)"
+	unset object 1
+	set title "sch_r2c2 + r2c2d"
+	set xrange [0:x1]
+	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
+	set arrow 1 from r2c2_pushed, graph 0 to r2c2_pushed, graph 1 nohead dt 2 lc rgb "black"
+	set label 1 "rates pushed" at r2c2_pushed, graph 0.06 offset 0.5,0
+	plot "$DATA/demo-loop-rates.tsv" index 1 using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "A (weight 1)", \
+	     "" index 1 using 1:3 with linespoints pt 7 ps 0.5 lw 2 title "B (weight 2)", \
+	     "" index 1 using 1:4 with linespoints pt 7 ps 0.5 lw 2 title "C (weight 4, 2 Mbit/s)"
+	unset object 1; unset arrow 1; unset label 1
+	set xlabel "seconds after the flows started"
+	set ylabel "tbf backlog at node 0's p0 (KB)"
+	set yrange [0:qmax]
+	set title "plain TCP: bottleneck queue (shaded: the window the demo measures)"
+	set xrange [0:x0]
+	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
+	plot "$DATA/demo-loop-queue.tsv" index 0 using 1:(\$2 / 1000) with lines lw 2 lc rgb "#444444" notitle
+	unset object 1
+	set title "sch_r2c2 + r2c2d: bottleneck queue"
+	set xrange [0:x1]
+	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
+	set arrow 1 from r2c2_pushed, graph 0 to r2c2_pushed, graph 1 nohead dt 2 lc rgb "black"
+	plot "$DATA/demo-loop-queue.tsv" index 1 using 1:(\$2 / 1000) with lines lw 2 lc rgb "#444444" notitle
+	unset multiplot
+	EOF
+}
+
+draw_conv() {
+	[[ -s $DATA/conv.tsv ]] || die "$DATA/conv.tsv missing (make figures-data)"
+	local T n
+	T=$(mktemp -d)
+	# shellcheck disable=SC2064  # T is set now
+	trap "rm -rf '$T'" RETURN
+	cdf() {	# COLUMN...: the values of conv.tsv's COLUMNs, pooled, as a CDF
+		local c
+		for c in "$@"; do
+			awk -F'\t' -v c="$c" '!/^#/ && NF >= 7 { print $c }' "$DATA/conv.tsv"
+		done | grep -v -i nan | sort -g | awk '{ v[NR] = $1 } END {
+			for (i = 1; i <= NR; i++) printf "%s %.4f\n", v[i], i / NR }'
+	}
+	cdf 4 5 >"$T/pushed"
+	cdf 3 >"$T/bcast"
+	cdf 2 >"$T/last"
+	cdf 6 7 >"$T/qdisc"
+	n=$(grep -vc '^#' "$DATA/conv.tsv")
+	# what a panel cannot show, for the key: " (2 of 20 <= 0, not drawn)"
+	off() {	# FILE TEST TEXT
+		awk -v t="$3" "$2 { k++ } END { if (k) printf \" (%d of %d %s)\", k, NR, t }" "$1"
+	}
+	local xr=40
+	# Left: the daemons' own intervals (always > 0; log scale). Right:
+	# times from B's first qflow sample (sampled every 1 ms, so 0 is
+	# "by the first sample" and a daemon's push may come out negative).
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 1400,600 font "Helvetica,11"
+	set output "$FIG/conv-cdf.png"
+	set multiplot layout 1,2 title "r2c2d convergence after flow B starts next to A (3x3 torus, rho 500 us, r2c2d on every node; $n runs; guest time under --icount 0)"
+	set grid
+	set ylabel "fraction of runs"
+	set yrange [0:1.05]
+	set key inside right center opaque width -6
+	set title "inside the daemons (their own clocks)"
+	set logscale x
+	set format x "%g"
+	set xlabel "ms (log scale)"
+	plot "$T/pushed" using 1:2 with steps lw 2 title "START heard -> rate pushed (nodes 0, 3)$(off "$T/pushed" "\$1 <= 0" '<= 0, not drawn')", \\
+	     "$T/bcast" using 1:2 with steps lw 2 title "broadcast: node 3 learnt -> node 0 heard$(off "$T/bcast" "\$1 <= 0" '<= 0, not drawn')"
+	unset logscale x
+	set title "after B's first packet (qdiscs sampled every 1 ms)"
+	set xlabel "ms"
+	set xrange [*:$xr]
+	set key inside left top reverse Left opaque width -6
+	plot "$T/last" using 1:2 with steps lw 2 lc 3 title "last push of both daemons$(off "$T/last" "\$1 > $xr" "beyond $xr ms")", \\
+	     "$T/qdisc" using 1:2 with steps lw 2 lc 4 title "qdisc rate within 5 % of final (A, B)$(off "$T/qdisc" "\$1 > $xr" "beyond $xr ms")"
+	unset multiplot
+	EOF
+}
+
+draw_rack() {
+	[[ -s $DATA/topo-3x3.json ]] || die "$DATA/topo-3x3.json missing (make figures-data)"
+	scripts/topo2dot --grid 3x3 --title $'3x3 torus (node 0\'s r2c2ctl -j topo show)\nport numbers at each end of a link; blue: x (ports 0/1), red: y (ports 2/3)' \
+		"$DATA/topo-3x3.json" |
+		neato -n2 -Tpng -Gdpi=96 -o "$FIG/rack-3x3.png"
+}
+
+draw() {
+	need gnuplot gnuplot-nox
+	need neato graphviz
+	need jq jq
+	mkdir -p "$FIG"
+	draw_demo
+	draw_conv
+	draw_rack
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png in $FIG"
+}
+
+# header WHAT COMMAND KERNEL DATE: the first line of a data file
+header() {
+	printf '# %s. Command: %s; date %s; kernel %s; r2c2 %s; host load %s\n' \
+		"$1" "$2" "$4" "$3" "$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- . ':!Documentation' ':!README.md' 2>/dev/null || echo '+changes')" "$LOAD"
+}
+
+# block FILE NAME DIR: the files of vm-run --out FILE's block NAME into DIR
+block() {
+	mkdir -p "$3"
+	tr -d '\r' <"$1" | sed -n "/^r2c2-out-begin $2\$/,/^r2c2-out-end $2\$/p" |
+		sed '1d;$d' | base64 -d | tar -C "$3" -xz ||
+		die "no $2 block in $1"
+}
+
+builds() {
+	[[ -f $R2C2_CACHE/kernels ]] || die "run scripts/setup.sh first"
+	make --no-print-directory modules-all >/dev/null
+	make --no-print-directory userspace >/dev/null
+	make --no-print-directory -C tc >/dev/null
+	make --no-print-directory -C selftests/tools >/dev/null
+	# shellcheck disable=SC2046  # pkg-config's words
+	cc -O2 -std=gnu11 -D_GNU_SOURCE -I include -I include/uapi \
+		$(pkg-config --cflags libnl-genl-3.0) -o bench/r2c2d_bench \
+		bench/r2c2d_bench.c $(pkg-config --libs libnl-genl-3.0)
+}
+
+data_demo() {
+	local k=${R2C2_DEMO_KERNEL:-6.1} T cmd kernel date
+	T=$(mktemp -d)
+	cmd="scripts/vm-run --kernel $k --out OUT -- scripts/figures-guest.sh"
+	echo "figures: $cmd (the rate-loop demo, then a 2x2 torus; about 2 minutes)"
+	scripts/vm-run --kernel "$k" --out "$T/out" -- scripts/figures-guest.sh 2>&1 | tee "$LOGS/demo.log"
+	grep -q '^vm-run: exit status 0 ' "$LOGS/demo.log" || die "the VM run failed (log: $LOGS/demo.log)"
+	block "$T/out" demo-loop "$T/d"
+	block "$T/out" topo-2x2 "$T/d"
+	kernel=$(awk '$1 == "kernel" { print $2 }' "$T/d/meta")
+	date=$(awk '$1 == "date" { print $2 }' "$T/d/meta")
+	{
+		header "Rate-loop demo, each flow's rate in Mbit/s (iperf3 sender, 0.5-s intervals; t = the interval's end, seconds after the client started, to 0.1 s; NaN: that flow's interval ended at another time); block 0 plain TCP, block 1 sch_r2c2 + r2c2d" "$cmd" "$kernel" "$date"
+		echo "# t_s	A_mbit	B_mbit	C_mbit"
+		sort -g "$T/d/plain.rates"; printf '\n\n'
+		sort -g "$T/d/r2c2.rates"
+	} >"$DATA/demo-loop-rates.tsv"
+	{
+		header "Rate-loop demo, tbf backlog at node 0's p0 in bytes (a tc -s qdisc show, then 0.1 s of sleep, in a loop: as often as the guest manages; t = seconds after the flows started); block 0 plain TCP, block 1 sch_r2c2 + r2c2d" "$cmd" "$kernel" "$date"
+		echo "# t_s	backlog_B"
+		cat "$T/d/plain.q"; printf '\n\n'
+		cat "$T/d/r2c2.q"
+	} >"$DATA/demo-loop-queue.tsv"
+	{
+		header "Rate-loop demo, events (seconds after the flows started): the demo's measuring windows, and when r2c2d's rates were pushed and in the qdisc" "$cmd" "$kernel" "$date"
+		echo "# run	event	t_s"
+		cat "$T/d/events"
+	} >"$DATA/demo-loop-events.tsv"
+	{
+		header "Node 0's r2c2ctl -j topo show of the demo's 3x3 torus" "$cmd" "$kernel" "$date"
+		cat "$T/d/topo-3x3.json"
+	} >"$DATA/topo-3x3.json"
+	{
+		header "Node 0's r2c2ctl -j topo show of a 2x2 torus (selftests/torus.sh)" "$cmd" "$kernel" "$date"
+		cat "$T/d/topo-2x2.json"
+	} >"$DATA/topo-2x2.json"
+	rm -rf "$T"
+}
+
+data_conv() {
+	local reps=${FIG_CONV_REPS:-10} T cmd kernel date
+	T=$(mktemp -d)
+	cmd="scripts/vm-run --kernel 6.12 --icount 0 --timeout 2400 -- 'BENCH_REPS=$reps bench/r2c2d.sh conv 3x3'"
+	echo "figures: $cmd (about a minute a repetition)"
+	scripts/vm-run --kernel 6.12 --icount 0 --timeout 2400 -- \
+		"BENCH_REPS=$reps bench/r2c2d.sh conv 3x3" 2>&1 | tee "$LOGS/conv.log"
+	grep -q '^vm-run: exit status 0 ' "$LOGS/conv.log" || die "the VM run failed (log: $LOGS/conv.log)"
+	kernel=$(tr -d '\r' <"$LOGS/conv.log" | sed -n 's/^bench r2c2d conv: kernel \([^,]*\),.*/\1/p' | head -n 1)
+	date=$(tr -d '\r' <"$LOGS/conv.log" | sed -n 's/^bench r2c2d conv: kernel [^,]*, [^,]*, [^,]*, \([^,]*\),.*/\1/p' | head -n 1)
+	{
+		header "r2c2d convergence after a flow start, one row a repetition, in ms (Documentation/performance.md, \"r2c2d: convergence after a flow event\"; bench/r2c2d.sh's RESULT lines)" "$cmd" "$kernel" "$date"
+		echo "# rep	event_to_last_push	broadcast_3_to_0	heard_to_pushed_node0	heard_to_pushed_node3	qdisc_setrate_A	qdisc_setrate_B"
+		tr -d '\r' <"$LOGS/conv.log" | awk '
+		/RESULT set-rate convergence/ {
+			match($0, /rep [0-9]+/); r = substr($0, RSTART + 4, RLENGTH - 4)
+			for (i = 1; i <= NF; i++) { if ($i == "A") a[r] = $(i + 1); if ($i == "B") b[r] = $(i + 1) }
+		}
+		/RESULT rep [0-9]+: daemon convergence/ {
+			match($0, /rep [0-9]+/); r = substr($0, RSTART + 4, RLENGTH - 4)
+			s = $0; sub(/.*last push /, "", s); last[r] = s + 0
+			s = $0; sub(/.*node 0 heard\) /, "", s); bc[r] = s + 0
+			s = $0; sub(/.*pushed: node 0 /, "", s); p0[r] = s + 0
+			s = $0; sub(/.*ms, node 3 /, "", s); p3[r] = s + 0
+			order[++n] = r
+		}
+		END { for (k = 1; k <= n; k++) { r = order[k]
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r, last[r], bc[r], p0[r], p3[r], a[r], b[r] } }'
+	} >"$T/conv.tsv"
+	(($(grep -vc '^#' "$T/conv.tsv") == reps)) || die "fewer than $reps repetitions in $LOGS/conv.log"
+	mv "$T/conv.tsv" "$DATA/conv.tsv"
+	rm -rf "$T"
+}
+
+case ${1:-draw} in
+draw) draw ;;
+data)
+	LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+	LOGS=build/figures	# the VM runs' whole output
+	mkdir -p "$LOGS"
+	builds
+	case ${2:-all} in
+	demo) data_demo ;;
+	conv) data_conv ;;
+	all) data_demo; data_conv ;;
+	*) die "usage: $0 data [demo|conv|all]" ;;
+	esac
+	draw ;;
+*) die "usage: $0 [draw] | data [demo|conv|all]" ;;
+esac
