@@ -82,6 +82,8 @@ BASE_PKGS=(
 	# tools/wireshark (tshark loads the dissector), tools/ynl (the upstream
 	# YNL schema and tooling of 6.12, its python dependencies)
 	tshark python3-yaml python3-jsonschema linux-source-6.12
+	# make figures (userspace/tests/figures_test.sh draws them)
+	gnuplot-nox graphviz
 )
 
 pkg_missing() {
