@@ -10,8 +10,9 @@
 #	scripts/debug-kernel.sh [6.1|6.12] --release  print its kernel release (built only)
 #
 # The version defaults to 6.1 (also: R2C2_DEBUG_KVER).
-# Source: Debian's linux-source-<version>, unpacked by scripts/setup.sh in
-# $R2C2_CACHE/linux-source-<version>, built out of tree (O=), never modified.
+# Source: Debian's linux-source-<version>, unpacked in
+# $R2C2_CACHE/linux-source-<version> (by scripts/setup.sh for 6.1, here from
+# /usr/src for 6.12), built out of tree (O=), never modified.
 # Config: `make tinyconfig` + scripts/debug-kernel.config, then for 6.12
 # scripts/debug-kernel-6.12.config on top of it (its lines override the
 # base fragment's; `# removed CONFIG_X` drops the base's line of a symbol
@@ -94,6 +95,16 @@ esac
 if [ -f "$DIR/.done" ]; then
 	log "up to date: $DIR ($(cat "$DIR/release"))"
 	exit 0
+fi
+# scripts/setup.sh unpacks 6.1 only (and installs linux-source-6.12)
+if [ ! -f "$SRC/Makefile" ] && [ -z "${R2C2_DEBUG_KERNEL_SRC:-}" ]; then
+	tbs=(/usr/src/linux-source-"$KVER".tar.*)
+	tb=${tbs[0]}
+	if [ -f "$tb" ]; then
+		log "unpacking $tb in $CACHE"
+		mkdir -p "$CACHE"
+		tar -C "$CACHE" -xf "$tb" || die "could not unpack $tb"
+	fi
 fi
 [ -f "$SRC/Makefile" ] || die "no kernel source at $SRC: run scripts/setup.sh"
 [ -z "$VFRAG" ] || [ -f "$VFRAG" ] || die "no $VFRAG"
