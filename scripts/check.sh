@@ -56,7 +56,7 @@
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
 #   R2C2_CHECK_DEBUG_KERNELS
 #                       debug kernels of the debug step (default: "6.1";
-#                       "6.1 6.12" or "6.12" add ~10 min of guest time and,
+#                       "6.1 6.12" or "6.12" add ~15 min of guest time and,
 #                       uncached, the 6.12 debug kernel's build)
 #   R2C2_VM_TIMEOUT     limit of each VM run in seconds (default: 1800)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
