@@ -5,12 +5,17 @@
 #   make                 modules for the running kernel's headers + userspace
 #   make modules KVER=X  modules against /lib/modules/X/build into build/X/
 #   make modules-all     modules for both target kernels (see setup.sh)
-#   make modules-debug   modules for the debug kernel (scripts/debug-kernel.sh)
+#   make modules-debug   modules for the debug kernels (scripts/debug-kernel.sh;
+#                        KVER=6.1 or KVER=6.12 for one)
 #   make userspace       r2c2ctl, r2c2d, libr2c2
 #   make check           set up and run every test (what CI runs)
 #   make check-fuzz      the frame fuzzer (selftests/fuzz_rack.sh), both kernels
 #   make check-debug     every selftest on the debug kernel (make check runs
-#                        the files of selftests/debug-subset there)
+#                        the files of selftests/debug-subset there);
+#                        DEBUG_KERNEL=6.12 for the 6.12 one
+#   make check-debug-6.12
+#                        the files of selftests/debug-subset on the 6.12
+#                        debug kernel (not in make check: its time)
 #   make check-lifecycle 50 load/configure/traffic/unload cycles under
 #                        traffic (selftests/lifecycle_stress.sh), both kernels
 #   make demo            set up and run the demo in a VM
@@ -38,7 +43,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-fuzz check-lifecycle demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-debug-6.12 check-fuzz check-lifecycle demo clean checkpatch bench-forward
 .PHONY: figures figures-data
 .PHONY: install install-modules install-tools uninstall check-install tc-plugin dkms-source deb
 
@@ -67,12 +72,27 @@ modules-all:
 		$(MAKE) --no-print-directory modules KVER=$$k || exit 1; \
 	done
 
-# Against the O= tree of the debug kernel that this checkout's
-# scripts/debug-kernel.config describes: build/<its release>/.
+# Against the O= tree of each debug kernel that this checkout's
+# scripts/debug-kernel*.config describe: build/<its release>/. The 6.1 one
+# must be built, the 6.12 one is skipped when it is not; KVER=6.1 or
+# KVER=6.12 builds for that one only (which must be built).
+ifeq ($(origin KVER),command line)
+DEBUG_KVERS := $(KVER)
+else
+DEBUG_KVERS := 6.1 6.12
+endif
 modules-debug:
-	@d=$$(scripts/debug-kernel.sh --dir) && test -f $$d/.done || \
-		{ echo "no debug kernel: run scripts/debug-kernel.sh first" >&2; exit 1; }; \
-	$(MAKE) --no-print-directory modules KVER=$$(cat $$d/release) KDIR=$$d/build
+	@for v in $(DEBUG_KVERS); do \
+		d=$$(scripts/debug-kernel.sh $$v --dir) || exit 1; \
+		if [ ! -f $$d/.done ]; then \
+			if [ $$v = 6.1 ] || [ "$(DEBUG_KVERS)" = $$v ]; then \
+				echo "no $$v debug kernel: run scripts/debug-kernel.sh $$v first" >&2; exit 1; \
+			fi; \
+			echo "no $$v debug kernel (scripts/debug-kernel.sh $$v): its modules skipped"; \
+			continue; \
+		fi; \
+		$(MAKE) --no-print-directory modules KVER=$$(cat $$d/release) KDIR=$$d/build || exit 1; \
+	done
 
 userspace:
 	$(MAKE) -C userspace
@@ -81,13 +101,21 @@ check:
 	bash scripts/check.sh
 
 # Every selftest file on the debug kernel, in one VM (about 1.5 hours on
-# 2 cores; a kmemleak scan after each file).
+# 2 cores; a kmemleak scan after each file). DEBUG_KERNEL=6.12: on the
+# 6.12 debug kernel.
+DEBUG_KERNEL ?= 6.1
 check-debug: userspace
-	bash scripts/debug-kernel.sh
-	@$(MAKE) --no-print-directory modules-debug
+	bash scripts/debug-kernel.sh $(DEBUG_KERNEL)
+	@$(MAKE) --no-print-directory modules-debug KVER=$(DEBUG_KERNEL)
 	@$(MAKE) -C tc --no-print-directory
 	@$(MAKE) -C selftests/tools --no-print-directory
-	scripts/vm-run --kernel debug --timeout 7200 -- selftests/run.sh
+	scripts/vm-run --kernel debug-$(DEBUG_KERNEL) --timeout 7200 -- selftests/run.sh
+
+# make check's debug step (the files of selftests/debug-subset) on the
+# 6.12 debug kernel, building it first if needed (Documentation/testing.md).
+check-debug-6.12:
+	R2C2_CHECK_STEPS="build userspace debug" R2C2_CHECK_DEBUG_KERNELS=6.12 \
+		bash scripts/check.sh
 
 # The frame fuzzer on a 3x3 torus, both kernels, 100,000 frames (not in
 # make check; Documentation/reliability.md, "Frame fuzzing").

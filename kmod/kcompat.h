@@ -28,8 +28,10 @@ static inline void r2c2_dev_set_lltx(struct net_device *dev)
  */
 static inline void r2c2_dev_set_netns_local(struct net_device *dev)
 {
-#ifdef NETIF_F_NETNS_LOCAL
+#if defined(NETIF_F_NETNS_LOCAL)
 	dev->features |= NETIF_F_NETNS_LOCAL;
+#elif defined(R2C2_HAVE_NETNS_IMMUTABLE)
+	dev->netns_immutable = true;	/* 6.15, and 6.12.y (probed in Kbuild) */
 #else
 	dev->netns_local = true;	/* 6.12: a private flag */
 #endif

@@ -26,7 +26,9 @@
 #                   nice 19, so it takes only the CPU the other steps leave
 #                   idle (the guests of step 5 wait on timers much of the
 #                   time); nothing when it is cached. `make check-debug`
-#                   runs every file on it.
+#                   runs every file on it. The 6.12 debug kernel only
+#                   with R2C2_CHECK_DEBUG_KERNELS (step vm-debug-6.12;
+#                   `make check-debug-6.12`).
 #
 # A step whose tests do not exist yet (no userspace test target, no
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
@@ -52,6 +54,10 @@
 #   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm
 #                       install vng debug")
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
+#   R2C2_CHECK_DEBUG_KERNELS
+#                       debug kernels of the debug step (default: "6.1";
+#                       "6.1 6.12" or "6.12" add ~15 min of guest time and,
+#                       uncached, the 6.12 debug kernel's build)
 #   R2C2_VM_TIMEOUT     limit of each VM run in seconds (default: 2700; the
 #                       6.1 suite took 890 s on an idle host and over 1800 s
 #                       at load 5-6)
@@ -64,6 +70,7 @@ cd "$REPO" || exit 1
 CACHE=${R2C2_CACHE:-/var/cache/r2c2}
 STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm install vng debug} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
+DEBUG_KERNELS=${R2C2_CHECK_DEBUG_KERNELS:-6.1}
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
 case ${CI:-} in
@@ -231,11 +238,31 @@ fi
 # The debug kernel builds in the background while the other steps run
 # (debug-kernel.sh runs make under nice 19 / ionice -c3); the debug step
 # waits for it.
+# Names of the debug step for debug kernel $1: 6.1 keeps the plain ones.
+dsuffix() { [ "$1" = 6.1 ] || printf -- '-%s' "$1"; }
+
+# Several debug kernels build one after the other, each with its exit
+# status in debug-kernel<suffix>.rc.
 dk_pid=
 if want debug; then
-	bash scripts/debug-kernel.sh >"$LOGDIR/debug-kernel.log" 2>&1 &
+	for dk in $DEBUG_KERNELS; do
+		case $dk in
+		6.1|6.12) ;;
+		*) echo "R2C2_CHECK_DEBUG_KERNELS: unknown debug kernel '$dk' (6.1, 6.12)" >&2; exit 2 ;;
+		esac
+		rm -f "$LOGDIR/debug-kernel$(dsuffix "$dk").rc"
+	done
+	(
+		for dk in $DEBUG_KERNELS; do
+			rc=0
+			bash scripts/debug-kernel.sh "$dk" >"$LOGDIR/debug-kernel$(dsuffix "$dk").log" 2>&1 || rc=$?
+			echo "$rc" >"$LOGDIR/debug-kernel$(dsuffix "$dk").rc"
+		done
+	) &
 	dk_pid=$!
-	echo "debug kernel: building in the background (pid $dk_pid, log build/check/debug-kernel.log)"
+	for dk in $DEBUG_KERNELS; do
+		echo "debug kernel $dk: building in the background (pid $dk_pid, log build/check/debug-kernel$(dsuffix "$dk").log)"
+	done
 fi
 
 # Kernel names (6.1, 6.12) to ABIs.
@@ -483,28 +510,35 @@ fi
 
 # ---------------------------------------------------------------- debug
 if want debug; then
-	section "vm selftests on the debug kernel: selftests/debug-subset"
 	t0=$SECONDS
-	rc=0
-	wait "$dk_pid" || rc=$?
-	cat "$LOGDIR/debug-kernel.log"
-	printf -- '-- debug-kernel: exit status %d, waited %ds for it\n' "$rc" $((SECONDS - t0))
 	mapfile -t dfiles < <(subset_of selftests/debug-subset)
-	if ((rc != 0)); then
-		note vm-debug 0 1 0 "scripts/debug-kernel.sh failed (build/check/debug-kernel.log)"
-	elif ! run_logged build-debug make modules-debug; then
-		note vm-debug 0 1 0 "make modules-debug failed"
-	elif ((${#dfiles[@]} == 0)); then
-		not_run vm-debug "selftests/debug-subset lists no file"
-	else
-		rc=0
-		run_logged vm-debug scripts/vm-run --kernel debug \
-			--timeout "${R2C2_VM_DEBUG_TIMEOUT:-2400}" -- selftests/run.sh "${dfiles[@]}" || rc=$?
-		count_selftests "$LOGDIR/vm-debug.log" vm-debug
-		((rc != 0 && tf == 0)) && tf=1
-		judge_skips vm-debug debug <"$LOGDIR/vm-debug.skips"
-		note vm-debug "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vm-run exit $rc")"
-	fi
+	for dk in $DEBUG_KERNELS; do
+		sfx=$(dsuffix "$dk")
+		if [ "$dk" = 6.1 ]; then
+			section "vm selftests on the debug kernel: selftests/debug-subset"
+		else
+			section "vm selftests on the $dk debug kernel: selftests/debug-subset"
+		fi
+		[ -z "$dk_pid" ] || { wait "$dk_pid"; dk_pid=; }
+		rc=$(cat "$LOGDIR/debug-kernel$sfx.rc" 2>/dev/null) || rc=1
+		cat "$LOGDIR/debug-kernel$sfx.log"
+		printf -- '-- debug-kernel%s: exit status %d, waited %ds for it\n' "$sfx" "$rc" $((SECONDS - t0))
+		if ((rc != 0)); then
+			note "vm-debug$sfx" 0 1 0 "scripts/debug-kernel.sh $dk failed (build/check/debug-kernel$sfx.log)"
+		elif ! run_logged "build-debug$sfx" make modules-debug KVER="$dk"; then
+			note "vm-debug$sfx" 0 1 0 "make modules-debug KVER=$dk failed"
+		elif ((${#dfiles[@]} == 0)); then
+			not_run "vm-debug$sfx" "selftests/debug-subset lists no file"
+		else
+			rc=0
+			run_logged "vm-debug$sfx" scripts/vm-run --kernel "debug$sfx" \
+				--timeout "${R2C2_VM_DEBUG_TIMEOUT:-2400}" -- selftests/run.sh "${dfiles[@]}" || rc=$?
+			count_selftests "$LOGDIR/vm-debug$sfx.log" "vm-debug$sfx"
+			((rc != 0 && tf == 0)) && tf=1
+			judge_skips "vm-debug$sfx" "debug$sfx" <"$LOGDIR/vm-debug$sfx.skips"
+			note "vm-debug$sfx" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vm-run exit $rc")"
+		fi
+	done
 fi
 
 # ---------------------------------------------------------------- CI
