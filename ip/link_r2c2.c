@@ -76,7 +76,7 @@ static int r2c2_parse_opt(struct link_util *lu, int argc, char **argv,
 			  struct nlmsghdr *n)
 {
 	fprintf(stderr,
-		"r2c2: r2c0 is made and configured with r2c2ctl (r2c2ctl node add ADDR), not ip link\n");
+		"r2c2: r2c0 is made and configured with r2c2ctl (r2c2ctl node set addr ADDR), not ip link\n");
 	return -1;
 }
 
@@ -84,7 +84,7 @@ static void r2c2_print_help(struct link_util *lu, int argc, char **argv,
 			    FILE *f)
 {
 	fprintf(f,
-		"Usage: r2c2ctl node add ADDR ...   (r2c0 is not made by ip link)\n"
+		"Usage: r2c2ctl node set addr ADDR ...   (r2c0 is not made by ip link)\n"
 		"       ip -d link show r2c0       (addr, topology, rproto, hello)\n");
 }
 

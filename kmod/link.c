@@ -5,7 +5,7 @@
  * r2c0, with iproute2's link_r2c2.so plugin), and the node's counters as
  * ethtool statistics (ethtool -S r2c0).
  *
- * r2c0 is created by configuring the node (r2c2ctl node add), never by
+ * r2c0 is created by configuring the node (r2c2ctl node set addr), never by
  * ip link add: the node is a per-namespace object with ports, tables
  * and works, and r2c0 is only its face. The link ops therefore refuse
  * every IFLA_INFO_KIND "r2c2" request in ->validate (before anything is
@@ -34,7 +34,7 @@ static int r2c2_link_validate(struct nlattr *tb[], struct nlattr *data[],
 			      struct netlink_ext_ack *extack)
 {
 	NL_SET_ERR_MSG(extack,
-		       "r2c2 links are made and changed with r2c2ctl (r2c2ctl node add ADDR), not ip link");
+		       "r2c2 links are made and changed with r2c2ctl (r2c2ctl node set addr ADDR), not ip link");
 	return -EOPNOTSUPP;
 }
 
