@@ -47,7 +47,8 @@ ethtool_json()
 }
 
 setup
-log_test_or_exit $? "two nodes, r2c0 up"
+check_err $? "setup failed"
+log_test_or_exit "setup: two nodes, r2c0 up"
 
 # 1. the info data r2c2ctl node show reports
 ip netns exec "$A" r2c2ctl -j node show >"$TMPD/node.json"
