@@ -203,8 +203,10 @@ ifeq ($(DESTDIR),)
 	depmod -a $(KVER)
 endif
 
+# tc's q_r2c2.so and ip's link_r2c2.so (ip -d link show r2c0)
 tc-plugin:
 	@$(MAKE) --no-print-directory -C tc q_r2c2.so
+	@$(MAKE) --no-print-directory -C ip link_r2c2.so
 
 install-tools: userspace tc-plugin
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
@@ -214,6 +216,7 @@ install-tools: userspace tc-plugin
 		>$(DESTDIR)$(SBINDIR)/r2c2-node
 	chmod 0755 $(DESTDIR)$(SBINDIR)/r2c2-node
 	$(MAKE) --no-print-directory -C tc install DESTDIR=$(DESTDIR)
+	$(MAKE) --no-print-directory -C ip install DESTDIR=$(DESTDIR)
 	$(INSTALL) -m 0644 $(addprefix Documentation/,$(MAN8)) $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL) -m 0644 $(addprefix Documentation/,$(MAN5)) $(DESTDIR)$(MANDIR)/man5/
 	for u in $(UNITS); do \
@@ -259,6 +262,7 @@ ifeq ($(DESTDIR),)
 endif
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,r2c2ctl r2c2d r2c2-node)
 	rm -f $(DESTDIR)$$($(MAKE) -s --no-print-directory -C tc print-libdir)/q_r2c2.so
+	rm -f $(DESTDIR)$$($(MAKE) -s --no-print-directory -C ip print-libdir)/link_r2c2.so
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(MAN8)) $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(MAN5))
 	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 	rm -rf $(DESTDIR)$(DOCDIR)

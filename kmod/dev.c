@@ -370,6 +370,7 @@ static void r2c2_dev_setup(struct net_device *dev)
 	dev->needed_headroom = R2C2_DATA_HLEN + ETH_HLEN;
 	r2c2_dev_set_lltx(dev);
 	r2c2_dev_set_netns_local(dev);
+	r2c2_link_setup(dev);
 }
 
 /**

@@ -6,6 +6,7 @@
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
+#include <net/rtnetlink.h>
 
 #include "r2c2.h"
 
@@ -316,9 +317,12 @@ static int __init r2c2_init(void)
 	err = register_pernet_device(&r2c2_net_ops);
 	if (err)
 		goto err_wq;
-	err = r2c2_notifier_register();
+	err = r2c2_link_register();
 	if (err)
 		goto err_pernet;
+	err = r2c2_notifier_register();
+	if (err)
+		goto err_link;
 	/* last: userspace can reach us only when everything is ready */
 	err = r2c2_genl_register();
 	if (err)
@@ -327,6 +331,9 @@ static int __init r2c2_init(void)
 
 err_notifier:
 	r2c2_notifier_unregister();
+err_link:
+	/* no node was configured: genl was never reachable */
+	r2c2_link_unregister();
 err_pernet:
 	unregister_pernet_device(&r2c2_net_ops);
 	rcu_barrier();
@@ -340,6 +347,8 @@ static void __exit r2c2_exit(void)
 	r2c2_genl_unregister();
 	r2c2_notifier_unregister();
 	unregister_pernet_device(&r2c2_net_ops);
+	/* after every node and its r2c0 are gone (link.c) */
+	r2c2_link_unregister();
 	r2c2_tables_wq_fini();
 	rcu_barrier();
 }
@@ -351,3 +360,4 @@ MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("R2C2 rack-scale network: source-routed L2 forwarding, topology discovery and broadcast");
 MODULE_AUTHOR("r2c2 project");
 MODULE_ALIAS_GENL_FAMILY(R2C2_GENL_NAME);
+MODULE_ALIAS_RTNL_LINK(R2C2_LINK_KIND);

@@ -45,6 +45,9 @@
 #include "reseq.h"
 #include "bretry.h"
 
+/* the modules' version (ethtool -i r2c0); the Makefile's VERSION */
+#define R2C2_MOD_VERSION	"0.1.0"
+
 #define R2C2_HELLO_MS_DEFAULT	1000
 #define R2C2_TREES_DEFAULT	4
 #define R2C2_RP_NODE		0xff	/* flow follows the node default */
@@ -431,6 +434,9 @@ int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 		   const u8 *dst);
 int r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb);
 int r2c2_notifier_register(void);
+void r2c2_link_setup(struct net_device *dev);
+int r2c2_link_register(void);
+void r2c2_link_unregister(void);
 void r2c2_notifier_unregister(void);
 
 /* fwd.c */

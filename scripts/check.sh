@@ -6,7 +6,7 @@
 #   1. setup        scripts/setup.sh (apt packages, kernels, sources)
 #   2. build        make modules KVER=<abi> for each kernel (W=1, a warning
 #                   fails); make checkpatch; make userspace;
-#                   make -C tc; make -C selftests/tools (when they exist)
+#                   make -C tc, ip; make -C selftests/tools (when they exist)
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
 #   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP);
@@ -313,7 +313,7 @@ if want build; then
 	fi
 	# The tc plugin and the selftests' helper programs, when present
 	# (the VM runner copies them into the guest).
-	for d in tc selftests/tools; do
+	for d in tc ip selftests/tools; do
 		[[ -f $d/Makefile ]] || continue
 		name=build-${d//\//-}
 		section "build: make -C $d"

@@ -24,6 +24,14 @@
 # usage: scripts/kunit.sh [kunit.py run options, e.g. a filter glob]
 # Exit status: kunit.py's (0 all passed), 4 if there is no suite.
 # The last line is "kunit: N passed, N failed, N skipped".
+#
+#        scripts/kunit.sh --hook-tree DIR
+# only places the suites in the kernel tree DIR (step 2 below: the
+# net/r2c2_kunit directory and one line each in net/Kconfig and
+# net/Makefile; nothing else of DIR changes) and exits. kunit.py has no
+# option for an external module directory, so this is how a kernel tree
+# of your own runs them, with the kunitconfig of this repository:
+#   cd DIR && tools/testing/kunit/kunit.py run --kunitconfig=<repo>/kunit
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,6 +41,13 @@ WORK=${R2C2_KUNIT_SRC:-$CACHE/kunit-src}
 BUILD=${R2C2_KUNIT_BUILD:-$CACHE/kunit-build}
 JOBS=${R2C2_JOBS:-$(nproc)}
 TREE=net/r2c2_kunit
+
+HOOK_ONLY=0
+if [ "${1:-}" = --hook-tree ]; then
+	[ -f "${2:-}/tools/testing/kunit/kunit.py" ] ||
+		{ echo "kunit.sh: --hook-tree DIR: DIR must be a kernel source tree with tools/testing/kunit" >&2; exit 2; }
+	HOOK_ONLY=1 WORK=$(cd "$2" && pwd)
+fi
 
 log() { printf 'kunit.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -46,7 +61,7 @@ if [ "${#suites[@]}" -eq 0 ]; then
 	exit 4
 fi
 [ -f "$REPO/kunit/.kunitconfig" ] || die "kunit/.kunitconfig is missing"
-[ -f "$SRC/tools/testing/kunit/kunit.py" ] ||
+[ "$HOOK_ONLY" = 1 ] || [ -f "$SRC/tools/testing/kunit/kunit.py" ] ||
 	die "$SRC not found: run scripts/setup.sh first (it unpacks linux-source-6.1)"
 command -v python3 >/dev/null || die "python3 not found: run scripts/setup.sh"
 
@@ -61,7 +76,7 @@ replace_file() {
 }
 
 # 1. A writable copy of the kernel source, once.
-if [ ! -f "$WORK/.r2c2-kunit-src" ]; then
+if [ "$HOOK_ONLY" = 0 ] && [ ! -f "$WORK/.r2c2-kunit-src" ]; then
 	log "copying $SRC to $WORK (once)"
 	rm -rf "$WORK.tmp"
 	mkdir -p "$(dirname "$WORK")"
@@ -119,6 +134,12 @@ if cmp -s "$WORK/$TREE/.kunitconfig.new" "$WORK/$TREE/.kunitconfig"; then
 	rm -f "$WORK/$TREE/.kunitconfig.new"
 else
 	mv -f "$WORK/$TREE/.kunitconfig.new" "$WORK/$TREE/.kunitconfig"
+fi
+
+if [ "$HOOK_ONLY" = 1 ]; then
+	log "suites placed in $WORK/$TREE; now run:"
+	log "  cd $WORK && tools/testing/kunit/kunit.py run --kunitconfig=$REPO/kunit"
+	exit 0
 fi
 
 # 3. Build and run.

@@ -23,6 +23,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
 #include <linux/r2c2.h>
+#include <r2c2/stat_names.h>
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -217,53 +218,6 @@ static inline int tnl_talk(struct tnl *t, struct nl_msg *msg, tnl_cb cb,
 }
 
 /* names of enum r2c2_stat, by value (unknown ones print as s<N>) */
-static const char *const tnl_stat_names[] = {
-	[R2C2_S_RX_PACKETS] = "rx_packets",
-	[R2C2_S_RX_BYTES] = "rx_bytes",
-	[R2C2_S_TX_PACKETS] = "tx_packets",
-	[R2C2_S_TX_BYTES] = "tx_bytes",
-	[R2C2_S_FORWARDED] = "forwarded",
-	[R2C2_S_DELIVERED] = "delivered",
-	[R2C2_S_ORIGINATED] = "originated",
-	[R2C2_S_BCAST_TX] = "bcast_tx",
-	[R2C2_S_BCAST_FWD] = "bcast_fwd",
-	[R2C2_S_BCAST_RX] = "bcast_rx",
-	[R2C2_S_HELLO_TX] = "hello_tx",
-	[R2C2_S_HELLO_RX] = "hello_rx",
-	[R2C2_S_DROP_TRUNCATED] = "drop_truncated",
-	[R2C2_S_DROP_VERSION] = "drop_version",
-	[R2C2_S_DROP_CSUM] = "drop_csum",
-	[R2C2_S_DROP_RLEN] = "drop_rlen",
-	[R2C2_S_DROP_RIDX] = "drop_ridx",
-	[R2C2_S_DROP_NO_PORT] = "drop_no_port",
-	[R2C2_S_DROP_PORT_DOWN] = "drop_port_down",
-	[R2C2_S_DROP_LOOP] = "drop_loop",
-	[R2C2_S_DROP_DUP] = "drop_dup",
-	[R2C2_S_DROP_NO_ROUTE] = "drop_no_route",
-	[R2C2_S_DROP_NO_NODE] = "drop_no_node",
-	[R2C2_S_DROP_TX_ERR] = "drop_tx_err",
-	[R2C2_S_DROP_NOMEM] = "drop_nomem",
-	[R2C2_S_DROP_BAD_LSA] = "drop_bad_lsa",
-	[R2C2_S_FLOW_TABLE_FULL] = "flow_table_full",
-	[R2C2_S_RESEQ_INORDER] = "reseq_inorder",
-	[R2C2_S_RESEQ_REORDERED] = "reseq_reordered",
-	[R2C2_S_RESEQ_TIMEOUT] = "reseq_timeout",
-	[R2C2_S_RESEQ_LIMIT] = "reseq_limit",
-	[R2C2_S_RESEQ_LATE] = "reseq_late",
-	[R2C2_S_RESEQ_DUP] = "reseq_dup",
-	[R2C2_S_RESEQ_RESYNC] = "reseq_resync",
-	[R2C2_S_RESEQ_DIRECT] = "reseq_direct",
-	[R2C2_S_RESEQ_NOSTATE] = "reseq_nostate",
-	[R2C2_S_DROP_TOO_BIG] = "drop_too_big",
-	[R2C2_S_BCAST_RETRY] = "bcast_retry",
-	[R2C2_S_BCAST_RETRY_FAIL] = "bcast_retry_fail",
-	[R2C2_S_DROP_OFFLOAD] = "drop_offload",
-	[R2C2_S_DROP_LSDB_FULL] = "drop_lsdb_full",
-	[R2C2_S_DROP_UNKNOWN_SRC] = "drop_unknown_src",
-	[R2C2_S_ROUTES_REFUSED] = "routes_refused",
-	[R2C2_S_DROP_AUTH] = "drop_auth",
-	[R2C2_S_DROP_REPLAY] = "drop_replay",
-	[R2C2_S_DROP_LLADDR] = "drop_lladdr",
-};
+static const char *const tnl_stat_names[] = { R2C2_STAT_NAMES };
 
 #endif /* _R2C2_SELFTEST_NL_H */

@@ -858,4 +858,32 @@ struct tc_r2c2_xstats {
 	__u64	flows_unannounced;
 };
 
+/* ------------------------------------------------------------------ */
+/* rtnetlink: r2c0 as a link of kind "r2c2" (ip -d link show r2c0)     */
+
+#define R2C2_LINK_KIND		"r2c2"
+
+/**
+ * enum r2c2_link_attr - IFLA_INFO_DATA of r2c0 (IFLA_INFO_KIND "r2c2"),
+ *	read-only: a node is created and configured with r2c2ctl, not with
+ *	ip link add or set
+ * @IFLA_R2C2_UNSPEC: unused
+ * @IFLA_R2C2_ADDR: u16, the node's address
+ * @IFLA_R2C2_RPROTO: u8, the default routing protocol (enum r2c2_rproto)
+ * @IFLA_R2C2_HELLO_MS: u32, the hello interval in milliseconds
+ * @IFLA_R2C2_TOPO_DIMS: binary, one u8 radix per declared torus
+ *	dimension; absent when no topology is declared
+ * @__IFLA_R2C2_MAX: one past the last attribute
+ */
+enum r2c2_link_attr {
+	IFLA_R2C2_UNSPEC,
+	IFLA_R2C2_ADDR,
+	IFLA_R2C2_RPROTO,
+	IFLA_R2C2_HELLO_MS,
+	IFLA_R2C2_TOPO_DIMS,
+	__IFLA_R2C2_MAX,
+};
+
+#define IFLA_R2C2_MAX (__IFLA_R2C2_MAX - 1)
+
 #endif /* _UAPI_LINUX_R2C2_H */
