@@ -29,9 +29,18 @@
 #   FUZZ_RATE     frames a second at most (0: unpaced)
 #   FUZZ_MEM_MB   bound on the growth of Slab + VmallocUsed (64)
 #   FUZZ_KEEP     a directory to copy the seeds and the result into
+#   FUZZ_KEY      1: every node of the torus holds a rack key (r2c2ctl
+#                 key set), the fuzzer does not, and the seeds carry
+#                 trailers. Every HELLO, LSA, FLOW and ROUTES frame must
+#                 then be drop_auth, or drop_replay when it still carries
+#                 its seed's trailer over unchanged bytes (5 % of the
+#                 frames are seeds sent as they are); none is accepted:
+#                 no forged node in any graph, no FLOW or ROUTES event at
+#                 any node, node 4's flows as before, no neighbour on p4
 # The larger runs (Documentation/reliability.md, "Frame fuzzing"):
 #   scripts/vm-run --kernel 6.1 --timeout 1500 -- \
 #       'FUZZ_FRAMES=1000000 selftests/run.sh fuzz_rack.sh'
+#   scripts/vm-run --kernel 6.1 -- 'FUZZ_KEY=1 selftests/run.sh fuzz_rack.sh'
 
 # shellcheck disable=SC2317  # functions called through wait_until
 lib_dir=$(dirname "$0")
@@ -46,19 +55,22 @@ require_root
 require_cmd ip jq tcpdump
 require_module veth
 require_r2c2
-require_tools r2c2_snap r2c2_pingall r2c2_fuzz
+require_tools r2c2_snap r2c2_pingall r2c2_fuzz r2c2_replay
 
 FRAMES=${FUZZ_FRAMES:-100000}
 SEED=${FUZZ_SEED:-$(( $(date +%s) % 1000000007 ))}
 CSUM=${FUZZ_CSUM:-50}
 RATE=${FUZZ_RATE:-0}
 MEM_MB=${FUZZ_MEM_MB:-64}
+KEYED=${FUZZ_KEY:-0}
+KEY=00112233445566778899aabbccddeeff
 VICTIM=4
 VNS=$(torus_ns $VICTIM)
 FZ=r2c2-fz
 SEEDS=$FABRIC_TMP/seeds.pcap
 FUZZ=$(tool r2c2_fuzz)
 TCPDUMP_PID=
+MON_PIDS=()
 
 stop_tcpdump()
 {
@@ -67,6 +79,14 @@ stop_tcpdump()
 	TCPDUMP_PID=
 }
 cleanup_add stop_tcpdump
+
+stop_monitors()
+{
+	((${#MON_PIDS[@]})) || return 0
+	stop_pids "${MON_PIDS[@]}"
+	MON_PIDS=()
+}
+cleanup_add stop_monitors
 
 # meminfo: "Slab SUnreclaim VmallocUsed" in kB
 meminfo()
@@ -131,10 +151,18 @@ check_err $? "injector namespace failed"
 ip netns exec "$FZ" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 ip netns exec "$VNS" r2c2ctl port add 4 dev p4
 check_err $? "port add 4 on node $VICTIM failed"
+what="3x3 torus"
+if ((KEYED)); then
+	for ns in $(torus_namespaces); do
+		ip netns exec "$ns" r2c2ctl key set 1 "$KEY" ||
+			check_err 1 "$ns: key set failed"
+	done
+	what="3x3 torus, every node with rack key 1"
+fi
 torus_wait_ready 90
 check_err $? "the torus did not converge"
 P4MAC=$(ip -n "$VNS" -j link show p4 | jq -r '.[0].address')
-log_test "setup: 3x3 torus, injector on node $VICTIM's port 4"
+log_test "setup: $what, injector on node $VICTIM's port 4"
 ((RET == 0)) || ksft_exit
 lap setup
 
@@ -155,6 +183,13 @@ stop_tcpdump
 seeds_ready
 check_err $? "the capture lacks a frame type: $("$FUZZ" -s "$SEEDS" -l 2>&1)"
 log_info "seeds: $("$FUZZ" -s "$SEEDS" -l 2>&1)"
+if ((KEYED)); then
+	# every HELLO, LSA, FLOW and ROUTES seed signed with the key
+	cap=$("$(tool r2c2_replay)" -s "$SEEDS" -l)
+	json_assert '.trailer > 0 and .trailer == .hello + .lsa + .flow + .routes' <<<"$cap"
+	check_err $? "a control seed without its trailer: $cap"
+	log_info "seeds with a trailer: $cap"
+fi
 log_test "seeds captured on node $VICTIM's p1: every frame type"
 ((RET == 0)) || ksft_exit
 lap seeds
@@ -168,12 +203,23 @@ drop0=$(cat /sys/class/net/fz0/statistics/tx_dropped 2>/dev/null ||
 	ip netns exec "$FZ" cat /sys/class/net/fz0/statistics/tx_dropped)
 log_info "before: Slab SUnreclaim VmallocUsed (kB) $mem0; node $VICTIM $state0"
 log_info "r2c2_fuzz: $FRAMES frames, seed $SEED, checksum fixed for $CSUM %"
+keyargs=()
+if ((KEYED)); then
+	keyargs=(-K -u 5)
+	flows0=$(ip netns exec "$VNS" r2c2ctl -j flow show | jq -c 'map({flow, routing}) | sort_by(.flow)')
+	# the events every node hears while the fuzzer runs
+	for ns in $(torus_namespaces); do
+		ip netns exec "$ns" r2c2ctl -j monitor >"$FABRIC_TMP/mon.$ns" 2>&1 &
+		MON_PIDS+=($!)
+	done
+	sleep 0.5
+fi
 
 RET=0
 t0=$SECONDS
 ip netns exec "$FZ" "$FUZZ" -i fz0 -m "$P4MAC" -s "$SEEDS" -S "$SEED" \
 	-n "$FRAMES" -c "$CSUM" -r "$RATE" -A "$VICTIM" -P 0x0f -Q 0x1f \
-	>"$FABRIC_TMP/fuzz.json" 2>"$FABRIC_TMP/fuzz.log"
+	"${keyargs[@]}" >"$FABRIC_TMP/fuzz.json" 2>"$FABRIC_TMP/fuzz.log"
 check_err $? "r2c2_fuzz failed: $(cat "$FABRIC_TMP/fuzz.log")"
 took=$((SECONDS - t0))
 drop1=$(ip netns exec "$FZ" cat /sys/class/net/fz0/statistics/tx_dropped)
@@ -231,6 +277,8 @@ expect drop_loop '.predict.loop + .predict.hello_loop'
 expect drop_no_port '.predict.no_port'
 expect hello_rx '.predict.hello_ok + .predict.hello_bad + .predict.hello_loop'
 expect delivered '.predict.delivered'
+expect drop_auth '.predict.auth'
+expect drop_replay '.predict.replay'
 ((${#bad[@]} == 0))
 check_err $? "$(printf '%s; ' "${bad[@]}")"
 log_test "drop reasons the frame alone decides: each counter as predicted"
@@ -238,9 +286,14 @@ log_test "drop reasons the frame alone decides: each counter as predicted"
 # The rest depends on state: broadcasts and LSAs accepted, duplicate,
 # of a source not in the tables or beyond a full link-state database;
 # forwarded data. drop_nomem (none expected) may take a frame of any.
+# drop_tx_err and drop_too_big are charged to the port a frame leaves
+# by: node 4's frames to the fuzzer's forged neighbour on p4 (640 in a
+# 10^6-frame run), not frames it received.
 RET=0
 acct=$(jq -n -c --argjson d "$D" --argjson r "$R" '
-	($d | to_entries | map(select(.key | startswith("drop_"))) | map(.value) | add) as $drops
+	($d | to_entries | map(select((.key | startswith("drop_")) and
+		.key != "drop_tx_err" and .key != "drop_too_big"))
+	 | map(.value) | add) as $drops
 	| ($r.predict) as $p
 	| ($p.fwd + $p.fwd_maybe - $d.drop_port_down) as $fwd
 	| {rx: $d.rx_packets, drops: $drops, delivered: $d.delivered,
@@ -256,6 +309,34 @@ jq -e '.sum == .rx and .state_seen <= .state and .state_seen + .nomem >= .state
 check_err $? "frames unaccounted for: $acct"
 log_test "every frame dropped under a drop_* counter or handled (accepted, duplicate, forwarded)"
 lap accounting
+
+# ---------------------------------------------------------------- forgeries
+# With the key nothing of a control frame the fuzzer made may be
+# believed: the predictions above already hold hello_rx to 0 and the
+# state class to BCAST_ETH frames; here what the rack shows.
+if ((KEYED)); then
+	RET=0
+	stop_monitors
+	ev=$(cat "$FABRIC_TMP"/mon.* | jq -s -c '[.[] | select(.event == "flow" or .event == "routes")]')
+	[[ $ev == "[]" ]]
+	check_err $? "FLOW or ROUTES events heard: $(head -c 600 <<<"$ev")"
+	jq -s -e 'length == 9 and all(.[]; .nodes == 9)' "$FABRIC_TMP/after" >/dev/null
+	check_err $? "forged nodes in a graph: $(jq -c '{ns, nodes}' "$FABRIC_TMP/after" | tr '\n' ' ')"
+	# flows of node 4 may end (idle) or start (its answers to forged
+	# pings, routed as by default), and go to another node (forged ARP
+	# in a real node's name, BCAST_ETH: not authenticated); none may
+	# have changed its routing (ROUTES)
+	flows1=$(ip netns exec "$VNS" r2c2ctl -j flow show | jq -c 'map({flow, routing}) | sort_by(.flow)')
+	jq -n -e --argjson b "$flows0" --argjson a "$flows1" '
+		all($a[]; . as $f | ($b | map(select(.flow == $f.flow))) as $o
+		    | if ($o | length) > 0 then $o[0] == $f else $f.routing == "rps" end)' >/dev/null
+	check_err $? "node $VICTIM's flows changed: $flows0 -> $flows1"
+	nbr=$(ip netns exec "$VNS" r2c2ctl -j neigh show | jq -c '[.[] | select(.port == 4)]')
+	[[ $nbr == "[]" ]]
+	check_err $? "node $VICTIM hears a neighbour on p4: $nbr"
+	log_info "auth: drop_auth $(jq .drop_auth <<<"$D"), drop_replay $(jq .drop_replay <<<"$D") (unmutated $(jq .unmutated <<<"$R"))"
+	log_test "with the key: no forged node, flow, route or neighbour accepted"
+fi
 
 # ---------------------------------------------------------------- recovery
 # The fuzzer's forged hellos can leave it posing, on p4, as a neighbour
@@ -285,6 +366,9 @@ wait_until 90 real_torus
 check_err $? "the torus is not whole again: $(jq -c '{ns, nodes, links}' "$FABRIC_TMP/real" 2>/dev/null | tr '\n' ' ')"
 fake=$(jq -s 'map(.nodes - 9) | max' "$FABRIC_TMP/real")
 log_info "nodes beyond the torus's 9 (fake LSAs still alive): up to $fake"
+if ((KEYED)) && ((fake != 0)); then
+	check_err 1 "forged nodes in the graphs with the key: up to $fake"
+fi
 log_test "the torus converged again: 36 links at every node"
 lap converge
 

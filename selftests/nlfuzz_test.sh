@@ -11,15 +11,18 @@
 # makes without one: EPERM for an admin command, EOPNOTSUPP for an
 # unknown command, a do/dump mismatch or an event-only command); a
 # refused request changes nothing (r2c2_nlfuzz compares the node's
-# configuration, ports, classes and sender flows around each); the
-# unprivileged runs change nothing at all (node show, port show, topo
-# show, class show before and after); the kernel does not warn.
+# configuration, ports, classes, rack key and sender flows around each);
+# the unprivileged runs get EPERM for every admin command (KEY_SET and
+# KEY_DEL among them) and change nothing at all (node show, port show,
+# topo show, class show, key show before and after); the kernel does
+# not warn.
 #
 #	 r2c2-fa (node 1)                 r2c2-fb (node 2)
 #	 +------------------+   veth     +------------------+
 #	 | p0 (port 0)  ----|------------|---- p1 (port 1)  |
 #	 | dummy0 (no port) |            |                  |
 #	 | classes 1, 7     |            |                  |
+#	 | rack key 3       |            | rack key 3       |
 #	 +------------------+            +------------------+
 #	 r2c2-fx: a namespace without an r2c2 node
 #
@@ -50,14 +53,16 @@ SEED=${NLFUZZ_SEED:-$(( $(date +%s) % 1000000007 ))}
 SMALL=$((COUNT / 3))
 
 # node show but the tables' generation, port show but ages and
-# counters, topo show, class show but the flows given each class
+# counters, topo show, class show but the flows given each class, key
+# show but the time the previous key has left
 state()
 {
 	ip netns exec "$A" r2c2ctl -j node show | jq -c 'del(.tables_gen)' &&
 	ip netns exec "$A" r2c2ctl -j port show |
 		jq -c 'map(del(.neighbour.age_ms) | del(.stats))' &&
 	ip netns exec "$A" r2c2ctl -j topo show | jq -c . &&
-	ip netns exec "$A" r2c2ctl -j class show | jq -c 'map(del(.flows))'
+	ip netns exec "$A" r2c2ctl -j class show | jq -c 'map(del(.flows))' &&
+	ip netns exec "$A" r2c2ctl -j key show | jq -c 'del(.prev_ms)'
 }
 
 pair_ok()
@@ -98,23 +103,29 @@ ip netns exec "$A" r2c2ctl port add 0 dev p0 &&
 ip netns exec "$A" r2c2ctl class add 1 dport 5001-5010 weight 4 prio 1 &&
 ip netns exec "$A" r2c2ctl class add 7 dscp 10 weight 2 &&
 ip netns exec "$B" r2c2ctl node set addr 2 &&
-ip netns exec "$B" r2c2ctl port add 1 dev p1
+ip netns exec "$B" r2c2ctl port add 1 dev p1 &&
+ip netns exec "$A" r2c2ctl key set 3 00112233445566778899aabbccddeeff &&
+ip netns exec "$B" r2c2ctl key set 3 00112233445566778899aabbccddeeff
 check_err $? "setup failed"
 wait_until 30 pair_ok
 check_err $? "nodes 1 and 2 do not find each other"
 before=$(state)
 check_err $? "r2c2ctl show failed"
 log_info "seed $SEED; requests: root $COUNT, the others $SMALL each"
-log_test "setup: nodes 1 and 2 joined by a veth, two classes on node 1"
+log_test "setup: nodes 1 and 2 joined by a veth, two classes on node 1, a rack key"
 ((RET == 0)) || ksft_exit
 
 # ---------------------------------------------------------------- unprivileged
+# -U: every admin command (KEY_SET, KEY_DEL among them) must get EPERM
 RET=0
+EXTRA=(-U)
 fuzz setpriv "$SEED" "$SMALL" ip netns exec "$A" setpriv --reuid 65534 \
 	--regid 65534 --clear-groups --inh-caps=-all --bounding-set=-all
 check_err $? "r2c2_nlfuzz as nobody found failures"
-jq -e '.ok > 0 and .errors.EPERM > 0' "$FABRIC_TMP/setpriv.json" >/dev/null
-check_err $? "as nobody: no request accepted or none refused with EPERM"
+json_assert '.ok > 0 and .errors.EPERM > 0 and .not_eperm == 0 and
+	.by_cmd.key_set > 0 and .by_cmd.key_del > 0 and .by_cmd.key_get > 0' \
+	<"$FABRIC_TMP/setpriv.json"
+check_err $? "as nobody: no request accepted, none refused with EPERM, or no KEY_* request"
 after=$(state)
 [[ $after == "$before" ]]
 check_err $? "node 1 changed: before $before; after $after"
@@ -129,6 +140,7 @@ check_err $? "node 1 changed: before $before; after $after"
 log_test "root of a user namespace: every refusal with its extack, nothing changed"
 
 RET=0
+EXTRA=()
 fuzz nonode "$((SEED + 2))" "$SMALL" ip netns exec "$X"
 check_err $? "r2c2_nlfuzz in a namespace without a node found failures"
 log_test "a namespace without a node: every refusal with its extack"

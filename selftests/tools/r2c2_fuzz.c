@@ -25,6 +25,14 @@
  *     -Q MASK    ports attached to the attacked node (default 0x1f); a
  *                port in -Q but not in -P (the attacked port itself) may
  *                forward or drop (drop_port_down)
+ *     -K         the attacked node holds a rack key (Documentation/
+ *                design.md, "Fabric trust"), this tool does not: every
+ *                HELLO, LSA, FLOW and ROUTES frame is predicted
+ *                drop_auth, or drop_replay when it still carries its
+ *                seed's trailer and the bytes that trailer's MAC covers
+ *                unchanged (seeds captured in a keyed rack)
+ *     -u PCT     percent of frames sent as their seed, unmutated
+ *                (replays; default 0)
  *     -r RATE    at most RATE frames a second (default 0: unpaced)
  *     -w FILE    also write the frames sent to a pcap file
  *     -l         list the seeds (count per type) and exit
@@ -51,9 +59,13 @@
  * port has a neighbour) is summed by class: "state" frames end in
  * bcast_rx, drop_dup, drop_unknown_src or drop_lsdb_full, "fwd" frames
  * are forwarded, "fwd_maybe" ones forwarded or drop_port_down.
+ * With -K the authentication check comes right after the version: the
+ * tool predicts drop_auth and drop_replay exactly instead, and no
+ * HELLO, LSA, FLOW or ROUTES frame reaches the checks behind it.
  *
  * At the end one JSON line on stdout: {"seed":..,"sent":..,"secs":..,
- * "rate":..,"csum_fixed":..,"by_type":{..},"by_op":{..},"predict":{..}}.
+ * "rate":..,"csum_fixed":..,"keyed":..,"unmutated":..,"by_type":{..},
+ * "by_op":{..},"predict":{..}}.
  * Exit status: 0 every frame was sent, 1 usage error, 2 system error.
  */
 #include <stdint.h>
@@ -169,13 +181,13 @@ static void seeds_load(const char *path)
 enum outcome {
 	O_VERSION, O_TRUNC, O_CSUM, O_RLEN, O_RIDX, O_BAD, O_LOOP,
 	O_HELLO_OK, O_HELLO_BAD, O_HELLO_LOOP, O_DELIVER, O_NO_PORT,
-	O_FWD, O_FWD_MAYBE, O_STATE, O_MAX
+	O_FWD, O_FWD_MAYBE, O_STATE, O_AUTH, O_REPLAY, O_MAX
 };
 
 static const char *const outcome_names[O_MAX] = {
 	"version", "truncated", "csum", "rlen", "ridx", "bad", "loop",
 	"hello_ok", "hello_bad", "hello_loop", "delivered", "no_port",
-	"fwd", "fwd_maybe", "state",
+	"fwd", "fwd_maybe", "state", "auth", "replay",
 };
 
 /* the longest max_age an LSA may state (R2C2_LSA_MAX_AGE_S, kmod/r2c2.h) */
@@ -183,6 +195,7 @@ static const char *const outcome_names[O_MAX] = {
 
 static u16 me = R2C2_ADDR_NONE;
 static unsigned int nbr_mask = 0x0f, port_mask = 0x1f;
+static int keyed;	/* -K: the attacked node holds a rack key */
 
 static u16 get16(const u8 *p) { return (u16)(p[0] << 8 | p[1]); }
 static void put16(u8 *p, u16 v) { p[0] = (u8)(v >> 8); p[1] = (u8)v; }
@@ -234,8 +247,36 @@ static long ctl_need(const u8 *p, size_t len, unsigned int t)
 	return -1;
 }
 
-/* What the attacked port does with the frame @p of @len bytes. */
-static enum outcome predict(const u8 *p, size_t len)
+static int auth_type(unsigned int t)
+{
+	return t == R2C2_T_HELLO || t == R2C2_T_LSA || t == R2C2_T_FLOW ||
+	       t == R2C2_T_ROUTES;
+}
+
+/*
+ * Bytes of the seed @b of @len bytes that a trailer's MAC covers, the
+ * trailer included, when it has one (a frame of an authenticated type
+ * with at least R2C2_AUTH_LEN bytes after its body); else 0.
+ */
+static size_t signed_len(const u8 *b, size_t len)
+{
+	long need;
+
+	if (!len || r2c2_hdr_version(b[0]) != R2C2_VERSION ||
+	    !auth_type(r2c2_hdr_type(b[0])))
+		return 0;
+	need = ctl_need(b, len, r2c2_hdr_type(b[0]));
+	if (need <= 0 || len < (size_t)need + R2C2_AUTH_LEN)
+		return 0;
+	return (size_t)need + R2C2_AUTH_LEN;
+}
+
+/*
+ * What the attacked port does with the frame @p of @len bytes, made
+ * from the seed @sb of @slen bytes.
+ */
+static enum outcome predict(const u8 *p, size_t len, const u8 *sb,
+			    size_t slen)
 {
 	unsigned int t, i, seen = 0;
 	long need;
@@ -246,6 +287,19 @@ static enum outcome predict(const u8 *p, size_t len)
 	t = r2c2_hdr_type(p[0]);
 	if (r2c2_hdr_version(p[0]) != R2C2_VERSION || !t || t >= __R2C2_T_MAX)
 		return O_VERSION;
+	if (keyed && auth_type(t)) {
+		/*
+		 * kmod/auth.c, r2c2_auth_rcv(): without the key only a
+		 * trailer made by a key holder passes, over the same bytes:
+		 * a captured frame, replayed (its sequence seen, or sent to
+		 * the other end of the link)
+		 */
+		size_t sl = signed_len(sb, slen);
+
+		if (sl && len >= sl && !memcmp(p, sb, sl))
+			return O_REPLAY;
+		return O_AUTH;
+	}
 	if (t == R2C2_T_DATA) {
 		const struct r2c2_data_hdr *h = (const void *)p;
 		u8 num;
@@ -602,8 +656,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: r2c2_fuzz -i IFNAME -m MAC -s SEEDS.pcap [-S SEED] [-n COUNT]\n"
-		"       [-f FIRST] [-c PCT] [-A ADDR] [-P MASK] [-Q MASK] [-r RATE]\n"
-		"       [-w OUT.pcap] [-v]\n"
+		"       [-f FIRST] [-c PCT] [-A ADDR] [-P MASK] [-Q MASK] [-K] [-u PCT]\n"
+		"       [-r RATE] [-w OUT.pcap] [-v]\n"
 		"       r2c2_fuzz -s SEEDS.pcap -l\n");
 	exit(1);
 }
@@ -616,8 +670,9 @@ static unsigned long num(const char *s, unsigned long max)
 int main(int argc, char **argv)
 {
 	unsigned long count = 10000, first = 0, i, sent = 0, fixed = 0;
+	unsigned long unmutated = 0;
 	unsigned long n_type[16] = { 0 }, n_op[OP_MAX] = { 0 }, n_out[O_MAX] = { 0 };
-	unsigned int pct = 50, rate = 0, t, k, ntypes = 0, types[16];
+	unsigned int pct = 50, upct = 0, rate = 0, t, k, ntypes = 0, types[16];
 	const char *ifname = NULL, *seeds_path = NULL, *out_path = NULL;
 	unsigned char dmac[6], smac[6];
 	int have_mac = 0, list = 0, verbose = 0, opt, fd = -1;
@@ -628,7 +683,7 @@ int main(int argc, char **argv)
 	FILE *out = NULL;
 	double t0, t1;
 
-	while ((opt = getopt(argc, argv, "i:m:s:S:n:f:c:A:P:Q:r:w:lvh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:s:S:n:f:c:A:P:Q:Kr:u:w:lvh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm':
@@ -644,7 +699,9 @@ int main(int argc, char **argv)
 		case 'A': me = (u16)num(optarg, 0xffff); break;
 		case 'P': nbr_mask = (unsigned int)num(optarg, 0xff); break;
 		case 'Q': port_mask = (unsigned int)num(optarg, 0xff); break;
+		case 'K': keyed = 1; break;
 		case 'r': rate = (unsigned int)num(optarg, 100000000); break;
+		case 'u': upct = (unsigned int)num(optarg, 100); break;
 		case 'w': out_path = optarg; break;
 		case 'l': list = 1; break;
 		case 'v': verbose = 1; break;
@@ -692,17 +749,19 @@ int main(int argc, char **argv)
 		const struct seed *s = &seeds[by_type[st][rnd(nby_type[st])]];
 		unsigned int nops = 1 + rnd(4), ops = 0;
 		int fix = rnd(100) < pct, did_fix = 0;
+		/* no draw without -u: a PRNG seed gives the frames of before */
+		int asis = upct && rnd(100) < upct;
 		enum outcome o;
 		size_t len = s->len;
 
 		memcpy(p, s->b, len);
-		for (k = 0; k < nops; k++)
+		for (k = 0; k < nops && !asis; k++)
 			ops |= 1u << mutate(p, &len);
-		if (fix)
+		if (fix && !asis)
 			did_fix = fix_csum(p, len);
 		if (i < first)
 			continue;
-		o = predict(p, len);
+		o = predict(p, len, s->b, s->len);
 		if (sendto(fd, frame, ETH_HLEN + len, 0, (struct sockaddr *)&sll,
 			   sizeof(sll)) != (ssize_t)(ETH_HLEN + len)) {
 			fprintf(stderr, "%s: sendto (frame %lu): %s\n", WHO, i,
@@ -711,6 +770,7 @@ int main(int argc, char **argv)
 		}
 		sent++;
 		fixed += did_fix;
+		unmutated += asis;
 		n_type[st]++;
 		n_out[o]++;
 		for (k = 0; k < OP_MAX; k++)
@@ -736,9 +796,10 @@ int main(int argc, char **argv)
 		fclose(out);
 	close(fd);
 
-	printf("{\"seed\":%llu,\"sent\":%lu,\"secs\":%.3f,\"rate\":%.0f,\"csum_fixed\":%lu,\"by_type\":{",
+	printf("{\"seed\":%llu,\"sent\":%lu,\"secs\":%.3f,\"rate\":%.0f,\"csum_fixed\":%lu,\"keyed\":%s,\"unmutated\":%lu,\"by_type\":{",
 	       (unsigned long long)seed, sent, t1 - t0,
-	       t1 > t0 ? (double)sent / (t1 - t0) : 0.0, fixed);
+	       t1 > t0 ? (double)sent / (t1 - t0) : 0.0, fixed,
+	       keyed ? "true" : "false", unmutated);
 	for (k = 0; k < ntypes; k++)
 		printf("%s\"%s\":%lu", k ? "," : "", type_names[types[k]],
 		       n_type[types[k]]);

@@ -13,12 +13,18 @@
  *     ENOMEM, ENOBUFS;
  *   - a refused request changed nothing: the node's configuration
  *     (NODE_GET but the graph's numbers), its ports (PORT_GET: number,
- *     device), the traffic classes (CLASS_GET but CLASS_FLOWS) are the
- *     same before and after it, and no sender flow (FLOW_GET) was added
- *     or changed.
+ *     device), the traffic classes (CLASS_GET but CLASS_FLOWS), the rack
+ *     key (KEY_GET: id, overlap, the previous key's id, which may only
+ *     have run out meanwhile) are the same before and after it, and no
+ *     sender flow (FLOW_GET) was added or changed;
+ *   - with -U (the caller lacks CAP_NET_ADMIN over the namespace), every
+ *     admin command (NODE_SET, PORT_ADD, KEY_SET, KEY_DEL, ...) sent as
+ *     the family defines it, with a clean header (no odd nlmsg_flags, a
+ *     zero genlmsghdr.reserved: the core refuses those first, EINVAL),
+ *     is refused with EPERM.
  *
  *   r2c2_nlfuzz [-n NETNS] [-S SEED] [-c COUNT] [-f FIRST] [-a ADDR]
- *               [-p PORT:IFNAME]... [-v]
+ *               [-p PORT:IFNAME]... [-U] [-v]
  *     -n NETNS  send from this network namespace
  *     -S SEED   PRNG seed (default: from the clock; printed)
  *     -c COUNT  requests (default 2000)
@@ -27,11 +33,13 @@
  *               node (NODE_DEL), it is set up again with this address
  *               and the -p ports, so that the rest of the run has a node
  *     -p P:DEV  a port to restore (with -a)
+ *     -U        unprivileged: admin commands must get EPERM
  *     -v        one line per request: index, command, errno, extack, hex
  *
  * At the end one JSON line on stdout: {"seed":..,"sent":..,"ok":..,
  * "errors":{ERRNO:N,..},"no_extack":N,"exempt":N,"changed":N,
- * "timeouts":N,"restores":N,"by_cmd":{..}}, and every failure on stderr
+ * "timeouts":N,"restores":N,"not_eperm":N,"by_cmd":{..}}, and every
+ * failure on stderr
  * with the request in hex (replay: -S SEED -f INDEX -c 1 -v).
  * Exit status: 0 no failure, 1 a failure, 2 usage or system error.
  */
@@ -216,6 +224,11 @@ static const struct apol pol[R2C2_A_MAX + 1] = {
 	[R2C2_A_SPORT_MAX] = { K_U16, 0, 0xffff },
 	[R2C2_A_DPORT_MAX] = { K_U16, 0, 0xffff },
 	[R2C2_A_CLASS_FLOWS] = { K_U64, 0, ~0ULL },
+	[R2C2_A_KEY_ID] = { K_U8, 1, 255 },
+	[R2C2_A_KEY] = { K_BIN, R2C2_AUTH_KEY_LEN, R2C2_AUTH_KEY_LEN },
+	[R2C2_A_KEY_OVERLAP_MS] = { K_U32, 0, R2C2_TIME_MS_MAX },
+	[R2C2_A_KEY_PREV_ID] = { K_U8, 1, 255 },
+	[R2C2_A_KEY_PREV_MS] = { K_U32, 0, 0xffffffff },
 };
 
 static int ksize(enum kind k)
@@ -242,6 +255,15 @@ static void put_value(struct req *r, uint16_t t)
 	size_t off, n;
 	unsigned int i, w = rnd(100);
 
+	if (t == R2C2_A_KEY && w < 85) {
+		/* a key: mostly random, else all zero, one short or long */
+		n = w < 55 || w >= 75 ? R2C2_AUTH_KEY_LEN :
+		    w < 65 ? R2C2_AUTH_KEY_LEN - 1 : R2C2_AUTH_KEY_LEN + 1;
+		for (i = 0; i < n; i++)
+			junk[i] = w >= 75 ? 0 : (unsigned char)rnd64();
+		put_attr(r, t, junk, n);
+		return;
+	}
 	if (!p || p->kind == K_NONE || w >= 85) {
 		/* garbage of a random length: 0..8, or oversized */
 		n = rnd(4) ? rnd(9) : 16 + rnd(sizeof(junk) - 16);
@@ -362,6 +384,10 @@ static const struct tmpl tmpls[] = {
 	  R2C2_A_DPORT_MAX, R2C2_A_WEIGHT, R2C2_A_PRIO } },
 	{ R2C2_CMD_CLASS_DEL, 0, 1, 1, { R2C2_A_CLASS_ID } },
 	{ R2C2_CMD_CLASS_GET, 1, 0, 0, { 0 } },
+	{ R2C2_CMD_KEY_SET, 0, 1, 2, { R2C2_A_KEY_ID, R2C2_A_KEY,
+	  R2C2_A_KEY_OVERLAP_MS } },
+	{ R2C2_CMD_KEY_DEL, 0, 1, 0, { R2C2_A_KEY_ID } },
+	{ R2C2_CMD_KEY_GET, 0, 0, 0, { 0 } },
 };
 
 #define NT (sizeof(tmpls) / sizeof(tmpls[0]))
@@ -408,6 +434,9 @@ static void put_list(struct req *r, uint16_t t)
 
 static const char *cmd_name(unsigned int c);
 
+/* whether the last make_req() set odd flags or a non-zero reserved */
+static int hdr_spoilt;
+
 /*
  * Request @i: the nlmsghdr and genlmsghdr, then attributes, either from
  * the command's template (valid values, some missing, some spoilt) or
@@ -434,14 +463,18 @@ static unsigned int make_req(struct req *r, int *dump)
 	if (!rnd(20))
 		*dump = !*dump;			/* do as dump and the reverse */
 	flags = NLM_F_REQUEST | NLM_F_ACK | (*dump ? NLM_F_DUMP : 0);
-	if (!rnd(40))
+	hdr_spoilt = 0;
+	if (!rnd(40)) {
 		flags |= (uint16_t)(1u << (5 + rnd(11)));	/* odd flags */
+		hdr_spoilt = 1;
+	}
 	h->nlmsg_type = family;
 	h->nlmsg_flags = flags;
 	h->nlmsg_seq = ++seqno;
 	g->cmd = (uint8_t)cmd;
 	g->version = rnd(20) ? R2C2_GENL_VERSION : (uint8_t)rnd(256);
 	g->reserved = rnd(40) ? 0 : (uint16_t)(1 + rnd(0xfffe));
+	hdr_spoilt |= !!g->reserved;
 
 	if (tp && rnd(3)) {
 		/* the template: required ones mostly there, optional ones often */
@@ -608,6 +641,7 @@ static const uint16_t keep_class[] = { R2C2_A_CLASS_ID, R2C2_A_WEIGHT,
 	R2C2_A_SPORT_MAX, R2C2_A_DPORT, R2C2_A_DPORT_MAX, 0 };
 static const uint16_t keep_flow[] = { R2C2_A_FLOW_ID, R2C2_A_RPROTO,
 	R2C2_A_DST, 0 };
+static const uint16_t keep_key[] = { R2C2_A_KEY_ID, R2C2_A_KEY_OVERLAP_MS, 0 };
 
 struct fpcb {
 	struct fp *f;
@@ -647,6 +681,52 @@ static int simple(unsigned int cmd, int dump, struct answer *a, msg_cb cb,
 /* whether NODE_GET found a node, at the last snapshot() */
 static int node_present;
 
+/* the previous rack key: its id (0: none) and when it runs out */
+struct prev_key {
+	unsigned int id;
+	double until;		/* seconds, CLOCK_MONOTONIC */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void prev_cb(const struct nlmsghdr *h, void *arg)
+{
+	struct prev_key *p = arg;
+	const struct nlattr *at;
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+	uint32_t ms = 0;
+
+	while (off + NLA_HDRLEN <= h->nlmsg_len) {
+		at = (const struct nlattr *)((const char *)h + off);
+		if (at->nla_len < NLA_HDRLEN || off + at->nla_len > h->nlmsg_len)
+			break;
+		if (at->nla_type == R2C2_A_KEY_PREV_ID && at->nla_len >= NLA_HDRLEN + 1)
+			p->id = *(const uint8_t *)(at + 1);
+		if (at->nla_type == R2C2_A_KEY_PREV_MS && at->nla_len >= NLA_HDRLEN + 4)
+			memcpy(&ms, at + 1, 4);
+		off += NLA_ALIGN(at->nla_len);
+	}
+	p->until = now_s() + ms / 1000.0;
+}
+
+/* the previous key of the last snapshot(): compared apart, it runs out */
+static struct prev_key prev_snap;
+
+/*
+ * Whether the previous key @b (an earlier snapshot) may have become @a
+ * without a request: the same, or run out (20 ms of slack).
+ */
+static int prev_same(const struct prev_key *b, const struct prev_key *a)
+{
+	return a->id == b->id || (!a->id && now_s() + 0.02 >= b->until);
+}
+
 /*
  * Configuration, ports, classes; flows separately. Returns -1 when the
  * kernel did not answer; errors (no node) make an empty part.
@@ -666,6 +746,12 @@ static int snapshot(struct fp *cfg, struct fp *flows)
 		return -1;
 	c.keep = keep_class;
 	if (simple(R2C2_CMD_CLASS_GET, 1, &a, fp_cb, &c))
+		return -1;
+	c.keep = keep_key;
+	if (simple(R2C2_CMD_KEY_GET, 0, &a, fp_cb, &c))
+		return -1;
+	memset(&prev_snap, 0, sizeof(prev_snap));
+	if (simple(R2C2_CMD_KEY_GET, 0, &a, prev_cb, &prev_snap))
 		return -1;
 	c.f = flows;
 	c.keep = keep_flow;
@@ -697,7 +783,7 @@ static const char *const cmd_names[] = {
 	"port_get", "topo_get", "tree_get", "route_get", "stats_get",
 	"stats_reset", "flow_get", "flow_set", "flow_event", "topo_event",
 	"routes_send", "routes_event", "rate_set", "qflow_get", "reseq_get",
-	"class_set", "class_del", "class_get",
+	"class_set", "class_del", "class_get", "key_set", "key_del", "key_get",
 };
 
 static const char *cmd_name(unsigned int c)
@@ -840,6 +926,9 @@ int main(int argc, char **argv)
 	unsigned long count = 2000, first = 0, i, sent = 0, ok = 0;
 	unsigned long no_extack = 0, exempted = 0, changed = 0, timeouts = 0;
 	unsigned long restores = 0, errs[4096] = { 0 }, by_cmd[256] = { 0 };
+	unsigned long not_eperm = 0;
+	struct prev_key prev0 = { 0 };
+	int unpriv = 0;
 	static struct fp cfg0, cfg1, fl0, fl1;
 	const char *ns = NULL;
 	uint64_t seed = 0;
@@ -849,7 +938,7 @@ int main(int argc, char **argv)
 	struct req r;
 	char *colon;
 
-	while ((opt = getopt(argc, argv, "n:S:c:f:a:p:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:S:c:f:a:p:Uvh")) != -1) {
 		switch (opt) {
 		case 'n': ns = optarg; break;
 		case 'S': seed = strtoull(optarg, NULL, 0); have_seed = 1; break;
@@ -864,6 +953,7 @@ int main(int argc, char **argv)
 			snprintf(restore_dev[nrestore], IFNAMSIZ, "%s", colon + 1);
 			nrestore++;
 			break;
+		case 'U': unpriv = 1; break;
 		case 'v': verbose = 1; break;
 		default:
 			goto usage;
@@ -890,6 +980,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot read the node's state\n", WHO);
 		return 2;
 	}
+	prev0 = prev_snap;
 	for (i = 0; i < first + count; i++) {
 		cmd = make_req(&r, &dump);
 		if (i < first)
@@ -912,6 +1003,16 @@ int main(int argc, char **argv)
 			hex(stdout, r.b, r.len);
 			printf("\n");
 		}
+		if (unpriv && tmpl_of(cmd) && tmpl_of(cmd)->admin &&
+		    dump == tmpl_of(cmd)->dump && !hdr_spoilt && a.error != EPERM) {
+			not_eperm++;
+			fails++;
+			fprintf(stderr, "%s: request %lu (%s) of an unprivileged caller answered %d (%s), not EPERM: ",
+				WHO, i, cmd_name(cmd), a.error,
+				a.error ? strerror(a.error) : "accepted");
+			hex(stderr, r.b, r.len);
+			fputc('\n', stderr);
+		}
 		if (!a.error) {
 			ok++;
 			/* accepted: the state may have changed; a new baseline */
@@ -921,6 +1022,7 @@ int main(int argc, char **argv)
 				restores++;
 				snapshot(&cfg0, &fl0);
 			}
+			prev0 = prev_snap;
 			continue;
 		}
 		errs[a.error < 4096 ? a.error : 4095]++;
@@ -940,7 +1042,7 @@ int main(int argc, char **argv)
 		/* refused: nothing may have changed */
 		if (snapshot(&cfg1, &fl1) ||
 		    cfg1.len != cfg0.len || memcmp(cfg1.b, cfg0.b, cfg0.len) ||
-		    !flows_subset(&fl1, &fl0)) {
+		    !flows_subset(&fl1, &fl0) || !prev_same(&prev0, &prev_snap)) {
 			changed++;
 			fails++;
 			fprintf(stderr, "%s: request %lu (%s) refused with %d \"%s\" but the state changed: ",
@@ -950,6 +1052,7 @@ int main(int argc, char **argv)
 			cfg0 = cfg1;
 		}
 		fl0 = fl1;
+		prev0 = prev_snap;
 	}
 
 	printf("{\"seed\":%llu,\"sent\":%lu,\"ok\":%lu,\"errors\":{",
@@ -964,8 +1067,8 @@ int main(int argc, char **argv)
 		else
 			printf("%s\"E%u\":%lu", opt++ ? "," : "", k, errs[k]);
 	}
-	printf("},\"no_extack\":%lu,\"exempt\":%lu,\"changed\":%lu,\"timeouts\":%lu,\"restores\":%lu,\"by_cmd\":{",
-	       no_extack, exempted, changed, timeouts, restores);
+	printf("},\"no_extack\":%lu,\"exempt\":%lu,\"changed\":%lu,\"timeouts\":%lu,\"restores\":%lu,\"not_eperm\":%lu,\"by_cmd\":{",
+	       no_extack, exempted, changed, timeouts, restores, not_eperm);
 	for (k = 0, opt = 0; k < 256; k++) {
 		if (!by_cmd[k])
 			continue;
@@ -979,6 +1082,6 @@ int main(int argc, char **argv)
 	return fails ? 1 : 0;
 
 usage:
-	fprintf(stderr, "usage: r2c2_nlfuzz [-n NETNS] [-S SEED] [-c COUNT] [-f FIRST] [-a ADDR] [-p PORT:IFNAME]... [-v]\n");
+	fprintf(stderr, "usage: r2c2_nlfuzz [-n NETNS] [-S SEED] [-c COUNT] [-f FIRST] [-a ADDR] [-p PORT:IFNAME]... [-U] [-v]\n");
 	return 2;
 }
