@@ -10,6 +10,7 @@
 #include <r2c2/sch.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 static struct r2c2_flow *r2c2_flow_find(struct r2c2_node *node, u32 id)
 {
@@ -203,9 +204,8 @@ void r2c2_flows_gc(struct r2c2_node *node, bool all)
 static bool r2c2_dev_drop(struct r2c2_node *node, struct sk_buff *skb,
 			  enum r2c2_stat why)
 {
-	r2c2_stat_add(node, NULL, why, 1);
 	dev_core_stats_tx_dropped_inc(skb->dev);
-	kfree_skb(skb);
+	r2c2_drop(node, why, NULL, skb);
 	return false;
 }
 
