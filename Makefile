@@ -165,11 +165,18 @@ bench-forward: modules-all userspace bench/pktblast
 
 # Run from the kernel source tree, as in-tree code would be: checkpatch then
 # knows the kernel's own identifiers (struct Qdisc is not our CamelCase).
+# Trace headers (*trace.h) are written as include/trace/events/ are:
+# TRACE_EVENT's layout and the EM()/EMe() enum lists, which checkpatch
+# would have otherwise; everything else in them is checked.
+CHECKPATCH_TRACE_IGNORE := OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT,COMPLEX_MACRO,TRAILING_SEMICOLON
 checkpatch:
 	@cd $(R2C2_CACHE)/linux-source-6.1 && perl scripts/checkpatch.pl --strict \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE \
 		-f $$(cd $(CURDIR) && find $(CURDIR)/kmod $(CURDIR)/qdisc $(CURDIR)/common \
-			$(CURDIR)/include -name '*.[ch]' ! -name compat-user.h)
+			$(CURDIR)/include -name '*.[ch]' ! -name compat-user.h ! -name '*trace.h')
+	@cd $(R2C2_CACHE)/linux-source-6.1 && perl scripts/checkpatch.pl --strict \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,LINUX_VERSION_CODE,$(CHECKPATCH_TRACE_IGNORE) \
+		-f $$(cd $(CURDIR) && find $(CURDIR)/kmod $(CURDIR)/qdisc -name '*trace.h')
 
 # ---- install
 # The usual layout: modules in /lib/modules/$(KVER)/updates/r2c2/ (then

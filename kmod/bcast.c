@@ -9,6 +9,7 @@
 #include <linux/moduleparam.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 /*
  * Broadcast retry (Documentation/design.md, "Broadcast retry"). The paper
@@ -127,7 +128,7 @@ drop:
 	kfree_skb(skb);
 count:
 	if (why != R2C2_S_UNSPEC)
-		r2c2_stat_add(node, port, why, 1);
+		r2c2_drop(node, why, port, NULL);
 }
 
 /* Whether a broadcast copy whose transmit failed may be held. */
@@ -152,8 +153,7 @@ static void r2c2_bretry_send(struct r2c2_port *port, struct sk_buff *skb)
 	err = r2c2_port_xmit_nbr(port, skb);
 	if (err == -ENOTCONN) {
 		/* went down or lost its neighbour while the copy waited */
-		r2c2_stat_add(node, port, R2C2_S_DROP_PORT_DOWN, 1);
-		kfree_skb(skb);
+		r2c2_drop(node, R2C2_S_DROP_PORT_DOWN, port, skb);
 		kfree_skb(spare);
 		return;
 	}
@@ -231,7 +231,7 @@ void r2c2_bretry_stop(struct r2c2_port *port)
 	timer_delete_sync(&port->bretry_timer);
 	n = skb_queue_len(&list);
 	if (n)
-		r2c2_stat_add(port->node, port, R2C2_S_DROP_PORT_DOWN, n);
+		r2c2_drop_n(port->node, R2C2_S_DROP_PORT_DOWN, port, n);
 	__skb_queue_purge(&list);
 }
 
@@ -253,18 +253,17 @@ static void r2c2_send_mask(struct r2c2_node *node, struct sk_buff *skb,
 			continue;
 		port = rcu_dereference(node->ports[i]);
 		if (!port) {
-			r2c2_stat_add(node, NULL, R2C2_S_DROP_NO_PORT, 1);
+			r2c2_drop(node, R2C2_S_DROP_NO_PORT, NULL, NULL);
 			continue;
 		}
 		nskb = pskb_copy(skb, GFP_ATOMIC);
 		if (!nskb) {
-			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+			r2c2_drop(node, R2C2_S_DROP_NOMEM, port, NULL);
 			continue;
 		}
 		err = r2c2_port_xmit_nbr(port, nskb);
 		if (err == -ENOTCONN) {
-			r2c2_stat_add(node, port, R2C2_S_DROP_PORT_DOWN, 1);
-			kfree_skb(nskb);
+			r2c2_drop(node, R2C2_S_DROP_PORT_DOWN, port, nskb);
 			continue;
 		}
 		if (stat)
@@ -445,6 +444,7 @@ void r2c2_routes_apply(struct r2c2_node *node,
 {
 	u16 me = READ_ONCE(node->addr);
 	unsigned int i, refused = 0;
+	bool ok;
 	u32 id;
 
 	for (i = 0; i < count; i++) {
@@ -455,8 +455,10 @@ void r2c2_routes_apply(struct r2c2_node *node,
 			refused++;
 			continue;
 		}
-		if (!r2c2_flow_set(node, id, R2C2_ADDR_NONE, ent[i].rproto))
+		ok = r2c2_flow_set(node, id, R2C2_ADDR_NONE, ent[i].rproto);
+		if (!ok)
 			r2c2_stat_add(node, NULL, R2C2_S_FLOW_TABLE_FULL, 1);
+		r2c2_event_route_apply(node, id, ent[i].rproto, remote, ok);
 	}
 	if (refused)
 		r2c2_stat_add(node, NULL, R2C2_S_ROUTES_REFUSED, refused);
@@ -549,20 +551,19 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 		 * not believed here
 		 */
 		if (!r2c2_lladdr_ok(node, skb, src)) {
-			r2c2_stat_add(node, NULL, R2C2_S_DROP_LLADDR, 1);
-			kfree_skb(skb);
+			r2c2_drop(node, R2C2_S_DROP_LLADDR, NULL, skb);
 			return;
 		}
 		r2c2_deliver_eth(node, skb);
 		return;
 	case R2C2_T_FLOW:
-		r2c2_genl_flow_event(node, src,
-				     (const void *)(skb->data + R2C2_CTL_HLEN));
+		r2c2_event_flow(node, src,
+				(const void *)(skb->data + R2C2_CTL_HLEN), false);
 		break;
 	case R2C2_T_ROUTES:
-		r2c2_genl_routes_event(node, src, (const void *)(skb->data +
-				       R2C2_CTL_HLEN + sizeof(struct r2c2_routes)),
-				       count);
+		r2c2_event_routes(node, src, (const void *)(skb->data +
+				  R2C2_CTL_HLEN + sizeof(struct r2c2_routes)),
+				  count, false);
 		r2c2_routes_apply(node, (const void *)(skb->data + R2C2_CTL_HLEN +
 				  sizeof(struct r2c2_routes)), count, true);
 		break;
@@ -570,8 +571,7 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 	consume_skb(skb);
 	return;
 drop:
-	r2c2_stat_add(node, port, why, 1);
-	kfree_skb(skb);
+	r2c2_drop(node, why, port, skb);
 }
 
 /**

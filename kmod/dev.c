@@ -10,6 +10,7 @@
 #include <r2c2/sch.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 static struct r2c2_flow *r2c2_flow_find(struct r2c2_node *node, u32 id)
 {
@@ -203,9 +204,8 @@ void r2c2_flows_gc(struct r2c2_node *node, bool all)
 static bool r2c2_dev_drop(struct r2c2_node *node, struct sk_buff *skb,
 			  enum r2c2_stat why)
 {
-	r2c2_stat_add(node, NULL, why, 1);
 	dev_core_stats_tx_dropped_inc(skb->dev);
-	kfree_skb(skb);
+	r2c2_drop(node, why, NULL, skb);
 	return false;
 }
 
@@ -350,11 +350,36 @@ static void r2c2_dev_uninit(struct net_device *dev)
 	free_percpu(dev->tstats);
 }
 
+/*
+ * r2c0's counters: packets and bytes of its own (tstats); rx_dropped is
+ * what the node dropped (r2c2_drops_sum() of its counters) but r2c0's
+ * own transmit drops, which the core adds as tx_dropped.
+ */
+static void r2c2_dev_get_stats64(struct net_device *dev,
+				 struct rtnl_link_stats64 *s)
+{
+	struct r2c2_dev_priv *priv = netdev_priv(dev);
+	struct net_device_core_stats __percpu *core;
+	u64 cnt[__R2C2_S_MAX], drops, tx = 0;
+	unsigned int cpu;
+
+	dev_get_tstats64(dev, s);
+	if (!priv->node->stats)
+		return;
+	r2c2_stats_read(priv->node->stats, cnt);
+	drops = r2c2_drops_sum(cnt);
+	core = READ_ONCE(dev->core_stats);
+	if (core)
+		for_each_possible_cpu(cpu)
+			tx += READ_ONCE(per_cpu_ptr(core, cpu)->tx_dropped);
+	s->rx_dropped += drops > tx ? drops - tx : 0;
+}
+
 static const struct net_device_ops r2c2_netdev_ops = {
 	.ndo_init = r2c2_dev_init,
 	.ndo_uninit = r2c2_dev_uninit,
 	.ndo_start_xmit = r2c2_dev_xmit,
-	.ndo_get_stats64 = dev_get_tstats64,
+	.ndo_get_stats64 = r2c2_dev_get_stats64,
 	.ndo_validate_addr = eth_validate_addr,
 };
 

@@ -9,6 +9,7 @@
 #include <net/ndisc.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 /*
  * Whether @addr is another node that can be reached from here (no frame
@@ -140,13 +141,6 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
 	}
 }
 
-static void r2c2_drop(struct r2c2_port *port, struct sk_buff *skb,
-		      enum r2c2_stat why)
-{
-	r2c2_stat_add(port->node, port, why, 1);
-	kfree_skb(skb);
-}
-
 /**
  * r2c2_deliver_eth() - hand an Ethernet frame to the stack through r2c0
  * @node: the node
@@ -159,8 +153,7 @@ void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
 	struct net_device *dev = READ_ONCE(node->dev);
 
 	if (!dev || !(dev->flags & IFF_UP) || skb->len < ETH_HLEN) {
-		r2c2_stat_add(node, NULL, R2C2_S_DROP_NO_NODE, 1);
-		kfree_skb(skb);
+		r2c2_drop(node, R2C2_S_DROP_NO_NODE, NULL, skb);
 		return;
 	}
 	/* checksums were computed by the sender's stack, nothing to trust */
@@ -184,16 +177,16 @@ static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
 	struct ethhdr *eth;
 
 	if (skb->len < R2C2_DATA_HLEN + plen) {
-		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		r2c2_drop(node, R2C2_S_DROP_TRUNCATED, port, skb);
 		return;
 	}
 	if (!dev) {
-		r2c2_drop(port, skb, R2C2_S_DROP_NO_NODE);
+		r2c2_drop(node, R2C2_S_DROP_NO_NODE, port, skb);
 		return;
 	}
 	skb_pull(skb, R2C2_DATA_HLEN);
 	if (pskb_trim(skb, plen) || skb_cow_head(skb, ETH_HLEN)) {
-		r2c2_drop(port, skb, R2C2_S_DROP_NOMEM);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, port, skb);
 		return;
 	}
 	eth = skb_push(skb, ETH_HLEN);
@@ -202,8 +195,7 @@ static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
 	eth->h_proto = proto;
 	r2c2_stat_add(node, port, R2C2_S_DELIVERED, 1);
 	if (!r2c2_lladdr_ok(node, skb, src)) {
-		r2c2_stat_add(node, NULL, R2C2_S_DROP_LLADDR, 1);
-		kfree_skb(skb);
+		r2c2_drop(node, R2C2_S_DROP_LLADDR, NULL, skb);
 		return;
 	}
 	r2c2_reseq_rcv(node, skb, src, flow, seq, rproto);
@@ -219,25 +211,25 @@ static void r2c2_rcv_data(struct r2c2_port *port, struct sk_buff *skb)
 	u8 num;
 
 	if (!pskb_may_pull(skb, R2C2_DATA_HLEN)) {
-		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		r2c2_drop(node, R2C2_S_DROP_TRUNCATED, port, skb);
 		return;
 	}
 	h = (struct r2c2_data_hdr *)skb->data;
 	/* every node, not only the destination, drops a frame cut short */
 	if (skb->len < R2C2_DATA_HLEN + ntohs(h->plen)) {
-		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		r2c2_drop(node, R2C2_S_DROP_TRUNCATED, port, skb);
 		return;
 	}
 	if (r2c2_data_csum(h) != (__force u16)h->csum) {
-		r2c2_drop(port, skb, R2C2_S_DROP_CSUM);
+		r2c2_drop(node, R2C2_S_DROP_CSUM, port, skb);
 		return;
 	}
 	if (h->rlen > R2C2_MAX_HOPS) {
-		r2c2_drop(port, skb, R2C2_S_DROP_RLEN);
+		r2c2_drop(node, R2C2_S_DROP_RLEN, port, skb);
 		return;
 	}
 	if (h->ridx > h->rlen) {
-		r2c2_drop(port, skb, R2C2_S_DROP_RIDX);
+		r2c2_drop(node, R2C2_S_DROP_RIDX, port, skb);
 		return;
 	}
 	/*
@@ -250,22 +242,22 @@ static void r2c2_rcv_data(struct r2c2_port *port, struct sk_buff *skb)
 		if (ntohs(h->dst) == READ_ONCE(node->addr))
 			r2c2_data_deliver(port, skb);
 		else
-			r2c2_drop(port, skb, R2C2_S_DROP_LOOP);
+			r2c2_drop(node, R2C2_S_DROP_LOOP, port, skb);
 		return;
 	}
 	num = r2c2_route_get(h->route, h->ridx);
 	out = rcu_dereference(node->ports[num]);
 	if (!out) {
-		r2c2_drop(port, skb, R2C2_S_DROP_NO_PORT);
+		r2c2_drop(node, R2C2_S_DROP_NO_PORT, port, skb);
 		return;
 	}
 	nbr = rcu_dereference(out->nbr);
 	if (!nbr || !READ_ONCE(out->up)) {
-		r2c2_drop(port, skb, R2C2_S_DROP_PORT_DOWN);
+		r2c2_drop(node, R2C2_S_DROP_PORT_DOWN, port, skb);
 		return;
 	}
 	if (skb_ensure_writable(skb, R2C2_DATA_HLEN)) {
-		r2c2_drop(port, skb, R2C2_S_DROP_NOMEM);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, port, skb);
 		return;
 	}
 	h = (struct r2c2_data_hdr *)skb->data;
@@ -306,7 +298,7 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb) {
-		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, port, NULL);
 		return NET_RX_DROP;
 	}
 	if (skb->pkt_type == PACKET_OTHERHOST ||
@@ -325,15 +317,15 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	 * port without TSO would be asked to segment an unknown ethertype.
 	 */
 	if (skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL) {
-		r2c2_drop(port, skb, R2C2_S_DROP_OFFLOAD);
+		r2c2_drop(node, R2C2_S_DROP_OFFLOAD, port, skb);
 		return NET_RX_DROP;
 	}
 	if (!READ_ONCE(node->active)) {
-		r2c2_drop(port, skb, R2C2_S_DROP_NO_NODE);
+		r2c2_drop(node, R2C2_S_DROP_NO_NODE, port, skb);
 		return NET_RX_DROP;
 	}
 	if (!pskb_may_pull(skb, 1)) {
-		r2c2_drop(port, skb, R2C2_S_DROP_TRUNCATED);
+		r2c2_drop(node, R2C2_S_DROP_TRUNCATED, port, skb);
 		return NET_RX_DROP;
 	}
 	vt = skb->data[0];
@@ -341,14 +333,14 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	    r2c2_hdr_type(vt) < __R2C2_T_MAX)
 		handler = r2c2_rx_handlers[r2c2_hdr_type(vt)];
 	if (!handler) {
-		r2c2_drop(port, skb, R2C2_S_DROP_VERSION);
+		r2c2_drop(node, R2C2_S_DROP_VERSION, port, skb);
 		return NET_RX_DROP;
 	}
 	/* with a rack key: HELLO, LSA, FLOW, ROUTES checked and trimmed */
 	if (unlikely(r2c2_auth_on(node))) {
 		why = r2c2_auth_rcv(port, skb);
 		if (why != R2C2_S_UNSPEC) {
-			r2c2_drop(port, skb, why);
+			r2c2_drop(node, why, port, skb);
 			return NET_RX_DROP;
 		}
 	}

@@ -9,6 +9,8 @@
 #include <net/sock.h>
 
 #include "r2c2.h"
+#include "events.h"
+#include "netlink.h"
 
 struct genl_family r2c2_genl_family;
 
@@ -793,7 +795,7 @@ static int r2c2_nl_flow_event(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	/* the node's own listeners hear it as the rack does */
-	r2c2_genl_flow_event(node, READ_ONCE(node->addr), &evt);
+	r2c2_event_flow(node, READ_ONCE(node->addr), &evt, true);
 	/* our own flow: its routing assignment lives while it is announced */
 	if (type == R2C2_FE_FINISH)
 		r2c2_flow_forget(node, nla_get_u32(a[R2C2_A_FLOW_ID]));
@@ -855,7 +857,7 @@ static int r2c2_nl_routes_send(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = r2c2_routes_send(node, ent, n);
 	if (!err)	/* the node's own listeners hear it as the rack does */
-		r2c2_genl_routes_event(node, READ_ONCE(node->addr), ent, n);
+		r2c2_event_routes(node, READ_ONCE(node->addr), ent, n, true);
 out:
 	kfree(ent);
 	return err;

@@ -8,6 +8,7 @@
 #include <net/netlink.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 /**
  * r2c2_port_find_dev() - the port a netdev is attached as
@@ -188,18 +189,15 @@ int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 
 	/* with a rack key, control frames get their trailer here */
 	if (unlikely(r2c2_auth_on(node)) && r2c2_auth_sign(port, skb)) {
-		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
-		kfree_skb(skb);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, port, skb);
 		return -ENOMEM;
 	}
 	if (unlikely(skb->len > READ_ONCE(dev->mtu)) && !skb_is_gso(skb)) {
-		r2c2_stat_add(node, port, R2C2_S_DROP_TOO_BIG, 1);
-		kfree_skb(skb);
+		r2c2_drop(node, R2C2_S_DROP_TOO_BIG, port, skb);
 		return -EMSGSIZE;
 	}
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dev))) {
-		r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
-		kfree_skb(skb);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, port, skb);
 		return -ENOMEM;
 	}
 	skb_reset_network_header(skb);
@@ -218,7 +216,7 @@ int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	ret = dev_queue_xmit(skb);
 	/* net_xmit_eval() evaluates its argument twice */
 	if (net_xmit_eval(ret)) {
-		r2c2_stat_add(node, port, R2C2_S_DROP_TX_ERR, 1);
+		r2c2_drop(node, R2C2_S_DROP_TX_ERR, port, NULL);
 		return -ENOBUFS;
 	}
 	return 0;

@@ -504,13 +504,7 @@ extern struct genl_family r2c2_genl_family;
 extern const struct nla_policy r2c2_policy[R2C2_A_MAX + 1];
 int r2c2_genl_register(void);
 void r2c2_genl_unregister(void);
-void r2c2_genl_topo_event(struct r2c2_node *node,
-			  const struct r2c2_tables *t);
-void r2c2_genl_flow_event(struct r2c2_node *node, u16 src,
-			  const struct r2c2_flow_evt *evt);
-void r2c2_genl_routes_event(struct r2c2_node *node, u16 src,
-			    const struct r2c2_route_ent *ent,
-			    unsigned int count);
+/* the event notifications: netlink.h, for events.c only */
 
 /* sch_api.c */
 struct genl_info;

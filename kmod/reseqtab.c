@@ -20,6 +20,7 @@
 #include <net/sock.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 static bool reseq = true;
 module_param(reseq, bool, 0444);
@@ -64,10 +65,15 @@ static void r2c2_rsq_account(struct r2c2_node *node, struct r2c2_rsq_ent *e,
 	struct r2c2_rsq_node *rn = &node->rsq;
 	unsigned int i;
 
-	for (i = 0; i < __R2C2_RSQ_CNT; i++)
-		if (res->cnt[i])
+	for (i = 0; i < __R2C2_RSQ_CNT; i++) {
+		if (!res->cnt[i])
+			continue;
+		if (R2C2_S_RESEQ_INORDER + i == R2C2_S_RESEQ_DUP)
+			r2c2_drop_n(node, R2C2_S_RESEQ_DUP, NULL, res->cnt[i]);
+		else
 			r2c2_stat_add(node, NULL, R2C2_S_RESEQ_INORDER + i,
 				      res->cnt[i]);
+	}
 	if (res->held_delta)
 		atomic_add(res->held_delta, &rn->held);
 	if (res->sample_ns)
@@ -98,6 +104,10 @@ static enum hrtimer_restart r2c2_rsq_timer(struct hrtimer *t)
 		now = ktime_get_ns();
 		to = r2c2_rsq_cur_timeout(&node->rsq, now);
 		r2c2_rsq_expire(&e->f, now, to, &q, &res);
+		if (res.cnt[R2C2_RSQ_TIMEOUT])
+			r2c2_event_reseq_timeout(node, e->src, e->id,
+						 e->f.skip_lo, e->f.skip_hi,
+						 res.cnt[R2C2_RSQ_TIMEOUT]);
 		r2c2_rsq_deliver(node, &q);
 		r2c2_rsq_arm(e, r2c2_rsq_deadline(&e->f, to));
 	}
@@ -268,8 +278,8 @@ static void r2c2_rsq_free_list(struct r2c2_node *node, struct list_head *dead)
 		hrtimer_cancel(&e->timer);
 		if (e->f.nheld) {
 			atomic_sub(e->f.nheld, &rn->held);
-			r2c2_stat_add(node, NULL, R2C2_S_DROP_NO_NODE,
-				      e->f.nheld);
+			r2c2_drop_n(node, R2C2_S_DROP_NO_NODE, NULL,
+				    e->f.nheld);
 		}
 		if (e->f.ring)
 			atomic_dec(&rn->nrings);

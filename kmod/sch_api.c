@@ -21,6 +21,7 @@
 #include <r2c2/sch.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 static DEFINE_MUTEX(r2c2_sch_mutex);
 static LIST_HEAD(r2c2_sch_list);
@@ -98,7 +99,7 @@ void r2c2_sch_flow_event(struct r2c2_sch *s, u8 type, u32 id, u16 dst,
 	evt.rproto_demand = htonl((u32)READ_ONCE(node->rproto) << 30 |
 				  R2C2_DEMAND_UNLIMITED);
 	r2c2_flow_evt_send(node, &evt);
-	r2c2_genl_flow_event(node, READ_ONCE(node->addr), &evt);
+	r2c2_event_flow(node, READ_ONCE(node->addr), &evt, true);
 	if (type == R2C2_FE_FINISH)
 		r2c2_flow_forget(node, id);
 	else

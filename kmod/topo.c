@@ -9,6 +9,7 @@
 #include <linux/sort.h>
 
 #include "r2c2.h"
+#include "events.h"
 
 /*
  * The most nodes a link-state database holds, this node included
@@ -178,7 +179,7 @@ struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len)
 	/* tailroom for the trailer of a rack key (auth.c) */
 	skb = alloc_skb(LL_MAX_HEADER + len + R2C2_AUTH_LEN, GFP_ATOMIC);
 	if (!skb) {
-		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, NULL, NULL);
 		return NULL;
 	}
 	skb_reserve(skb, LL_MAX_HEADER);
@@ -277,8 +278,7 @@ done:
 	consume_skb(skb);
 	return;
 drop:
-	r2c2_stat_add(node, port, why, 1);
-	kfree_skb(skb);
+	r2c2_drop(node, why, port, skb);
 }
 
 /* An LSA frame of a record. Context: any; rec stable (lock or RCU). */
@@ -325,7 +325,7 @@ static void r2c2_flood(struct r2c2_node *node, struct sk_buff *skb,
 			continue;
 		nskb = pskb_copy(skb, GFP_ATOMIC);
 		if (!nskb) {
-			r2c2_stat_add(node, port, R2C2_S_DROP_NOMEM, 1);
+			r2c2_drop(node, R2C2_S_DROP_NOMEM, port, NULL);
 			continue;
 		}
 		if (r2c2_port_xmit_nbr(port, nskb) == -ENOTCONN) {
@@ -382,7 +382,7 @@ void r2c2_lsa_work(struct work_struct *work)
 		return;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec) {
-		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, NULL, NULL);
 		return;
 	}
 	rcu_read_lock();
@@ -409,7 +409,7 @@ void r2c2_lsa_work(struct work_struct *work)
 		spin_unlock_bh(&node->lock);
 		rcu_read_unlock();
 		kfree(rec);
-		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, NULL, NULL);
 		return;
 	}
 	if (!old)
@@ -572,8 +572,7 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 		r2c2_recompute_soon(node);
 	return;
 drop:
-	r2c2_stat_add(node, port, why, 1);
-	kfree_skb(skb);
+	r2c2_drop(node, why, port, skb);
 }
 
 /**
@@ -915,14 +914,14 @@ void r2c2_recompute_work(struct work_struct *work)
 	set_active_memcg(memcg);
 	if (!t) {
 		mutex_unlock(&node->tbl_lock);
-		r2c2_stat_add(node, NULL, R2C2_S_DROP_NOMEM, 1);
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, NULL, NULL);
 		queue_delayed_work(r2c2_tables_wq, &node->recompute, HZ / 10);
 		return;
 	}
 	t->gen = ++node->tables_gen;
 	old = rcu_replace_pointer(node->tables, t,
 				  lockdep_is_held(&node->tbl_lock));
-	r2c2_genl_topo_event(node, t);
+	r2c2_event_topo(node, t);
 	mutex_unlock(&node->tbl_lock);
 	if (old)
 		call_rcu(&old->rcu, r2c2_tables_rcu_free);

@@ -96,20 +96,38 @@ void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
 	consume_skb(skb);
 }
 
-void r2c2_genl_topo_event(struct r2c2_node *node, const struct r2c2_tables *t)
+void r2c2_drop(struct r2c2_node *node, enum r2c2_stat why,
+	       struct r2c2_port *port, struct sk_buff *skb)
+{
+	r2c2_stat_add(node, port, why, 1);
+	kfree_skb(skb);
+}
+
+void r2c2_drop_n(struct r2c2_node *node, enum r2c2_stat why,
+		 struct r2c2_port *port, unsigned int n)
+{
+	r2c2_stat_add(node, port, why, n);
+}
+
+void r2c2_event_topo(struct r2c2_node *node, const struct r2c2_tables *t)
 {
 	atomic_inc(&fab_topo_events);
 }
 
-void r2c2_genl_flow_event(struct r2c2_node *node, u16 src,
-			  const struct r2c2_flow_evt *evt)
+void r2c2_event_flow(struct r2c2_node *node, u16 src,
+		     const struct r2c2_flow_evt *evt, bool sent)
 {
 	atomic_inc(&fab_flow_events);
 }
 
-void r2c2_genl_routes_event(struct r2c2_node *node, u16 src,
-			    const struct r2c2_route_ent *ent,
-			    unsigned int count)
+void r2c2_event_routes(struct r2c2_node *node, u16 src,
+		       const struct r2c2_route_ent *ent, unsigned int count,
+		       bool sent)
+{
+}
+
+void r2c2_event_route_apply(struct r2c2_node *node, u32 flow, u8 rproto,
+			    bool remote, bool ok)
 {
 }
 

@@ -46,6 +46,17 @@ void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
 	skb_queue_tail(&stub_delivered, skb);
 }
 
+void r2c2_drop_n(struct r2c2_node *node, enum r2c2_stat why,
+		 struct r2c2_port *port, unsigned int n)
+{
+	r2c2_stat_add(node, port, why, n);
+}
+
+void r2c2_event_reseq_timeout(struct r2c2_node *node, u16 src, u32 flow,
+			      u32 skip_lo, u32 skip_hi, unsigned int released)
+{
+}
+
 /* ---------------------------------------------------------------- */
 /* Core fixture                                                     */
 /* ---------------------------------------------------------------- */

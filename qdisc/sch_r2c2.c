@@ -47,6 +47,9 @@
 
 #include "sch_r2c2_core.h"
 
+#define CREATE_TRACE_POINTS
+#include "sch_r2c2_trace.h"
+
 #ifndef MODULE_ALIAS_NET_SCH
 #define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("net-sch-" id)
 #endif
@@ -220,6 +223,8 @@ static void r2c2q_event(struct r2c2q_sched *q, u8 type,
 {
 	struct r2c2q_evt *e;
 
+	trace_sch_r2c2_flow(qdisc_dev(q->sch), type, f->id, f->dst, f->weight,
+			    f->prio);
 	if (q->ev_head - q->ev_tail >= R2C2Q_EVQ) {
 		q->st.events_lost++;
 		return;
@@ -232,6 +237,20 @@ static void r2c2q_event(struct r2c2q_sched *q, u8 type,
 	e->prio = f->prio;
 	if (q->ev_head - q->ev_tail == 1)
 		mod_delayed_work(system_wq, &q->work, 0);
+}
+
+/*
+ * r2c2q_lease_check(), traced: true when the flow's lease just ran out.
+ * Qdisc lock held.
+ */
+static bool r2c2q_lease_lapse(struct r2c2q_sched *q, struct r2c2q_flow *f,
+			      u64 now)
+{
+	if (!r2c2q_lease_check(&q->core, f, now))
+		return false;
+	trace_sch_r2c2_lease_lapse(qdisc_dev(q->sch), f->id, f->rate,
+				   READ_ONCE(q->core.safe_rate));
+	return true;
 }
 
 /* Collect up to @budget expired idle flows; qdisc lock held. */
@@ -454,7 +473,7 @@ static struct sk_buff *r2c2q_dequeue(struct Qdisc *sch)
 		return NULL;
 	}
 	skb = r2c2q_flow_pop(q, f);
-	r2c2q_lease_check(&q->core, f, now);
+	r2c2q_lease_lapse(q, f, now);
 	r2c2q_charge(&q->core, f, qdisc_pkt_len(skb), now);
 	if (unlikely(f->state == R2C2_RS_PENDING))
 		r2c2q_announce_check(q, f, now);
@@ -671,6 +690,8 @@ static void r2c2q_op_rate_set(void *priv, struct r2c2_rate_ent *ent,
 		}
 		r2c2q_rate_set(&q->core, f, ent[i].rate, now);
 		ent[i].applied = true;
+		trace_sch_r2c2_rate_set(qdisc_dev(sch), f->id, ent[i].rate,
+					READ_ONCE(q->conf.lease_ms));
 	}
 	q->st.rates_unknown += unknown;
 	/* a flow may be due earlier now: run dequeue, it re-arms the timer */
@@ -688,7 +709,7 @@ static void r2c2q_op_rate_set(void *priv, struct r2c2_rate_ent *ent,
 static bool r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 			    u64 now, struct r2c2_qflow_info *fi)
 {
-	bool moved = r2c2q_lease_check(&q->core, f, now) && f->qlen;
+	bool moved = r2c2q_lease_lapse(q, f, now) && f->qlen;
 
 	if (moved)
 		r2c2q_requeue(&q->core, f);

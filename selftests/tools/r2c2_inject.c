@@ -13,6 +13,8 @@
  *     -p PLEN    payload bytes (default 46)
  *     -e TYPE    payload ethertype (default 0x88b6, which no stack takes)
  *     -b BYTE    byte 0 (version << 4 | type; default 0x11, data v1)
+ *     -f FLOW    flow identifier (default 0x1c7a2c2)
+ *     -q SEQ     sequence number (default 0)
  *     -c         corrupt the header checksum
  *     -T LEN     send only the first LEN bytes after the Ethernet header
  *     -n COUNT   frames to send (default 1)
@@ -51,7 +53,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: r2c2_inject -i IFNAME [-m MAC] [-s SRC] [-d DST] [-r P,P,..]\n"
-		"       [-l RLEN] [-x RIDX] [-p PLEN] [-e TYPE] [-b BYTE0] [-c]\n"
+		"       [-l RLEN] [-x RIDX] [-p PLEN] [-e TYPE] [-b BYTE0] [-f FLOW]\n"
+		"       [-q SEQ] [-c]\n"
 		"       [-T LEN] [-n COUNT] [-t [-V gso|csum]]\n");
 	exit(1);
 }
@@ -96,6 +99,7 @@ int main(int argc, char **argv)
 	unsigned int src = 0xfffe, dst = 0, plen = 46, etype = 0x88b6;
 	unsigned int byte0 = R2C2_VERSION << 4 | R2C2_T_DATA;
 	unsigned int nhops = 0, rlen = ~0u, ridx = 0, count = 1, trunc = ~0u;
+	unsigned int flow = 0x1c7a2c2, seq = 0;
 	u8 hops[R2C2_MAX_HOPS];
 	struct r2c2_data_hdr *h = (void *)(frame + ETH_HLEN);
 	struct sockaddr_ll sll = { 0 };
@@ -108,7 +112,7 @@ int main(int argc, char **argv)
 	struct ifreq ifr;
 	char *tok;
 
-	while ((opt = getopt(argc, argv, "i:m:s:d:r:l:x:p:e:b:cT:n:tV:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:s:d:r:l:x:p:e:b:f:q:cT:n:tV:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm': parse_mac(optarg, dmac); have_dmac = 1; break;
@@ -126,6 +130,8 @@ int main(int argc, char **argv)
 		case 'p': plen = num(optarg, ETH_DATA_LEN - R2C2_DATA_HLEN); break;
 		case 'e': etype = num(optarg, 0xffff); break;
 		case 'b': byte0 = num(optarg, 255); break;
+		case 'f': flow = num(optarg, 0xffffffff); break;
+		case 'q': seq = num(optarg, 0xffffffff); break;
 		case 'c': corrupt = 1; break;
 		case 'T': trunc = num(optarg, ETH_DATA_LEN); break;
 		case 'n': count = num(optarg, 10000000); break;
@@ -168,10 +174,10 @@ int main(int argc, char **argv)
 	h->rlen = (u8)(rlen == ~0u ? nhops : rlen);
 	h->ridx = (u8)ridx;
 	h->rproto = R2C2_RP_RPS;
-	h->flow = htonl(0x1c7a2c2);
+	h->flow = htonl(flow);
 	h->src = htons((u16)src);
 	h->dst = htons((u16)dst);
-	h->seq = htonl(0);
+	h->seq = htonl(seq);
 	h->plen = htons((u16)plen);
 	h->proto = htons((u16)etype);
 	r2c2_route_pack(h->route, hops, nhops);
