@@ -364,8 +364,8 @@ static int ping_run(struct ping_ctx *c)
 			sum += rtt;
 			got++;
 			open_obj(NULL);
-			print_uint("seq", "reply from node %llu: ", c->dst);
-			print_text("seq=%u ", seq);
+			print_text("reply from node %u: ", c->dst);
+			print_uint("seq", "seq=%llu ", seq);
 			print_float("rtt_ms", "time=%.3f ms", rtt);
 			print_nl();
 			close_obj();
