@@ -139,7 +139,8 @@ static int version(void)
 }
 
 /*
- * Look @tok up among @n objects; fails (a usage error, NULL) when it is
+ * Look @tok up among the objects (names, short aliases, unique prefixes);
+ * fails (a usage error, NULL) when it is
  * no object's name or prefix, or the prefix of several.
  */
 static const struct object *find_object(const char *tok)
