@@ -528,6 +528,12 @@ replay ack sta res
 expect_sent "sta res is stats reset" "STATS_RESET ack"
 replay ack k de
 expect_sent "k de is key del(ete)" "KEY_DEL ack"
+replay ack n se a 5 i r2c0 e 0x88b5 to torus:3x3x2 h 1000 tr 4 r vlb
+expect_sent "n se: node set's keywords by prefix" "NODE_SET ack NODE_ADDR=5 IFNAME=\"r2c0\" ETHERTYPE=34997 TOPO_DIMS{TOPO_DIM=3 TOPO_DIM=3 TOPO_DIM=2} HELLO_MS=1000 TREES=4 RPROTO=2"
+replay ack node set t torus:3x3
+expect_sent "node set t: topology before trees (the first keyword wins)" "NODE_SET ack TOPO_DIMS{TOPO_DIM=3 TOPO_DIM=3}"
+replay trees tree s s 3
+expect_sent "tree s s 3 is tree show src 3" "TREE_GET dump TREE_SRC=3"
 replay node n h
 expect_rc "n h is node help" 0
 grep -q '^Usage: r2c2ctl node set' "$T/out" && pass "n h prints node's usage" ||
