@@ -73,7 +73,8 @@ check_err $? "depmod failed"
 check_err $? "modinfo -n r2c2: '$(modinfo -n r2c2 2>&1)', not updates/r2c2/r2c2.ko"
 for f in /usr/sbin/r2c2ctl /usr/sbin/r2c2d /usr/sbin/r2c2-node "$TCDIR/q_r2c2.so" \
 	"$UNITDIR/r2c2.service" "$UNITDIR/r2c2d.service" /etc/r2c2/r2c2.conf \
-	/etc/r2c2/r2c2d.conf /etc/modprobe.d/r2c2.conf /usr/share/man/man8/r2c2-node.8; do
+	/etc/r2c2/r2c2d.conf /etc/modprobe.d/r2c2.conf /usr/share/man/man8/r2c2-node.8 \
+	/usr/share/man/man8/tc-r2c2.8; do
 	[[ -e $f ]] || { check_err 1 "$f not installed"; break; }
 done
 [[ $(command -v r2c2ctl) == /usr/sbin/r2c2ctl ]]

@@ -41,6 +41,8 @@ int cmd_neigh(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_route(int argc, char **argv);
+int cmd_traceroute(int argc, char **argv);
+int cmd_ping(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_event(int argc, char **argv);

@@ -28,40 +28,66 @@
 
 struct r2c2ctl_opts opts;
 
+/*
+ * The commands of each object, for prefix matching (match_word()): an
+ * entry may hold aliases ("del delete"); the first name is the one the
+ * object's function is given. NULL: the object takes no command word.
+ * "s" is short for "show" where it would be ambiguous ("node s": set or
+ * show), as "n" is for "node" (node or neigh): the read-only command.
+ * tests/man_check.py compares this table with r2c2ctl(8).
+ */
+static const char *const node_cmds[] = { "set", "show s", "del", NULL };
+static const char *const port_cmds[] = { "add", "del", "show s", NULL };
+static const char *const show_cmds[] = { "show s", NULL };
+static const char *const route_cmds[] = { "get", NULL };
+static const char *const stats_cmds[] = { "show s", "reset", NULL };
+static const char *const flow_cmds[] = { "show s", "set", NULL };
+static const char *const send_cmds[] = { "send", NULL };
+static const char *const set_cmds[] = { "set", NULL };
+static const char *const class_cmds[] = { "add", "del delete", "show list s", NULL };
+static const char *const key_cmds[] = { "set", "del delete", "show list s", NULL };
+static const char *const path_cmds[] = { "weights", NULL };
+
 /**
  * struct object - one `r2c2ctl OBJECT`
- * @name: the keyword (matched exactly)
+ * @name: the keyword (a unique prefix will do: match_word())
+ * @names: @name and its short aliases, for match_word()
  * @fn: entry point, see cmds.h
+ * @cmds: its command words (NULL-terminated), or NULL
  * @synopsis: its commands, for `r2c2ctl help`
  */
 struct object {
 	const char *name;
+	const char *names;
 	int (*fn)(int argc, char **argv);
+	const char *const *cmds;
 	const char *synopsis;
 };
 
 static const struct object objects[] = {
-	{ "node",	cmd_node,	"{ set | show | del }" },
-	{ "port",	cmd_port,	"{ add | del | show }" },
-	{ "neigh",	cmd_neigh,	"show" },
-	{ "topo",	cmd_topo,	"show" },
-	{ "tree",	cmd_tree,	"show [ src ADDR ]" },
-	{ "route",	cmd_route,	"get DST [ routing PROTO ] [ count N ]" },
-	{ "stats",	cmd_stats,	"{ show | reset }" },
-	{ "flow",	cmd_flow,	"{ show | set }" },
-	{ "event",	cmd_event,	"send flow FLOWID dst ADDR ..." },
-	{ "routes",	cmd_routes,	"send SRC:FLOWID=PROTO ..." },
-	{ "monitor",	cmd_monitor,	"[ count N ] [ timeout S ]" },
-	{ "rate",	cmd_rate,	"set [ dev IFNAME ] { FLOWID RATE ... | file FILE }" },
-	{ "qflow",	cmd_qflow,	"show [ dev IFNAME ]" },
-	{ "class",	cmd_class,	"{ add | del | show }" },
-	{ "key",	cmd_key,	"{ set | del | show }" },
-	{ "reseq",	cmd_reseq,	"show" },
-	{ "daemon",	cmd_daemon,	"show [ socket PATH ]" },
-	{ "matrix",	cmd_matrix,	"show [ socket PATH ]" },
-	{ "alloc",	cmd_alloc,	"--topology SPEC --flows FILE [ --policy maxmin|propfair ] ..." },
-	{ "route-select", cmd_route_select, "--topology SPEC --flows FILE [ --utility sum|min ] ..." },
-	{ "path",	cmd_path,	"weights --topology SPEC [ --routing PROTO ] SRC DST" },
+	{ "node",	"node n",	cmd_node,	node_cmds,	"{ set | show | del }" },
+	{ "port",	"port",	cmd_port,	port_cmds,	"{ add | del | show }" },
+	{ "neigh",	"neigh",	cmd_neigh,	show_cmds,	"show" },
+	{ "topo",	"topo",	cmd_topo,	show_cmds,	"show" },
+	{ "tree",	"tree",	cmd_tree,	show_cmds,	"show [ src ADDR ]" },
+	{ "route",	"route",	cmd_route,	route_cmds,	"get DST [ routing PROTO ] [ count N ]" },
+	{ "traceroute",	"traceroute",	cmd_traceroute,	NULL,		"DST [ routing PROTO ] [ count N ]" },
+	{ "ping",	"ping",	cmd_ping,	NULL,		"DST [ routing PROTO ] [ count N ] [ interval MS ]" },
+	{ "stats",	"stats",	cmd_stats,	stats_cmds,	"{ show | reset }" },
+	{ "flow",	"flow",	cmd_flow,	flow_cmds,	"{ show | set }" },
+	{ "event",	"event",	cmd_event,	send_cmds,	"send flow FLOWID dst ADDR ..." },
+	{ "routes",	"routes",	cmd_routes,	send_cmds,	"send SRC:FLOWID=PROTO ..." },
+	{ "monitor",	"monitor",	cmd_monitor,	NULL,		"[ count N ] [ timeout S ]" },
+	{ "rate",	"rate",	cmd_rate,	set_cmds,	"set [ dev IFNAME ] { FLOWID RATE ... | file FILE }" },
+	{ "qflow",	"qflow",	cmd_qflow,	show_cmds,	"show [ dev IFNAME ]" },
+	{ "class",	"class",	cmd_class,	class_cmds,	"{ add | del | show }" },
+	{ "key",	"key",	cmd_key,	key_cmds,	"{ set | del | show }" },
+	{ "reseq",	"reseq",	cmd_reseq,	show_cmds,	"show" },
+	{ "daemon",	"daemon",	cmd_daemon,	show_cmds,	"show [ socket PATH ]" },
+	{ "matrix",	"matrix",	cmd_matrix,	show_cmds,	"show [ socket PATH ]" },
+	{ "alloc",	"alloc",	cmd_alloc,	NULL,		"--topology SPEC --flows FILE [ --policy maxmin|propfair ] ..." },
+	{ "route-select", "route-select", cmd_route_select, NULL,	"--topology SPEC --flows FILE [ --utility sum|min ] ..." },
+	{ "path",	"path",	cmd_path,	path_cmds,	"weights --topology SPEC [ --routing PROTO ] SRC DST" },
 };
 
 #define N_OBJECTS (sizeof(objects) / sizeof(objects[0]))
@@ -112,14 +138,58 @@ static int version(void)
 	return R2C2CTL_EXIT_OK;
 }
 
-static const struct object *find_object(const char *name)
+/*
+ * Look @tok up among the objects (names, short aliases, unique prefixes);
+ * fails (a usage error, NULL) when it is
+ * no object's name or prefix, or the prefix of several.
+ */
+static const struct object *find_object(const char *tok)
 {
+	const char *names[N_OBJECTS + 1];
 	size_t i;
+	int k;
 
 	for (i = 0; i < N_OBJECTS; i++)
-		if (!strcmp(objects[i].name, name))
-			return &objects[i];
-	return NULL;
+		names[i] = objects[i].names;
+	names[N_OBJECTS] = NULL;
+	k = match_word("object", tok, names);
+	if (k < 0) {
+		if (k == MATCH_NONE)
+			usage_error("unknown object \"%s\"", tok);
+		return NULL;
+	}
+	return &objects[k];
+}
+
+/*
+ * The command word of @obj: a unique prefix of one of its commands (or of
+ * "help") is replaced by the full name, as ip(8) takes "ip l s" for "ip
+ * link set". A word no command starts with is left for the object to
+ * refuse. Returns 0, or an exit status after a usage error.
+ */
+static int expand_command(const struct object *obj, char **argv)
+{
+	static char full[32];
+	const char *names[16];
+	char what[48];
+	size_t n = 0;
+	int k;
+
+	if (!obj->cmds)
+		return R2C2CTL_EXIT_OK;
+	while (obj->cmds[n] && n < 14) {
+		names[n] = obj->cmds[n];
+		n++;
+	}
+	names[n++] = "help";
+	names[n] = NULL;
+	snprintf(what, sizeof(what), "%s command", obj->name);
+	k = match_word(what, argv[0], names);
+	if (k == MATCH_AMBIGUOUS)
+		return R2C2CTL_EXIT_USAGE;
+	if (k >= 0)
+		argv[0] = match_name(names[k], full, sizeof(full));
+	return R2C2CTL_EXIT_OK;
 }
 
 static int dispatch(int argc, char **argv)
@@ -127,23 +197,30 @@ static int dispatch(int argc, char **argv)
 	static char help[] = "help";
 	char *help_argv[] = { help, NULL };
 	const struct object *obj;
+	int ret;
 
 	if (!strcmp(argv[0], "help")) {
 		if (argc == 1) {
 			usage(stdout);
 			return R2C2CTL_EXIT_OK;
 		}
+		if (argc > 2)
+			return usage_error("unknown object \"%s\"", argv[2]);
 		obj = find_object(argv[1]);
-		if (!obj || argc > 2)
-			return usage_error("unknown object \"%s\"",
-					   obj ? argv[2] : argv[1]);
+		if (!obj)
+			return R2C2CTL_EXIT_USAGE;
 		ctl_object = obj->name;
 		return obj->fn(1, help_argv);
 	}
 	obj = find_object(argv[0]);
 	if (!obj)
-		return usage_error("unknown object \"%s\"", argv[0]);
+		return R2C2CTL_EXIT_USAGE;
 	ctl_object = obj->name;
+	if (argc > 1) {
+		ret = expand_command(obj, argv + 1);
+		if (ret)
+			return ret;
+	}
 	return obj->fn(argc - 1, argv + 1);
 }
 

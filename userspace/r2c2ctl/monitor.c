@@ -162,14 +162,14 @@ int cmd_monitor(int argc, char **argv)
 	int timeout_ms = 0, err;
 
 	for (; argc > 0; argc--, argv++) {
-		if (!strcmp(*argv, "count")) {
+		if (matches(*argv, "count")) {
 			NEXT_ARG();
 			if (have_count)
 				return duplicate_arg("count");
 			if (parse_u32("count", *argv, 1, UINT32_MAX, &m.count))
 				return R2C2CTL_EXIT_USAGE;
 			have_count = true;
-		} else if (!strcmp(*argv, "timeout")) {
+		} else if (matches(*argv, "timeout")) {
 			NEXT_ARG();
 			if (timeout_ms)
 				return duplicate_arg("timeout");

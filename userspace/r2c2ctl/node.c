@@ -50,14 +50,14 @@ static int node_set(int argc, char **argv)
 	int err;
 
 	for (; argc > 0; argc--, argv++) {
-		if (!strcmp(*argv, "addr")) {
+		if (matches(*argv, "addr")) {
 			NEXT_ARG();
 			if (have_addr)
 				return duplicate_arg("addr");
 			if (parse_addr("addr", *argv, &addr))
 				return R2C2CTL_EXIT_USAGE;
 			have_addr = true;
-		} else if (!strcmp(*argv, "ifname")) {
+		} else if (matches(*argv, "ifname")) {
 			NEXT_ARG();
 			if (have_ifname)
 				return duplicate_arg("ifname");
@@ -65,35 +65,35 @@ static int node_set(int argc, char **argv)
 				return R2C2CTL_EXIT_USAGE;
 			ifname = *argv;
 			have_ifname = true;
-		} else if (!strcmp(*argv, "topology")) {
+		} else if (matches(*argv, "topology")) {
 			NEXT_ARG();
 			if (have_topo)
 				return duplicate_arg("topology");
 			if (parse_topology(*argv, dims, &ndims))
 				return R2C2CTL_EXIT_USAGE;
 			have_topo = true;
-		} else if (!strcmp(*argv, "hello")) {
+		} else if (matches(*argv, "hello")) {
 			NEXT_ARG();
 			if (have_hello)
 				return duplicate_arg("hello");
 			if (parse_u32("hello interval", *argv, 10, 60000, &hello))
 				return R2C2CTL_EXIT_USAGE;
 			have_hello = true;
-		} else if (!strcmp(*argv, "trees")) {
+		} else if (matches(*argv, "trees")) {
 			NEXT_ARG();
 			if (have_trees)
 				return duplicate_arg("trees");
 			if (parse_u32("trees", *argv, 1, R2C2_MAX_TREES, &trees))
 				return R2C2CTL_EXIT_USAGE;
 			have_trees = true;
-		} else if (!strcmp(*argv, "routing")) {
+		} else if (matches(*argv, "routing")) {
 			NEXT_ARG();
 			if (have_rp)
 				return duplicate_arg("routing");
 			if (parse_rproto(*argv, &rp))
 				return R2C2CTL_EXIT_USAGE;
 			have_rp = true;
-		} else if (!strcmp(*argv, "ethertype")) {
+		} else if (matches(*argv, "ethertype")) {
 			NEXT_ARG();
 			if (have_etype)
 				return duplicate_arg("ethertype");

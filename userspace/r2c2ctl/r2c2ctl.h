@@ -21,6 +21,25 @@ struct nlattr;
 extern const char *ctl_object;
 
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Command words (iproute2's matches(), with ambiguity refused): the index
+ * in NULL-terminated @names of the entry @tok names exactly, else of the
+ * one entry it is a prefix of. An entry may list aliases separated by
+ * spaces ("del delete"). MATCH_NONE when no entry fits; MATCH_AMBIGUOUS,
+ * after a usage error naming every candidate ("ambiguous WHAT"), when
+ * several do.
+ */
+#define MATCH_NONE	(-1)
+#define MATCH_AMBIGUOUS	(-2)
+int match_word(const char *what, const char *tok, const char *const *names);
+/* the first name of entry @names (the canonical one), in @buf */
+char *match_name(const char *names, char *buf, size_t len);
+/*
+ * A keyword after the command: @tok is a non-empty prefix of @keyword
+ * (iproute2's matches(); the first keyword tested wins, so test them in
+ * the order that keeps the short forms useful).
+ */
+bool matches(const char *tok, const char *keyword);
 int invalid_arg(const char *what, const char *tok, const char *why);
 int missing_arg(const char *keyword);
 int duplicate_arg(const char *keyword);

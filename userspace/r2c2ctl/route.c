@@ -128,14 +128,14 @@ static int route_get(int argc, char **argv)
 	int err;
 
 	for (; argc > 0; argc--, argv++) {
-		if (!strcmp(*argv, "routing")) {
+		if (matches(*argv, "routing")) {
 			NEXT_ARG();
 			if (r.have_rp)
 				return duplicate_arg("routing");
 			if (parse_rproto(*argv, &r.rp))
 				return R2C2CTL_EXIT_USAGE;
 			r.have_rp = true;
-		} else if (!strcmp(*argv, "count")) {
+		} else if (matches(*argv, "count")) {
 			NEXT_ARG();
 			if (have_count)
 				return duplicate_arg("count");

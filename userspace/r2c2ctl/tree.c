@@ -76,7 +76,7 @@ int cmd_tree(int argc, char **argv)
 	if (strcmp(cmd, "show"))
 		return usage_error("unknown tree command \"%s\"", cmd);
 	for (argc--, argv++; argc > 0; argc--, argv++) {
-		if (!strcmp(*argv, "src")) {
+		if (matches(*argv, "src")) {
 			NEXT_ARG();
 			if (only >= 0)
 				return duplicate_arg("src");

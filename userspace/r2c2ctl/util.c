@@ -43,6 +43,65 @@ int usage_error(const char *fmt, ...)
 	return R2C2CTL_EXIT_USAGE;
 }
 
+/* does @tok name @name? a space-separated list of aliases */
+static bool name_in(const char *tok, const char *names, bool prefix)
+{
+	size_t len = strlen(tok), n;
+
+	while (*names) {
+		n = strcspn(names, " ");
+		if (prefix ? len <= n && !strncmp(tok, names, len) :
+			     len == n && !strncmp(tok, names, n))
+			return true;
+		names += n;
+		names += strspn(names, " ");
+	}
+	return false;
+}
+
+int match_word(const char *what, const char *tok, const char *const *names)
+{
+	int i, found = MATCH_NONE, count = 0;
+	char list[256];
+	size_t used = 0, n;
+
+	if (!*tok)
+		return MATCH_NONE;
+	for (i = 0; names[i]; i++)
+		if (name_in(tok, names[i], false))
+			return i;
+	list[0] = '\0';
+	for (i = 0; names[i]; i++) {
+		if (!name_in(tok, names[i], true))
+			continue;
+		found = i;
+		count++;
+		n = strcspn(names[i], " ");
+		if (used + n + 3 < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+						 "%s%.*s", used ? ", " : "",
+						 (int)n, names[i]);
+	}
+	if (count > 1) {
+		usage_error("ambiguous %s \"%s\": %s", what, tok, list);
+		return MATCH_AMBIGUOUS;
+	}
+	return found;
+}
+
+char *match_name(const char *names, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(names, " "), names);
+	return buf;
+}
+
+bool matches(const char *tok, const char *keyword)
+{
+	size_t len = strlen(tok);
+
+	return len && len <= strlen(keyword) && !strncmp(tok, keyword, len);
+}
+
 int invalid_arg(const char *what, const char *tok, const char *why)
 {
 	if (why)

@@ -236,6 +236,28 @@ SCENARIOS = {
                                  u8(a("RPROTO"), RP["R2C2_RP_RPS"]),
                                  u32(a("COUNT"), 1000), u32(a("NODES"), 9),
                                  link_counts()), ACK],
+    # traceroute from node 5 of a 3x3 torus to node 6: NODE_GET, TOPO_GET,
+    # then ROUTE_GET three times (two distinct minimal paths)
+    "traceroute": lambda: [
+        genl("NODE_GET", *node_attrs()), ACK,
+        genl("TOPO_GET", nest(a("TOPO_NODE"), u16(a("NODE_ADDR"), 3),
+                              link(2, 6, 3)), multi=True),
+        genl("TOPO_GET", nest(a("TOPO_NODE"), u16(a("NODE_ADDR"), 5),
+                              link(0, 3, 1), link(2, 8, 3)), multi=True),
+        genl("TOPO_GET", nest(a("TOPO_NODE"), u16(a("NODE_ADDR"), 8),
+                              link(0, 6, 1)), multi=True),
+        done()] + [x for r in ([0, 2], [2, 0], [0, 2]) for x in (
+            genl("ROUTE_GET", u16(a("DST"), 6),
+                 u8(a("RPROTO"), RP["R2C2_RP_RPS"]),
+                 attr(a("ROUTE"), bytes(r))), ACK)],
+    # the same, but the route's second hop leaves by a port with no link
+    "traceroute_bad": lambda: [
+        genl("NODE_GET", *node_attrs()), ACK,
+        genl("TOPO_GET", nest(a("TOPO_NODE"), u16(a("NODE_ADDR"), 5),
+                              link(0, 3, 1)), multi=True),
+        done(),
+        genl("ROUTE_GET", u16(a("DST"), 6), u8(a("RPROTO"), RP["R2C2_RP_DOR"]),
+             attr(a("ROUTE"), bytes([0, 2]))), ACK],
     "stats": lambda: [genl("STATS_GET", all_stats(0)), ACK],
     "flows": lambda: [
         genl("FLOW_GET", u32(a("FLOW_ID"), 0x1a), u16(a("DST"), 5),

@@ -510,6 +510,97 @@ else
 	fail "routes send: 212 fit, 213 do not" "212: exit $rc_212, 213: exit $rc"
 fi
 
+# ---- prefixes of objects and commands (iproute2's matches()) ---------------
+# a unique prefix is the word; "n" is node and "s" show (the read-only
+# one) where they would be ambiguous; exact names win; an ambiguous
+# prefix is a usage error naming every candidate, nothing sent
+replay node n s
+expect_sent "n s is node show" "NODE_GET ack"
+replay node nod sh
+expect_sent "nod sh is node show" "NODE_GET ack"
+replay flows fl sh
+expect_sent "fl sh is flow show" "FLOW_GET dump"
+replay ports ne
+expect_sent "ne is neigh (show)" "PORT_GET dump"
+replay route route g 8 r dor
+expect_sent "route g 8 r dor: keywords by prefix" "ROUTE_GET ack DST=8 RPROTO=1"
+replay ack sta res
+expect_sent "sta res is stats reset" "STATS_RESET ack"
+replay ack k de
+expect_sent "k de is key del(ete)" "KEY_DEL ack"
+replay ack n se a 5 i r2c0 e 0x88b5 to torus:3x3x2 h 1000 tr 4 r vlb
+expect_sent "n se: node set's keywords by prefix" "NODE_SET ack NODE_ADDR=5 IFNAME=\"r2c0\" ETHERTYPE=34997 TOPO_DIMS{TOPO_DIM=3 TOPO_DIM=3 TOPO_DIM=2} HELLO_MS=1000 TREES=4 RPROTO=2"
+replay ack node set t torus:3x3
+expect_sent "node set t: topology before trees (the first keyword wins)" "NODE_SET ack TOPO_DIMS{TOPO_DIM=3 TOPO_DIM=3}"
+replay trees tree s s 3
+expect_sent "tree s s 3 is tree show src 3" "TREE_GET dump TREE_SRC=3"
+replay node n h
+expect_rc "n h is node help" 0
+grep -q '^Usage: r2c2ctl node set' "$T/out" && pass "n h prints node's usage" ||
+	fail "n h prints node's usage"
+ambiguous() { # WANT ARGS...: exit 2, WANT on stderr, nothing sent
+	local want=$1
+	shift
+	R2C2CTL_REPLAY="$T/ack.bin" R2C2CTL_SENT="$T/amb-sent.bin" run "$@"
+	if [ "$rc" -ne 2 ]; then
+		fail "ambiguous: $*" "exit $rc, want 2"
+	elif ! grep -qxF "r2c2ctl: $want" "$T/err"; then
+		fail "ambiguous: $*" "stderr does not say: $want"
+	elif [ -s "$T/amb-sent.bin" ]; then
+		fail "ambiguous: $*" "a request was sent"
+	else
+		pass "ambiguous: $*"
+	fi
+}
+ambiguous 'ambiguous object "ro": route, routes, route-select' ro get 8
+ambiguous 'ambiguous object "r": route, routes, rate, reseq, route-select' r
+ambiguous 'ambiguous object "tr": tree, traceroute' tr 8
+ambiguous 'ambiguous object "p": port, ping, path' p s
+run route sh
+expect_err "a word no command starts with is the object's to refuse" 2 'r2c2ctl: unknown route command "sh"
+Try "r2c2ctl route help".'
+run help ro
+expect_err "help ro: ambiguous" 2 'r2c2ctl: ambiguous object "ro": route, routes, route-select
+Try "r2c2ctl help".'
+
+# ---- traceroute -------------------------------------------------------------
+usage 1001 traceroute 6 count 1001
+usage x traceroute x
+run traceroute
+expect_rc "traceroute without DST" 2
+replay traceroute trac 6 r rps c 3
+expect_out "traceroute: two paths, hop by hop through topo" "traceroute from node 5 to node 6, routing rps, 3 samples
+path drawn 2 of 3 times, 2 hops
+  1  node 5 port 0 -> node 3 (port 1)
+  2  node 3 port 2 -> node 6 (port 3)
+path drawn 1 of 3 times, 2 hops
+  1  node 5 port 2 -> node 8 (port 3)
+  2  node 8 port 0 -> node 6 (port 1)"
+expect_sent "traceroute: NODE_GET, TOPO_GET, ROUTE_GET per sample" "NODE_GET ack
+TOPO_GET dump
+ROUTE_GET ack DST=6 RPROTO=0
+ROUTE_GET ack DST=6 RPROTO=0
+ROUTE_GET ack DST=6 RPROTO=0"
+replay traceroute -j traceroute 6 count 3
+json_check "traceroute -j" 'd["src"] == 5 and d["dst"] == 6 and d["routing"] == "rps" and d["samples"] == 3 and [p["count"] for p in d["paths"]] == [2, 1] and d["paths"][1]["hops"] == [{"hop": 1, "node": 5, "port": 2, "to": 8, "to_port": 3}, {"hop": 2, "node": 8, "port": 0, "to": 6, "to_port": 1}] and all(p["reaches_dst"] for p in d["paths"])'
+replay traceroute_bad traceroute 6 rproto dor
+expect_err "traceroute: a hop off the graph exits 1" 1 'r2c2ctl: traceroute: 1 of the paths do not reach node 6 through the graph'
+grep -q '^  2  node 3 port 2 -> ?$' "$T/out" && pass "traceroute: the unknown far end is ?" ||
+	fail "traceroute: the unknown far end is ?"
+replay error_extack traceroute 6
+expect_rc "traceroute: kernel error exits 1" 1
+rm -f "$T/sent.bin"
+
+# ---- ping: the command line (the echo itself: selftests/ctl_test.sh) --------
+usage 0 ping 6 count 0
+usage 5 ping 6 interval 5
+usage foo ping 6 routing foo
+run ping
+expect_rc "ping without DST" 2
+replay error_extack ping 6
+expect_err "ping: the kernel's refusal exits 1, before any echo" 1 'r2c2ctl: node show: port 3 is already attached (Device or resource busy)'
+rm -f "$T/sent.bin"
+
 # ---- sch_r2c2: rate set, qflow show -----------------------------------------
 usage 0 rate set 1 0
 usage 2T rate set 1 2T
