@@ -18,6 +18,9 @@
 #                        debug kernel (not in make check: its time)
 #   make check-lifecycle 50 load/configure/traffic/unload cycles under
 #                        traffic (selftests/lifecycle_stress.sh), both kernels
+#   make check-rack      a rack of guests, one a node, on virtio-net links,
+#                        from the installed tree (scripts/rack-check.sh;
+#                        RACK_ARGS="--kernel 6.12 --torus 3x3")
 #   make demo            set up and run the demo in a VM
 #   make figures         redraw Documentation/figures/*.png from the committed
 #                        data (gnuplot, Graphviz; no VM)
@@ -43,7 +46,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-debug-6.12 check-fuzz check-lifecycle demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-debug-6.12 check-fuzz check-lifecycle check-rack demo clean checkpatch bench-forward
 .PHONY: figures figures-data
 .PHONY: install install-modules install-tools uninstall check-install tc-plugin dkms-source deb
 
@@ -256,6 +259,11 @@ dkms-source:
 # The installed path in a guest, both kernels (scripts/check-install.sh).
 check-install: modules-all userspace tc-plugin
 	bash scripts/check-install.sh
+
+# A rack of guests (scripts/vm-rack): each node its own kernel on
+# virtio-net NICs, installed and configured as an operator would
+check-rack: userspace tc-plugin
+	bash scripts/rack-check.sh $(RACK_ARGS)
 
 # r2c2-dkms and r2c2-tools .debs in build/deb/ (scripts/build-deb.sh)
 deb:
