@@ -83,6 +83,10 @@ ip -n "$S" link add d0 type dummy &&
 	ip netns exec "$S" "$TC" qdisc add dev d0 root r2c2 idle 100ms
 check_err $? "dummy d0 with r2c2 idle 100ms"
 
+# the ring buffer's switch as this file found it, for the files after it
+TR_ON=$(cat "$TR/tracing_on" 2>/dev/null || echo 1)
+cleanup_add "echo $TR_ON >$TR/tracing_on 2>/dev/null"
+
 # wq_runs SECONDS: runs of r2c2q_work in the next SECONDS
 wq_runs()
 {

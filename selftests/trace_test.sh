@@ -126,8 +126,9 @@ if ((${#missing[@]} == 0)); then
 		grep -q 'drop_csum' "$T/events/r2c2/r2c2_drop/format"
 	check_err $? "r2c2_drop's format has no port field or no reason names"
 	trace_clear
-	if ! echo 1 >"$T/events/r2c2/enable"; then
-		check_err 1 "cannot enable events/r2c2"
+	# another file may have left the ring buffer off (tracing_on 0)
+	if ! echo 1 >"$T/events/r2c2/enable" || ! echo 1 >"$T/tracing_on"; then
+		check_err 1 "cannot enable events/r2c2 and tracing_on"
 	fi
 fi
 log_test_or_exit "tracefs: events/r2c2 has the 9 tracepoints of r2c2.ko and sch_r2c2.ko"
