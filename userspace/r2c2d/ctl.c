@@ -190,6 +190,12 @@ static void show(struct r2c2d *d, FILE *f)
 		c->demand_window_ms, c->demand_windows, c->demand_low,
 		c->demand_high, c->demand_slack, c->announce_delay_ms,
 		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src);
+	fprintf(f, "\"kernel\":{\"family\":\"%s\",\"family_id\":%d,"
+		"\"losses\":%llu,\"returns\":%llu,\"last_absence_ms\":%llu},",
+		d->fam_waiting ? "gone" : "up", d->nl.family,
+		(unsigned long long)d->fam_losses,
+		(unsigned long long)d->fam_returns,
+		(unsigned long long)d->fam_back_ms);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
 		"\"events\":{\"total\":%llu,\"starts\":%llu,\"finishes\":%llu,"
 		"\"updates\":%llu,\"refreshes\":%llu,\"dup_starts\":%llu,"
