@@ -1051,6 +1051,7 @@ static void tick(struct r2c2d *d)
 				 d->conf.demand_interval_ms :
 				 d->conf.refresh_ms) * MS;
 	bool lease = false, round = false;
+	bool warm = now < d->warm_until_ns;
 
 	d->t.ticks++;
 	if (d->need_resync || now - d->last_sample_ns >= si) {
@@ -1081,7 +1082,7 @@ static void tick(struct r2c2d *d)
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
-	if (round_due(d) &&
+	if (round_due(d) && !warm &&
 	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000 &&
 	    round_budget(d, now)) {
 		int r;
@@ -1095,7 +1096,7 @@ static void tick(struct r2c2d *d)
 		else if (r == -EAGAIN)	/* after the route search */
 			d->computed_gen--;
 	}
-	if (lease)
+	if (lease && !warm)
 		push(d);
 	if (round)
 		budget_account(d);
@@ -1151,7 +1152,9 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 		uint64_t r = d->last_round_ns + rho,
 			 b = rc_budget_next(&d->budget, now);
 
-		t = at_most(t, r > b ? r : b);
+		if (b > r)
+			r = b;
+		t = at_most(t, r > d->warm_until_ns ? r : d->warm_until_ns);
 	}
 	if (d->topo_dirty && !rs_busy(&d->rs))
 		t = at_most(t, d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS);
@@ -1297,6 +1300,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	d.start_ns = r2c2d_now();
+	/*
+	 * A daemon (re)started in a running rack knows no other node's flows
+	 * until their next refresh: a round before would give its own flows
+	 * the whole rack. No round and no push before warm_until_ns; leases
+	 * pushed by a previous daemon hold meanwhile, or the qdisc falls back
+	 * to its safe rate.
+	 */
+	d.warm_until_ns = d.start_ns + (uint64_t)d.conf.warmup_ms * MS;
 	budget_conf(&d, d.start_ns);
 	d.budget_cpu_ns = thread_cpu_ns();
 	d.need_resync = true;

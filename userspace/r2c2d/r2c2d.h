@@ -102,6 +102,7 @@ struct r2c2d {
 	uint64_t budget_cpu_ns;		/* thread CPU time charged so far */
 	bool budget_held;		/* a due round waits for the budget */
 	bool need_resync;
+	uint64_t warm_until_ns;		/* no round nor push before (warmup_ms) */
 	/*
 	 * The r2c2 module went away (its family unregistered) at fam_gone_ns:
 	 * nothing is read or pushed until dnl_open() works again, tried at
