@@ -22,6 +22,8 @@
  * @lease_refresh_ms: re-push unchanged rates this often (1000; keep it
  *	below the qdisc's lease_ms)
  * @refresh_ms: re-announce own flows this often (1000)
+ * @warmup_ms: after the start, no round and no push for this long, so
+ *	that the rack's refreshes fill the matrix first (1500; 0: none)
  * @expire_ms: forget flows not announced for this long (3500)
  * @demand_interval_ms: sample the qdisc's flows this often (10)
  * @demand_window_ms, @demand_windows, @demand_empty_bytes, @demand_alpha,
@@ -59,6 +61,7 @@ struct r2c2d_conf {
 	double push_threshold;
 	uint32_t lease_refresh_ms;
 	uint32_t refresh_ms;
+	uint32_t warmup_ms;
 	uint32_t expire_ms;
 	uint32_t demand_interval_ms;
 	uint32_t demand_window_ms;

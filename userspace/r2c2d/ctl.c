@@ -175,7 +175,8 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"headroom\":%g,"
 		"\"link_capacity\":%.0f,\"topology\":\"%s\",\"nodes\":%u,"
 		"\"push_threshold\":%g,\"lease_refresh_ms\":%u,"
-		"\"refresh_ms\":%u,\"expire_ms\":%u,\"demand_interval_ms\":%u,"
+		"\"refresh_ms\":%u,\"warmup_ms\":%u,\"expire_ms\":%u,"
+		"\"demand_interval_ms\":%u,"
 		"\"demand_alpha\":%g,\"demand_window_ms\":%u,"
 		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
@@ -186,10 +187,18 @@ static void show(struct r2c2d *d, FILE *f)
 		c->rounds_always ? "always" : "own",
 		c->headroom, c->link_capacity, c->topology, d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
-		c->expire_ms, c->demand_interval_ms, c->demand_alpha,
+		c->warmup_ms, c->expire_ms, c->demand_interval_ms, c->demand_alpha,
 		c->demand_window_ms, c->demand_windows, c->demand_low,
 		c->demand_high, c->demand_slack, c->announce_delay_ms,
 		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src);
+	fprintf(f, "\"warming_up\":%s,",
+		r2c2d_now() < d->warm_until_ns ? "true" : "false");
+	fprintf(f, "\"kernel\":{\"family\":\"%s\",\"family_id\":%d,"
+		"\"losses\":%llu,\"returns\":%llu,\"last_absence_ms\":%llu},",
+		d->fam_waiting ? "gone" : "up", d->nl.family,
+		(unsigned long long)d->fam_losses,
+		(unsigned long long)d->fam_returns,
+		(unsigned long long)d->fam_back_ms);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
 		"\"events\":{\"total\":%llu,\"starts\":%llu,\"finishes\":%llu,"
 		"\"updates\":%llu,\"refreshes\":%llu,\"dup_starts\":%llu,"

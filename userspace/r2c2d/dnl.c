@@ -114,10 +114,27 @@ int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot subscribe to r2c2 events");
 		goto fail;
 	}
+	/* family (un)registrations: the module going away */
+	grp = genl_ctrl_resolve_grp(d->cmd, "nlctrl", "notify");
+	if (grp < 0 || nl_socket_add_membership(d->ev, grp) < 0) {
+		snprintf(err, errlen, "cannot subscribe to nlctrl's notify group: %s",
+			 grp < 0 ? nl_geterror(grp) : "refused");
+		goto fail;
+	}
 	return 0;
 fail:
 	dnl_close(d);
 	return -1;
+}
+
+bool dnl_family_ok(struct dnl *d)
+{
+	int id = genl_ctrl_resolve(d->cmd, R2C2_GENL_NAME);
+
+	/* an error other than "not found" says nothing about the family */
+	if (id == -NLE_OBJ_NOTFOUND || (id >= 0 && id != d->family))
+		d->gone = true;
+	return !d->gone;
 }
 
 const char *dnl_strerror(int err)
@@ -167,13 +184,34 @@ static void routes_ev(struct dnl *d, struct nlattr **tb)
 	d->routes_cb(d->routes_arg, nla_get_u16(tb[R2C2_A_NODE_ADDR]), e, n);
 }
 
+/* nlctrl's notify group: CTRL_CMD_DELFAMILY of "r2c2" */
+static void ctrl_ev(struct dnl *d, struct nl_msg *msg)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+
+	if (genlmsg_hdr(h)->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse(h, 0, tb, CTRL_ATTR_MAX, NULL) ||
+	    !tb[CTRL_ATTR_FAMILY_NAME] ||
+	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), R2C2_GENL_NAME))
+		return;
+	d->gone = true;
+}
+
 static int ev_cb(struct nl_msg *msg, void *arg)
 {
 	struct ev_ctx *c = arg;
 	struct nlattr *tb[R2C2_A_MAX + 1];
 	struct mx_evt e = { 0 };
+	uint16_t type = nlmsg_hdr(msg)->nlmsg_type;
 	uint8_t cmd;
 
+	if (type == GENL_ID_CTRL) {
+		ctrl_ev(c->d, msg);
+		return NL_OK;
+	}
+	if (type != c->d->family)
+		return NL_OK;
 	c->d->ev_msgs++;
 	if (parse(msg, tb, &cmd))
 		return NL_OK;

@@ -37,6 +37,7 @@ struct dnl {
 	int family;
 	uint32_t ifindex;
 	uint64_t ev_msgs, ev_overruns, req_msgs, req_errors, stale;
+	bool gone;		/* the family was unregistered (rmmod r2c2) */
 	bool in_talk;		/* a request is in flight on cmd */
 	void (*routes_cb)(void *arg, uint16_t from, const struct rs_ent *e,
 			  size_t n);
@@ -69,8 +70,19 @@ struct dnl_node {
 	uint8_t dims[3];
 };
 
-/* 0, or -1 with a message in err (family missing: module not loaded) */
+/*
+ * 0, or -1 with a message in err (family missing: module not loaded).
+ * The event socket also hears nlctrl's "notify" group: when the r2c2
+ * family is unregistered (its module unloaded), the next dnl_ev_read()
+ * sets @gone; the caller then waits for the module with dnl_open() again.
+ */
 int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen);
+/*
+ * Whether the family this handle resolved is still registered under the
+ * same id (a reload gives it another); sets @gone when it is not. For
+ * when a CTRL_CMD_DELFAMILY may have been lost (an overrun).
+ */
+bool dnl_family_ok(struct dnl *d);
 void dnl_close(struct dnl *d);
 int dnl_ev_fd(const struct dnl *d);
 /* message of a negative -NLE_* from dnl_*() */

@@ -980,6 +980,70 @@ static bool round_budget(struct r2c2d *d, uint64_t now)
 	return true;
 }
 
+/* how often r2c2d looks for the r2c2 family while it is gone */
+#define FAMILY_RETRY_MS 250
+
+/*
+ * The r2c2 module went away (the kernel unregistered its family, or the
+ * family has another id now): nothing can be read or pushed until it is
+ * back, and the qdisc, with every lease, went with it.
+ */
+static void family_lost(struct r2c2d *d, uint64_t now)
+{
+	d->fam_waiting = true;
+	d->fam_losses++;
+	d->fam_gone_ns = now;
+	d->fam_retry_ns = now;
+	fprintf(stderr, "r2c2d: the r2c2 module went away (generic netlink family \"%s\" unregistered); waiting for it\n",
+		R2C2_GENL_NAME);
+}
+
+/*
+ * Open the netlink handle again once the family is registered and this
+ * namespace has a node (r2c2-node up after modprobe); then read
+ * everything again as after an overrun, and announce our flows at once.
+ * Return: true when it is back.
+ */
+static bool family_back(struct r2c2d *d, uint64_t now)
+{
+	struct dnl n;
+	struct dnl_node node;
+	char err[256];
+
+	d->fam_retry_ns = now + FAMILY_RETRY_MS * MS;
+	if (dnl_open(&n, d->conf.ifindex, err, sizeof(err)))
+		return false;
+	if (dnl_node_get(&n, &node, err, sizeof(err))) {
+		dnl_close(&n);
+		return false;
+	}
+	n.routes_cb = d->nl.routes_cb;
+	n.routes_arg = d->nl.routes_arg;
+	n.topo_cb = d->nl.topo_cb;
+	n.topo_arg = d->nl.topo_arg;
+	n.ev_msgs = d->nl.ev_msgs;
+	n.ev_overruns = d->nl.ev_overruns;
+	n.req_msgs = d->nl.req_msgs;
+	n.req_errors = d->nl.req_errors;
+	n.stale = d->nl.stale;
+	dnl_close(&d->nl);
+	d->nl = n;
+	if (node.addr != d->node.addr)
+		fprintf(stderr, "r2c2d: this node's address is now %u (was %u)\n",
+			node.addr, d->node.addr);
+	d->node = node;
+	d->fam_waiting = false;
+	d->fam_returns++;
+	d->fam_back_ms = (now - d->fam_gone_ns) / MS;
+	d->need_resync = true;
+	d->topo_dirty = true;
+	d->topo_dirty_ns = now - TOPO_HOLDOFF_MS * MS;
+	d->last_refresh_ns = d->last_lease_ns = now - (1ull << 62);
+	fprintf(stderr, "r2c2d: the r2c2 module is back (family id %d) after %llu ms; node %u: reading the kernel's state again\n",
+		d->nl.family, (unsigned long long)d->fam_back_ms, d->node.addr);
+	return true;
+}
+
 static void tick(struct r2c2d *d)
 {
 	uint64_t now = r2c2d_now(), t0 = now, dt;
@@ -987,6 +1051,7 @@ static void tick(struct r2c2d *d)
 				 d->conf.demand_interval_ms :
 				 d->conf.refresh_ms) * MS;
 	bool lease = false, round = false;
+	bool warm = now < d->warm_until_ns;
 
 	d->t.ticks++;
 	if (d->need_resync || now - d->last_sample_ns >= si) {
@@ -1017,7 +1082,7 @@ static void tick(struct r2c2d *d)
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
-	if (round_due(d) &&
+	if (round_due(d) && !warm &&
 	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000 &&
 	    round_budget(d, now)) {
 		int r;
@@ -1031,7 +1096,7 @@ static void tick(struct r2c2d *d)
 		else if (r == -EAGAIN)	/* after the route search */
 			d->computed_gen--;
 	}
-	if (lease)
+	if (lease && !warm)
 		push(d);
 	if (round)
 		budget_account(d);
@@ -1087,7 +1152,9 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 		uint64_t r = d->last_round_ns + rho,
 			 b = rc_budget_next(&d->budget, now);
 
-		t = at_most(t, r > b ? r : b);
+		if (b > r)
+			r = b;
+		t = at_most(t, r > d->warm_until_ns ? r : d->warm_until_ns);
 	}
 	if (d->topo_dirty && !rs_busy(&d->rs))
 		t = at_most(t, d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS);
@@ -1233,6 +1300,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	d.start_ns = r2c2d_now();
+	/*
+	 * A daemon (re)started in a running rack knows no other node's flows
+	 * until their next refresh: a round before would give its own flows
+	 * the whole rack. No round and no push before warm_until_ns; leases
+	 * pushed by a previous daemon hold meanwhile, or the qdisc falls back
+	 * to its safe rate.
+	 */
+	d.warm_until_ns = d.start_ns + (uint64_t)d.conf.warmup_ms * MS;
 	budget_conf(&d, d.start_ns);
 	d.budget_cpu_ns = thread_cpu_ns();
 	d.need_resync = true;
@@ -1256,10 +1331,18 @@ int main(int argc, char **argv)
 			reload(&d, stderr);
 		}
 		now = r2c2d_now();
-		next = next_deadline(&d, now);
-		if (next <= now) {
-			tick(&d);
-			next = next_deadline(&d, r2c2d_now());
+		if (d.nl.gone && !d.fam_waiting)
+			family_lost(&d, now);
+		if (d.fam_waiting && now >= d.fam_retry_ns)
+			family_back(&d, now);
+		if (d.fam_waiting) {
+			next = d.fam_retry_ns;
+		} else {
+			next = next_deadline(&d, now);
+			if (next <= now) {
+				tick(&d);
+				next = next_deadline(&d, r2c2d_now());
+			}
 		}
 		if (next != armed) {
 			/* one-shot, absolute; 0 would disarm it */
@@ -1284,6 +1367,8 @@ int main(int argc, char **argv)
 		    dnl_ev_read(&d.nl, on_event, &d) == -ENOBUFS) {
 			d.t.overruns++;
 			d.need_resync = true;
+			/* a CTRL_CMD_DELFAMILY may be among the lost */
+			dnl_family_ok(&d.nl);
 			/* a TOPO_EVENT may be among the lost */
 			if (!d.topo_dirty) {
 				d.topo_dirty = true;

@@ -102,6 +102,16 @@ struct r2c2d {
 	uint64_t budget_cpu_ns;		/* thread CPU time charged so far */
 	bool budget_held;		/* a due round waits for the budget */
 	bool need_resync;
+	uint64_t warm_until_ns;		/* no round nor push before (warmup_ms) */
+	/*
+	 * The r2c2 module went away (its family unregistered) at fam_gone_ns:
+	 * nothing is read or pushed until dnl_open() works again, tried at
+	 * fam_retry_ns; counted in fam_losses, fam_returns, and the last
+	 * absence in fam_back_ms.
+	 */
+	bool fam_waiting;
+	uint64_t fam_gone_ns, fam_retry_ns;
+	uint64_t fam_losses, fam_returns, fam_back_ms;
 	bool topo_dirty;		/* read the kernel's graph again */
 	uint64_t topo_dirty_ns;		/* since when */
 	struct r2c2d_topo_stats ts;
