@@ -35,6 +35,9 @@
 #   make deb             r2c2-dkms and r2c2-tools packages in build/deb/
 #   make check-install   install into a staging tree and bring a node pair
 #                        up from the installed files only, in a VM
+#   make check-deb       make deb, then dpkg -i the packages in a VM of each
+#                        kernel (DKMS builds the modules there) and bring a
+#                        2x2 torus up from them; dpkg -r, dpkg -P
 #
 # Out-of-tree kbuild writes objects next to the sources, so each kernel
 # gets a shadow tree of symlinks under build/<kver>/ and builds there.
@@ -48,7 +51,7 @@ W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-debug-6.12 check-fuzz check-lifecycle check-rack demo clean checkpatch bench-forward
 .PHONY: figures figures-data
-.PHONY: install install-modules install-tools uninstall check-install tc-plugin dkms-source deb
+.PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb
 
 VERSION	:= 0.1.0
 
@@ -268,6 +271,10 @@ check-rack: userspace tc-plugin
 # r2c2-dkms and r2c2-tools .debs in build/deb/ (scripts/build-deb.sh)
 deb:
 	bash scripts/build-deb.sh
+
+# The packages in a guest of each kernel (scripts/check-deb.sh).
+check-deb:
+	bash scripts/check-deb.sh
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(MODULES))
