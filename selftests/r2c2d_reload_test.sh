@@ -56,13 +56,34 @@ up()
 	tc -n "$N0" qdisc add dev r2c0 root r2c2
 }
 
+# unload MODULE: rmmod, retried for up to 5 s while the module is in use.
+# A generic netlink dump holds a reference to its family's module until
+# it ends, and r2c2d starts one every few milliseconds (QFLOW_GET, and
+# NODE_GET while it waits): an rmmod that lands in one fails with EBUSY.
+# A reference that stays (a dump never finished) still fails the check.
+unload()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		if rmmod "$1" 2>"$TMP/rmmod.err"; then
+			((i == 0)) || log_info "rmmod $1: in use $i times, then unloaded"
+			return 0
+		fi
+		grep -q 'in use' "$TMP/rmmod.err" || break
+		sleep 0.1
+	done
+	echo "rmmod $1: $(cat "$TMP/rmmod.err"); refcnt $(cat "/sys/module/$1/refcnt" 2>&1)" >&2
+	return 1
+}
+
 # down: the qdisc, the nodes (r2c0 with them), then both modules
 down()
 {
 	tc -n "$N0" qdisc del dev r2c0 root &&
 	ip netns exec "$N0" r2c2ctl node del &&
 	ip netns exec "$N1" r2c2ctl node del &&
-	rmmod sch_r2c2 && rmmod r2c2
+	unload sch_r2c2 && unload r2c2
 }
 
 daemon() { ip netns exec "$N0" r2c2ctl -j daemon show 2>/dev/null; }
