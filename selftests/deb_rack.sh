@@ -43,10 +43,6 @@ N=4
 D_PIDS=()
 
 ns_of() { printf 'deb-%d\n' "$1"; }
-unit_lines()
-{
-	sed -n "s/^$2=[-@+!]*//p" "$UNITDIR/$1"
-}
 
 cleanup_add 'stop_pids "${D_PIDS[@]}" 2>/dev/null; modprobe -r sch_r2c2 r2c2 2>/dev/null'
 

@@ -45,13 +45,6 @@ A=inst-a
 B=inst-b
 D_PID=
 
-# The command lines a unit runs for KEY (ExecStart, ExecStop...), the
-# leading "-"/"@"/"+" prefixes of systemd left out.
-unit_lines()
-{
-	sed -n "s/^$2=[-@+!]*//p" "$UNITDIR/$1"
-}
-
 cleanup_add 'stop_pids $D_PID 2>/dev/null; modprobe -r sch_r2c2 r2c2 2>/dev/null'
 
 # 1. install

@@ -196,6 +196,14 @@ log_test_or_exit()
 
 log_info() { printf '# INFO: %s\n' "$*"; }
 
+# unit_lines UNIT KEY: the command lines systemd unit UNIT (in $UNITDIR,
+# default /lib/systemd/system) runs for KEY (ExecStart, ExecStop...),
+# their leading "-"/"@"/"+"/"!" prefixes left out.
+unit_lines()
+{
+	sed -n "s/^$2=[-@+!]*//p" "${UNITDIR:-/lib/systemd/system}/$1"
+}
+
 # ksft_plan N: announce N checks up front (TAP "1..N" first). Optional:
 # without it ksft_exit prints the plan last, as TAP allows. With it a file
 # that stops early (a bail-out, a timeout, a panic) has run.sh count each
