@@ -146,6 +146,7 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		"\"nodes\":%u,\"kernel_nodes\":%u,\"links\":%u,"
 		"\"events\":%llu,\"tables_gen\":%u,\"syncs\":%llu,"
 		"\"rebuilds\":%llu,\"errors\":%llu,\"pending\":%s,"
+		"\"reannounces\":%llu,\"left_flows\":%llu,"
 		"\"sync_us_last\":%.1f",
 		t->kind == R2C2_TOPO_TORUS ? "torus" :
 		t->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
@@ -153,7 +154,8 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		(unsigned long long)s->events, s->last_gen,
 		(unsigned long long)s->syncs, (unsigned long long)s->rebuilds,
 		(unsigned long long)s->errors, d->topo_dirty ? "true" : "false",
-		us(s->sync_ns_last));
+		(unsigned long long)s->reannounces,
+		(unsigned long long)s->left_flows, us(s->sync_ns_last));
 	if (s->rebuilds) {
 		sec = (time_t)(s->rebuild_wall_ns / 1000000000ull);
 		if (gmtime_r(&sec, &tm))

@@ -574,7 +574,6 @@ static void route_select(struct r2c2d *d, uint64_t now)
  * the graph is read this long after the first event of a burst.
  */
 #define TOPO_HOLDOFF_MS	20
-#define TOPO_MAX_NODES	4096	/* addresses the graph may use */
 
 /* the configured topology ('topology', else the node's torus), or none */
 static int conf_topo(struct r2c2d *d, char *err, size_t errlen)
@@ -672,6 +671,63 @@ static int topo_install(struct r2c2d *d, struct r2c2_topo *t)
 }
 
 /*
+ * d->reach[a]: node a is in the graph the kernel routes on, that is, a
+ * path of its links leads from this node to a (breadth first over nbr,
+ * n addresses). Addresses the graph does not name are not reachable.
+ */
+static void reach_from(struct r2c2d *d, const uint16_t *nbr, uint32_t n)
+{
+	uint16_t *q = d->reach_q;
+	uint32_t head = 0, tail = 0, a, p;
+	uint16_t b;
+
+	memset(d->reach, 0, sizeof(d->reach));
+	if (d->node.addr >= n)
+		return;
+	d->reach[d->node.addr] = 1;
+	q[tail++] = (uint16_t)d->node.addr;
+	while (head < tail) {
+		a = q[head++];
+		for (p = 0; p < R2C2_MAX_PORTS; p++) {
+			b = nbr[(size_t)a * R2C2_MAX_PORTS + p];
+			if (b >= n || d->reach[b])
+				continue;
+			d->reach[b] = 1;
+			q[tail++] = b;
+		}
+	}
+}
+
+/*
+ * After new tables: the flows of nodes no longer in the graph leave the
+ * matrix (they can send nothing this node routes), and this node
+ * announces each of its own flows again (REFRESH), as the paper has
+ * every node do after a failure: a node that came back, or that was cut
+ * off, learns the rack's flows at once, not at their next refresh.
+ */
+static void topo_changed(struct r2c2d *d)
+{
+	uint32_t i = 0, gone = 0;
+
+	while (i < d->mx.n) {
+		if (d->mx.f[i].src != d->node.addr &&
+		    (d->mx.f[i].src >= TOPO_MAX_NODES ||
+		     !d->reach[d->mx.f[i].src])) {
+			mx_remove(&d->mx, i);	/* the last one moved into i */
+			gone++;
+		} else {
+			i++;
+		}
+	}
+	d->ts.left_flows += gone;
+	refresh_own(d);
+	d->ts.reannounces++;
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: topology changed: %u flows of nodes gone left the matrix, own flows announced again\n",
+			gone);
+}
+
+/*
  * Read the graph the kernel routes on (TOPO_GET: its current tables) and,
  * when it is not the allocator's, install it: the configured topology
  * when the graph is exactly that (a torus keeps its symmetric tables),
@@ -704,6 +760,7 @@ static int topo_sync(struct r2c2d *d)
 			cap[i] = link_cap(d, (uint32_t)(i / R2C2_MAX_PORTS),
 					  (uint32_t)(i % R2C2_MAX_PORTS), nbr[i]);
 	d->ts.nodes = nodes;
+	reach_from(d, nbr, n);
 	if (topo_is(d->topo, n, nbr, cap))
 		goto out;	/* r = 0 */
 	if (topo_is(d->ctopo, n, nbr, cap))
@@ -753,6 +810,7 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 		d->ts.rebuild_ns = now;
 		d->ts.rebuild_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull +
 					(uint64_t)ts.tv_nsec;
+		topo_changed(d);
 		d->mx.gen++;	/* a round on the new tables */
 	} else if (r < 0) {
 		d->ts.errors++;

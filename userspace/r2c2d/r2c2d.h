@@ -37,9 +37,11 @@ struct r2c2d_timing {
  * @rebuild_ns: CLOCK_MONOTONIC of the last rebuild (0: none)
  * @rebuild_wall_ns: CLOCK_REALTIME of the same
  * @sync_ns_last: how long the last sync took (dump and rebuild)
+ * @reannounces: rebuilds after which the own flows were announced again
+ * @left_flows: flows removed because their source left the graph
  */
 struct r2c2d_topo_stats {
-	uint64_t events, syncs, rebuilds, errors;
+	uint64_t events, syncs, rebuilds, errors, reannounces, left_flows;
 	uint32_t last_gen, nodes;
 	uint64_t rebuild_ns, rebuild_wall_ns, sync_ns_last;
 };
@@ -62,6 +64,8 @@ struct ctl_client {
 	char *out;
 	size_t outlen, off;
 };
+
+#define TOPO_MAX_NODES	4096	/* addresses the kernel's graph may use */
 
 struct r2c2d {
 	struct r2c2d_conf conf;
@@ -115,6 +119,9 @@ struct r2c2d {
 	bool topo_dirty;		/* read the kernel's graph again */
 	uint64_t topo_dirty_ns;		/* since when */
 	struct r2c2d_topo_stats ts;
+	uint8_t reach[TOPO_MAX_NODES];	/* in the kernel's graph */
+	uint16_t reach_q[TOPO_MAX_NODES];
+
 	int ctl_fd;
 	struct ctl_client ctl[CTL_CLIENTS];
 	int nctl;
