@@ -5,57 +5,99 @@
 # each node its own kernel on virtio-net NICs, brought up from the
 # installed tree and configured as an operator would; TAP on stdout.
 #
-#	scripts/rack-check.sh [--kernel 6.1|6.12] [--torus 2x2]
+#	scripts/rack-check.sh [--kernel 6.1|6.12] [--torus 2x2] [--quick]
+#	                      [--hello MS]
 #
-# Checks: every node knows the whole rack; every node pings every other
-# over r2c0 (IPv4 and IPv6); r2c2d runs on every node; the ports are the
-# NICs in port order (each port's neighbour is the node and port the
-# link table says); a crashed node leaves every survivor's graph and
-# rejoins when it boots again, without a restart elsewhere.
+# The daemons run with link_capacity 4M, so that the rack's UDP flows
+# are held to their max-min shares. Checks, each fault with its numbers:
+#  - every node knows the whole rack; each port's neighbour is the node
+#    and port of the link table (the NICs are in port order); every node
+#    pings every other over r2c0 (IPv4; IPv6 too without --quick); r2c2d
+#    runs on every node;
+#  - link cut: node 0 drops every frame of its port 0 in both directions
+#    (tc matchall on the NIC: the carrier stays up, as behind a broken
+#    cable). Measured: node 0's detection (from the cut to its topo
+#    event, on its own clock), the time until no node's graph has the
+#    link (the host polls), what a ping every 10 ms from node 0 to its
+#    neighbour lost, and a TCP connection (iperf3, 8 s) from node 0 to
+#    the neighbour across the cut, which must survive. Then the link is
+#    restored and must be back in every graph;
+#  - daemon restart: flows 0 -> 3 and 1 -> 3 (UDP, 10 Mbit/s offered)
+#    share links; node 0's r2c2d is killed (-9): the qdisc keeps the
+#    leased rate (its lease, 2 s by default, then runs out to the safe
+#    rate); a new r2c2d's first pushed rate is within 5 % of the
+#    rack-aware rate it had settled on;
+#  - without --quick, module reload: node 1, with a flow and a ping to
+#    the last node running, unloads and loads both modules (r2c2-node
+#    down, modprobe -r, r2c2-node up); its r2c2d, not restarted, must
+#    push the new qdisc's flows their rates, and the rack be whole;
+#  - without --quick, node crash: the last node (with a flow of its own)
+#    is killed. Measured from the kill (host polling): until no
+#    survivor's graph has a link to it, until its flow left every
+#    survivor's matrix, and until node show stops counting it (its LSA
+#    ages out). It boots again and the rack is whole without a restart
+#    elsewhere.
+# --quick is what "make check" runs (a few minutes a kernel).
 
 set -u -o pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 RACK=$REPO/scripts/vm-rack
-kernel=6.1 torus=2x2
+kernel=6.1 torus=2x2 quick=0 hello=100
 while (($#)); do
 	case $1 in
 	--kernel) kernel=${2:?}; shift ;;
 	--torus) torus=${2:?}; shift ;;
+	--hello) hello=${2:?}; shift ;;
+	--quick) quick=1 ;;
 	*) echo "rack-check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
+own_dir=0
+[[ -n ${R2C2_RACK_DIR:-} ]] || own_dir=1
 export R2C2_RACK_DIR=${R2C2_RACK_DIR:-$(mktemp -d /tmp/r2c2-rack.XXXXXX)}
-trap '"$RACK" stop >/dev/null 2>&1' EXIT
+# the rack's logs stay when a check failed (or in a directory of one's own)
+cleanup() {
+	"$RACK" stop >/dev/null 2>&1
+	if ((own_dir && fails == 0)); then rm -rf "$R2C2_RACK_DIR"
+	else echo "# rack logs: $R2C2_RACK_DIR"; fi
+}
+trap cleanup EXIT
 
 n=0 fails=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
-PLAN=7
+info() { echo "# $*"; }
+x() { "$RACK" exec "$@"; }
+PLAN=11
+((quick)) && PLAN=7
 echo "TAP version 13"
 echo "1..$PLAN"
 
+CAP=4M
 t0=$SECONDS
-if ! "$RACK" start --kernel "$kernel" --torus "$torus" --timeout 300 2>&1 | sed 's/^/# /'; then
+if ! "$RACK" start --kernel "$kernel" --torus "$torus" --hello "$hello" --timeout 300 \
+	--r2c2d link_capacity=$CAP --r2c2d ga_interval_ms=0 2>&1 | sed 's/^/# /'; then
 	fail "rack of $torus up on $kernel"
 	for ((i = n; i < PLAN; i++)); do fail "not run: the rack did not come up"; done
 	exit 1
 fi
 ok "rack of $torus up on $kernel, every node knows every node ($((SECONDS - t0)) s)"
 N=$(cat "$R2C2_RACK_DIR/nodes")
+addr4() { echo "10.42.$(($1 / 256)).$(($1 % 256))"; }
 
 # neighbours: each port's neighbour is the one of the link table
 neighbours_match() {
 	local a pa b pb got bad=0
 
 	while read -r a pa b pb; do
-		got=$("$RACK" exec "$a" "r2c2ctl -j neigh show" | jq -r --argjson p "$pa" \
+		got=$(x "$a" "r2c2ctl -j neigh show" | jq -r --argjson p "$pa" \
 			'.[] | select(.port == $p) | "\(.addr) \(.neighbour_port)"')
-		[[ $got == "$b $pb" ]] || { echo "# node $a port $pa: neighbour '$got', want '$b $pb'"; bad=1; }
-		got=$("$RACK" exec "$b" "r2c2ctl -j neigh show" | jq -r --argjson p "$pb" \
+		[[ $got == "$b $pb" ]] || { info "node $a port $pa: neighbour '$got', want '$b $pb'"; bad=1; }
+		got=$(x "$b" "r2c2ctl -j neigh show" | jq -r --argjson p "$pb" \
 			'.[] | select(.port == $p) | "\(.addr) \(.neighbour_port)"')
-		[[ $got == "$a $pa" ]] || { echo "# node $b port $pb: neighbour '$got', want '$a $pa'"; bad=1; }
+		[[ $got == "$a $pa" ]] || { info "node $b port $pb: neighbour '$got', want '$a $pa'"; bad=1; }
 	done < <("$RACK" links)
 	return $bad
 }
@@ -69,54 +111,214 @@ all_ping() {
 		cmd=
 		for ((b = 0; b < N; b++)); do
 			((a == b)) && continue
-			if [[ $fam == 4 ]]; then addr=10.42.$((b / 256)).$((b % 256))
+			if [[ $fam == 4 ]]; then addr=$(addr4 "$b")
 			else addr=$(printf 'fd42::%x' "$b"); fi
 			cmd+="ping -$fam -c 3 -i 0.2 -W 2 $addr >/dev/null 2>&1 || echo miss $addr; "
 			pairs=$((pairs + 1))
 		done
-		out=$("$RACK" exec "$a" --timeout 120 "$cmd")
-		[[ -z $out ]] || { echo "# node $a: $out"; bad=1; }
+		out=$(x "$a" --timeout 120 "$cmd")
+		[[ -z $out ]] || { info "node $a: $out"; bad=1; }
 	done
-	echo "# IPv$fam: $pairs pairs"
+	info "IPv$fam: $pairs pairs"
 	return $bad
 }
 check "every node pings every other over r2c0, IPv4" all_ping 4
-check "every node pings every other over r2c0, IPv6" all_ping 6
+((quick)) || check "every node pings every other over r2c0, IPv6" all_ping 6
 
 daemons() {
 	local out l
 
 	out=$("$RACK" each "pgrep -x r2c2d >/dev/null && r2c2ctl -j daemon show >/dev/null && echo up")
-	while IFS= read -r l; do echo "# $l"; done <<<"$out"
+	while IFS= read -r l; do info "$l"; done <<<"$out"
 	[[ $(grep -c ': up$' <<<"$out") == "$N" ]]
 }
 check "r2c2d runs on every node and answers daemon show" daemons
 
+# ---------------------------------------------------------------- link cut
+# links_of NODE A PA B PB: how many of the two ends (A's port PA, B's
+# port PB) have a link in NODE's graph (0..2; empty when NODE answered not)
+links_of() {
+	x "$1" "r2c2ctl -j topo show" 2>/dev/null | jq --argjson a "$2" --argjson pa "$3" \
+		--argjson b "$4" --argjson pb "$5" '[.[] | select(.addr == $a or .addr == $b) |
+		.addr as $u | .links[] | select(($u == $a and .port == $pa) or
+		($u == $b and .port == $pb))] | length' 2>/dev/null
+}
+# link_everywhere WANT A PA B PB S [T0]: within S s, every node's graph
+# has (WANT=1) or lacks (WANT=0) the link A:PA - B:PB at both ends;
+# prints the seconds since T0 ($EPOCHREALTIME, default now)
+link_everywhere() {
+	local want=$(($1 * 2)) end=$((SECONDS + $6)) t0=${7:-$EPOCHREALTIME} m good
+
+	while ((SECONDS < end)); do
+		good=1
+		for ((m = 0; m < N; m++)); do
+			[[ $(links_of "$m" "$2" "$3" "$4" "$5") == "$want" ]] || { good=0; break; }
+		done
+		((good)) && { awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }'; return 0; }
+	done
+	return 1
+}
+
+read -r A PA B PB < <("$RACK" links | head -n 1)
+BADDR=$(addr4 "$B")
+x "$B" "iperf3 -s -D -p 5301 >/dev/null && sleep 0.5" >/dev/null
+# On node A, in the background: a topo monitor (its times on A's clock),
+# a ping every 10 ms and an 8-s TCP connection to B. Then the cut.
+x "$A" "modprobe -q sch_ingress; modprobe -q cls_matchall; modprobe -q act_gact
+	rm -f /tmp/cut.*
+	setsid bash -c 'r2c2ctl -j monitor timeout 10 | while IFS= read -r l; do echo \"\$EPOCHREALTIME \$l\"; done >/tmp/cut.mon' </dev/null >/dev/null 2>&1 &
+	setsid ping -n -i 0.01 -c 800 -W 1 $BADDR </dev/null >/tmp/cut.ping 2>&1 &
+	setsid bash -c 'iperf3 -c $BADDR -p 5301 -t 8 -b 2M -J >/tmp/cut.tcp 2>&1; echo \$? >/tmp/cut.tcprc' </dev/null >/dev/null 2>&1 &
+	sleep 1" >/dev/null
+h0=$EPOCHREALTIME
+t_cut=$(x "$A" "tc qdisc add dev eth$PA clsact &&
+	tc filter add dev eth$PA ingress matchall action drop &&
+	tc filter add dev eth$PA egress matchall action drop && echo \$EPOCHREALTIME")
+settle=$(link_everywhere 0 "$A" "$PA" "$B" "$PB" 30 "$h0")
+out=$(x "$A" --timeout 30 "while [ ! -e /tmp/cut.tcprc ] || ! grep -q 'packets transmitted' /tmp/cut.ping; do sleep 0.2; done
+	awk -v t=${t_cut:-0} '/\"event\":\"topo\"/ && \$1 > t { print \"topo\", \$1; exit }' /tmp/cut.mon
+	echo tcp-rc \$(cat /tmp/cut.tcprc)
+	grep -o '[0-9]* packets transmitted, [0-9]* received' /tmp/cut.ping
+	jq -r '\"tcp-bytes \(.end.sum_received.bytes) retransmits \(.end.sum_sent.retransmits)\"' /tmp/cut.tcp 2>/dev/null
+	r2c2ctl -j stats show | jq -r '\"drop_offload \([.. | .drop_offload? // empty] | add)\"'")
+info "$(tr '\n' ';' <<<"$out")"
+t_topo=$(awk '$1 == "topo" { print $2 }' <<<"$out")
+detect=$(awk -v a="$t_cut" -v b="$t_topo" 'BEGIN { if (a != "" && b != "") printf "%.0f", (b - a) * 1000 }')
+read -r sent recv < <(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received/\1 \2/p' <<<"$out")
+tcprc=$(awk '$1 == "tcp-rc" { print $2 }' <<<"$out")
+info "link cut: node $A port $PA - node $B port $PB (hello $hello ms): node $A detected it in ${detect:-?} ms" \
+	"(its clock); no graph has it ${settle:-more than 30} s after the cut command (host polling);" \
+	"ping every 10 ms: ${recv:-?}/${sent:-?} answered ($(( (${sent:-0} - ${recv:-0}) * 10 )) ms lost);" \
+	"TCP connection: exit ${tcprc:-?}"
+[[ -n $t_cut && -n $detect && -n $settle && $tcprc == 0 && ${recv:-0} -gt 0 ]]
+check "link cut at node $A port $PA, carrier up: detected (${detect:-?} ms), gone from every graph (${settle:-?} s), the TCP connection across it survives" test $? -eq 0
+x "$A" "tc qdisc del dev eth$PA clsact" >/dev/null
+back=$(link_everywhere 1 "$A" "$PA" "$B" "$PB" 60)
+check "link restored: back in every graph (${back:-more than 60} s)" test -n "$back"
+x "$B" "pkill -x iperf3" >/dev/null
+
+# ---------------------------------------------------------------- daemon restart
+D=$((N - 1))
+x "$D" "iperf3 -s -D -p 5201 && iperf3 -s -D -p 5202 && sleep 0.5" >/dev/null
+for s in 0 1; do
+	x "$s" "{ setsid iperf3 -c $(addr4 "$D") -p 520$((s + 1)) -u -b 10M -l 1000 -t 600 >/dev/null 2>&1 & } ; sleep 0.2" >/dev/null
+done
+# settled: node 0's matrix holds both flows into D, its own pushed at its rate
+settled() {
+	x 0 "r2c2ctl -j matrix show" 2>/dev/null | jq -e --argjson d "$D" '
+		([.flows[] | select(.dst == $d)] | length) == 2 and
+		all(.flows[] | select(.src == 0 and .dst == $d); .pushed > 0 and
+		    ((.pushed - .rate) | fabs) <= 0.01 * .rate)' >/dev/null
+}
+wait_for() { local end=$((SECONDS + $1)); shift; while ((SECONDS < end)); do "$@" && return 0; sleep 1; done; return 1; }
+restart_ok() {
+	local rate0 first kept
+
+	wait_for 60 settled || { info "node 0's daemon did not settle: $(x 0 'r2c2ctl -j matrix show' | jq -c '[.flows[] | {src, dst, rate, pushed}]')"; return 1; }
+	rate0=$(x 0 "r2c2ctl -j matrix show" | jq --argjson d "$D" '.flows[] | select(.src == 0 and .dst == $d) | .rate')
+	info "node 0's flow to node $D settled at $rate0 bit/s (link_capacity $CAP, with node 1's flow)"
+	out=$(x 0 "pkill -9 -x r2c2d; r2c2ctl -j qflow show dev r2c0 | jq -c '[.[] | select(.dst == $D) | {rate, state, lease_ms}]'
+		setsid r2c2d -c /etc/r2c2/r2c2d.conf -v >/var/log/r2c2d-restart.log 2>&1 &
+		for i in \$(seq 100); do grep -q 'push flow' /var/log/r2c2d-restart.log && break; sleep 0.1; done
+		grep -m 1 'push flow' /var/log/r2c2d-restart.log")
+	info "after kill -9: node 0's qdisc, flows to node $D: $(head -n 1 <<<"$out"); first push: $(tail -n 1 <<<"$out")"
+	first=$(tail -n 1 <<<"$out" | awk '$1 == "r2c2d:" && $2 == "push" { print $5 }')
+	info "first push after the restart: ${first:-none} bit/s; before: $rate0 bit/s"
+	# the qdisc held the leased rate while no daemon ran
+	kept=$(head -n 1 <<<"$out" | jq --argjson r "$rate0" \
+		'any(.[]; .state == "set" and ((.rate - $r) | fabs) <= 0.05 * $r)' 2>/dev/null)
+	[[ $kept == true ]] || { info "the qdisc did not keep the leased rate while r2c2d was down"; return 1; }
+	awk -v a="${first:-0}" -v b="$rate0" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.05 * b) }'
+}
+check "node 0's r2c2d killed (-9): the qdisc keeps the leased rate; started again, its first push is within 5 % of the rack-aware rate" restart_ok
+
+if ((quick)); then
+	echo "# rack-check: $((n - fails)) passed, $fails failed"
+	((fails == 0)); exit
+fi
+
+# ---------------------------------------------------------------- node crash
 # knows N WANT: node N's graph has WANT nodes
-knows() { [[ $("$RACK" exec "$1" "r2c2ctl -j node show" 2>/dev/null | jq -r .nodes 2>/dev/null) == "$2" ]]; }
-# survivors WANT S: every node but the last knows WANT nodes within S s
-survivors() {
+knows() { [[ $(x "$1" "r2c2ctl -j node show" 2>/dev/null | jq -r .nodes 2>/dev/null) == "$2" ]]; }
+# all_know WANT S K: nodes 0..K-1 know WANT nodes within S s
+all_know() {
 	local want=$1 end=$((SECONDS + $2)) a good
 
 	while ((SECONDS < end)); do
 		good=1
-		for ((a = 0; a < N - 1; a++)); do knows "$a" "$want" || { good=0; break; }; done
+		for ((a = 0; a < $3; a++)); do knows "$a" "$want" || { good=0; break; }; done
 		((good)) && return 0
 		sleep 1
 	done
 	return 1
 }
+# ---------------------------------------------------------------- module reload
+# Node 1 (its flow to node D running, and a ping to D) unloads both
+# modules and loads them again by r2c2-node down / up; its r2c2d is not
+# restarted and must push the new qdisc's flows their rates again.
+reload_ok() {
+	local out pid0 pid1
+
+	pid0=$(x 1 "pgrep -x r2c2d")
+	x 1 "{ setsid ping -n -i 0.05 $(addr4 "$D") >/dev/null 2>&1 & } ; sleep 0.5" >/dev/null
+	out=$(x 1 --timeout 120 "t0=\$EPOCHREALTIME
+		r2c2-node -c /etc/r2c2/r2c2.conf down >/dev/null 2>&1
+		for i in \$(seq 50); do modprobe -r sch_r2c2 r2c2 2>/dev/null && break; sleep 0.1; done
+		[ ! -e /sys/module/r2c2 ] || { echo r2c2 still loaded; exit 1; }
+		r2c2-node -c /etc/r2c2/r2c2.conf up >/dev/null || { echo r2c2-node up failed; exit 1; }
+		for i in \$(seq 150); do
+			r2c2ctl -j qflow show dev r2c0 2>/dev/null | jq -e 'any(.[]; .dst == $D and .state == \"set\")' >/dev/null && break
+			sleep 0.2
+		done
+		awk -v a=\$t0 -v b=\$EPOCHREALTIME 'BEGIN { printf \"rates-after %.1f\\n\", b - a }'
+		r2c2ctl -j daemon show | jq -c '.kernel'
+		r2c2ctl -j qflow show dev r2c0 | jq -c '[.[] | select(.dst == $D) | {rate, state}]'")
+	pid1=$(x 1 "pgrep -x r2c2d")
+	info "node 1 reloaded its modules: $(tr '\n' ' ' <<<"$out")(r2c2d pid $pid0 -> $pid1)"
+	[[ -n $pid0 && $pid0 == "$pid1" ]] || return 1
+	jq -e -s '.[0].returns >= 1 and .[0].family == "up" and any(.[1][]; .state == "set")' \
+		<(sed -n 2,3p <<<"$out") >/dev/null || return 1
+	all_know "$N" 60 "$N"
+}
+check "node 1 unloads and loads r2c2 and sch_r2c2 under traffic: its r2c2d, not restarted, pushes rates again, the rack is whole" reload_ok
+
 last=$((N - 1))
-t0=$SECONDS
+# gone A: "g" when no link of node A's graph leads to node $last, "m"
+# when no flow of $last is in A's matrix
+gone() {
+	x "$1" "r2c2ctl -j topo show | jq -e --argjson l $last 'all(.[]; .addr == \$l or all(.links[]; .neighbour != \$l))' >/dev/null && echo g
+		r2c2ctl -j matrix show | jq -e --argjson l $last 'all(.flows[]; .src != \$l)' >/dev/null && echo m" 2>/dev/null | tr -d '\n'
+}
+x 0 "iperf3 -s -D -p 5203" >/dev/null
+x "$last" "{ setsid iperf3 -c 10.42.0.0 -p 5203 -u -b 1M -l 1000 -t 600 >/dev/null 2>&1 & } ; sleep 0.2" >/dev/null
+in_matrices() { local a; for ((a = 0; a < N - 1; a++)); do [[ $(gone "$a") != *m* ]] || return 1; done; }
+wait_for 30 in_matrices || info "node $last's flow did not reach every matrix"
+t0=$EPOCHREALTIME tg='' tm=''
 "$RACK" kill "$last"
-if survivors $((N - 1)) 60; then
-	ok "node $last crashed: every survivor's graph leaves it out within $((SECONDS - t0)) s"
+end=$((SECONDS + 60))
+while ((SECONDS < end)) && [[ -z $tg || -z $tm ]]; do
+	g=1 m=1
+	for ((a = 0; a < N - 1; a++)); do
+		r=$(gone "$a")
+		[[ $r == *g* ]] || g=0
+		[[ $r == *m* ]] || m=0
+	done
+	now=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	((g)) && [[ -z $tg ]] && tg=$now
+	((m)) && [[ -z $tm ]] && tm=$now
+done
+tn=''
+all_know $((N - 1)) 60 $((N - 1)) && tn=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+info "node $last killed: no survivor's graph has a link to it after ${tg:-?} s, its flow left every matrix after ${tm:-?} s," \
+	"node show stops counting it after ${tn:-?} s (its LSA ages out), all from the kill (host polling)"
+if [[ -n $tg && -n $tm && -n $tn ]]; then
+	ok "node $last crashed: it leaves every survivor's graph (${tg} s) and its flow every matrix (${tm} s)"
 else
-	fail "node $last crashed: survivors still count it after 60 s"
-	"$RACK" each "r2c2ctl node show" | sed 's/^/# /'
+	fail "node $last crashed: links ${tg:-kept}, flows ${tm:-kept}, node count ${tn:-kept} after 60 s"
+	"$RACK" each "r2c2ctl node show; r2c2ctl -j matrix show | jq -c '[.flows[].src]'" | sed 's/^/# /'
 fi
 t0=$SECONDS
-if "$RACK" boot "$last" 2>&1 | sed 's/^/# /' && survivors "$N" 120 && knows "$last" "$N"; then
+if "$RACK" boot "$last" 2>&1 | sed 's/^/# /' && all_know "$N" 120 "$N"; then
 	ok "node $last booted again: the rack is whole within $((SECONDS - t0)) s, no restart elsewhere"
 else
 	fail "node $last booted again: the rack is not whole after 120 s"
