@@ -171,9 +171,10 @@ x "$A" "modprobe -q sch_ingress; modprobe -q cls_matchall; modprobe -q act_gact
 	setsid bash -c 'iperf3 -c $BADDR -p 5301 -t 8 -b 2M -J >/tmp/cut.tcp 2>&1; echo \$? >/tmp/cut.tcprc' </dev/null >/dev/null 2>&1 &
 	sleep 1" >/dev/null
 h0=$EPOCHREALTIME
-t_cut=$(x "$A" "tc qdisc add dev eth$PA clsact &&
-	tc filter add dev eth$PA ingress matchall action drop &&
-	tc filter add dev eth$PA egress matchall action drop && echo \$EPOCHREALTIME")
+# the cut's time: just before both filters go in, by one tc process
+t_cut=$(x "$A" "tc qdisc add dev eth$PA clsact && t=\$EPOCHREALTIME &&
+	printf '%s\n' 'filter add dev eth$PA ingress matchall action drop' \
+		'filter add dev eth$PA egress matchall action drop' | tc -b - && echo \$t")
 settle=$(link_everywhere 0 "$A" "$PA" "$B" "$PB" 30 "$h0")
 out=$(x "$A" --timeout 30 "while [ ! -e /tmp/cut.tcprc ] || ! grep -q 'packets transmitted' /tmp/cut.ping; do sleep 0.2; done
 	awk -v t=${t_cut:-0} '/\"event\":\"topo\"/ && \$1 > t { print \"topo\", \$1; exit }' /tmp/cut.mon
