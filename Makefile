@@ -19,8 +19,11 @@
 #   make check-lifecycle 50 load/configure/traffic/unload cycles under
 #                        traffic (selftests/lifecycle_stress.sh), both kernels
 #   make check-rack      a rack of guests, one a node, on virtio-net links,
-#                        from the installed tree (scripts/rack-check.sh;
-#                        RACK_ARGS="--kernel 6.12 --torus 3x3")
+#                        from the installed tree, with its faults (link cut,
+#                        daemon restart, node crash), both kernels
+#                        (scripts/rack-check.sh; RACK_KERNELS="6.12",
+#                        RACK_ARGS="--torus 3x3 --hello 20"); make check
+#                        runs its --quick part
 #   make demo            set up and run the demo in a VM
 #   make figures         redraw Documentation/figures/*.png from the committed
 #                        data (gnuplot, Graphviz; no VM)
@@ -265,8 +268,11 @@ check-install: modules-all userspace tc-plugin
 
 # A rack of guests (scripts/vm-rack): each node its own kernel on
 # virtio-net NICs, installed and configured as an operator would
-check-rack: userspace tc-plugin
-	bash scripts/rack-check.sh $(RACK_ARGS)
+RACK_KERNELS ?= 6.1 6.12
+check-rack: modules-all userspace tc-plugin
+	@for k in $(RACK_KERNELS); do \
+		bash scripts/rack-check.sh --kernel $$k $(RACK_ARGS) || exit 1; \
+	done
 
 # r2c2-dkms and r2c2-tools .debs in build/deb/ (scripts/build-deb.sh)
 deb:

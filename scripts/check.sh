@@ -16,6 +16,11 @@
 #                   each kernel, systemd-analyze verify of the units, and
 #                   selftests/install_rack.sh in a guest that has only the
 #                   installed files (make check-install)
+#   5c. rack-<kernel>
+#                   scripts/rack-check.sh --quick: a 2x2 rack of guests, one
+#                   a node, on virtio-net links, from the installed tree; a
+#                   link cut and a daemon restart (make check-rack runs all
+#                   of it: IPv6, a node crash and return)
 #   6. vng          the files of selftests/vng-subset under virtme-ng
 #                   (vng --run, Debian's generic 6.1 kernel, the host's file
 #                   system over 9p): `make -C selftests run_tests`
@@ -52,7 +57,7 @@
 #
 # Environment:
 #   R2C2_CHECK_STEPS    steps to run (default: "setup build userspace kunit vm
-#                       install vng debug")
+#                       install rack vng debug")
 #   R2C2_CHECK_KERNELS  kernels for build and vm (default: "6.1 6.12")
 #   R2C2_CHECK_DEBUG_KERNELS
 #                       debug kernels of the debug step (default: "6.1";
@@ -68,7 +73,7 @@ set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 CACHE=${R2C2_CACHE:-/var/cache/r2c2}
-STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm install vng debug} "
+STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm install rack vng debug} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
 DEBUG_KERNELS=${R2C2_CHECK_DEBUG_KERNELS:-6.1}
 LOGDIR=$REPO/build/check
@@ -478,6 +483,19 @@ if want install; then
 	note install "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "check-install.sh exit $rc")"
 fi
 
+# ---------------------------------------------------------------- rack
+if want rack; then
+	for k in $KERNELS; do
+		section "a rack of guests on $k: scripts/rack-check.sh --kernel $k --quick"
+		rc=0
+		run_logged "rack-$k" bash scripts/rack-check.sh --kernel "$k" --quick || rc=$?
+		count_tap "$LOGDIR/rack-$k.log"
+		# no TAP at all: a failure, not 0 checks
+		((tp + tf + ts == 0 || (rc != 0 && tf == 0))) && tf=$((tf + 1))
+		note "rack-$k" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "rack-check.sh exit $rc")"
+	done
+fi
+
 # subset_of FILE: the file names a selftests/*-subset file lists.
 subset_of() {
 	sed -E 's/#.*//; s/[[:space:]]+//g; /^$/d' "$1"
@@ -544,7 +562,7 @@ fi
 # ---------------------------------------------------------------- CI
 # Under CI every step runs on every kernel: one left out did not run.
 if ((CI_MODE)); then
-	for s in setup build userspace kunit vm install vng debug; do
+	for s in setup build userspace kunit vm install rack vng debug; do
 		want "$s" || note "$s" 0 1 0 "did not run under CI: not in R2C2_CHECK_STEPS"
 	done
 	for k in 6.1 6.12; do
