@@ -31,6 +31,10 @@
 #    the last node running, unloads and loads both modules (r2c2-node
 #    down, modprobe -r, r2c2-node up); its r2c2d, not restarted, must
 #    push the new qdisc's flows their rates, and the rack be whole;
+#  - without --quick, lossy control plane: each node starts a 2-s UDP
+#    flow to the next every 3 s, for 20 s with netem loss (5 %,
+#    R2C2_RACK_LOSS) on every port; then loss and flows stop, and the
+#    daemons' matrices must be identical again (the time is printed);
 #  - without --quick, node crash: the last node (with a flow of its own)
 #    is killed. Measured from the kill (host polling): until no
 #    survivor's graph has a link to it, until its flow left every
@@ -70,7 +74,7 @@ fail() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 info() { echo "# $*"; }
 x() { "$RACK" exec "$@"; }
-PLAN=11
+PLAN=12
 ((quick)) && PLAN=7
 echo "TAP version 13"
 echo "1..$PLAN"
@@ -167,19 +171,24 @@ x "$B" "iperf3 -s -D -p 5301 >/dev/null && sleep 0.5" >/dev/null
 x "$A" "modprobe -q sch_ingress; modprobe -q cls_matchall; modprobe -q act_gact
 	rm -f /tmp/cut.*
 	setsid bash -c 'r2c2ctl -j monitor timeout 10 | while IFS= read -r l; do echo \"\$EPOCHREALTIME \$l\"; done >/tmp/cut.mon' </dev/null >/dev/null 2>&1 &
-	setsid ping -n -i 0.01 -c 800 -W 1 $BADDR </dev/null >/tmp/cut.ping 2>&1 &
+	setsid ping -D -n -i 0.01 -c 800 -W 1 $BADDR </dev/null >/tmp/cut.ping 2>&1 &
 	setsid bash -c 'iperf3 -c $BADDR -p 5301 -t 8 -b 2M -J >/tmp/cut.tcp 2>&1; echo \$? >/tmp/cut.tcprc' </dev/null >/dev/null 2>&1 &
 	sleep 1" >/dev/null
 h0=$EPOCHREALTIME
-# the cut's time: just before both filters go in, by one tc process
-t_cut=$(x "$A" "tc qdisc add dev eth$PA clsact && t=\$EPOCHREALTIME &&
+# the cut by one tc process; its times before and after (the drops begin
+# in between: detection counts from after, a lower bound; the ping's
+# window of losses is an upper bound of the outage)
+read -r t_tc t_cut < <(x "$A" "tc qdisc add dev eth$PA clsact && t=\$EPOCHREALTIME &&
 	printf '%s\n' 'filter add dev eth$PA ingress matchall action drop' \
-		'filter add dev eth$PA egress matchall action drop' | tc -b - && echo \$t")
+		'filter add dev eth$PA egress matchall action drop' | tc -b - && echo \$t \$EPOCHREALTIME")
 settle=$(link_everywhere 0 "$A" "$PA" "$B" "$PB" 30 "$h0")
 out=$(x "$A" --timeout 30 "while [ ! -e /tmp/cut.tcprc ] || ! grep -q 'packets transmitted' /tmp/cut.ping; do sleep 0.2; done
-	awk -v t=${t_cut:-0} '/\"event\":\"topo\"/ && \$1 > t { print \"topo\", \$1; exit }' /tmp/cut.mon
+	awk -v t=${t_tc:-0} '/\"event\":\"topo\"/ && \$1 > t { print \"topo\", \$1; exit }' /tmp/cut.mon
 	echo tcp-rc \$(cat /tmp/cut.tcprc)
 	grep -o '[0-9]* packets transmitted, [0-9]* received' /tmp/cut.ping
+	sed -n 's/^\\[\\([0-9.]*\\)\\].*icmp_seq=\\([0-9]*\\) .*/\\2 \\1/p' /tmp/cut.ping |
+		awk '{ if (NR > 1 && \$1 > ps + 1) { if (!fs) fs = pt; le = \$2 } ps = \$1; pt = \$2 }
+			END { printf \"window %.0f\\n\", fs ? (le - fs) * 1000 : 0 }'
 	jq -r '\"tcp-bytes \(.end.sum_received.bytes) retransmits \(.end.sum_sent.retransmits)\"' /tmp/cut.tcp 2>/dev/null
 	r2c2ctl -j stats show | jq -r '\"drop_offload \([.. | .drop_offload? // empty] | add)\"'")
 info "$(tr '\n' ';' <<<"$out")"
@@ -187,9 +196,11 @@ t_topo=$(awk '$1 == "topo" { print $2 }' <<<"$out")
 detect=$(awk -v a="$t_cut" -v b="$t_topo" 'BEGIN { if (a != "" && b != "") printf "%.0f", (b - a) * 1000 }')
 read -r sent recv < <(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received/\1 \2/p' <<<"$out")
 tcprc=$(awk '$1 == "tcp-rc" { print $2 }' <<<"$out")
-info "link cut: node $A port $PA - node $B port $PB (hello $hello ms): node $A detected it in ${detect:-?} ms" \
-	"(its clock); no graph has it ${settle:-more than 30} s after the cut command (host polling);" \
-	"ping every 10 ms: ${recv:-?}/${sent:-?} answered ($(( (${sent:-0} - ${recv:-0}) * 10 )) ms lost);" \
+window=$(awk '$1 == "window" { print $2 }' <<<"$out")
+tcms=$(awk -v a="$t_tc" -v b="$t_cut" 'BEGIN { if (a != "" && b != "") printf "%.0f", (b - a) * 1000 }')
+info "link cut: node $A port $PA - node $B port $PB (hello $hello ms): node $A's topo event ${detect:-?} ms" \
+	"after tc returned (its clock; tc took ${tcms:-?} ms); no graph has it ${settle:-more than 30} s after the cut command (host polling);" \
+	"ping every 10 ms: ${recv:-?}/${sent:-?} answered, the losses within ${window:-?} ms (from the last answer before the first loss to the first after the last);" \
 	"TCP connection: exit ${tcprc:-?}"
 [[ -n $t_cut && -n $detect && -n $settle && $tcprc == 0 && ${recv:-0} -gt 0 ]]
 check "link cut at node $A port $PA, carrier up: detected (${detect:-?} ms), gone from every graph (${settle:-?} s), the TCP connection across it survives" test $? -eq 0
@@ -204,32 +215,38 @@ x "$D" "iperf3 -s -D -p 5201 && iperf3 -s -D -p 5202 && sleep 0.5" >/dev/null
 for s in 0 1; do
 	x "$s" "{ setsid iperf3 -c $(addr4 "$D") -p 520$((s + 1)) -u -b 10M -l 1000 -t 600 >/dev/null 2>&1 & } ; sleep 0.2" >/dev/null
 done
-# settled: node 0's matrix holds both flows into D, its own pushed at its rate
+# settled: node 0's matrix holds node 1's flow into D, its own pushed at their rates
 settled() {
 	x 0 "r2c2ctl -j matrix show" 2>/dev/null | jq -e --argjson d "$D" '
-		([.flows[] | select(.dst == $d)] | length) == 2 and
+		any(.flows[]; .src == 1 and .dst == $d) and
 		all(.flows[] | select(.src == 0 and .dst == $d); .pushed > 0 and
 		    ((.pushed - .rate) | fabs) <= 0.01 * .rate)' >/dev/null
 }
 wait_for() { local end=$((SECONDS + $1)); shift; while ((SECONDS < end)); do "$@" && return 0; sleep 1; done; return 1; }
 restart_ok() {
-	local rate0 first kept
+	local id pushed kept first
 
 	wait_for 60 settled || { info "node 0's daemon did not settle: $(x 0 'r2c2ctl -j matrix show' | jq -c '[.flows[] | {src, dst, rate, pushed}]')"; return 1; }
-	rate0=$(x 0 "r2c2ctl -j matrix show" | jq --argjson d "$D" '.flows[] | select(.src == 0 and .dst == $d) | .rate')
-	info "node 0's flow to node $D settled at $rate0 bit/s (link_capacity $CAP, with node 1's flow)"
-	out=$(x 0 "pkill -9 -x r2c2d; r2c2ctl -j qflow show dev r2c0 | jq -c '[.[] | select(.dst == $D) | {rate, state, lease_ms}]'
+	# The UDP flow: node 0's qdisc flow to D with the most bytes (iperf3's
+	# control connection is a flow to D too). Its rate as last pushed,
+	# the kill, the qdisc's rate for it, a new r2c2d, its first push of it.
+	out=$(x 0 "id=\$(r2c2ctl -j qflow show dev r2c0 | jq -r '[.[] | select(.dst == $D)] | max_by(.bytes) | .flow | ltrimstr(\"0x\")')
+		echo id \$id
+		r2c2ctl -j matrix show | jq -r --arg id \$id '.flows[] | select(.flow == \$id) | \"pushed \(.pushed)\"'
+		pkill -9 -x r2c2d
+		r2c2ctl -j qflow show dev r2c0 | jq -r --arg id 0x\$id '.[] | select(.flow == \$id) | \"qdisc \(.rate) \(.state) \(.lease_ms)\"'
 		setsid r2c2d -c /etc/r2c2/r2c2d.conf -v >/var/log/r2c2d-restart.log 2>&1 &
-		for i in \$(seq 100); do grep -q 'push flow' /var/log/r2c2d-restart.log && break; sleep 0.1; done
-		grep -m 1 'push flow' /var/log/r2c2d-restart.log")
-	info "after kill -9: node 0's qdisc, flows to node $D: $(head -n 1 <<<"$out"); first push: $(tail -n 1 <<<"$out")"
-	first=$(tail -n 1 <<<"$out" | awk '$1 == "r2c2d:" && $2 == "push" { print $5 }')
-	info "first push after the restart: ${first:-none} bit/s; before: $rate0 bit/s"
-	# the qdisc held the leased rate while no daemon ran
-	kept=$(head -n 1 <<<"$out" | jq --argjson r "$rate0" \
-		'any(.[]; .state == "set" and ((.rate - $r) | fabs) <= 0.05 * $r)' 2>/dev/null)
-	[[ $kept == true ]] || { info "the qdisc did not keep the leased rate while r2c2d was down"; return 1; }
-	awk -v a="${first:-0}" -v b="$rate0" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.05 * b) }'
+		for i in \$(seq 100); do grep -q \"push flow \$id \" /var/log/r2c2d-restart.log && break; sleep 0.1; done
+		grep -m 1 \"push flow \$id \" /var/log/r2c2d-restart.log | awk '{ print \"first\", \$5 }'")
+	info "$(tr '\n' ';' <<<"$out")"
+	id=$(awk '$1 == "id" { print $2 }' <<<"$out")
+	pushed=$(awk '$1 == "pushed" { print $2 }' <<<"$out")
+	kept=$(awk -v p="${pushed:-0}" '$1 == "qdisc" && $3 == "set" { d = $2 - p; if (d < 0) d = -d; if (p > 0 && d <= 0.05 * p) print "yes" }' <<<"$out")
+	first=$(awk '$1 == "first" { print $2 }' <<<"$out")
+	info "node 0's flow $id to node $D (link_capacity $CAP, shared with node 1's flow): pushed ${pushed:-?} bit/s before the kill;" \
+		"the qdisc kept it: ${kept:-no}; the new daemon's first push: ${first:-none} bit/s"
+	[[ $kept == yes ]] || return 1
+	awk -v a="${first:-0}" -v b="${pushed:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.05 * b) }'
 }
 check "node 0's r2c2d killed (-9): the qdisc keeps the leased rate; started again, its first push is within 5 % of the rack-aware rate" restart_ok
 
@@ -282,6 +299,41 @@ reload_ok() {
 	all_know "$N" 60 "$N"
 }
 check "node 1 unloads and loads r2c2 and sch_r2c2 under traffic: its r2c2d, not restarted, pushes rates again, the rack is whole" reload_ok
+
+# ---------------------------------------------------------------- lossy control plane
+# Every node starts a 2-s UDP flow to the next node each 3 s, for 20 s
+# with netem loss LOSS % on every port of every node, then loss and
+# flows stop: the time until the daemons' matrices are identical.
+LOSS=${R2C2_RACK_LOSS:-5}
+# matrices: how many distinct matrices the nodes hold (flows as src:id)
+matrices() {
+	local a
+	for ((a = 0; a < N; a++)); do
+		x "$a" "r2c2ctl -j matrix show | jq -c '[.flows[] | \"\(.src):\(.flow)\"] | sort'"
+	done | sort -u | wc -l
+}
+loss_ok() {
+	local a t0 el u
+
+	for ((a = 0; a < N; a++)); do
+		x "$a" "iperf3 -s -D -p 5400 >/dev/null; { setsid bash -c 'echo \$\$ >/tmp/loop.pid
+			while :; do iperf3 -c $(addr4 $(((a + 1) % N))) -p 5400 -u -b 500k -t 2 >/dev/null 2>&1; sleep 1; done' \
+			</dev/null >/dev/null 2>&1 & }; true" >/dev/null
+	done
+	"$RACK" each "for d in /sys/class/net/eth*; do tc qdisc add dev \${d##*/} root netem loss $LOSS% || exit 1; done" >/dev/null ||
+		{ info "netem loss $LOSS% could not be set"; return 1; }
+	sleep 20
+	"$RACK" each "kill \$(cat /tmp/loop.pid); for d in /sys/class/net/eth*; do tc qdisc del dev \${d##*/} root; done" >/dev/null
+	t0=$EPOCHREALTIME
+	while :; do
+		u=$(matrices)
+		el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+		[[ $u == 1 ]] && break
+		awk -v e="$el" 'BEGIN { exit !(e > 60) }' && { info "matrices still differ 60 s after the loss stopped"; return 1; }
+	done
+	info "$LOSS % loss on every port for 20 s of flows starting and stopping: matrices identical ${el} s after loss and flows stopped (host polling)"
+}
+check "control plane with $LOSS % loss on every port: the matrices are identical again once it stops" loss_ok
 
 last=$((N - 1))
 # gone A: "g" when no link of node A's graph leads to node $last, "m"
