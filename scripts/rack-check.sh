@@ -332,7 +332,7 @@ loss_ok() {
 		u=$(matrices)
 		el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 		[[ $u == 1 ]] && break
-		awk -v e="$el" 'BEGIN { exit !(e > 60) }' && { info "matrices still differ 60 s after the loss stopped"; return 1; }
+		awk -v e="$el" 'BEGIN { exit !(e > 120) }' && { info "matrices still differ 120 s after the loss stopped"; return 1; }
 	done
 	info "$LOSS % loss on every port for 20 s of flows starting and stopping: matrices identical ${el} s after loss and flows stopped (host polling)"
 }
