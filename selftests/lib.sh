@@ -450,6 +450,28 @@ line2_create()
 		ip netns exec "$2" r2c2ctl port add 0 dev p0
 }
 
+# line_create NS...: an r2c2 line, one node a namespace: the Nth
+# namespace is node N (hellos every 200 ms), its port 0 (p0) joined by a
+# veth to the next one's port 1 (p1), r2c0 up with 10.42.0.<N+1>/16.
+line_create()
+{
+	local ns=("$@") i
+
+	for ((i = 0; i < ${#ns[@]}; i++)); do
+		ns_create "${ns[i]}" || return 1
+	done
+	for ((i = 0; i + 1 < ${#ns[@]}; i++)); do
+		veth_link "${ns[i]}" p0 "${ns[i + 1]}" p1 || return 1
+	done
+	for ((i = 0; i < ${#ns[@]}; i++)); do
+		ip netns exec "${ns[i]}" bash -c "r2c2ctl node set addr $i hello 200 >/dev/null &&
+			{ [[ ! -e /sys/class/net/p0 ]] || r2c2ctl port add 0 dev p0; } &&
+			{ [[ ! -e /sys/class/net/p1 ]] || r2c2ctl port add 1 dev p1; }" &&
+		ip -n "${ns[i]}" addr add "10.42.0.$((i + 1))/16" dev r2c0 &&
+		ip -n "${ns[i]}" link set r2c0 up || return 1
+	done
+}
+
 # ---------------------------------------------------------------- waiting
 # busywait TIMEOUT_MS CMD...: retry CMD until it succeeds or TIMEOUT_MS
 # passes; returns CMD's last status (and prints its last output).

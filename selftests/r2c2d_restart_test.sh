@@ -47,20 +47,8 @@ DOPTS=(-o "link_capacity=${CAP}M" -o ga_interval_ms=0 -o rho_us=5000
 
 # 1. the line, two flows into node 2, both daemons settled
 RET=0
-for i in 0 1 2; do
-	ns_create "${NS[i]}"
-	check_err $? "namespace ${NS[i]}"
-done
-veth_link "${NS[0]}" p0 "${NS[1]}" p1 && veth_link "${NS[1]}" p0 "${NS[2]}" p1
-check_err $? "veth links"
-for i in 0 1 2; do
-	ip netns exec "${NS[i]}" bash -c "r2c2ctl node set addr $i hello 200 >/dev/null &&
-		{ [[ ! -e /sys/class/net/p0 ]] || r2c2ctl port add 0 dev p0; } &&
-		{ [[ ! -e /sys/class/net/p1 ]] || r2c2ctl port add 1 dev p1; }" &&
-	ip -n "${NS[i]}" addr add "10.42.0.$((i + 1))/16" dev r2c0 &&
-	ip -n "${NS[i]}" link set r2c0 up
-	check_err $? "node $i"
-done
+line_create "${NS[@]}"
+check_err $? "the line of nodes 0-1-2"
 for i in 0 1; do
 	tc -n "${NS[i]}" qdisc add dev r2c0 root r2c2
 	check_err $? "sch_r2c2 on node $i"
