@@ -707,18 +707,9 @@ static void reach_from(struct r2c2d *d, const uint16_t *nbr, uint32_t n)
  */
 static void topo_changed(struct r2c2d *d)
 {
-	uint32_t i = 0, gone = 0;
+	uint32_t gone = mx_drop_unreached(&d->mx, d->reach, TOPO_MAX_NODES,
+					  d->node.addr);
 
-	while (i < d->mx.n) {
-		if (d->mx.f[i].src != d->node.addr &&
-		    (d->mx.f[i].src >= TOPO_MAX_NODES ||
-		     !d->reach[d->mx.f[i].src])) {
-			mx_remove(&d->mx, i);	/* the last one moved into i */
-			gone++;
-		} else {
-			i++;
-		}
-	}
 	d->ts.left_flows += gone;
 	refresh_own(d);
 	d->ts.reannounces++;

@@ -258,6 +258,24 @@ uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns, int keep)
 	return n;
 }
 
+uint32_t mx_drop_unreached(struct mx *m, const uint8_t *reach, uint32_t n,
+			   int keep)
+{
+	uint32_t i = 0, gone = 0;
+	uint16_t s;
+
+	while (i < m->n) {
+		s = m->f[i].src;
+		if (s != keep && (s >= n || !reach[s])) {
+			mx_remove(m, i);	/* the last one moved into i */
+			gone++;
+		} else {
+			i++;
+		}
+	}
+	return gone;
+}
+
 void mx_resync_begin(struct mx *m, uint16_t src)
 {
 	uint32_t i;

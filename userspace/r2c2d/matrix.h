@@ -145,6 +145,12 @@ int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now);
  */
 uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns, int keep);
 /*
+ * Remove the flows of sources not in reach (reach[src] == 0, or src at
+ * or past n); those of source keep (-1: none) stay. Returns how many.
+ */
+uint32_t mx_drop_unreached(struct mx *m, const uint8_t *reach, uint32_t n,
+			   int keep);
+/*
  * Resynchronisation of one source's flows from a complete list (a kernel
  * dump of our own flows): mx_resync_begin() clears the marks of src's
  * flows, each listed flow is applied with mx_apply() (which marks it),
