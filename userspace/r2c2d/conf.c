@@ -201,10 +201,13 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 		c->link_capacity = cap;
 		return 0;
 	}
-	if (!strcmp(key, "topology") || !strcmp(key, "control")) {
-		char *dst = key[0] == 't' ? c->topology : c->control;
+	if (!strcmp(key, "topology") || !strcmp(key, "control") ||
+	    !strcmp(key, "state_file")) {
+		char *dst = key[0] == 't' ? c->topology :
+			    key[0] == 'c' ? c->control : c->state_file;
 		size_t sz = key[0] == 't' ? sizeof(c->topology) :
-					    sizeof(c->control);
+			    key[0] == 'c' ? sizeof(c->control) :
+					    sizeof(c->state_file);
 
 		if (strlen(val) >= sz) {
 			snprintf(buf, sizeof(buf), "at most %zu characters",

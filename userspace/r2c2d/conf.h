@@ -75,6 +75,7 @@ struct r2c2d_conf {
 	uint32_t max_flows;
 	uint32_t max_flows_per_src;
 	char control[108];
+	char state_file[1024];
 	uint32_t announce_delay_ms;
 	uint32_t ga_interval_ms;
 	uint32_t ga_long_ms;

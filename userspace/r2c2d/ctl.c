@@ -74,6 +74,23 @@ void ctl_close(struct r2c2d *d)
 		unlink(d->conf.control);
 }
 
+/* s as a JSON string: quotes, backslashes and control characters escaped */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
 static double us(uint64_t ns)
 {
 	return (double)ns / 1000;
@@ -254,6 +271,12 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->ctl_timeouts,
 		(unsigned long long)d->nl.req_msgs,
 		(unsigned long long)d->nl.req_errors);
+	fputs(",\"state\":{\"file\":", f);
+	json_str(f, d->conf.state_file);
+	fprintf(f, ",\"saves\":%llu,\"errors\":%llu,\"restored\":%llu}",
+		(unsigned long long)t->state_saves,
+		(unsigned long long)t->state_errors,
+		(unsigned long long)t->state_restored);
 	topo_show(d, f, r2c2d_now());
 	ga_show(d, f, r2c2d_now());
 	fputs("}\n", f);

@@ -185,6 +185,12 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 			.demand_kbps = R2C2_DEMAND_UNLIMITED,
 		};
 
+		/* a flow of the qdisc a previous daemon estimated (state.h) */
+		if (d->st_n) {
+			e.demand_kbps = st_demand(d->st, d->st_n, q->id, q->dst);
+			if (e.demand_kbps != R2C2_DEMAND_UNLIMITED)
+				d->t.state_restored++;
+		}
 		if (mx_apply(&d->mx, &e, c->now) != 1)
 			return;
 		i = mx_find(&d->mx, d->node.addr, q->id);
@@ -202,9 +208,15 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 	}
 	if (q->state != R2C2_RS_SET)
 		f->pushed = 0;	/* lease ran out or never set: push again */
+	/*
+	 * While warming up no flow has an allocation to judge its demand
+	 * against (the estimator would call it unlimited): windows are
+	 * measured, demands kept, the saved ones among them.
+	 */
 	if (d->conf.demand_interval_ms &&
 	    rc_demand_sample(&f->dem, q->bytes, q->backlog, c->now,
 			     &d->dem) &&
+	    c->now >= d->warm_until_ns &&
 	    c->now - f->born_ns >= (uint64_t)d->conf.announce_delay_ms * MS)
 		k = rc_demand_announce(&f->dem, f->rate, f->demand_kbps,
 				       &d->dem);
@@ -219,11 +231,39 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 		f->demand_kbps = k;
 		f->changed_ns = c->now;
 		d->mx.gen++;
+		d->st_dirty = true;
 		update = true;
 	}
 	/* one UPDATE carries both changes */
 	if (update)
 		announce_later(d, f);
+}
+
+/*
+ * state_file: the own flows' demands, written when one changed or an own
+ * flow left, at most every STATE_SAVE_MS: a daemon killed within that
+ * time of a change restarts from the demand before it.
+ */
+#define STATE_SAVE_MS	100
+
+static void state_save(struct r2c2d *d, uint64_t now)
+{
+	int r;
+
+	if (!d->conf.state_file[0] || !d->st_dirty ||
+	    now - d->st_saved_ns < STATE_SAVE_MS * MS)
+		return;
+	d->st_dirty = false;
+	d->st_saved_ns = now;
+	r = st_save(d->conf.state_file, d->node.addr, &d->mx);
+	if (!r) {
+		d->t.state_saves++;
+		return;
+	}
+	/* once a run of errors, not every 100 ms */
+	if (!d->t.state_errors++ || d->verbose)
+		fprintf(stderr, "r2c2d: state_file %s: %s\n",
+			d->conf.state_file, strerror(-r));
 }
 
 static void sample_own(struct r2c2d *d, uint64_t now)
@@ -232,9 +272,17 @@ static void sample_own(struct r2c2d *d, uint64_t now)
 	uint64_t t0 = r2c2d_now();
 
 	mx_resync_begin(&d->mx, d->node.addr);
-	if (dnl_qflow_dump(&d->nl, on_qflow, &c) == 0)
-		mx_resync_end(&d->mx, d->node.addr);
+	if (dnl_qflow_dump(&d->nl, on_qflow, &c) == 0) {
+		/* an own flow gone: not in the file any longer */
+		if (mx_resync_end(&d->mx, d->node.addr))
+			d->st_dirty = true;
+		/* the qdisc's flows are in: the saved demands served */
+		free(d->st);
+		d->st = NULL;
+		d->st_n = 0;
+	}
 	announce_pending(d);
+	state_save(d, now);
 	d->t.samples++;
 	d->t.sample_ns_last = r2c2d_now() - t0;
 }
@@ -1337,6 +1385,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "r2c2d: %s\n", err);
 		return 1;
 	}
+	if (d.conf.state_file[0] &&
+	    st_load(d.conf.state_file, d.node.addr, &d.st, &d.st_n, err,
+		    sizeof(err)))
+		fprintf(stderr, "r2c2d: state_file: %s; its demands are not used\n",
+			err);
 	d.nl.routes_cb = on_routes;
 	d.nl.routes_arg = &d;
 	d.nl.topo_cb = on_topo_event;
@@ -1432,6 +1485,9 @@ int main(int argc, char **argv)
 	}
 	if (rs_busy(&d.rs))
 		route_collect(&d, true);
+	/* the last changes, however recent */
+	d.st_saved_ns = 0;
+	state_save(&d, UINT64_MAX / 2);
 	fputs("r2c2d: exiting\n", stderr);
 	ctl_close(&d);
 	close(tfd);
@@ -1449,6 +1505,7 @@ int main(int argc, char **argv)
 	free(d.ai);
 	free(d.ar);
 	free(d.ann_ids);
+	free(d.st);
 	free(d.ov_key);
 	free(d.ov_val);
 	return 0;

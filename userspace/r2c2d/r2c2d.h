@@ -11,6 +11,7 @@
 #include "matrix.h"
 #include "ratectl.h"
 #include "routesel.h"
+#include "state.h"
 
 /**
  * struct r2c2d_timing - what the loop did, for r2c2ctl daemon show
@@ -24,6 +25,7 @@ struct r2c2d_timing {
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;
 	uint64_t ctl_requests, ctl_timeouts;
+	uint64_t state_saves, state_errors, state_restored;
 };
 
 /**
@@ -107,6 +109,15 @@ struct r2c2d {
 	bool budget_held;		/* a due round waits for the budget */
 	bool need_resync;
 	uint64_t warm_until_ns;		/* no round nor push before (warmup_ms) */
+	/*
+	 * state_file: the demands a previous daemon saved, for the own flows
+	 * of the first qdisc sample (freed after it); own demands changed
+	 * since the file was last written, and when that was
+	 */
+	struct st_ent *st;
+	size_t st_n;
+	bool st_dirty;
+	uint64_t st_saved_ns;
 	/*
 	 * The r2c2 module went away (its family unregistered) at fam_gone_ns:
 	 * nothing is read or pushed until dnl_open() works again, tried at

@@ -11,6 +11,7 @@
 #include "../r2c2d/matrix.c"
 #include "../r2c2d/ratectl.c"
 #include "../r2c2d/conf.c"
+#include "../r2c2d/state.c"
 #include "alloc_tap.h"
 
 #define MS 1000000ull
@@ -825,6 +826,73 @@ static void conf__file(void)
 	unlink(path);
 }
 
+/* state_file: own demands saved, read back by a new daemon of the node */
+static void state__save_load(void)
+{
+	char path[] = "/tmp/r2c2d_state_XXXXXX", err[256] = "", sub[64];
+	struct mx_evt e = ev(R2C2_FE_START, 5, 0x8f78c8c0, 3);
+	struct st_ent *v = NULL;
+	size_t n = 99;
+	struct mx m;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	close(fd);
+	unlink(path);
+	ok(!st_load(path, 5, &v, &n, err, sizeof(err)) && !n && !v,
+	   "no file: no entries, no error");
+	mx_init(&m, 5);
+	e.demand_kbps = 1100;
+	mx_apply(&m, &e, 0);
+	e = ev(R2C2_FE_START, 5, 0x10, 2);	/* unlimited: not saved */
+	mx_apply(&m, &e, 0);
+	e = ev(R2C2_FE_START, 7, 0x20, 3);	/* another node's */
+	e.demand_kbps = 50;
+	mx_apply(&m, &e, 0);
+	e = ev(R2C2_FE_START, 5, 0x1, 4);
+	e.demand_kbps = 1;
+	mx_apply(&m, &e, 0);
+	ok(!st_save(path, 5, &m), "saved");
+	ok(!st_load(path, 5, &v, &n, err, sizeof(err)) && n == 2 &&
+	   v[0].id == 0x1 && v[1].id == 0x8f78c8c0,
+	   "read back: the two own flows with a demand, by id (%zu)", n);
+	ok(st_demand(v, n, 0x8f78c8c0, 3) == 1100 &&
+	   st_demand(v, n, 0x1, 4) == 1 &&
+	   st_demand(v, n, 0x8f78c8c0, 2) == R2C2_DEMAND_UNLIMITED &&
+	   st_demand(v, n, 0x10, 2) == R2C2_DEMAND_UNLIMITED &&
+	   st_demand(v, n, 0x20, 3) == R2C2_DEMAND_UNLIMITED,
+	   "lookup by id and destination; unknown or unlimited: unlimited");
+	free(v);
+	ok(!st_load(path, 6, &v, &n, err, sizeof(err)) && !n,
+	   "another node's file: no entries");
+	f = fopen(path, "w");
+	fputs("node 5\nflow 8f78c8c0 dst 3 demand 1100\nflow zz dst 3\n", f);
+	fclose(f);
+	ok(st_load(path, 5, &v, &n, err, sizeof(err)) == -EINVAL && !n &&
+	   !v && strstr(err, ":3: want \"flow HEXID dst ADDR demand KBPS\""),
+	   "a bad line: an error naming it, no entries: %s", err);
+	f = fopen(path, "w");
+	fputs("flow 8f78c8c0 dst 3 demand 1100\n", f);
+	fclose(f);
+	ok(st_load(path, 5, &v, &n, err, sizeof(err)) == -EINVAL && !n &&
+	   strstr(err, ":1: want \"node ADDR\" first"), "no node line: %s",
+	   err);
+	unlink(path);
+	/* path as a directory: its last directory made, not two */
+	ok(!mkdir(path, 0700), "a directory %s", path);
+	snprintf(sub, sizeof(sub), "%s/a/b/state", path);
+	ok(st_save(sub, 5, &m) == -ENOENT, "two directories missing: -ENOENT");
+	snprintf(sub, sizeof(sub), "%s/a/state", path);
+	ok(!st_save(sub, 5, &m) && !st_load(sub, 5, &v, &n, err, sizeof(err)) &&
+	   n == 2, "the last directory missing: made, the file written");
+	free(v);
+	unlink(sub);
+	snprintf(sub, sizeof(sub), "%s/a", path);
+	rmdir(sub);
+	rmdir(path);
+	mx_fini(&m);
+}
+
 int main(void)
 {
 	matrix__start_finish();
@@ -840,5 +908,6 @@ int main(void)
 	rate__announce();
 	rate__budget();
 	conf__file();
+	state__save_load();
 	return tap_done();
 }

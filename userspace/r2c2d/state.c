@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * state.c - r2c2d's own flows' demands across a restart (state.h).
+ *
+ * The file, rewritten whole each time:
+ *
+ *	# r2c2d state_file: this node's flows with an estimated demand
+ *	node 5
+ *	flow 8f78c8c0 dst 3 demand 1100
+ *
+ * demand in kbit/s. Flows without a demand estimate (unlimited) are not
+ * written: unlimited is what a new daemon assumes anyway.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <linux/types.h>
+#include <linux/r2c2.h>
+
+#include "state.h"
+
+int st_save(const char *path, uint16_t node, const struct mx *mx)
+{
+	char tmp[4096];
+	uint32_t i;
+	FILE *f;
+	int r = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.new", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f && errno == ENOENT) {
+		/* its directory first (/run/r2c2d when not run by systemd) */
+		char dir[4096], *s;
+
+		memcpy(dir, path, strlen(path) + 1);
+		s = strrchr(dir, '/');
+		if (s && s != dir) {
+			*s = 0;
+			if (!mkdir(dir, 0755))
+				f = fopen(tmp, "we");
+		}
+	}
+	if (!f)
+		return -errno;
+	fprintf(f, "# r2c2d state_file: this node's flows with an estimated demand\nnode %u\n",
+		node);
+	for (i = 0; i < mx->n; i++) {
+		const struct mx_flow *x = &mx->f[i];
+
+		if (x->src == node && x->demand_kbps != R2C2_DEMAND_UNLIMITED)
+			fprintf(f, "flow %08x dst %u demand %u\n", x->id, x->dst,
+				x->demand_kbps);
+	}
+	if (fflush(f) || ferror(f))
+		r = -errno ?: -EIO;
+	if (fclose(f) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct st_ent *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int st_load(const char *path, uint16_t node, struct st_ent **e, size_t *n,
+	    char *err, size_t errlen)
+{
+	struct st_ent *v = NULL, *g;
+	size_t nv = 0, cap = 0;
+	unsigned int a, id, dst, dem;
+	char line[256], c;
+	int lineno = 0, r = 0;
+	bool mine = false, seen = false;
+	FILE *f;
+
+	*e = NULL;
+	*n = 0;
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return r;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "node %u %c", &a, &c) == 1 && !seen &&
+		    a < R2C2_ADDR_NONE) {
+			seen = true;
+			mine = a == node;
+			continue;
+		}
+		if (seen && sscanf(line, "flow %x dst %u demand %u %c", &id,
+				   &dst, &dem, &c) == 3 &&
+		    dst < R2C2_ADDR_NONE && dem != R2C2_DEMAND_UNLIMITED) {
+			if (!mine)
+				continue;
+			if (nv == cap) {
+				cap = cap ? 2 * cap : 64;
+				g = realloc(v, cap * sizeof(*v));
+				if (!g) {
+					r = -ENOMEM;
+					snprintf(err, errlen, "%s: out of memory",
+						 path);
+					goto out;
+				}
+				v = g;
+			}
+			v[nv++] = (struct st_ent){ id, (uint16_t)dst, dem };
+			continue;
+		}
+		r = -EINVAL;
+		snprintf(err, errlen, "%s:%d: want %s", path, lineno,
+			 seen ? "\"flow HEXID dst ADDR demand KBPS\"" :
+				"\"node ADDR\" first");
+		goto out;
+	}
+	if (ferror(f)) {
+		r = -EIO;
+		snprintf(err, errlen, "%s: read error", path);
+	}
+out:
+	fclose(f);
+	if (r) {
+		free(v);
+		return r;
+	}
+	if (nv)
+		qsort(v, nv, sizeof(*v), cmp_ent);
+	*e = v;
+	*n = nv;
+	return 0;
+}
+
+uint32_t st_demand(const struct st_ent *e, size_t n, uint32_t id,
+		   uint16_t dst)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (e[m].id < id)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	/* ids are unique per source; a dst that differs is another flow */
+	return lo < n && e[lo].id == id && e[lo].dst == dst ?
+	       e[lo].demand_kbps : R2C2_DEMAND_UNLIMITED;
+}
