@@ -112,6 +112,15 @@ leased()
 RET=0
 modprobe r2c2 && modprobe sch_r2c2
 check_err $? "modprobe r2c2 sch_r2c2"
+# The namespaces of the tests run before this one die in the background
+# (netns cleanup), their sch_r2c2 qdiscs with them; until then the module
+# is in use. In a 6.12 TCG guest after r2c2d_reannounce_test, for more
+# than 5 s. Wait for it, so that only this test's references count.
+no_qdisc() { [[ $(cat /sys/module/sch_r2c2/refcnt) == 0 ]]; }
+t0=$SECONDS
+busywait 60000 no_qdisc
+check_err $? "sch_r2c2 still in use (refcnt $(cat /sys/module/sch_r2c2/refcnt)) 60 s after the start"
+((SECONDS - t0 < 1)) || log_info "sch_r2c2 in use by earlier tests' qdiscs for $((SECONDS - t0)) s"
 ns_create "$N0" && ns_create "$N1" && veth_link "$N0" p0 "$N1" p1
 check_err $? "namespaces and their veth"
 up
