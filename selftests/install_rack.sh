@@ -102,7 +102,7 @@ conf_for()
 }
 conf_for 1 >/etc/r2c2/r2c2.conf && conf_for 2 >/etc/r2c2/b.conf
 check_err $? "writing the configurations failed"
-grep -q '^qdisc limit' /etc/r2c2/r2c2.conf && grep -q '^node set addr 1 ' /etc/r2c2/r2c2.conf &&
+grep -q '^qdisc announce_bytes 10kb limit' /etc/r2c2/r2c2.conf && grep -q '^node set addr 1 ' /etc/r2c2/r2c2.conf &&
 	grep -q '^port add 0 dev p0' /etc/r2c2/r2c2.conf
 check_err $? "the example's lines did not turn into this rack's: $(grep -v '^#' /etc/r2c2/r2c2.conf | grep .)"
 out=$(r2c2-node -c /etc/r2c2/r2c2.conf check 2>&1)
@@ -132,11 +132,11 @@ log_test "node 1 addr 1, its neighbour found (2 nodes), class 1 weight 4"
 # 6. sch_r2c2 with the configured options through the installed plugin
 RET=0
 q=$(tc -n "$A" qdisc show dev r2c0)
-[[ $q == *"qdisc r2c2 "*"limit 10000"* ]]
+[[ $q == *"qdisc r2c2 "*"limit 10000"*"announce_bytes 10Kb"* ]]
 check_err $? "tc qdisc show dev r2c0: $q"
 [[ $(modinfo -n sch_r2c2) == */updates/r2c2/sch_r2c2.ko ]] && [[ -d /sys/module/sch_r2c2 ]]
 check_err $? "sch_r2c2 not loaded from updates/r2c2"
-log_test "sch_r2c2 on r2c0 with limit 10000 (q_r2c2.so from $TCDIR): $q"
+log_test "sch_r2c2 on r2c0 with limit 10000, announce_bytes 10Kb (q_r2c2.so from $TCDIR): $q"
 
 # 7. IPv4 and IPv6 over r2c0
 RET=0
