@@ -154,6 +154,20 @@ static const struct {
 		"min", R2C2_UTIL_MIN),
 };
 
+/* keys whose value is a string, stored in a char array of the conf */
+#define STRKEY(name) \
+	{ #name, offsetof(struct r2c2d_conf, name), \
+	  sizeof(((struct r2c2d_conf *)0)->name) }
+
+static const struct {
+	const char *key;
+	size_t off, size;
+} str_keys[] = {
+	STRKEY(topology),
+	STRKEY(control),
+	STRKEY(state_file),
+};
+
 int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 	     char *err, size_t errlen)
 {
@@ -201,21 +215,16 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 		c->link_capacity = cap;
 		return 0;
 	}
-	if (!strcmp(key, "topology") || !strcmp(key, "control") ||
-	    !strcmp(key, "state_file")) {
-		char *dst = key[0] == 't' ? c->topology :
-			    key[0] == 'c' ? c->control : c->state_file;
-		size_t sz = key[0] == 't' ? sizeof(c->topology) :
-			    key[0] == 'c' ? sizeof(c->control) :
-					    sizeof(c->state_file);
-
-		if (strlen(val) >= sz) {
+	for (i = 0; i < sizeof(str_keys) / sizeof(str_keys[0]); i++) {
+		if (strcmp(key, str_keys[i].key))
+			continue;
+		if (strlen(val) >= str_keys[i].size) {
 			snprintf(buf, sizeof(buf), "at most %zu characters",
-				 sz - 1);
+				 str_keys[i].size - 1);
 			range = buf;
 			goto bad;
 		}
-		memcpy(dst, val, strlen(val) + 1);
+		memcpy((char *)c + str_keys[i].off, val, strlen(val) + 1);
 		return 0;
 	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {

@@ -823,6 +823,30 @@ static void conf__file(void)
 	   conf_set(&c, "cpu_budget", "-1", err, sizeof(err)) == -EINVAL &&
 	   c.cpu_budget == 1.7 && strstr(err, "bad value '-1' for cpu_budget"),
 	   "cpu_budget outside 0..100 rejected, unchanged: %s", err);
+	conf_defaults(&c);
+	ok(!conf_set(&c, "state_file", "/run/r2c2d/state", err, sizeof(err)) &&
+	   !strcmp(c.state_file, "/run/r2c2d/state") &&
+	   !conf_set(&c, "control", "@r2c2d-b", err, sizeof(err)) &&
+	   !strcmp(c.control, "@r2c2d-b") &&
+	   !conf_set(&c, "topology", "torus:4x4", err, sizeof(err)) &&
+	   !strcmp(c.topology, "torus:4x4"),
+	   "string keys: state_file, control, topology taken");
+	{
+		char longv[1100], lerr[1300];
+
+		memset(longv, 'a', sizeof(longv) - 1);
+		longv[sizeof(longv) - 1] = 0;
+		ok(conf_set(&c, "state_file", longv, lerr, sizeof(lerr)) == -EINVAL &&
+		   strstr(lerr, "(at most 1023 characters)") &&
+		   !strcmp(c.state_file, "/run/r2c2d/state"),
+		   "state_file of 1099 characters rejected, unchanged: ...%s",
+		   lerr + strlen(lerr) - 27);
+		longv[108] = 0;
+		ok(conf_set(&c, "control", longv, err, sizeof(err)) == -EINVAL &&
+		   strstr(err, "(at most 107 characters)") &&
+		   !strcmp(c.control, "@r2c2d-b"),
+		   "control of 108 characters rejected, unchanged");
+	}
 	unlink(path);
 }
 
