@@ -54,7 +54,7 @@ cleanup_add "ip netns exec ${NS[2]} pkill -x iperf3"
 DOPTS=(-o "link_capacity=${CAP}M" -o ga_interval_ms=0 -o rho_us=5000
 	-o demand_interval_ms=50)
 
-# 1. the line, two flows into node 2, both daemons settled
+# 1. the line, three flows into node 2, both daemons settled
 RET=0
 line_create "${NS[@]}"
 check_err $? "the line of nodes 0-1-2"
