@@ -796,7 +796,12 @@ static int r2c2_nl_flow_event(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	/* the node's own listeners hear it as the rack does */
 	r2c2_event_flow(node, READ_ONCE(node->addr), &evt, true);
-	/* our own flow: its routing assignment lives while it is announced */
+	/*
+	 * our own flow: its routing assignment lives while it is announced
+	 * (a DIGEST or RESYNC names no flow)
+	 */
+	if (type == R2C2_FE_DIGEST || type == R2C2_FE_RESYNC)
+		return 0;
 	if (type == R2C2_FE_FINISH)
 		r2c2_flow_forget(node, nla_get_u32(a[R2C2_A_FLOW_ID]));
 	else

@@ -81,7 +81,7 @@ const struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_PRIO] = NLA_POLICY_MAX(NLA_U8, 15),
 	[R2C2_A_DEMAND_KBPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &r2c2_demand_range),
 	[R2C2_A_FLOW_EVT] = NLA_POLICY_RANGE(NLA_U8, R2C2_FE_START,
-					     R2C2_FE_REFRESH),
+					     R2C2_FE_RESYNC),
 	[R2C2_A_PACKETS] = { .type = NLA_U64 },
 	[R2C2_A_BYTES] = { .type = NLA_U64 },
 	[R2C2_A_SEQ] = { .type = NLA_U32 },

@@ -43,7 +43,9 @@
 	EM(R2C2_FE_START, "start")				\
 	EM(R2C2_FE_FINISH, "finish")				\
 	EM(R2C2_FE_UPDATE, "update")				\
-	EMe(R2C2_FE_REFRESH, "refresh")
+	EM(R2C2_FE_REFRESH, "refresh")				\
+	EM(R2C2_FE_DIGEST, "digest")				\
+	EMe(R2C2_FE_RESYNC, "resync")
 
 /* the enum values for userspace (perf, bpftrace read the format file) */
 #undef EM

@@ -112,6 +112,10 @@ static void policy__flow_event_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, parse_u8(test, R2C2_A_FLOW_EVT, 0, &msg), -ERANGE);
 	KUNIT_EXPECT_EQ(test, parse_u8(test, R2C2_A_FLOW_EVT, R2C2_FE_REFRESH,
 				       &msg), 0);
+	KUNIT_EXPECT_EQ(test, parse_u8(test, R2C2_A_FLOW_EVT, R2C2_FE_RESYNC,
+				       &msg), 0);
+	KUNIT_EXPECT_EQ(test, parse_u8(test, R2C2_A_FLOW_EVT,
+				       R2C2_FE_RESYNC + 1, &msg), -ERANGE);
 	KUNIT_EXPECT_EQ(test, parse_u32(test, R2C2_A_DEMAND_KBPS,
 					R2C2_DEMAND_UNLIMITED, &msg), 0);
 	KUNIT_EXPECT_EQ(test, parse_u32(test, R2C2_A_DEMAND_KBPS,

@@ -91,6 +91,37 @@ static inline void r2c2_route_pack(u8 *route, const u8 *hops, unsigned int n)
 }
 
 /**
+ * r2c2_flow_digest() - one flow's part of an R2C2_FE_DIGEST
+ * @flow: flow identifier
+ * @dst: destination node
+ * @weight: allocation weight
+ * @prio: priority level
+ * @rproto: routing protocol
+ * @demand_kbps: demand, R2C2_DEMAND_UNLIMITED for none
+ *
+ * A digest is the sum, modulo 2^32, of this over a source's flows: the
+ * order of the flows does not matter, and a node can keep it as flows come
+ * and go. Every field a flow event carries is mixed in (SplitMix64's
+ * finaliser), so a lost START, FINISH, UPDATE or ROUTES shows.
+ *
+ * Return: the flow's 32-bit term.
+ */
+static inline u32 r2c2_flow_digest(u32 flow, u16 dst, u8 weight, u8 prio,
+				   u8 rproto, u32 demand_kbps)
+{
+	u64 h = (u64)flow << 32 | (u32)dst << 16 | (u32)weight << 8 |
+		(u32)(prio & 0xf) << 4 | (rproto & 0x3);
+
+	h ^= (u64)(demand_kbps & R2C2_DEMAND_UNLIMITED) * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 31;
+	return (u32)h;
+}
+
+/**
  * r2c2_csum_add() - add bytes to a 32-bit ones-complement accumulator
  * @sum: accumulator
  * @buf: bytes, read as big-endian 16-bit words

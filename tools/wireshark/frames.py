@@ -137,6 +137,14 @@ def frames():
     # 17: HELLO cut after the control header (no Ethernet padding)
     h = ctl(2, 0, 3, 0, struct.pack("!BBHI", 5, 0, 1000, 0))[:10]
     out.append(BCAST + MAC0 + struct.pack("!H", ETH_P_R2C2) + h)
+    # Well-formed again:
+    # 18: FLOW digest of node 2's 3 flows, an answer to a resync
+    #     (weight: periodic | answer)
+    body = struct.pack("!IHBBI", 0x89ABCDEF, 2, 3, 0x50, 3)
+    out.append(eth(BCAST, MAC0, ETH_P_R2C2, ctl(5, 2, 2, 81, body)))
+    # 19: FLOW resync: node 4 asks node 2, of which it holds 2 flows
+    body = struct.pack("!IHBBI", 0x01234567, 2, 1, 0x60, 2)
+    out.append(eth(BCAST, MAC0, ETH_P_R2C2, ctl(5, 0, 4, 82, body)))
     return out
 
 

@@ -38,7 +38,10 @@ local types = {
 	[5] = "FLOW", [6] = "ROUTES",
 }
 local rprotos = { [0] = "RPS", [1] = "DOR", [2] = "VLB" }
-local events = { [1] = "start", [2] = "finish", [3] = "update", [4] = "refresh" }
+local events = {
+	[1] = "start", [2] = "finish", [3] = "update", [4] = "refresh",
+	[5] = "digest", [6] = "resync",
+}
 
 local f = p.fields
 -- common
@@ -352,6 +355,17 @@ local function dissect_flow(tvb, pinfo, top, tree)
 	local demand = band(rd, DEMAND_UNLIMITED)
 	tree:add(f.fe_unlimited, demand == DEMAND_UNLIMITED):set_generated()
 	tree:set_len(CTL_HLEN + 12)
+	-- a digest of the source's flows, or a request for them: no flow
+	if ev == 5 then
+		pinfo.cols.info:set(string.format("FLOW digest src %d: 0x%08x over %d flows%s",
+			tvb(2, 2):uint(), tvb(8, 4):uint(), demand,
+			band(tvb(14, 1):uint(), 2) ~= 0 and " (answer to a resync)" or ""))
+		return
+	elseif ev == 6 then
+		pinfo.cols.info:set(string.format("FLOW resync src %d asks %d for its flows (holds %d, digest 0x%08x)",
+			tvb(2, 2):uint(), tvb(12, 2):uint(), demand, tvb(8, 4):uint()))
+		return
+	end
 	pinfo.cols.info:set(string.format("FLOW %s src %d flow 0x%08x dst %d weight %d prio %d %s demand %s",
 		events[ev] or tostring(ev), tvb(2, 2):uint(), tvb(8, 4):uint(), tvb(12, 2):uint(),
 		tvb(14, 1):uint(), band(tvb(15, 1):uint(), 15), rprotos[rshift(rd, 30)] or "?",

@@ -218,6 +218,8 @@ static const char *const flow_evt_names[] = {
 	[R2C2_FE_FINISH] = "finish",
 	[R2C2_FE_UPDATE] = "update",
 	[R2C2_FE_REFRESH] = "refresh",
+	[R2C2_FE_DIGEST] = "digest",
+	[R2C2_FE_RESYNC] = "resync",
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -21,7 +21,7 @@ python3 tools/wireshark/frames.py "$P" || { echo "not ok 1 - frames.py"; exit 1;
 f() { ws_fields "$P" "frame.number == $1" "${@:2}"; }
 
 ws_expect "the dissector loads and claims ethertype 0x88b5" \
-	"$(ws_fields "$P" r2c2 frame.number | wc -l)" 17
+	"$(ws_fields "$P" r2c2 frame.number | wc -l)" 19
 ws_expect "DATA: header fields" \
 	"$(f 1 r2c2.version r2c2.type r2c2.rlen r2c2.ridx r2c2.rproto r2c2.flow r2c2.src r2c2.dst r2c2.seq r2c2.plen r2c2.proto r2c2.csum.status)" \
 	"1|1|2|1|1|0x1234abcd|0|4|17|44|0x0800|1"
@@ -50,8 +50,14 @@ ws_expect "FLOW: start with unlimited demand" \
 ws_expect "ROUTES: entries" \
 	"$(f 8 r2c2.src r2c2.tree r2c2.routes.count r2c2.routes.src r2c2.routes.flow r2c2.routes.rproto r2c2.csum.status)" \
 	"0|3|2|3,4|0x0000001a,0x00000002|2,0|1"
+ws_expect "FLOW: a digest, the answer to a resync" \
+	"$(f 18 r2c2.src r2c2.fe.flow r2c2.fe.dst r2c2.fe.weight r2c2.fe.event r2c2.fe.demand_kbps _ws.col.Info)" \
+	"2|0x89abcdef|2|3|5|3|FLOW digest src 2: 0x89abcdef over 3 flows (answer to a resync)"
+ws_expect "FLOW: a resync request" \
+	"$(f 19 r2c2.src r2c2.fe.flow r2c2.fe.dst r2c2.fe.event r2c2.fe.demand_kbps _ws.col.Info)" \
+	"4|0x01234567|2|6|2|FLOW resync src 4 asks 2 for its flows (holds 2, digest 0x01234567)"
 ws_expect "no expert info on the well-formed frames" \
-	"$(ws_fields "$P" "frame.number <= 8 && _ws.expert" frame.number)" ""
+	"$(ws_fields "$P" "(frame.number <= 8 || frame.number >= 18) && _ws.expert" frame.number)" ""
 # One fault each: the expert message names it.
 ws_expect "truncated data header" "$(f 9 _ws.expert.message)" \
 	"Truncated: data header needs 40 bytes, the frame has 30"

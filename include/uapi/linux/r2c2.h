@@ -194,13 +194,32 @@ struct r2c2_lsa_ent {
  * @R2C2_FE_FINISH: a flow finished
  * @R2C2_FE_UPDATE: a flow's demand, weight, priority or routing changed
  * @R2C2_FE_REFRESH: periodic re-announcement of a live flow (soft state)
+ * @R2C2_FE_DIGEST: a summary of the source's own flows, sent periodically:
+ *	@flow is the digest (r2c2_flow_digest() of each flow, summed),
+ *	@dst the source itself, @weight R2C2_DIGEST_F_* flags, demand the
+ *	number of flows. A receiver whose view of the source differs asks
+ *	for the whole set with R2C2_FE_RESYNC.
+ * @R2C2_FE_RESYNC: a request to the node @dst to announce all its flows
+ *	again (each as R2C2_FE_REFRESH, then an R2C2_FE_DIGEST with
+ *	R2C2_DIGEST_F_ANSWER): @flow is the asker's digest of @dst's flows,
+ *	@weight 1, demand the number of them it holds
+ *
+ * R2C2_FE_DIGEST and R2C2_FE_RESYNC name no flow: the kernel broadcasts
+ * them as any flow event and keeps no routing state for them.
  */
 enum r2c2_flow_evt_type {
 	R2C2_FE_START = 1,
 	R2C2_FE_FINISH = 2,
 	R2C2_FE_UPDATE = 3,
 	R2C2_FE_REFRESH = 4,
+	R2C2_FE_DIGEST = 5,
+	R2C2_FE_RESYNC = 6,
 };
+
+/* R2C2_FE_DIGEST's @weight: always set (a weight is 1..255) */
+#define R2C2_DIGEST_F_PERIODIC	0x01
+/* sent after the REFRESH of every flow, to answer an R2C2_FE_RESYNC */
+#define R2C2_DIGEST_F_ANSWER	0x02
 
 /**
  * struct r2c2_flow_evt - body of a FLOW broadcast (12 bytes; 20 on the
