@@ -26,6 +26,7 @@ void conf_defaults(struct r2c2d_conf *c)
 	c->refresh_ms = 1000;
 	c->warmup_ms = 1500;
 	c->expire_ms = 3500;
+	c->digest_ms = 250;
 	c->demand_interval_ms = 10;
 	c->demand_window_ms = 250;
 	c->demand_windows = 3;
@@ -116,6 +117,7 @@ static const struct {
 	U32KEY(refresh_ms, 10, 3600000),
 	U32KEY(warmup_ms, 0, 3600000),
 	U32KEY(expire_ms, 20, 36000000),
+	U32KEY(digest_ms, 0, 3600000),
 	U32KEY(demand_interval_ms, 0, 60000),
 	U32KEY(demand_window_ms, 1, 60000),
 	U32KEY(demand_windows, 1, 1000),

@@ -25,6 +25,9 @@
  * @warmup_ms: after the start, no round and no push for this long, so
  *	that the rack's refreshes fill the matrix first (1500; 0: none)
  * @expire_ms: forget flows not announced for this long (3500)
+ * @digest_ms: broadcast a digest of own flows this often, and ask a
+ *	source whose digests disagree with the matrix for its flows
+ *	(250; 0: off, lost events wait for refresh_ms and expire_ms)
  * @demand_interval_ms: sample the qdisc's flows this often (10)
  * @demand_window_ms, @demand_windows, @demand_empty_bytes, @demand_alpha,
  * @demand_low, @demand_high, @demand_slack: the demand estimator,
@@ -63,6 +66,7 @@ struct r2c2d_conf {
 	uint32_t refresh_ms;
 	uint32_t warmup_ms;
 	uint32_t expire_ms;
+	uint32_t digest_ms;
 	uint32_t demand_interval_ms;
 	uint32_t demand_window_ms;
 	uint32_t demand_windows;

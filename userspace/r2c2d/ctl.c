@@ -195,7 +195,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"link_capacity\":%.0f,\"topology\":\"%s\",\"nodes\":%u,"
 		"\"push_threshold\":%g,\"lease_refresh_ms\":%u,"
 		"\"refresh_ms\":%u,\"warmup_ms\":%u,\"expire_ms\":%u,"
-		"\"demand_interval_ms\":%u,"
+		"\"digest_ms\":%u,\"demand_interval_ms\":%u,"
 		"\"demand_alpha\":%g,\"demand_window_ms\":%u,"
 		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
@@ -206,7 +206,8 @@ static void show(struct r2c2d *d, FILE *f)
 		c->rounds_always ? "always" : "own",
 		c->headroom, c->link_capacity, c->topology, d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
-		c->warmup_ms, c->expire_ms, c->demand_interval_ms, c->demand_alpha,
+		c->warmup_ms, c->expire_ms, c->digest_ms, c->demand_interval_ms,
+		c->demand_alpha,
 		c->demand_window_ms, c->demand_windows, c->demand_low,
 		c->demand_high, c->demand_slack, c->announce_delay_ms,
 		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src);
@@ -277,6 +278,21 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->state_saves,
 		(unsigned long long)t->state_errors,
 		(unsigned long long)t->state_restored);
+	fprintf(f, ",\"digest\":{\"interval_ms\":%u,\"sent\":%llu,"
+		"\"heard\":%llu,\"matched\":%llu,\"mismatched\":%llu,"
+		"\"asked\":%llu,\"asks_heard\":%llu,\"answered\":%llu,"
+		"\"removed\":%llu,\"refused\":%llu,"
+		"\"last_repair_ns\":%llu}",
+		d->conf.digest_ms, (unsigned long long)d->dg.st.sent,
+		(unsigned long long)d->dg.st.heard,
+		(unsigned long long)d->dg.st.matched,
+		(unsigned long long)d->dg.st.mismatched,
+		(unsigned long long)d->dg.st.asked,
+		(unsigned long long)d->dg.st.asks_heard,
+		(unsigned long long)d->dg.st.answered,
+		(unsigned long long)d->dg.st.removed,
+		(unsigned long long)d->dg.st.refused,
+		(unsigned long long)d->dg.repaired_ns);
 	topo_show(d, f, r2c2d_now());
 	ga_show(d, f, r2c2d_now());
 	fputs("}\n", f);

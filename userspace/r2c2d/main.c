@@ -87,11 +87,41 @@ static void usage(FILE *f)
 
 /* ---- events ---- */
 
+static void send_resync(struct r2c2d *d, uint16_t src);
+
+/* a DIGEST or RESYNC heard (digest.h); our own echoes are not */
+static void on_digest_event(struct r2c2d *d, const struct mx_evt *e)
+{
+	enum dg_verdict v;
+
+	if (!d->conf.digest_ms || e->src == d->node.addr)
+		return;
+	if (e->type == R2C2_FE_RESYNC) {
+		if (e->dst == d->node.addr)
+			dg_asked(&d->dg);
+		return;
+	}
+	v = dg_heard(&d->dg, &d->mx, e->src, e->id, e->demand_kbps,
+		     e->weight, r2c2d_now());
+	/* the ones that matter: a periodic match would be 4 lines a second */
+	if (d->verbose && (v != DG_MATCH || e->weight & R2C2_DIGEST_F_ANSWER))
+		fprintf(stderr, "r2c2d: digest of %u: %08x, %u flows%s: %s\n",
+			e->src, e->id, e->demand_kbps,
+			e->weight & R2C2_DIGEST_F_ANSWER ? " (answer)" : "",
+			v == DG_MATCH ? "match" : v == DG_ASK ? "ask" : "differs");
+	if (v == DG_ASK)
+		send_resync(d, e->src);
+}
+
 static void on_event(void *arg, const struct mx_evt *e)
 {
 	struct r2c2d *d = arg;
 	int r;
 
+	if (e->type == R2C2_FE_DIGEST || e->type == R2C2_FE_RESYNC) {
+		on_digest_event(d, e);
+		return;
+	}
 	/* our own flows are kept from the qdisc's dumps, not from echoes */
 	r = mx_apply(&d->mx, e, r2c2d_now());
 	if (d->verbose)
@@ -294,6 +324,63 @@ static void refresh_own(struct r2c2d *d)
 	for (i = 0; i < d->mx.n; i++)
 		if (d->mx.f[i].src == d->node.addr)
 			announce(d, &d->mx.f[i], R2C2_FE_REFRESH);
+}
+
+/* ---- digests: recovery of lost flow events (digest.h) ---- */
+
+static void send_resync(struct r2c2d *d, uint16_t src)
+{
+	struct mx_evt e = {
+		.type = R2C2_FE_RESYNC, .src = d->node.addr, .dst = src,
+		.weight = 1,
+	};
+
+	e.id = mx_digest(&d->mx, src, &e.demand_kbps);
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: asking %u for its flows\n", src);
+	if (dnl_flow_event(&d->nl, &e))
+		d->dg.st.asked--;	/* not sent: asked again later */
+}
+
+static void send_digest(struct r2c2d *d, uint8_t flags)
+{
+	struct mx_evt e = {
+		.type = R2C2_FE_DIGEST, .src = d->node.addr,
+		.dst = d->node.addr, .weight = flags,
+	};
+
+	e.id = mx_digest(&d->mx, d->node.addr, &e.demand_kbps);
+	if (dnl_flow_event(&d->nl, &e) == 0)
+		d->dg.st.sent++;
+}
+
+/*
+ * Every digest_ms while this node has flows of its own, and for
+ * expire_ms after its last one left (until then the rack may still hold
+ * one whose FINISH was lost); an answer to a RESYNC as soon as allowed:
+ * every own flow again, then the digest that marks the end of them.
+ */
+static void digest_step(struct r2c2d *d, uint64_t now)
+{
+	if (!d->conf.digest_ms)
+		return;
+	if (d->mx.own)
+		d->last_own_ns = now;
+	if (d->dg.answer_due && now >= dg_answer_at(&d->dg)) {
+		d->dg.answer_due = false;
+		d->dg.answered_ns = now;
+		d->dg.st.answered++;
+		refresh_own(d);
+		send_digest(d, R2C2_DIGEST_F_PERIODIC | R2C2_DIGEST_F_ANSWER);
+		d->last_digest_ns = now;
+		return;
+	}
+	if (now - d->last_digest_ns < (uint64_t)d->conf.digest_ms * MS)
+		return;
+	d->last_digest_ns = now;
+	if (d->last_own_ns &&
+	    now - d->last_own_ns <= (uint64_t)d->conf.expire_ms * MS)
+		send_digest(d, R2C2_DIGEST_F_PERIODIC);
 }
 
 /* ---- rates ---- */
@@ -937,6 +1024,7 @@ static void dem_conf(struct r2c2d *d)
 	d->dem.high = d->conf.demand_high;
 	d->dem.slack = d->conf.demand_slack;
 	d->dem.qempty = d->conf.demand_empty_bytes;
+	d->dg.period_ns = (uint64_t)d->conf.digest_ms * MS;
 }
 
 static void budget_conf(struct r2c2d *d, uint64_t now)
@@ -1167,6 +1255,7 @@ static void tick(struct r2c2d *d)
 			  d->node.addr);
 		d->last_expire_ns = now;
 	}
+	digest_step(d, now);
 	if (d->conf.lease_refresh_ms &&
 	    now - d->last_lease_ns >= (uint64_t)d->conf.lease_refresh_ms * MS / 4) {
 		lease = true;
@@ -1242,6 +1331,12 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 	t = d->last_sample_ns + si;
 	t = at_most(t, d->last_refresh_ns + (uint64_t)d->conf.refresh_ms * MS);
 	t = at_most(t, d->last_expire_ns + 100 * MS);
+	if (d->conf.digest_ms) {
+		t = at_most(t, d->last_digest_ns +
+			    (uint64_t)d->conf.digest_ms * MS);
+		if (d->dg.answer_due)
+			t = at_most(t, dg_answer_at(&d->dg));
+	}
 	if (d->conf.lease_refresh_ms)
 		t = at_most(t, d->last_lease_ns +
 			    (uint64_t)d->conf.lease_refresh_ms * MS / 4);
@@ -1495,6 +1590,7 @@ int main(int argc, char **argv)
 	rc_batch_fini(&d.batch);
 	rs_fini(&d.rs);
 	mx_fini(&d.mx);
+	dg_fini(&d.dg);
 	r2c2_pf_free(d.pf);
 	r2c2_ws_free(d.ws);
 	r2c2_rtab_free(d.rt);

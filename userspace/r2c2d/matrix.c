@@ -13,6 +13,7 @@
 #include <linux/r2c2.h>
 
 #include "matrix.h"
+#include "r2c2/wire.h"
 #include "r2c2_alloc.h"
 
 static uint32_t mx_hash(const struct mx *m, uint16_t src, uint32_t id)
@@ -315,4 +316,36 @@ bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
 	a->demand = f->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
 		    (double)f->demand_kbps * 1000;
 	return true;
+}
+
+uint32_t mx_digest(const struct mx *m, uint16_t src, uint32_t *count)
+{
+	const struct mx_flow *f;
+	uint32_t i, h = 0, n = 0;
+
+	for (i = 0; i < m->n; i++) {
+		f = &m->f[i];
+		if (f->src != src)
+			continue;
+		h += r2c2_flow_digest(f->id, f->dst, f->weight, f->prio,
+				      f->rproto, f->demand_kbps);
+		n++;
+	}
+	*count = n;
+	return h;
+}
+
+uint32_t mx_drop_stale(struct mx *m, uint16_t src, uint64_t before)
+{
+	uint32_t i = 0, n = 0;
+
+	while (i < m->n) {
+		if (m->f[i].src == src && m->f[i].refresh_ns < before) {
+			mx_remove(m, i);	/* the last one moved into i */
+			n++;
+		} else {
+			i++;
+		}
+	}
+	return n;
 }

@@ -159,6 +159,17 @@ uint32_t mx_drop_unreached(struct mx *m, const uint8_t *reach, uint32_t n,
 void mx_resync_begin(struct mx *m, uint16_t src);
 uint32_t mx_resync_end(struct mx *m, uint16_t src);
 void mx_remove(struct mx *m, uint32_t idx);
+/*
+ * The digest of src's flows as this matrix holds them (the sum of
+ * r2c2_flow_digest() over them, <r2c2/wire.h>); *count gets how many.
+ */
+uint32_t mx_digest(const struct mx *m, uint16_t src, uint32_t *count);
+/*
+ * Remove src's flows last announced before @before (a source answering a
+ * resync announces every flow it has again: those it did not are gone);
+ * returns how many.
+ */
+uint32_t mx_drop_stale(struct mx *m, uint16_t src, uint64_t before);
 
 struct r2c2_flow;
 /*

@@ -8,6 +8,7 @@
 #include "r2c2_alloc.h"
 #include "conf.h"
 #include "dnl.h"
+#include "digest.h"
 #include "matrix.h"
 #include "ratectl.h"
 #include "routesel.h"
@@ -104,6 +105,13 @@ struct r2c2d {
 	uint64_t computed_gen;
 	uint64_t start_ns, last_sample_ns, last_refresh_ns, last_expire_ns;
 	uint64_t last_lease_ns, last_round_ns;
+	/*
+	 * digest_ms: recovery of lost flow events (digest.h); the last
+	 * digest sent, and the last time this node had flows of its own
+	 * (it sends digests until expire_ms after that)
+	 */
+	struct dg dg;
+	uint64_t last_digest_ns, last_own_ns;
 	struct rc_budget budget;	/* conf.cpu_budget */
 	uint64_t budget_cpu_ns;		/* thread CPU time charged so far */
 	bool budget_held;		/* a due round waits for the budget */
