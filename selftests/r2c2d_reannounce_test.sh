@@ -41,8 +41,10 @@ CPIDS=()
 cleanup_add "rm -rf $TMP"
 cleanup_add 'stop_pids "${CPIDS[@]}" "${DPIDS[@]}"'
 cleanup_add "ip netns exec ${NS[1]} pkill -x iperf3"
+# no digests either (digest_ms 0): they would bring the flow back too
 DOPTS=(-o link_capacity=100M -o ga_interval_ms=0 -o refresh_ms=60000
-	-o expire_ms=600000 -o announce_delay_ms=600000 -o warmup_ms=0)
+	-o expire_ms=600000 -o announce_delay_ms=600000 -o warmup_ms=0
+	-o digest_ms=0)
 
 # flows NS: the sources of the flows in the daemon's matrix, sorted
 flows() { ip netns exec "$1" r2c2ctl -j matrix show 2>/dev/null | jq -c '[.flows[].src] | sort'; }
