@@ -97,9 +97,14 @@ section() {
 }
 
 # note STEP P F S [DETAIL]: add to the totals and the final table.
+# The summary gives each step's time (run_logged's, in STEP_S) beside
+# its counts: where a run's time went, read off its last lines.
+declare -A STEP_S=()
 note() {
+	local t=${STEP_S[$1]:+${STEP_S[$1]}s}
+
 	passed=$((passed + $2)) failed=$((failed + $3)) skipped=$((skipped + $4))
-	report+=("$(printf '%-22s %4d passed %4d failed %4d skipped  %s' "$1" "$2" "$3" "$4" "${5:-}")")
+	report+=("$(printf '%-22s %4d passed %4d failed %4d skipped %6s  %s' "$1" "$2" "$3" "$4" "$t" "${5:-}")")
 }
 
 want() { [[ $STEPS == *" $1 "* ]]; }
@@ -222,6 +227,7 @@ run_logged() {
 	local t0=$SECONDS rc
 	"$@" 2>&1 | tee "$LOGDIR/$name.log"
 	rc=${PIPESTATUS[0]}
+	STEP_S[$name]=$((SECONDS - t0))
 	printf -- '-- %s: exit status %d after %ds\n' "$name" "$rc" $((SECONDS - t0))
 	return "$rc"
 }
@@ -541,6 +547,8 @@ if want debug; then
 		rc=$(cat "$LOGDIR/debug-kernel$sfx.rc" 2>/dev/null) || rc=1
 		cat "$LOGDIR/debug-kernel$sfx.log"
 		printf -- '-- debug-kernel%s: exit status %d, waited %ds for it\n' "$sfx" "$rc" $((SECONDS - t0))
+		# in the summary: a wait here is a debug kernel built during the run
+		note "wait-debug-kernel$sfx" 0 0 0 "waited $((SECONDS - t0)) s for scripts/debug-kernel.sh $dk"
 		if ((rc != 0)); then
 			note "vm-debug$sfx" 0 1 0 "scripts/debug-kernel.sh $dk failed (build/check/debug-kernel$sfx.log)"
 		elif ! run_logged "build-debug$sfx" make modules-debug KVER="$dk"; then
