@@ -938,6 +938,9 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 					(uint64_t)ts.tv_nsec;
 		topo_changed(d);
 		d->mx.gen++;	/* a round on the new tables */
+		/* timed to the first round after it (not the start's) */
+		if (now >= d->warm_until_ns)
+			d->ts.burst_ns = d->topo_dirty_ns;
 	} else if (r < 0) {
 		d->ts.errors++;
 		/* no tables yet: their TOPO_EVENT will come; else retry */
@@ -1284,6 +1287,15 @@ static void tick(struct r2c2d *d)
 	}
 	if (lease && !warm)
 		push(d);
+	/* the first round on rebuilt tables is over, its rates pushed */
+	if (round && d->computed_gen == d->mx.gen && d->ts.burst_ns && !warm) {
+		dt = r2c2d_now() - d->ts.burst_ns;
+		d->ts.follow_ns_last = dt;
+		if (dt > d->ts.follow_ns_max)
+			d->ts.follow_ns_max = dt;
+		d->ts.follows++;
+		d->ts.burst_ns = 0;
+	}
 	if (round)
 		budget_account(d);
 	dt = r2c2d_now() - t0;

@@ -42,11 +42,19 @@ struct r2c2d_timing {
  * @sync_ns_last: how long the last sync took (dump and rebuild)
  * @reannounces: rebuilds after which the own flows were announced again
  * @left_flows: flows removed because their source left the graph
+ * @burst_ns: the first TOPO_EVENT of the burst whose rebuild still waits
+ *	for its first round (0: none)
+ * @follow_ns_last, @follow_ns_max: from the first TOPO_EVENT of a burst
+ *	to the end of the first round (and push) on the rebuilt tables: how
+ *	long own flows keep the rates of the old graph (only a node with
+ *	flows of its own runs rounds)
+ * @follows: rounds counted in them
  */
 struct r2c2d_topo_stats {
 	uint64_t events, syncs, rebuilds, errors, reannounces, left_flows;
 	uint32_t last_gen, nodes;
 	uint64_t rebuild_ns, rebuild_wall_ns, sync_ns_last;
+	uint64_t burst_ns, follow_ns_last, follow_ns_max, follows;
 };
 
 #define CTL_CLIENTS	16	/* control connections served at once */
