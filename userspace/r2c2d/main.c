@@ -230,8 +230,10 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 	f->refresh_ns = c->now;
 	if (f->weight != q->weight || f->prio != q->prio) {
 		/* the qdisc's class is the truth for our own flows */
+		mx_term_out(&d->mx, f);
 		f->weight = q->weight;
 		f->prio = q->prio;
+		mx_term_in(&d->mx, f);
 		f->changed_ns = c->now;
 		d->mx.gen++;
 		update = true;
@@ -258,7 +260,9 @@ static void on_qflow(void *arg, const struct dnl_qflow *q)
 				f->id, f->dem.rate, f->dem.wqmin, f->dem.est,
 				f->rate, k == R2C2_DEMAND_UNLIMITED ?
 				"unlimited " : "", k);
+		mx_term_out(&d->mx, f);
 		f->demand_kbps = k;
+		mx_term_in(&d->mx, f);
 		f->changed_ns = c->now;
 		d->mx.gen++;
 		d->st_dirty = true;

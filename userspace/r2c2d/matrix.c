@@ -52,8 +52,14 @@ int mx_init(struct mx *m, uint32_t max_flows)
 	m->max_per_src = m->max_flows;
 	m->own_src = -1;
 	m->src_n = calloc((size_t)UINT16_MAX + 1, sizeof(*m->src_n));
-	if (!m->src_n)
+	m->src_dg = calloc((size_t)UINT16_MAX + 1, sizeof(*m->src_dg));
+	if (!m->src_n || !m->src_dg) {
+		free(m->src_n);
+		free(m->src_dg);
+		m->src_n = NULL;
+		m->src_dg = NULL;
 		return -ENOMEM;
+	}
 	return mx_rehash(m, MX_MIN_CAP);
 }
 
@@ -72,6 +78,7 @@ void mx_fini(struct mx *m)
 	free(m->f);
 	free(m->bucket);
 	free(m->src_n);
+	free(m->src_dg);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -102,6 +109,7 @@ void mx_remove(struct mx *m, uint32_t idx)
 	if ((int)m->f[idx].src == m->own_src)
 		m->own--;
 	m->src_n[m->f[idx].src]--;
+	mx_term_out(m, &m->f[idx]);
 	mx_unlink(m, idx);
 	if (idx != last) {
 		p = &m->bucket[mx_hash(m, m->f[last].src, m->f[last].id)];
@@ -168,6 +176,7 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	f->next = m->bucket[h];
 	m->bucket[h] = m->n++;
 	m->src_n[e->src]++;
+	mx_term_in(m, f);
 	if ((int)e->src == m->own_src)
 		m->own++;
 	m->gen++;
@@ -186,11 +195,13 @@ static int mx_update(struct mx *m, struct mx_flow *f, const struct mx_evt *e,
 	f->mark = true;
 	if (!changed)
 		return 0;
+	mx_term_out(m, f);
 	f->dst = e->dst;
 	f->weight = e->weight;
 	f->prio = e->prio;
 	f->rproto = e->rproto;
 	f->demand_kbps = e->demand_kbps;
+	mx_term_in(m, f);
 	f->changed_ns = now;
 	m->gen++;
 	return 1;
@@ -318,17 +329,26 @@ bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
 	return true;
 }
 
+uint32_t mx_term(const struct mx_flow *f)
+{
+	return r2c2_flow_digest(f->id, f->dst, f->weight, f->prio, f->rproto,
+				f->demand_kbps);
+}
+
 uint32_t mx_digest(const struct mx *m, uint16_t src, uint32_t *count)
 {
-	const struct mx_flow *f;
+	*count = m->src_n[src];
+	return m->src_dg[src];
+}
+
+uint32_t mx_digest_walk(const struct mx *m, uint16_t src, uint32_t *count)
+{
 	uint32_t i, h = 0, n = 0;
 
 	for (i = 0; i < m->n; i++) {
-		f = &m->f[i];
-		if (f->src != src)
+		if (m->f[i].src != src)
 			continue;
-		h += r2c2_flow_digest(f->id, f->dst, f->weight, f->prio,
-				      f->rproto, f->demand_kbps);
+		h += mx_term(&m->f[i]);
 		n++;
 	}
 	*count = n;

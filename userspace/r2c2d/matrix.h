@@ -104,6 +104,10 @@ struct mx_stats {
  * @max_per_src: refuse a source's new flows beyond this (mx_init():
  *	max_flows, no quota; the daemon sets max_flows_per_src)
  * @src_n: flows held per source address (65536 counters)
+ * @src_dg: each source's digest as held (65536 sums of mx_term()): kept
+ *	as flows come, change and go, so a digest heard costs O(1). A
+ *	field of a held flow is changed only between mx_term_out() and
+ *	mx_term_in()
  * @own_src: the node whose flows @own counts (-1: none, the default)
  * @own: flows of @own_src held
  *
@@ -119,6 +123,7 @@ struct mx {
 	uint32_t max_flows;
 	uint32_t max_per_src;
 	uint32_t *src_n;
+	uint32_t *src_dg;
 	int own_src;
 	uint32_t own;
 	struct mx_stats st;
@@ -162,8 +167,22 @@ void mx_remove(struct mx *m, uint32_t idx);
 /*
  * The digest of src's flows as this matrix holds them (the sum of
  * r2c2_flow_digest() over them, <r2c2/wire.h>); *count gets how many.
+ * mx_digest_walk() computes the same from the flows themselves (tests).
  */
 uint32_t mx_digest(const struct mx *m, uint16_t src, uint32_t *count);
+uint32_t mx_digest_walk(const struct mx *m, uint16_t src, uint32_t *count);
+/* a flow's term in its source's digest */
+uint32_t mx_term(const struct mx_flow *f);
+/* around a change of a held flow's dst, weight, prio, rproto or demand */
+static inline void mx_term_out(struct mx *m, const struct mx_flow *f)
+{
+	m->src_dg[f->src] -= mx_term(f);
+}
+
+static inline void mx_term_in(struct mx *m, const struct mx_flow *f)
+{
+	m->src_dg[f->src] += mx_term(f);
+}
 /*
  * Remove src's flows last announced before @before (a source answering a
  * resync announces every flow it has again: those it did not are gone);

@@ -264,7 +264,9 @@ uint32_t rs_apply(struct mx *m, const struct rs_ent *e, size_t n)
 		k = mx_find(m, e[i].src, e[i].id);
 		if (k == MX_NONE || m->f[k].rproto == e[i].rproto)
 			continue;
+		mx_term_out(m, &m->f[k]);
 		m->f[k].rproto = e[i].rproto;
+		mx_term_in(m, &m->f[k]);
 		changed++;
 	}
 	if (changed)
