@@ -212,11 +212,13 @@ start_daemons() {	# NS... with extra -o options in DOPTS
 	local ns
 
 	# no qdisc here: demand sampling off (QFLOW_GET dumps every 10 ms
-	# would only load the guest)
+	# would only load the guest), and no digests (r2c2d_bench's events
+	# are no daemon's qdisc flows: a source's digests would drop them)
 	for ns in "$@"; do
 		# shellcheck disable=SC2086  # DOPTS: one word per option
 		ip netns exec "$ns" "$R2C2D" -o rho_us="$RHO" -o ga_interval_ms=0 \
 			-o expire_ms=3600000 -o refresh_ms=1800000 -o demand_interval_ms=0 \
+			-o digest_ms=0 \
 			${DOPTS:-} 2>"$FABRIC_TMP/r2c2d-$ns.log" &
 		PIDS+=($!)
 	done
