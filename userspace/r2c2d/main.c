@@ -942,8 +942,15 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 					(uint64_t)ts.tv_nsec;
 		topo_changed(d);
 		d->mx.gen++;	/* a round on the new tables */
-		/* timed to the first round after it (not the start's) */
-		if (now >= d->warm_until_ns)
+		/*
+		 * timed to the first round after it, from the first of the
+		 * bursts since the last round; only with flows of our own
+		 * (else the first round waits for a flow, not for the
+		 * tables) and not at the start (it waits for warmup_ms)
+		 */
+		if (now < d->warm_until_ns || !d->mx.own)
+			d->ts.burst_ns = 0;
+		else if (!d->ts.burst_ns)
 			d->ts.burst_ns = d->topo_dirty_ns;
 	} else if (r < 0) {
 		d->ts.errors++;

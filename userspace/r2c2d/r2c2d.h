@@ -42,8 +42,8 @@ struct r2c2d_timing {
  * @sync_ns_last: how long the last sync took (dump and rebuild)
  * @reannounces: rebuilds after which the own flows were announced again
  * @left_flows: flows removed because their source left the graph
- * @burst_ns: the first TOPO_EVENT of the burst whose rebuild still waits
- *	for its first round (0: none)
+ * @burst_ns: the first TOPO_EVENT of the bursts whose rebuilds still wait
+ *	for a round (0: none; set only when the node has flows of its own)
  * @follow_ns_last, @follow_ns_max: from the first TOPO_EVENT of a burst
  *	to the end of the first round (and push) on the rebuilt tables: how
  *	long own flows keep the rates of the old graph (only a node with
