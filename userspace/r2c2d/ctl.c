@@ -222,6 +222,8 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)d->fam_losses,
 		(unsigned long long)d->fam_returns,
 		(unsigned long long)d->fam_back_ms);
+	fprintf(f, "\"matrix_changed_ns\":%llu,",
+		(unsigned long long)d->mx_changed_ns);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
 		"\"events\":{\"total\":%llu,\"starts\":%llu,\"finishes\":%llu,"
 		"\"updates\":%llu,\"refreshes\":%llu,\"dup_starts\":%llu,"

@@ -1316,6 +1316,15 @@ static void tick(struct r2c2d *d)
 		d->t.loop_ns_max = dt;
 }
 
+/* the matrix's gen moved since the last look: note when */
+static void note_change(struct r2c2d *d)
+{
+	if (d->mx.gen != d->gen_seen) {
+		d->gen_seen = d->mx.gen;
+		d->mx_changed_ns = r2c2d_now();
+	}
+}
+
 static uint64_t at_most(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
@@ -1561,6 +1570,7 @@ int main(int argc, char **argv)
 			next = next_deadline(&d, now);
 			if (next <= now) {
 				tick(&d);
+				note_change(&d);
 				next = next_deadline(&d, r2c2d_now());
 			}
 		}
@@ -1597,6 +1607,7 @@ int main(int argc, char **argv)
 		}
 		if (p[2].revents)
 			route_collect(&d, false);
+		note_change(&d);
 		ctl_serve(&d, p + 3, nc);
 		if (p[1].revents && read(tfd, &exp, sizeof(exp)) > 0)
 			armed = 0;	/* fired: tick at the top if due */

@@ -120,6 +120,13 @@ struct r2c2d {
 	 */
 	struct dg dg;
 	uint64_t last_digest_ns, last_own_ns;
+	/*
+	 * when the matrix last changed in a way that matters to the
+	 * allocation (its gen moved; seen after each event read and tick),
+	 * for daemon show: how long after a fault the rack's matrices
+	 * settled, on each node's own clock
+	 */
+	uint64_t gen_seen, mx_changed_ns;
 	struct rc_budget budget;	/* conf.cpu_budget */
 	uint64_t budget_cpu_ns;		/* thread CPU time charged so far */
 	bool budget_held;		/* a due round waits for the budget */
