@@ -160,7 +160,7 @@ settled() {
 
 	m=$(at 0 r2c2ctl -j matrix show) && q=$(at 0 r2c2ctl -j qflow show) ||
 		return 1
-	jq -en --argjson m "$m" --argjson q "$q" '
+	json_assert -n --argjson m "$m" --argjson q "$q" '
 		[$m.flows[] | select(.src == 0)] as $own |
 		($q | map({key: (.flow | ltrimstr("0x")), value: .rate}) |
 		 from_entries) as $qr |

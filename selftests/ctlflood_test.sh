@@ -182,11 +182,11 @@ D=$(jq -n -c --slurpfile b "$FABRIC_TMP/before" --slurpfile a "$FABRIC_TMP/after
 log_info "node $VICTIM: $D; softnet drops +$((sd1 - sd0))"
 
 RET=0
-jq -e --argjson m "${MAXN:-1024}" '
+json_assert --argjson m "${MAXN:-1024}" '
 	.port4.rx_packets > 0 and .port4.drop_lsdb_full > 0 and
 	.port4.drop_unknown_src > 0 and .port4.bcast_rx > 0 and
 	.routes_refused > 0 and (.routes_refused % 212) == 0 and
-	all(.nodes[]; . <= $m)' <<<"$D" >/dev/null
+	all(.nodes[]; . <= $m)' <<<"$D"
 check_err $? "refusals not counted as expected: $D"
 log_test "refusals counted: drop_lsdb_full, drop_unknown_src, routes_refused; every node holds <= ${MAXN:-1024} nodes"
 
@@ -206,7 +206,7 @@ ports_whole()
 {
 	# shellcheck disable=SC2046  # one word per namespace
 	snap "$FABRIC_TMP/real" -p $(torus_namespaces) 2>/dev/null &&
-	jq -s -e 'length == 4 and all(.[]; ([.ports[] | select(.port < 4 and .state == 2)] | length) == 4)' \
+	json_assert -s 'length == 4 and all(.[]; ([.ports[] | select(.port < 4 and .state == 2)] | length) == 4)' \
 		"$FABRIC_TMP/real" >/dev/null
 }
 wait_until 30 ports_whole

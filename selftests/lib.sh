@@ -52,11 +52,14 @@ unset _d
 export PATH
 
 # Record the first error of the current test: check_err STATUS MSG.
+# A command's status 4 is a failure like any other: only log_test_skip
+# (or RET=$KSFT_SKIP set on purpose) makes a check a SKIP.
 check_err()
 {
 	local err=$1
 	local msg=$2
 
+	((err != KSFT_SKIP)) || err=$KSFT_FAIL
 	if [[ $RET -eq 0 && $err -ne 0 ]]; then
 		RET=$err
 		retmsg=$msg
@@ -75,61 +78,9 @@ check_fail()
 	fi
 }
 
-# json_assert [JQ_OPTION...] FILTER [FILE...]: the check `jq -e FILTER`
-# looks like. Status 0 only if the input (the FILEs, else stdin; none
-# with -n) is not empty, parses, and FILTER's last output is neither
-# false nor null; otherwise 1, never jq's 4 (which check_err would report
-# as a SKIP), and one "# json_assert: ..." line on stdout saying why
-# (busywait prints the last one when it gives up). jq 1.6 -e alone exits
-# 0 on empty input, so `cmd | jq -e ...` passes when cmd prints nothing.
-# FILTER may use `nonempty`, an error on an empty array or object, where
-# elements are required: all() and any() of [] are true and false,
-# `[.[] | .state] | nonempty | all(. == "set")` fails when no flow is
-# listed. Exported, so `busywait T bash -c "... | json_assert ..."` works.
-json_assert()
-{
-	local opts=() noinput=0 filter input err rc why
-	local defs='def nonempty: if length > 0 then . else error("empty \(type) where elements are required") end;'
-
-	while (($# > 0)); do
-		case $1 in
-		--arg|--argjson|--slurpfile|--rawfile)
-			opts+=("$1" "$2" "$3"); shift 3 ;;
-		--null-input) noinput=1; opts+=("$1"); shift ;;
-		--) shift; break ;;
-		--*) opts+=("$1"); shift ;;
-		-*) [[ $1 == -*n* ]] && noinput=1; opts+=("$1"); shift ;;
-		*) break ;;
-		esac
-	done
-	filter=$1; shift
-	if ((!noinput)); then
-		if (($# > 0)); then
-			input=$(cat -- "$@")
-		else
-			input=$(cat)
-		fi
-		if [[ $input != *[![:space:]]* ]]; then
-			filter=$(tr -s ' \t\n' ' ' <<<"$filter")
-			printf '# json_assert: empty input: %s\n' "${filter% }"
-			return 1
-		fi
-	fi
-	err=$(jq -e "${opts[@]}" "$defs $filter" 2>&1 >/dev/null <<<"${input:-}")
-	rc=$?
-	((rc == 0)) && return 0
-	if [[ -n $err ]]; then
-		why="jq status $rc, $(tr -s '\n' ' ' <<<"$err")"
-	elif ((rc == 1)); then
-		why="false or null"
-	else
-		why="no result"
-	fi
-	filter=$(tr -s ' \t\n' ' ' <<<"$filter")
-	printf '# json_assert: %s: %s\n' "${why% }" "${filter% }"
-	return 1
-}
-export -f json_assert
+# json_assert: the one JSON check of the tests (json_assert.sh).
+# shellcheck source=selftests/json_assert.sh
+source "$(dirname "${BASH_SOURCE[0]}")/json_assert.sh"
 
 # check_err or check_fail depending on $1 (0: expect success).
 check_err_fail()
@@ -473,6 +424,31 @@ line_create()
 }
 
 # ---------------------------------------------------------------- waiting
+# monitors_listen NS DST FILE...: wait (10 s at most) until each
+# `r2c2ctl -j monitor` writing a FILE hears events: node NS sends a
+# marker flow event (flow $MARKER_FLOW to DST) every half second until
+# every FILE holds one. A monitor prints nothing until an event comes, so
+# this is the only proof that it subscribed; checks that count events
+# leave the marker's flow out.
+MARKER_FLOW=0xfffffff0
+monitors_listen()
+{
+	local ns=$1 dst=$2 try f heard
+	shift 2
+
+	for ((try = 0; try < 20; try++)); do
+		ip netns exec "$ns" r2c2ctl event send flow "$MARKER_FLOW" dst "$dst" || return 1
+		sleep 0.5
+		heard=0
+		for f in "$@"; do
+			grep -q "\"$MARKER_FLOW\"" "$f" 2>/dev/null && heard=$((heard + 1))
+		done
+		((heard == $#)) && return 0
+	done
+	echo "# monitors_listen: $heard of $# monitors heard node $ns's marker"
+	return 1
+}
+
 # busywait TIMEOUT_MS CMD...: retry CMD until it succeeds or TIMEOUT_MS
 # passes; returns CMD's last status (and prints its last output).
 busywait()

@@ -88,7 +88,7 @@ down()
 
 daemon() { ip netns exec "$N0" r2c2ctl -j daemon show 2>/dev/null; }
 # kernel_is JQ: node 0's daemon show, .kernel, satisfies JQ
-kernel_is() { daemon | jq -e ".kernel | $1" >/dev/null; }
+kernel_is() { daemon | json_assert ".kernel | $1"; }
 
 # leased: node 0's qdisc holds a flow with the rate r2c2d pushed for it
 leased()

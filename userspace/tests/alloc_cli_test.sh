@@ -6,10 +6,11 @@ cd "$(dirname "$0")/.."
 R=./r2c2ctl/r2c2ctl
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 n=0 fail=0
-# jt JSON FILTER [JQ_ARG...]: FILTER true on JSON; fails on empty input,
-# which jq 1.6 -e alone passes (exit 0)
+# shellcheck source=selftests/json_assert.sh
+source ../selftests/json_assert.sh
+# jt JSON FILTER [JQ_ARG...]: FILTER true on JSON (json_assert)
 jt() { local in=$1 f=$2; shift 2
-	[[ $in == *[![:space:]]* ]] && jq -e "$@" "$f" <<<"$in" >/dev/null; }
+	json_assert "$@" "$f" <<<"$in" >/dev/null; }
 check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=$((fail+1)); fi; }
 # expect failure: exit 1, message on stderr naming file:line, nothing on stdout
 bad() { local what=$1 pat=$2; shift 2

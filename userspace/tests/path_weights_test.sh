@@ -9,6 +9,8 @@
 # Runs the ASan+UBSan build (make test builds it); R2C2CTL=path overrides.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=selftests/json_assert.sh
+source ../selftests/json_assert.sh
 
 CTL=${R2C2CTL:-build/tests/r2c2ctl-san}
 [ -x "$CTL" ] || CTL=r2c2ctl/r2c2ctl
@@ -72,16 +74,16 @@ check "file topology: directed links 0->1->2, one port each" \
 if command -v jq >/dev/null 2>&1; then
 	run -j path weights --topology torus:3x3 --routing vlb 0 8
 	check "-j: one JSON object with the documented keys" \
-		'[ $rc = 0 ] && jq -e '\''(keys == ["dst","hops","links","links_used","nodes","routing","src","topology"]) and .routing == "vlb" and (.links[0] | keys == ["neighbour","neighbour_port","node","port","weight"])'\'' "$T/out" >/dev/null'
+		'[ $rc = 0 ] && json_assert '\''(keys == ["dst","hops","links","links_used","nodes","routing","src","topology"]) and .routing == "vlb" and (.links[0] | keys == ["neighbour","neighbour_port","node","port","weight"])'\'' "$T/out" >/dev/null'
 	# VLB on a 3x3 torus: mean distance 12/9 on each leg
 	check "vlb 0->8 on torus:3x3: hops 24/9, sum of weights = hops" \
-		'jq -e '\''(.hops - 24/9 | fabs) < 1e-9 and (([.links[].weight] | add) - .hops | fabs) < 1e-9'\'' "$T/out" >/dev/null'
+		'json_assert '\''(.hops - 24/9 | fabs) < 1e-9 and (([.links[].weight] | add) - .hops | fabs) < 1e-9'\'' "$T/out" >/dev/null'
 	for rp in rps dor vlb; do
 		run -j path weights --topology torus:3x3x3 --routing $rp 0 13
 		# one packet leaves 0 once and reaches 13 once; at every other
 		# node, what comes in goes out
 		check "$rp 0->13 on torus:3x3x3: flow conservation at every node" \
-			'[ $rc = 0 ] && jq -e '\''
+			'[ $rc = 0 ] && json_assert '\''
 			  def out(n): [.links[] | select(.node == n) | .weight] | add // 0;
 			  def in(n): [.links[] | select(.neighbour == n) | .weight] | add // 0;
 			  . as $p | [range(0; .nodes) | . as $n |
@@ -91,7 +93,7 @@ if command -v jq >/dev/null 2>&1; then
 	done
 	run -j path weights --topology torus:3x3x3 --routing dor 0 13
 	check "dor 0->13 on torus:3x3x3: one path of 3 links, weight 1" \
-		'jq -e '\''.links_used == 3 and ([.links[].weight] | all(. == 1)) and ([.links[] | "\(.node):\(.port)"] == ["0:0","1:2","4:4"])'\'' "$T/out" >/dev/null'
+		'json_assert '\''.links_used == 3 and ([.links[].weight] | all(. == 1)) and ([.links[] | "\(.node):\(.port)"] == ["0:0","1:2","4:4"])'\'' "$T/out" >/dev/null'
 else
 	for i in 1 2 3 4 5 6; do echo "ok $((n += 1)) - JSON checks # SKIP jq not installed"; done
 fi
