@@ -114,8 +114,8 @@ seeds_ready()
 	local l
 
 	l=$("$FUZZ" -s "$SEEDS" -l 2>/dev/null) || return 1
-	jq -e 'has("data") and has("hello") and has("lsa") and
-	       has("bcast_eth") and has("flow") and has("routes")' <<<"$l" >/dev/null
+	json_assert 'has("data") and has("hello") and has("lsa") and
+	       has("bcast_eth") and has("flow") and has("routes")' <<<"$l"
 }
 
 # make_traffic: what the seeds are made of, around node 4's p1
@@ -144,6 +144,8 @@ make_traffic()
 }
 
 # ---------------------------------------------------------------- setup
+# eleven checks, and the key's own with a key
+ksft_plan $((11 + KEYED))
 lap
 RET=0
 torus_create 3 3
@@ -164,8 +166,7 @@ fi
 torus_wait_ready 90
 check_err $? "the torus did not converge"
 P4MAC=$(ip -n "$VNS" -j link show p4 | jq -r '.[0].address')
-log_test "setup: $what, injector on node $VICTIM's port 4"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: $what, injector on node $VICTIM's port 4"
 lap setup
 
 # ---------------------------------------------------------------- seeds
@@ -192,8 +193,7 @@ if ((KEYED)); then
 	check_err $? "a control seed without its trailer: $cap"
 	log_info "seeds with a trailer: $cap"
 fi
-log_test "seeds captured on node $VICTIM's p1: every frame type"
-((RET == 0)) || ksft_exit
+log_test_or_exit "seeds captured on node $VICTIM's p1: every frame type"
 lap seeds
 
 # ---------------------------------------------------------------- fuzz
@@ -306,8 +306,8 @@ acct=$(jq -n -c --argjson d "$D" --argjson r "$R" '
 	   nomem: $d.drop_nomem, node_forwarded: $d.node_forwarded,
 	   sum: ($drops + $d.delivered + $d.bcast_rx + $p.hello_ok + $fwd)}')
 log_info "accounting: $acct"
-jq -e '.sum == .rx and .state_seen <= .state and .state_seen + .nomem >= .state
-       and .fwd >= 0 and .fwd <= .node_forwarded' <<<"$acct" >/dev/null
+json_assert '.sum == .rx and .state_seen <= .state and .state_seen + .nomem >= .state
+       and .fwd >= 0 and .fwd <= .node_forwarded' <<<"$acct"
 check_err $? "frames unaccounted for: $acct"
 log_test "every frame dropped under a drop_* counter or handled (accepted, duplicate, forwarded)"
 lap accounting
@@ -318,18 +318,32 @@ lap accounting
 # state class to BCAST_ETH frames; here what the rack shows.
 if ((KEYED)); then
 	RET=0
+	# evidence that every monitor listened: node 0's marker event,
+	# sent now, heard by all nine (a monitor that heard nothing of the
+	# fuzzer would hear none of it either)
+	marker_heard() {
+		local f
+
+		for f in "$FABRIC_TMP"/mon.*; do
+			grep -q '"0xffff00ff"' "$f" || return 1
+		done
+	}
+	torus_exec 0 r2c2ctl event send flow 0xffff00ff dst 1
+	check_err $? "node 0: event send of the marker"
+	wait_until 10 marker_heard
+	check_err $? "not every monitor heard node 0's marker: $(grep -lc '"0xffff00ff"' "$FABRIC_TMP"/mon.* | wc -l) of 9"
 	stop_monitors
-	ev=$(cat "$FABRIC_TMP"/mon.* | jq -s -c '[.[] | select(.event == "flow" or .event == "routes")]')
+	ev=$(cat "$FABRIC_TMP"/mon.* | jq -s -c '[.[] | select((.event == "flow" or .event == "routes") and .flow != "0xffff00ff")]')
 	[[ $ev == "[]" ]]
 	check_err $? "FLOW or ROUTES events heard: $(head -c 600 <<<"$ev")"
-	jq -s -e 'length == 9 and all(.[]; .nodes == 9)' "$FABRIC_TMP/after" >/dev/null
+	json_assert -s 'length == 9 and all(.[]; .nodes == 9)' "$FABRIC_TMP/after"
 	check_err $? "forged nodes in a graph: $(jq -c '{ns, nodes}' "$FABRIC_TMP/after" | tr '\n' ' ')"
 	# flows of node 4 may end (idle) or start (its answers to forged
 	# pings, routed as by default), and go to another node (forged ARP
 	# in a real node's name, BCAST_ETH: not authenticated); none may
 	# have changed its routing (ROUTES)
 	flows1=$(ip netns exec "$VNS" r2c2ctl -j flow show | jq -c 'map({flow, routing}) | sort_by(.flow)')
-	jq -n -e --argjson b "$flows0" --argjson a "$flows1" '
+	json_assert -n --argjson b "$flows0" --argjson a "$flows1" '
 		all($a[]; . as $f | ($b | map(select(.flow == $f.flow))) as $o
 		    | if ($o | length) > 0 then $o[0] == $f else $f.routing == "rps" end)' >/dev/null
 	check_err $? "node $VICTIM's flows changed: $flows0 -> $flows1"
@@ -358,7 +372,7 @@ real_torus()
 {
 	# shellcheck disable=SC2046  # one word per namespace
 	snap "$FABRIC_TMP/real" -p $(torus_namespaces) 2>/dev/null &&
-	jq -s -e 'length == 9 and all(.[]; .links == 36 and
+	json_assert -s 'length == 9 and all(.[]; .links == 36 and
 		([.ports[] | select(.port < 4 and .state == 2)] | length) == 4)' \
 		"$FABRIC_TMP/real" >/dev/null
 }

@@ -94,6 +94,7 @@ fuzz()
 }
 
 # ---------------------------------------------------------------- setup
+ksft_plan 6
 RET=0
 ns_create "$A" && ns_create "$B" && ns_create "$X" &&
 veth_link "$A" p0 "$B" p1 &&
@@ -112,8 +113,7 @@ check_err $? "nodes 1 and 2 do not find each other"
 before=$(state)
 check_err $? "r2c2ctl show failed"
 log_info "seed $SEED; requests: root $COUNT, the others $SMALL each"
-log_test "setup: nodes 1 and 2 joined by a veth, two classes on node 1, a rack key"
-((RET == 0)) || ksft_exit
+log_test_or_exit "setup: nodes 1 and 2 joined by a veth, two classes on node 1, a rack key"
 
 # ---------------------------------------------------------------- unprivileged
 # -U: every admin command (KEY_SET, KEY_DEL among them) must get EPERM

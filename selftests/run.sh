@@ -173,6 +173,10 @@ for t in "${tests[@]}"; do
 			k=$((k + 1)) f=$((f + 1))
 			echo "# not ok $k - run.sh: $t: check $k of $plan not reported ($why)"
 		done
+	elif ((k == 0)); then
+		# "1..0" without a SKIP reason, a ksft_exit before any check
+		k=1 f=1
+		echo "# not ok 1 - run.sh: $t: no check reported ($why)"
 	elif ((k > plan && !(plan == 0 && s == 1 && k == 1))); then
 		k=$((k + 1)) f=$((f + 1))
 		echo "# not ok $k - run.sh: $t: $((k - 1)) checks for a plan of $plan"

@@ -5,8 +5,9 @@
 # "# " lines, then "ok N - FILE (P passed, F failed, S skipped)" or "not
 # ok" for the file. Every check counts: a file that reports fewer checks
 # than its plan (a crash, a sanitizer abort) gets one failure per missing
-# check, one without a plan one failure, and a non-zero exit status with
-# no failed check one failure. The last line gives the totals of checks:
+# check, one without a plan, one with none at all ("1..0" without a SKIP
+# reason), one with more checks than its plan and a non-zero exit status
+# with no failed check one failure each. The last line gives the totals of checks:
 # "userspace: checks: P passed, F failed, S skipped (N files)".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +27,15 @@ run_one() {
 	if ((plan < 0)); then
 		f=$((f + 1))
 		echo "# not ok $((k + 1)) - run.sh: $name: ended without a plan (exit status $rc)"
+	elif ((k == 0)); then
+		f=1
+		echo "# not ok 1 - run.sh: $name: no check reported (exit status $rc)"
 	elif ((k < plan)); then
 		echo "# not ok $((k + 1)) - run.sh: $name: $((plan - k)) of its $plan checks not reported (exit status $rc)"
 		f=$((f + plan - k))
+	elif ((k > plan && !(plan == 0 && s == 1 && k == 1))); then
+		f=$((f + 1))
+		echo "# not ok $((k + 1)) - run.sh: $name: $k checks for a plan of $plan"
 	elif ((rc != 0 && f == 0)); then
 		f=1
 		echo "# not ok $((k + 1)) - run.sh: $name: exit status $rc with no failed check"
