@@ -109,8 +109,9 @@ d()
 {
 	jq -n -r --slurpfile b "$FABRIC_TMP/before" --slurpfile a "$FABRIC_TMP/after" \
 		--arg ns "$1" --arg k "$2" '
-		(($a[] | select(.ns == $ns) | .node[$k]) // 0) -
-		(($b[] | select(.ns == $ns) | .node[$k]) // 0)'
+		def c($s): [$s[] | select(.ns == $ns) | .node[$k]] | .[0] //
+			error("no counter \($k) of \($ns)");
+		c($a) - c($b)'
 }
 
 # p3 COUNTER: growth of a counter of B's port 3
@@ -118,8 +119,9 @@ p3()
 {
 	jq -n -r --slurpfile b "$FABRIC_TMP/before" --slurpfile a "$FABRIC_TMP/after" \
 		--arg ns "$B" --arg k "$1" '
-		def c($s): ($s[] | select(.ns == $ns) | .ports[] |
-			select(.port == 3) | .stats[$k]) // 0;
+		def c($s): [$s[] | select(.ns == $ns) | .ports[] |
+			select(.port == 3) | .stats[$k]] | .[0] //
+			error("no counter \($k) of port 3 of \($ns)");
 		c($a) - c($b)'
 }
 
@@ -130,6 +132,11 @@ sum_d() { echo $(($(d "$A" "$1") + $(d "$B" "$1") + $(d "$C" "$1"))); }
 p3_nbr() { ip netns exec "$B" r2c2ctl -j neigh show | jq -r '.[] | select(.port == 3) | .addr'; }
 
 knows77() { [[ $(ip netns exec "$B" r2c2ctl -j topo show | jq 'any(.[]; .addr == 77)') == true ]]; }
+
+# after_until T COND...: take the "after" snapshot until COND (on it)
+# holds, T seconds at most: a counter reaching its value, not a sleep
+after_then() { after && "$@"; }
+after_until() { local t=$1; shift; wait_until "$t" after_then "$@"; }
 
 # forge_all MODE...: the capture's frames forged in each MODE, then
 # r2c2_ctlflood's; sets FORGED to the number of frames sent
@@ -171,17 +178,26 @@ ip netns exec "$A" tcpdump -i p0 -U -w "$PCAP" -s 1600 ether proto 0x88b5 2>/dev
 tdpid=$!
 cleanup_add "kill $tdpid 2>/dev/null"
 before
-sleep 4
+busywait 10000 test -s "$PCAP" >/dev/null
 ip netns exec "$A" r2c2ctl event send flow 0x1234 dst 3 &&
 ip netns exec "$A" r2c2ctl routes send 3:0x77=vlb 1:0x1234=dor
 check_err $? "A: event or routes send failed"
-sleep 7
-after
+# until the capture holds each control type (an LSA refresh comes every
+# 10 s at most) and B heard 4 hellos
+captured()
+{
+	"$(tool r2c2_replay)" -s "$PCAP" -l 2>/dev/null |
+		json_assert '.hello > 0 and .lsa > 0 and .flow > 0 and .routes > 0' >/dev/null &&
+	(($(d "$B" hello_rx) >= 4))
+}
+after_until 30 captured
+check_err $? "the capture lacks a control type after 30 s: $("$(tool r2c2_replay)" -s "$PCAP" -l 2>&1)"
 kill "$tdpid"; wait "$tdpid" 2>/dev/null
+after
 [[ $(sum_d drop_auth) == 0 && $(sum_d drop_replay) == 0 && $(d "$B" hello_rx) -ge 4 ]]
 check_err $? "drop_auth +$(sum_d drop_auth), drop_replay +$(sum_d drop_replay), B hello_rx +$(d "$B" hello_rx) with key 1 on all"
 converged
-check_err $? "not converged after 11 s with key 1"
+check_err $? "not converged with key 1 once the capture was whole"
 ip netns exec "$A" ping -c 2 -W 2 10.42.0.3 >/dev/null
 check_err $? "A cannot ping C with key 1"
 CAP=$("$(tool r2c2_replay)" -s "$PCAP" -l)
@@ -208,8 +224,8 @@ RET=0
 before
 forge_all forge strip
 check_err $? "forging failed"
-sleep 2
-after
+all_refused() { [[ $(p3 drop_auth) == "$FORGED" ]]; }
+after_until 10 all_refused
 log_info "forged $FORGED: B p3 drop_auth +$(p3 drop_auth) hello_rx +$(p3 hello_rx) bcast_rx +$(p3 bcast_rx)"
 [[ $(p3 drop_auth) == "$FORGED" && $(p3 hello_rx) == 0 && $(p3 bcast_rx) == 0 ]]
 check_err $? "want drop_auth $FORGED and nothing accepted on B's p3"
@@ -228,8 +244,8 @@ out=$(ip netns exec "$M" "$(tool r2c2_replay)" -i inj0 -m "$B_P3_MAC" -s "$PCAP"
 	-a asis hello lsa flow routes)
 check_err $? "replay failed"
 n=$(jq -r .sent <<<"$out")
-sleep 1
-after
+all_replays() { [[ $(p3 drop_replay) == "$n" ]]; }
+after_until 10 all_replays
 log_info "replayed $out: B p3 drop_replay +$(p3 drop_replay) drop_auth +$(p3 drop_auth)"
 [[ $n -gt 0 && $(p3 drop_replay) == "$n" && $(p3 drop_auth) == 0 &&
    $(p3 hello_rx) == 0 && $(p3 bcast_rx) == 0 ]]
@@ -277,8 +293,8 @@ before
 forge_all forge
 # the forged neighbour times out 3.5 hello intervals after its last hello
 nbr=$(p3_nbr)
-sleep 1
-after
+accepted() { (($(p3 hello_rx) > 0 && $(p3 bcast_rx) > 0)); }
+after_until 10 accepted
 log_info "forged $FORGED: B p3 hello_rx +$(p3 hello_rx) bcast_rx +$(p3 bcast_rx) drop_auth +$(p3 drop_auth); p3 neighbour $nbr"
 [[ $(p3 drop_auth) == 0 && $(p3 hello_rx) -gt 0 && $(p3 bcast_rx) -gt 0 ]]
 check_err $? "forgeries not accepted without a key"
@@ -293,8 +309,8 @@ RET=0
 before
 ip netns exec "$A" r2c2ctl key set 5 "$KEY1"
 check_err $? "key set on A failed"
-sleep 3
-after
+a_refuses() { (($(d "$A" drop_auth) > 0)); }
+after_until 10 a_refuses
 [[ $(d "$A" drop_auth) -gt 0 ]]
 check_err $? "A (keyed) did not drop B's frames: drop_auth +$(d "$A" drop_auth)"
 ip netns exec "$B" r2c2ctl -j neigh show | json_assert 'any(.[]; .addr == 1)'

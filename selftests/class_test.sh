@@ -219,7 +219,8 @@ stop_pids "${FLOODS[@]}"
 finished() { mon | json_assert -s --arg f "$f5001" 'any(.[]; .event == "flow" and .type == "finish" and .flow == $f)' >/dev/null; }
 wait_until 30 finished
 check_err $? "no FINISH of the flow to port 5001 at node 1"
-gone() { [[ -z $(routing_of "$1") ]]; }
+# gone FLOW: node 0's flow table, as it answered, has no FLOW
+gone() { ip netns exec "$S" r2c2ctl -j flow show | json_assert --arg f "$1" 'all(.[]; .flow != $f)'; }
 wait_until 3 gone "$f5001"
 check_err $? "node 0 still holds the finished flow $f5001 ($(routing_of "$f5001"))"
 log_test "the qdisc's finish forgets the sender flow and its assignment at once"

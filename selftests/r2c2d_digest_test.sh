@@ -54,7 +54,7 @@ DOPTS=(-o link_capacity=100M -o ga_interval_ms=0 -o refresh_ms=1000
 # node 0's own flows, and node 0's flows in node 2's matrix (sorted ids)
 own() { ip netns exec "${NS[0]}" r2c2ctl -j matrix show 2>/dev/null | jq -c '[.flows[] | select(.src == 0) | .flow] | sort'; }
 seen() { ip netns exec "${NS[2]}" r2c2ctl -j matrix show 2>/dev/null | jq -c '[.flows[] | select(.src == 0) | .flow] | sort'; }
-same() { local a; a=$(own); [[ $a != "[]" && $a == "$(seen)" ]]; }
+same() { local a; a=$(own); [[ -n $a && $a != "[]" && $a == "$(seen)" ]]; }
 digest() { ip netns exec "${NS[$1]}" r2c2ctl -j daemon show | jq -c .digest; }
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 client() {
@@ -88,9 +88,11 @@ busywait 20000 same
 check_err $? "node 2 does not hold node 0's flow: node 0 $(own), node 2 $(seen)"
 A=$(own)
 # with nothing lost, node 0's digests (its flow's demand estimated and
-# announced meanwhile) match node 2's matrix: it never asks
-sleep 2
+# announced meanwhile) match node 2's matrix: it never asks, while it
+# matches four of them
 if ((DG)); then
+	busywait 10000 bash -c "ip netns exec ${NS[2]} r2c2ctl -j daemon show |
+		json_assert '.digest.matched >= 4'" >/dev/null
 	ip netns exec "${NS[2]}" r2c2ctl -j daemon show |
 		json_assert '.digest.matched >= 4 and .digest.asked == 0'
 	check_err $? "node 2 with nothing lost: $(digest 2)"

@@ -135,7 +135,7 @@ seen1=$(reseq_seen)
 read -r tx0 tx1 <<<"$(port_tx)"
 log_info "reseq off: $((bps_off / 1000000)) Mbit/s, $retr_off retransmits;" \
 	"node 1 inorder/reordered $seen0 -> $seen1; node 0 sent p0 $tx0 p1 $tx1"
-[[ -n $seen0 && $seen0 == "$seen1" ]]
+[[ $seen0 =~ ^[0-9]+\ [0-9]+$ && $seen0 == "$seen1" ]]
 check_err $? "reseq off, yet node 1's reseq_inorder/reseq_reordered moved: $seen0 -> $seen1"
 ((${tx0:-0} + ${tx1:-0} >= 400 && 4 * ${tx0:-0} >= tx0 + tx1 && 4 * ${tx1:-0} >= tx0 + tx1))
 check_err $? "RPS did not use both links: node 0 p0 $tx0, p1 $tx1 frames"
