@@ -161,15 +161,15 @@ for ns in "${NSS[@]}"; do
 	busywait 30000 bash -c "ip netns exec $ns r2c2ctl -j node show | json_assert '.nodes == $N'" >/dev/null ||
 		check_err 1 "$ns does not see $N nodes"
 done
-log_test_or_exit "setup: a line of $N nodes"
-
 for id in 1 2 3; do
 	ip netns exec "${NSS[id]}" r2c2ctl -j monitor timeout 600 >"$FABRIC_TMP/mon.$id" 2>&1 &
 	MON_PIDS+=($!)
 done
-sleep 1
+monitors_listen "${NSS[0]}" 3 "$FABRIC_TMP"/mon.{1,2,3}
+check_err $? "the monitors of nodes 1, 2 and 3 do not hear node 0's events"
 "$TC" -n "${NSS[1]}" qdisc replace dev p1 root tbf rate 100kbit burst 300 limit 200
 check_err $? "tc qdisc replace ... tbf on node 1's p1"
+log_test_or_exit "setup: a line of $N nodes, monitors on nodes 1-3 listening, a tbf on node 1's p1"
 
 # ---------------------------------------------------------------- 1. off
 RET=0

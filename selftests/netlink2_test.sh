@@ -116,7 +116,8 @@ topo_seen() # LINKS OK: a topo event of node 0 with these fields
 		length > 0' "$MON" >/dev/null
 }
 RET=0
-sleep 1 # the monitor subscribes
+monitors_listen r2c2-0 1 "$MON"
+check_err $? "node 0's monitor hears no event"
 ip -n r2c2-0 link set p0 down
 wait_until 10 topo_seen 14 false
 check_err $? "no topo event with 14 links and topology_ok false after p0 of node 0 went down: $(grep topo "$MON" | tail -n 2)"

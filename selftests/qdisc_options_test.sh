@@ -102,9 +102,9 @@ bunched()
 	local pid
 
 	fresh initial_rate 2mbit batch "$1" catchup 0 idle 60s nolease || return 1
-	q tcpdump -i d0 -n -tt -c 150 udp >"$TMP/batch$1" 2>/dev/null &
+	q tcpdump -i d0 -n -tt -c 150 udp >"$TMP/batch$1" 2>"$TMP/batch$1.err" &
 	pid=$!
-	sleep 1
+	busywait 10000 grep -q 'listening on' "$TMP/batch$1.err" >/dev/null || return 1
 	q "$FLOOD" -d "$DST" -n 1 -t 3 -r 2500 -l 100 >/dev/null
 	stop_pids "$pid"
 	awk 'NR > 1 { g = $1 - t; n++; if (g < 0.00015) b++ } { t = $1 }
