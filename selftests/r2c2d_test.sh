@@ -17,8 +17,10 @@
 #   1. N flows through one bottleneck: equal shares;
 #   2. weights 1:2:4 (traffic classes by destination port, r2c2ctl class)
 #      give proportional shares;
-#   3. a high-priority flow (class prio 0, host-limited at 3 Mbit/s) gets
-#      what it needs first, two of prio 1 share the rest;
+#   3. a high-priority flow (class prio 0, host-limited at 6 Mbit/s, more
+#      than its max-min share of a third) gets what it needs first, two of
+#      prio 1 share the rest (without priorities all three would get a
+#      third: the check also asserts that the allocation differs);
 #   4. a host-limited flow (iperf3 -b) keeps its rate, the others share
 #      the rest;
 #   5. a flow leaving hands its share back.
@@ -375,7 +377,7 @@ if [[ -z ${NO_TCP:-} ]]; then
 	want 4 && tcp s4 2 1@2M
 	want 5 && tcp s5 2
 	want 2 && tcp s2 1 1 1
-	want 3 && tcp s3 1@3M 2
+	want 3 && tcp s3 1@6M 2
 fi
 
 # ---- with r2c2d ----
@@ -448,9 +450,17 @@ ip netns exec "$N0" bash -c 'r2c2ctl class add 1 dport 5201 prio 0 &&
 	r2c2ctl class add 2 dport 5202 prio 1'
 check_err $? "r2c2ctl class add"
 CLASSES='{"5201": {"weight": 1, "prio": 0}, "5202": {"weight": 1, "prio": 1}}'
-LIM=3135000
-clients 1@3M 2
+LIM=6270000
+clients 1@6M 2
 scenario s3 3 1
+# the same matrix with every flow at prio 0: a scenario where priority
+# changes nothing could not tell a daemon that ignores it
+CLASSES='{"5201": {"weight": 1, "prio": 0}, "5202": {"weight": 1, "prio": 0}}' \
+	offline s3 >"$TMP/s3.flat"
+awk 'FILENAME ~ /flat$/ { flat[$1] = $2; next }
+	$1 in flat && flat[$1] > 0 && ($2 - flat[$1]) / flat[$1] < -0.1 { low++ }
+	END { exit !(low >= 2) }' "$TMP/s3.flat" "$TMP/s3.want"
+check_err $? "priorities do not change the allocation: with $(tr '\n' ' ' <"$TMP/s3.want"), without $(tr '\n' ' ' <"$TMP/s3.flat" 2>/dev/null)"
 side s3
 stop_clients
 ip netns exec "$N0" bash -c 'r2c2ctl class del 1; r2c2ctl class del 2'
