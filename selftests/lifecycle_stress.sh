@@ -98,6 +98,7 @@ netns_objs()
 	awk '$1 == "net_namespace" { print $2 }' /proc/slabinfo 2>/dev/null
 }
 NETNS0=$(netns_objs)
+netns_back() { (($(netns_objs) <= NETNS0)); }
 
 # delivered NS...: data frames r2c2 delivered up at these nodes, summed
 delivered()
@@ -192,6 +193,12 @@ cycle()
 	torus_destroy
 	wait_until 30 ours_gone
 	check_err $? "cycle $c: left behind: namespaces $(ip netns list | grep -cE '^r2c2-'), veths $(ip -o link show type veth | wc -l)"
+	# the namespaces themselves freed (cleanup_net runs from a workqueue):
+	# a reference r2c2 kept would hold one for ever
+	if [[ -n $NETNS0 ]]; then
+		wait_until 30 netns_back
+		check_err $? "cycle $c: net_namespace objects $(netns_objs), $NETNS0 before the first cycle"
+	fi
 	CYCLE_S=$((SECONDS - t0))
 }
 
