@@ -1437,24 +1437,17 @@ int main(int argc, char **argv)
 
 	conf_defaults(&d.conf);
 	d.ctl_fd = -1;
-	/* the file first, then -o in order */
-	for (opt = 1; opt < argc; opt++)
-		if (!strcmp(argv[opt], "-c") && opt + 1 < argc)
-			file = argv[opt + 1];
-	if (file && conf_load(&d.conf, file, err, sizeof(err))) {
-		fprintf(stderr, "r2c2d: %s\n", err);
-		return 2;
-	}
-	d.conf_file = file;
 	d.ov_key = calloc((size_t)argc, sizeof(*d.ov_key));
 	d.ov_val = calloc((size_t)argc, sizeof(*d.ov_val));
 	if (!d.ov_key || !d.ov_val) {
 		fputs("r2c2d: out of memory\n", stderr);
 		return 1;
 	}
+	/* the options once; the keys after them, as a SIGHUP reads them */
 	while ((opt = getopt(argc, argv, "c:o:nvh")) != -1) {
 		switch (opt) {
 		case 'c':
+			file = optarg;
 			break;
 		case 'o':
 			eq = strchr(optarg, '=');
@@ -1464,11 +1457,6 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*eq = 0;
-			if (conf_set(&d.conf, optarg, eq + 1, err, sizeof(err))) {
-				fprintf(stderr, "r2c2d: -o: %s\n", err);
-				return 2;
-			}
-			/* for SIGHUP: applied again after the file */
 			d.ov_key[d.nov] = optarg;
 			d.ov_val[d.nov++] = eq + 1;
 			break;
@@ -1488,6 +1476,12 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	/* the file (-c: the last one given) first, then -o in order */
+	d.conf_file = file;
+	if (conf_read(&d, &d.conf, err, sizeof(err))) {
+		fprintf(stderr, "r2c2d: %s\n", err);
 		return 2;
 	}
 	d.conf0 = d.conf;
