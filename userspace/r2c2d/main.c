@@ -1179,6 +1179,41 @@ static bool round_budget(struct r2c2d *d, uint64_t now)
 	return true;
 }
 
+/**
+ * node_set() - this node is @n from now on (NODE_GET)
+ * @d: the daemon
+ * @n: the node as the kernel has it (may be &d->node)
+ *
+ * At setup and when the module came back (family_back()), which may give
+ * the node another address. Everything keyed by the address follows it
+ * here: d->node; the matrix's own flows (mx_set_own(): what round_due()
+ * counts, what expiry keeps); the flows held under the old address, which
+ * were this node's and went with the qdisc that sent them (the rack
+ * forgets them when they expire); the demands a previous daemon saved
+ * for the old address; the state file, written again for the new one.
+ * The graph's reach (reach_from()) follows at the next read of the
+ * kernel's graph, which family_back() makes due.
+ */
+static void node_set(struct r2c2d *d, const struct dnl_node *n)
+{
+	struct dnl_node node = *n;
+	int old = d->mx.own_src;
+	uint32_t gone;
+
+	d->node = node;
+	if (old >= 0 && old != node.addr) {
+		/* every flow of the old address: all announced before now */
+		gone = mx_drop_stale(&d->mx, (uint16_t)old, UINT64_MAX);
+		free(d->st);
+		d->st = NULL;
+		d->st_n = 0;
+		d->st_dirty = true;
+		fprintf(stderr, "r2c2d: this node's address is now %u (was %d); the %u flows of %d left the matrix\n",
+			node.addr, old, gone, old);
+	}
+	mx_set_own(&d->mx, node.addr);
+}
+
 /* how often r2c2d looks for the r2c2 family while it is gone */
 #define FAMILY_RETRY_MS 250
 
@@ -1227,10 +1262,7 @@ static bool family_back(struct r2c2d *d, uint64_t now)
 	n.stale = d->nl.stale;
 	dnl_close(&d->nl);
 	d->nl = n;
-	if (node.addr != d->node.addr)
-		fprintf(stderr, "r2c2d: this node's address is now %u (was %u)\n",
-			node.addr, d->node.addr);
-	d->node = node;
+	node_set(d, &node);
 	d->fam_waiting = false;
 	d->fam_returns++;
 	d->fam_back_ms = (now - d->fam_gone_ns) / MS;
@@ -1409,7 +1441,8 @@ static int daemon_alloc(struct r2c2d *d)
 
 /*
  * After NODE_GET filled d->node: the graph and the allocator (topology,
- * policy, link_capacity), the matrix's own node and max_flows_per_src,
+ * policy, link_capacity), the matrix's own node (node_set()) and
+ * max_flows_per_src,
  * route selection, the demand estimator (demand_*)
  */
 static int daemon_setup(struct r2c2d *d, char *err, size_t errlen)
@@ -1419,7 +1452,7 @@ static int daemon_setup(struct r2c2d *d, char *err, size_t errlen)
 	if (r)
 		return r;
 	d->mx.max_per_src = d->conf.max_flows_per_src;
-	mx_set_own(&d->mx, d->node.addr);
+	node_set(d, &d->node);
 	rs_init(&d->rs);
 	dem_conf(d);
 	return 0;

@@ -13,10 +13,109 @@
 #include <sys/un.h>
 
 int r2c2d_main(int argc, char **argv);
+/*
+ * main.c's requests to the kernel go to the fake kernel below (its
+ * declarations in dnl.h are renamed alike), so the loop's steps that
+ * talk to r2c2.ko run here: family_back(), sample_own(), topo_step()
+ */
+#define dnl_open fake_dnl_open
+#define dnl_close fake_dnl_close
+#define dnl_node_get fake_dnl_node_get
+#define dnl_qflow_dump fake_dnl_qflow_dump
+#define dnl_flow_event fake_dnl_flow_event
+#define dnl_rate_set fake_dnl_rate_set
+#define dnl_routes_send fake_dnl_routes_send
+#define dnl_topo_dump fake_dnl_topo_dump
 #define main r2c2d_main
 #include "../r2c2d/main.c"
 #undef main
 #include "alloc_tap.h"
+
+/* ---- the fake kernel ---- */
+
+static struct dnl_node fake_node;	/* what NODE_GET answers */
+static struct dnl_qflow fake_q[8];	/* the qdisc's flows */
+static size_t fake_nq;
+static size_t fake_sent;		/* FLOW_EVENTs sent */
+/* TOPO_GET: fake_topo_n addresses, fake_nbr[addr * 8 + port] */
+static uint16_t fake_nbr[16 * R2C2_MAX_PORTS];
+static uint32_t fake_topo_n;
+static unsigned int fake_topo_dumps;
+
+int fake_dnl_open(struct dnl *n, uint32_t ifindex, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	memset(n, 0, sizeof(*n));
+	n->ifindex = ifindex;
+	n->family = 42;
+	return 0;
+}
+
+void fake_dnl_close(struct dnl *n)
+{
+	(void)n;
+}
+
+int fake_dnl_node_get(struct dnl *n, struct dnl_node *node, char *err,
+		      size_t errlen)
+{
+	(void)n;
+	(void)err;
+	(void)errlen;
+	*node = fake_node;
+	return 0;
+}
+
+int fake_dnl_qflow_dump(struct dnl *n,
+			void (*cb)(void *arg, const struct dnl_qflow *q),
+			void *arg)
+{
+	(void)n;
+	for (size_t i = 0; i < fake_nq; i++)
+		cb(arg, &fake_q[i]);
+	return 0;
+}
+
+int fake_dnl_flow_event(struct dnl *n, const struct mx_evt *e)
+{
+	(void)n;
+	(void)e;
+	fake_sent++;
+	return 0;
+}
+
+int fake_dnl_rate_set(struct dnl *n, const uint32_t *id,
+		      const uint64_t *rate, size_t k)
+{
+	(void)n;
+	(void)id;
+	(void)rate;
+	(void)k;
+	return 0;
+}
+
+int fake_dnl_routes_send(struct dnl *n, const struct rs_ent *e, size_t k)
+{
+	(void)n;
+	(void)e;
+	(void)k;
+	return 0;
+}
+
+int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint32_t max_n,
+		       uint32_t *nn, uint32_t *nodes)
+{
+	(void)n;
+	fake_topo_dumps++;
+	for (size_t i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++)
+		nbr[i] = R2C2_ADDR_NONE;
+	memcpy(nbr, fake_nbr, (size_t)fake_topo_n * R2C2_MAX_PORTS *
+	       sizeof(*nbr));
+	*nn = fake_topo_n;
+	*nodes = fake_topo_n;
+	return 0;
+}
 
 /*
  * a daemon as main() leaves it after setup (daemon_alloc(), NODE_GET,
@@ -491,6 +590,46 @@ static void conf__control(void)
 	daemon_free(&d);
 }
 
+/*
+ * The module reloaded with another node address: family_back() took the
+ * new address, but the matrix went on counting the old one's flows as
+ * its own, so once they expired no flow was own and rounds stopped
+ */
+static void family__new_address(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	uint64_t now = 10000 * MS, ttl;
+
+	ok(daemon_on(&d, 0, dims, 1) == 0, "node 0 of a three-node ring");
+	ttl = (uint64_t)d.conf.expire_ms * MS;
+	fake_q[0] = (struct dnl_qflow){
+		.id = 7, .dst = 1, .state = R2C2_RS_SET, .weight = 1,
+	};
+	fake_nq = 1;
+	sample_own(&d, now);
+	ok(d.mx.own == 1, "the qdisc's flow is the node's own (%u)", d.mx.own);
+	d.computed_gen = d.mx.gen;	/* its round ran */
+	family_lost(&d, now);
+	fake_node = (struct dnl_node){ .addr = 2, .ndims = 1, .dims = { 3 } };
+	ok(family_back(&d, now + 300 * MS) && d.node.addr == 2,
+	   "the module is back; the node is 2 now (%u)", d.node.addr);
+	ok(d.mx.own_src == 2, "the matrix's own address is 2 (%d)",
+	   d.mx.own_src);
+	/* the qdisc after the reload has a flow to node 1 */
+	fake_q[0].id = 9;
+	sample_own(&d, now + 310 * MS);
+	/* the loop's expiry, once nothing refreshed the old flows */
+	mx_expire(&d.mx, now + 310 * MS + ttl + 1, ttl, d.node.addr);
+	ok(mx_find(&d.mx, 2, 9) != MX_NONE && d.mx.own == 1 && round_due(&d),
+	   "a flow of the new address is own and makes a round due (%u own)",
+	   d.mx.own);
+	ok(mx_find(&d.mx, 0, 7) == MX_NONE,
+	   "the old address's flow is not in the matrix");
+	fake_nq = 0;
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -505,5 +644,6 @@ int main(void)
 	conf__demand();
 	conf__ga();
 	conf__control();
+	family__new_address();
 	return tap_done();
 }
