@@ -217,11 +217,13 @@ static void show(struct r2c2d *d, FILE *f)
 	fprintf(f, "\"warming_up\":%s,",
 		r2c2d_now() < d->warm_until_ns ? "true" : "false");
 	fprintf(f, "\"kernel\":{\"family\":\"%s\",\"family_id\":%d,"
-		"\"losses\":%llu,\"returns\":%llu,\"last_absence_ms\":%llu},",
+		"\"losses\":%llu,\"returns\":%llu,\"last_absence_ms\":%llu,"
+		"\"event_rcvbuf\":%d,\"event_rcvbuf_forced\":%s},",
 		d->fam_waiting ? "gone" : "up", d->nl.family,
 		(unsigned long long)d->fam_losses,
 		(unsigned long long)d->fam_returns,
-		(unsigned long long)d->fam_back_ms);
+		(unsigned long long)d->fam_back_ms, d->nl.ev_rcvbuf,
+		d->nl.ev_rcvbuf_forced ? "true" : "false");
 	fprintf(f, "\"matrix_changed_ns\":%llu,",
 		(unsigned long long)d->mx_changed_ns);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"

@@ -1214,6 +1214,22 @@ static void node_set(struct r2c2d *d, const struct dnl_node *n)
 	mx_set_own(&d->mx, node.addr);
 }
 
+/*
+ * The event socket's buffer as dnl_open() got it (dnl_rcvbuf()): logged
+ * at start and when the module is back; less than asked for (no
+ * CAP_NET_ADMIN, SO_RCVBUF capped at net.core.rmem_max) says why
+ */
+static void log_rcvbuf(const struct r2c2d *d)
+{
+	if (d->nl.ev_rcvbuf_forced || d->nl.ev_rcvbuf >= 2 * DNL_EV_RCVBUF)
+		fprintf(stderr, "r2c2d: event socket buffer %d bytes (%s)\n",
+			d->nl.ev_rcvbuf, d->nl.ev_rcvbuf_forced ?
+			"SO_RCVBUFFORCE" : "SO_RCVBUF");
+	else
+		fprintf(stderr, "r2c2d: event socket buffer %d bytes, not %d: SO_RCVBUFFORCE refused (no CAP_NET_ADMIN?), SO_RCVBUF capped at net.core.rmem_max; bursts of flow events may overrun it\n",
+			d->nl.ev_rcvbuf, 2 * DNL_EV_RCVBUF);
+}
+
 /* how often r2c2d looks for the r2c2 family while it is gone */
 #define FAMILY_RETRY_MS 250
 
@@ -1272,6 +1288,7 @@ static bool family_back(struct r2c2d *d, uint64_t now)
 	d->last_refresh_ns = d->last_lease_ns = now - (1ull << 62);
 	fprintf(stderr, "r2c2d: the r2c2 module is back (family id %d) after %llu ms; node %u: reading the kernel's state again\n",
 		d->nl.family, (unsigned long long)d->fam_back_ms, d->node.addr);
+	log_rcvbuf(d);
 	return true;
 }
 
@@ -1577,6 +1594,7 @@ int main(int argc, char **argv)
 		d.topo->n, d.conf.rho_us,
 		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
 		d.conf.cpu_budget, d.conf.cpu_budget > 0 ? "" : " (none)");
+	log_rcvbuf(&d);
 	while (!stop) {
 		struct pollfd p[4 + CTL_CLIENTS];
 		uint64_t exp, now, next;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <linux/netlink.h>
 
 int r2c2d_main(int argc, char **argv);
 /*
@@ -591,6 +592,123 @@ static void conf__control(void)
 }
 
 /*
+ * One request through the control socket as a client sends it: cmd
+ * (len bytes, its newline included) to ctl_serve(), the answer into
+ * buf. Returns the answer's length, or -1.
+ */
+static ssize_t ctl_ask(struct r2c2d *d, const char *cmd, size_t len,
+		       char *buf, size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct pollfd p[1 + CTL_CLIENTS];
+	size_t n = 0, k;
+	bool accepted = false;
+	ssize_t r;
+	int fd, np, i;
+
+	snprintf(d->conf.control, sizeof(d->conf.control), "@r2c2d-ask-%d",
+		 (int)getpid());
+	if (ctl_open(d))
+		return -1;
+	k = strlen(d->conf.control);
+	memcpy(sa.sun_path, d->conf.control, k);
+	sa.sun_path[0] = 0;
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa,
+			      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + k)) ||
+	    write(fd, cmd, len) != (ssize_t)len) {
+		if (fd >= 0)
+			close(fd);
+		ctl_close(d);
+		return -1;
+	}
+	/* accept, read the line, write the answer, drop the client */
+	for (i = 0; i < 100 && !(accepted && !d->nctl); i++) {
+		np = ctl_pollfds(d, p);
+		if (poll(p, (nfds_t)np, 100) < 0)
+			break;
+		ctl_serve(d, p, np);
+		accepted |= d->nctl > 0;
+	}
+	while (n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = 0;
+	close(fd);
+	ctl_close(d);
+	return (ssize_t)n;
+}
+
+/* the effective capabilities hold CAP_NET_ADMIN (12) */
+static bool cap_net_admin(void)
+{
+	unsigned long long cap = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &cap) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return cap >> 12 & 1;
+}
+
+static long rmem_max(void)
+{
+	long v = -1;
+	FILE *f = fopen("/proc/sys/net/core/rmem_max", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * The event socket's 8 MB were asked for with SO_RCVBUF (libnl's
+ * nl_socket_set_buffer_size()), which stops at net.core.rmem_max though
+ * the daemon may force more; and nothing said what it got
+ */
+static void kernel__rcvbuf(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	char out[16384], want[96];
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	int got, cur = 0;
+	socklen_t len = sizeof(cur);
+	bool forced = false;
+	long max = rmem_max();
+
+	got = dnl_rcvbuf(fd, DNL_EV_RCVBUF, &forced);
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cur, &len);
+	close(fd);
+	ok(got > 0 && got == cur,
+	   "dnl_rcvbuf() returns the socket's buffer (%d; getsockopt %d)",
+	   got, cur);
+	if (cap_net_admin())
+		ok(forced && got >= 2 * DNL_EV_RCVBUF,
+		   "with CAP_NET_ADMIN: SO_RCVBUFFORCE, %d bytes (rmem_max %ld)",
+		   got, max);
+	else
+		ok(!forced && max > 0 &&
+		   got == 2 * (max < DNL_EV_RCVBUF ? (int)max : DNL_EV_RCVBUF),
+		   "without CAP_NET_ADMIN: SO_RCVBUF, up to rmem_max %ld (%d)",
+		   max, got);
+	daemon_on(&d, 0, dims, 1);
+	d.nl.ev_rcvbuf = got;
+	d.nl.ev_rcvbuf_forced = forced;
+	snprintf(want, sizeof(want),
+		 "\"event_rcvbuf\":%d,\"event_rcvbuf_forced\":%s", got,
+		 forced ? "true" : "false");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 && strstr(out, want),
+	   "daemon show: kernel.%s", want);
+	daemon_free(&d);
+}
+
+/*
  * The module reloaded with another node address: family_back() took the
  * new address, but the matrix went on counting the old one's flows as
  * its own, so once they expired no flow was own and rounds stopped
@@ -645,5 +763,6 @@ int main(void)
 	conf__ga();
 	conf__control();
 	family__new_address();
+	kernel__rcvbuf();
 	return tap_done();
 }
