@@ -165,7 +165,8 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		"\"rebuilds\":%llu,\"errors\":%llu,\"pending\":%s,"
 		"\"reannounces\":%llu,\"left_flows\":%llu,"
 		"\"sync_us_last\":%.1f,\"follows\":%llu,"
-		"\"follow_us_last\":%.1f,\"follow_us_max\":%.1f",
+		"\"follow_us_last\":%.1f,\"follow_us_max\":%.1f,"
+		"\"failing\":%llu,\"retry_ms\":%u",
 		t->kind == R2C2_TOPO_TORUS ? "torus" :
 		t->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
 		t == d->ctopo ? "true" : "false", t->n, s->nodes, t->nlinks,
@@ -175,7 +176,10 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		(unsigned long long)s->reannounces,
 		(unsigned long long)s->left_flows, us(s->sync_ns_last),
 		(unsigned long long)s->follows, us(s->follow_ns_last),
-		us(s->follow_ns_max));
+		us(s->follow_ns_max), (unsigned long long)s->failing,
+		s->retry_ms);
+	fputs(",\"last_error\":", f);
+	json_str(f, s->last_error);
 	if (s->rebuilds) {
 		sec = (time_t)(s->rebuild_wall_ns / 1000000000ull);
 		if (gmtime_r(&sec, &tm))

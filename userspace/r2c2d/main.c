@@ -713,6 +713,12 @@ static void route_select(struct r2c2d *d, uint64_t now)
  * the graph is read this long after the first event of a burst.
  */
 #define TOPO_HOLDOFF_MS	20
+/*
+ * A read that failed is retried TOPO_HOLDOFF_MS later, then after twice
+ * as long each time it fails again, up to this: a graph the allocator
+ * cannot take (a neighbour address past TOPO_MAX_NODES) fails every time
+ */
+#define TOPO_RETRY_MAX_MS	5000
 
 /* the configured topology ('topology', else the node's torus), or none */
 static int conf_topo(struct r2c2d *d, char *err, size_t errlen)
@@ -867,7 +873,8 @@ static void topo_changed(struct r2c2d *d)
  * (the worker reads the tables).
  *
  * Return: 1 installed, 0 unchanged, -ENOENT the kernel has no tables,
- * or another negative error (the old tables stay).
+ * or another negative error (the old tables stay; -EIO: TOPO_GET failed),
+ * with why in d->ts.last_error.
  */
 static int topo_sync(struct r2c2d *d)
 {
@@ -878,8 +885,16 @@ static int topo_sync(struct r2c2d *d)
 	uint32_t n = 0, nodes = 0;
 	int r = -ENOMEM;
 
-	if (nbr && cap)
+	if (nbr && cap) {
 		r = dnl_topo_dump(&d->nl, nbr, TOPO_MAX_NODES, &n, &nodes);
+		if (r) {
+			/* -NLE_*: another number space than errno's */
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "TOPO_GET: %s", dnl_strerror(r));
+			r = -EIO;
+			goto out;
+		}
+	}
 	if (!r && !n)
 		r = -ENOENT;
 	if (r)
@@ -897,8 +912,21 @@ static int topo_sync(struct r2c2d *d)
 		t = d->ctopo;
 	else
 		r = r2c2_topo_from_adj(&t, (u16)n, nbr, cap);
-	if (!r)
+	if (r) {
+		/* say which link: a neighbour the dump did not name */
+		for (i = 0; i < nl && (nbr[i] == R2C2_IDX_NONE || nbr[i] < n); i++)
+			;
+		if (r == -EINVAL && i < nl)
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "node %zu port %zu names neighbour %u, not one of the graph's %u addresses (r2c2d takes 0..%u)",
+				 i / R2C2_MAX_PORTS, i % R2C2_MAX_PORTS, nbr[i],
+				 n, TOPO_MAX_NODES - 1);
+		else
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "a graph of %u addresses: %s", n, strerror(-r));
+	} else {
 		r = topo_install(d, t);
+	}
 	if (r && t != d->ctopo)
 		r2c2_topo_free(t);
 	if (!r)
@@ -915,21 +943,68 @@ static void on_topo_event(void *arg, const struct dnl_topo_ev *e)
 
 	d->ts.events++;
 	d->ts.last_gen = e->gen;
-	if (!d->topo_dirty) {
+	/* new tables: read them a holdoff from now, whatever failed before */
+	if (!d->topo_dirty || d->topo_retry_ns) {
 		d->topo_dirty = true;
 		d->topo_dirty_ns = r2c2d_now();
+		d->topo_retry_ns = 0;
 	}
 	if (d->verbose)
 		fprintf(stderr, "r2c2d: TOPO_EVENT gen %u, %u nodes, %u links\n",
 			e->gen, e->nodes, e->links);
 }
 
+/* when the kernel's graph is to be read (topo_dirty) */
+static uint64_t topo_due(const struct r2c2d *d)
+{
+	uint64_t t = d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS;
+
+	return t > d->topo_retry_ns ? t : d->topo_retry_ns;
+}
+
+/*
+ * A read failed with r (not -ENOENT): again after ts.retry_ms, doubled
+ * at each failure in a row up to TOPO_RETRY_MAX_MS (a graph that cannot
+ * be taken was read every 20 ms for good). Logged at the first failure
+ * of a run and when the reason changes (prev: the last one's), not at
+ * every retry.
+ */
+static void topo_failed(struct r2c2d *d, uint64_t now, int r,
+			const char *prev)
+{
+	uint32_t ms = d->ts.retry_ms;
+
+	d->ts.failing++;
+	ms = !ms ? TOPO_HOLDOFF_MS :
+	     ms >= TOPO_RETRY_MAX_MS / 2 ? TOPO_RETRY_MAX_MS : 2 * ms;
+	d->ts.retry_ms = ms;
+	d->topo_dirty = true;
+	d->topo_dirty_ns = now;
+	d->topo_retry_ns = now + ms * MS;
+	if (d->ts.failing == 1 || strcmp(prev, d->ts.last_error))
+		fprintf(stderr, "r2c2d: the kernel's graph cannot be taken: %s (%d); the allocator keeps the graph it has; read again after %u ms, then twice as long each time up to %u ms\n",
+			d->ts.last_error, r, ms, TOPO_RETRY_MAX_MS);
+}
+
+/* a read worked: no retry waits any longer */
+static void topo_read_ok(struct r2c2d *d)
+{
+	if (d->ts.failing)
+		fprintf(stderr, "r2c2d: the kernel's graph read again, after %llu failed reads\n",
+			(unsigned long long)d->ts.failing);
+	d->ts.failing = 0;
+	d->ts.retry_ms = 0;
+	d->topo_retry_ns = 0;
+}
+
 /* a burst of TOPO_EVENTs is over: follow the kernel */
 static void topo_step(struct r2c2d *d, uint64_t now)
 {
+	char prev[sizeof(d->ts.last_error)];
 	struct timespec ts;
 	int r;
 
+	memcpy(prev, d->ts.last_error, sizeof(prev));
 	r = topo_sync(d);
 	d->ts.syncs++;
 	d->ts.sync_ns_last = r2c2d_now() - now;
@@ -955,11 +1030,11 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 	} else if (r < 0) {
 		d->ts.errors++;
 		/* no tables yet: their TOPO_EVENT will come; else retry */
-		if (r != -ENOENT) {
-			d->topo_dirty = true;
-			d->topo_dirty_ns = now;
-		}
+		if (r != -ENOENT)
+			topo_failed(d, now, r, prev);
 	}
+	if (r >= 0)
+		topo_read_ok(d);
 	if (d->verbose)
 		fprintf(stderr, "r2c2d: topology %s: %s, %u nodes, %u links, tables gen %u (%d)\n",
 			r == 1 ? "rebuilt" : r ? "not read" : "unchanged",
@@ -1285,6 +1360,7 @@ static bool family_back(struct r2c2d *d, uint64_t now)
 	d->need_resync = true;
 	d->topo_dirty = true;
 	d->topo_dirty_ns = now - TOPO_HOLDOFF_MS * MS;
+	d->topo_retry_ns = 0;	/* another kernel: read it at once */
 	d->last_refresh_ns = d->last_lease_ns = now - (1ull << 62);
 	fprintf(stderr, "r2c2d: the r2c2 module is back (family id %d) after %llu ms; node %u: reading the kernel's state again\n",
 		d->nl.family, (unsigned long long)d->fam_back_ms, d->node.addr);
@@ -1326,8 +1402,7 @@ static void tick(struct r2c2d *d)
 	}
 	if (rs_busy(&d->rs))
 		route_collect(d, false);
-	if (d->topo_dirty && !rs_busy(&d->rs) &&
-	    now - d->topo_dirty_ns >= TOPO_HOLDOFF_MS * MS)
+	if (d->topo_dirty && !rs_busy(&d->rs) && now >= topo_due(d))
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
@@ -1389,7 +1464,7 @@ static uint64_t at_most(uint64_t a, uint64_t b)
  * - a resync (ENOBUFS, start): now;
  * - TOPO_EVENT: reading the kernel's graph, TOPO_HOLDOFF_MS after the
  *   first event of a burst (when no route search runs: its end wakes
- *   the loop);
+ *   the loop), or a failed read's retry (topo_due());
  * - sampling our own flows (demand_interval_ms, else refresh_ms), the
  *   REFRESH of our own flows (refresh_ms), expiry (every 100 ms), the
  *   lease check (lease_refresh_ms / 4);
@@ -1430,7 +1505,7 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 		t = at_most(t, r > d->warm_until_ns ? r : d->warm_until_ns);
 	}
 	if (d->topo_dirty && !rs_busy(&d->rs))
-		t = at_most(t, d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS);
+		t = at_most(t, topo_due(d));
 	if (d->conf.ga_interval_ms && d->topo->n) {
 		uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall, slot;
 		struct timespec ts;

@@ -748,6 +748,103 @@ static void family__new_address(void)
 	daemon_free(&d);
 }
 
+/* lines of file path holding s */
+static int lines_with(const char *path, const char *s)
+{
+	char line[1024];
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, s) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A graph naming a neighbour past the addresses r2c2d takes (4096) made
+ * every read fail (EINVAL), and a failed read was retried 20 ms later,
+ * for good: TOPO_GET every 20 ms while the graph stays. The loop's
+ * schedule run on a clock of its own: next_deadline() says when, the
+ * read is taken then, for 10 s of failures, then the graph is fixed.
+ */
+static void topo__retry_backoff(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	uint64_t t0 = 1000000 * MS, now = t0, next, last = 0, gap, gmax = 0;
+	uint64_t far = UINT64_MAX / 4;
+	char logp[] = "/tmp/r2c2d_topo_log_XXXXXX", out[16384];
+	unsigned int reads, i;
+	int lfd, err2;
+
+	daemon_conf(&d, 0, dims, 1, "digest_ms=0;ga_interval_ms=0");
+	/* a ring 0-1-2 (ports 0 and 1); node 2's port 2 names node 5000 */
+	memset(fake_nbr, 0xff, sizeof(fake_nbr));
+	for (i = 0; i < 3; i++) {
+		fake_nbr[i * R2C2_MAX_PORTS + 0] = (uint16_t)((i + 1) % 3);
+		fake_nbr[i * R2C2_MAX_PORTS + 1] = (uint16_t)((i + 2) % 3);
+	}
+	fake_nbr[2 * R2C2_MAX_PORTS + 2] = 5000;
+	fake_topo_n = 3;
+	fake_topo_dumps = 0;
+	/* nothing else due: no sample, refresh, expiry, lease or round */
+	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns = far;
+	d.last_lease_ns = d.last_digest_ns = far;
+	d.computed_gen = d.mx.gen;
+	d.topo_dirty = true;
+	d.topo_dirty_ns = t0 - TOPO_HOLDOFF_MS * MS;
+	fflush(stderr);
+	err2 = dup(2);
+	lfd = mkstemp(logp);
+	dup2(lfd, 2);
+	while (d.topo_dirty) {
+		next = next_deadline(&d, now);
+		if (next >= t0 + 10000 * MS)
+			break;
+		if (next > now)
+			now = next;
+		gap = last ? now - last : 0;
+		if (gap > gmax)
+			gmax = gap;
+		last = now;
+		topo_step(&d, now);
+	}
+	reads = fake_topo_dumps;
+	ok(reads >= 5 && reads <= 16,
+	   "a graph that cannot be taken: %u reads in 10 s, not one every 20 ms",
+	   reads);
+	ok(gmax >= 2000 * MS && gmax <= 5000 * MS,
+	   "the retries back off to a few seconds (longest wait %llu ms)",
+	   (unsigned long long)(gmax / MS));
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"retry_ms\":5000") && strstr(out, "\"failing\":") &&
+	   strstr(out, "\"last_error\":\"node 2 port 2 names neighbour 5000,"),
+	   "daemon show: topology.failing, retry_ms 5000, last_error");
+	/* the graph fixed: the next read takes it and the backoff ends */
+	fake_nbr[2 * R2C2_MAX_PORTS + 2] = R2C2_ADDR_NONE;
+	now = next_deadline(&d, now) > now ? next_deadline(&d, now) : now;
+	topo_step(&d, now);
+	fflush(stderr);
+	dup2(err2, 2);
+	close(err2);
+	close(lfd);
+	ok(!d.topo_dirty && fake_topo_dumps == reads + 1,
+	   "the fixed graph is read at the next retry and taken");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"failing\":0,\"retry_ms\":0"),
+	   "daemon show: failing 0, retry_ms 0 once a read works");
+	ok(lines_with(logp, "graph cannot be taken") == 1 &&
+	   lines_with(logp, "graph read again") == 1,
+	   "logged once when reads began failing (%d) and once when they worked again (%d), not at every retry",
+	   lines_with(logp, "graph cannot be taken"),
+	   lines_with(logp, "graph read again"));
+	unlink(logp);
+	fake_topo_n = 0;
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -764,5 +861,6 @@ int main(void)
 	conf__control();
 	family__new_address();
 	kernel__rcvbuf();
+	topo__retry_backoff();
 	return tap_done();
 }
