@@ -198,8 +198,14 @@ static void show(struct r2c2d *d, FILE *f)
 	uint64_t up = r2c2d_now() - d->start_ns;
 	fprintf(f, "{\"node\":%u,\"pid\":%d,\"uptime_ms\":%llu,"
 		"\"config\":{\"rho_us\":%u,\"policy\":\"%s\",\"rounds\":\"%s\","
-		"\"headroom\":%g,"
-		"\"link_capacity\":%.0f,\"topology\":\"%s\",\"nodes\":%u,"
+		"\"headroom\":%g,\"link_capacity\":%.0f,\"topology\":",
+		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
+		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
+		c->rounds_always ? "always" : "own", c->headroom,
+		c->link_capacity);
+	/* file:PATH: a path may hold anything */
+	json_str(f, c->topology);
+	fprintf(f, ",\"nodes\":%u,"
 		"\"push_threshold\":%g,\"lease_refresh_ms\":%u,"
 		"\"refresh_ms\":%u,\"warmup_ms\":%u,\"expire_ms\":%u,"
 		"\"digest_ms\":%u,\"demand_interval_ms\":%u,"
@@ -208,10 +214,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
 		"\"cpu_budget\":%g,\"max_flows\":%u,"
 		"\"max_flows_per_src\":%u},",
-		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
-		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
-		c->rounds_always ? "always" : "own",
-		c->headroom, c->link_capacity, c->topology, d->topo->n,
+		d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
 		c->warmup_ms, c->expire_ms, c->digest_ms, c->demand_interval_ms,
 		c->demand_alpha,
@@ -348,6 +351,17 @@ static void matrix(struct r2c2d *d, FILE *f)
 	fputs("]}\n", f);
 }
 
+/* the client's line, whatever it holds, as a JSON string (json_str()) */
+static void unknown(FILE *f, const char *cmd)
+{
+	char msg[sizeof(((struct ctl_client *)0)->buf) + 64];
+
+	snprintf(msg, sizeof(msg), "unknown command '%s' (show, matrix)", cmd);
+	fputs("{\"error\":", f);
+	json_str(f, msg);
+	fputs("}\n", f);
+}
+
 /* one answer, built in memory so that writing it never blocks the loop */
 static void answer(struct r2c2d *d, struct ctl_client *c)
 {
@@ -365,8 +379,7 @@ static void answer(struct r2c2d *d, struct ctl_client *c)
 	else if (!strcmp(c->buf, "matrix"))
 		matrix(d, f);
 	else
-		fprintf(f, "{\"error\":\"unknown command '%s' (show, matrix)\"}\n",
-			c->buf);
+		unknown(f, c->buf);
 	if (fclose(f)) {
 		free(c->out);
 		c->out = NULL;

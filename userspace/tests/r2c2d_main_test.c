@@ -845,6 +845,90 @@ static void topo__retry_backoff(void)
 	daemon_free(&d);
 }
 
+/*
+ * jq's reading of a JSON text: filter's output (-r: raw) into out, or
+ * -1 when jq refuses the text; -2 when there is no jq
+ */
+static int jq_read(const char *json, const char *filter, char *out,
+		   size_t size)
+{
+	char in[] = "/tmp/r2c2d_jq_XXXXXX", cmd[256];
+	size_t n = 0;
+	FILE *p;
+	int fd, st;
+
+	if (system("command -v jq >/dev/null 2>&1"))
+		return -2;
+	fd = mkstemp(in);
+	if (fd < 0 || write(fd, json, strlen(json)) != (ssize_t)strlen(json)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "jq -j '%s' %s 2>/dev/null", filter, in);
+	p = popen(cmd, "r");
+	if (p) {
+		n = fread(out, 1, size - 1, p);
+		st = pclose(p);
+	} else {
+		st = -1;
+	}
+	out[n] = 0;
+	unlink(in);
+	return st == 0 ? (int)n : -1;
+}
+
+/*
+ * The unknown-command answer echoed the client's line into a JSON string
+ * as is: a quote, a backslash or a control byte made it no JSON at all.
+ * Same for a file: topology, whose path may hold them.
+ */
+static void ctl__json_escaping(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	/* everything but the newline that ends the line */
+	static const char cmd[] = "sh\"ow\\ \x01\x1f\t\r\x7f }";
+	char line[64], out[16384], got[256], want[256], dir[] = "/tmp/r2c2d_q_XXXXXX";
+	char path[128], conf[192];
+	int r;
+
+	daemon_on(&d, 0, dims, 1);
+	snprintf(line, sizeof(line), "%s\n", cmd);
+	ok(ctl_ask(&d, line, strlen(line), out, sizeof(out)) > 0,
+	   "an unknown command is answered");
+	/* the line ends at \r (ctl.c cuts it there) */
+	snprintf(want, sizeof(want), "unknown command '%.*s' (show, matrix)",
+		 (int)strcspn(cmd, "\r"), cmd);
+	r = jq_read(out, ".error", got, sizeof(got));
+	if (r == -2)
+		ok(1, "# SKIP no jq");
+	else
+		ok(r >= 0 && !strcmp(got, want),
+		   "the answer is JSON, the command in its error as sent (%s)",
+		   r < 0 ? out : "same");
+	daemon_free(&d);
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/a\"b\\c\x02.topo", dir);
+	write_file(path, "nodes 3\nduplex 0 1 1G\nduplex 1 2 1G\n");
+	snprintf(conf, sizeof(conf), "topology=file:%s", path);
+	ok(daemon_conf(&d, 0, dims, 1, conf) == 0, "a topology file whose name holds \", \\ and \\x02");
+	r = ctl_ask(&d, "show\n", 5, out, sizeof(out));
+	snprintf(want, sizeof(want), "file:%s", path);
+	r = r > 0 ? jq_read(out, ".config.topology", got, sizeof(got)) : -1;
+	if (r == -2)
+		ok(1, "# SKIP no jq");
+	else
+		ok(r >= 0 && !strcmp(got, want),
+		   "daemon show is JSON, config.topology the file's name as given");
+	unlink(path);
+	rmdir(dir);
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -862,5 +946,6 @@ int main(void)
 	family__new_address();
 	kernel__rcvbuf();
 	topo__retry_backoff();
+	ctl__json_escaping();
 	return tap_done();
 }
