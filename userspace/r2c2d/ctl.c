@@ -239,7 +239,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"unknown_finishes\":%llu,\"implicit_starts\":%llu,"
 		"\"expired\":%llu,\"resync_removed\":%llu,\"invalid\":%llu,"
 		"\"refused_full\":%llu,\"refused_quota\":%llu,"
-		"\"overruns\":%llu},",
+		"\"overruns\":%llu,\"own_echoes\":%llu},",
 		d->mx.n, d->mx.own, (unsigned long long)d->mx.gen,
 		(unsigned long long)s->events, (unsigned long long)s->starts,
 		(unsigned long long)s->finishes, (unsigned long long)s->updates,
@@ -252,7 +252,8 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)s->invalid,
 		(unsigned long long)s->refused_full,
 		(unsigned long long)s->refused_quota,
-		(unsigned long long)t->overruns);
+		(unsigned long long)t->overruns,
+		(unsigned long long)t->own_echoes);
 	fprintf(f, "\"timings\":{\"ticks\":%llu,\"rounds\":%llu,"
 		"\"rounds_on_demand\":%llu,\"rounds_deferred\":%llu,"
 		"\"budget_us\":%.1f,"

@@ -113,6 +113,24 @@ static void on_digest_event(struct r2c2d *d, const struct mx_evt *e)
 		send_resync(d, e->src);
 }
 
+/*
+ * An event of this node's own flows that r2c2.ko multicast back to us
+ * (every FLOW_EVENT sent is heard locally as the rack hears it): what
+ * this daemon announced (UPDATE, REFRESH), no newer than the matrix,
+ * which the qdisc's dumps keep; applied, a REFRESH sent before a demand
+ * changed put the old demand back. The qdisc's own START of a flow the
+ * matrix does not hold yet and its FINISH are news (sch_r2c2 announces
+ * them; the next dump would say the same, later): taken. A START of a
+ * flow held already only repeats what a dump said.
+ */
+static bool own_echo(const struct r2c2d *d, const struct mx_evt *e)
+{
+	if (e->src != d->node.addr || e->type == R2C2_FE_FINISH)
+		return false;
+	return e->type != R2C2_FE_START ||
+	       mx_find(&d->mx, e->src, e->id) != MX_NONE;
+}
+
 static void on_event(void *arg, const struct mx_evt *e)
 {
 	struct r2c2d *d = arg;
@@ -123,6 +141,10 @@ static void on_event(void *arg, const struct mx_evt *e)
 		return;
 	}
 	/* our own flows are kept from the qdisc's dumps, not from echoes */
+	if (own_echo(d, e)) {
+		d->t.own_echoes++;
+		return;
+	}
 	r = mx_apply(&d->mx, e, r2c2d_now());
 	if (d->verbose)
 		fprintf(stderr, "r2c2d: event %u src %u flow %08x dst %u w %u p %u demand %u: %d\n",

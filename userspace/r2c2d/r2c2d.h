@@ -21,6 +21,7 @@ struct r2c2d_timing {
 	uint64_t ticks, rounds, rounds_on_demand, rounds_deferred;
 	uint64_t pushes, push_batches, push_errors;
 	uint64_t announces, refreshes_sent, resyncs, overruns, samples;
+	uint64_t own_echoes;	/* own flows' events heard back, not applied */
 	uint64_t compute_ns_last, compute_ns_max, compute_ns_sum;
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;

@@ -929,6 +929,78 @@ static void ctl__json_escaping(void)
 	daemon_free(&d);
 }
 
+static uint32_t demand_of(const struct r2c2d *d, uint16_t src, uint32_t id)
+{
+	uint32_t i = mx_find(&d->mx, src, id);
+
+	return i == MX_NONE ? 0 : d->mx.f[i].demand_kbps;
+}
+
+/*
+ * r2c2.ko multicasts every FLOW_EVENT back to the node's own listeners:
+ * the daemon applied its own announcements when they came back, though
+ * main.c said it did not, and a REFRESH sent before a demand changed put
+ * the old demand back
+ */
+static void event__own_echo(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	char out[16384];
+	struct mx_flow *f;
+	uint64_t gen;
+	struct mx_evt e = {
+		.type = R2C2_FE_REFRESH, .src = 0, .id = 7, .dst = 1,
+		.weight = 1, .demand_kbps = R2C2_DEMAND_UNLIMITED,
+	};
+
+	daemon_on(&d, 0, dims, 1);
+	fake_q[0] = (struct dnl_qflow){
+		.id = 7, .dst = 1, .state = R2C2_RS_SET, .weight = 1,
+	};
+	fake_nq = 1;
+	sample_own(&d, 1000 * MS);
+	fake_nq = 0;
+	/* the estimator's new demand, as on_qflow() sets it */
+	f = &d.mx.f[mx_find(&d.mx, 0, 7)];
+	mx_term_out(&d.mx, f);
+	f->demand_kbps = 1000;
+	mx_term_in(&d.mx, f);
+	d.mx.gen++;
+	gen = d.mx.gen;
+	/* the REFRESH sent before it comes back */
+	on_event(&d, &e);
+	ok(demand_of(&d, 0, 7) == 1000 && d.mx.gen == gen,
+	   "a stale REFRESH of an own flow heard back leaves its demand (%u kbit/s)",
+	   demand_of(&d, 0, 7));
+	e.type = R2C2_FE_UPDATE;
+	on_event(&d, &e);
+	e.type = R2C2_FE_START;
+	on_event(&d, &e);
+	ok(demand_of(&d, 0, 7) == 1000 && d.mx.gen == gen,
+	   "so do an UPDATE and a START of it heard back (%u kbit/s)",
+	   demand_of(&d, 0, 7));
+	/* another node's flow: applied */
+	e = (struct mx_evt){ .type = R2C2_FE_REFRESH, .src = 1, .id = 8,
+			     .dst = 2, .weight = 1, .demand_kbps = 500 };
+	on_event(&d, &e);
+	ok(demand_of(&d, 1, 8) == 500, "node 1's REFRESH is applied");
+	/* the qdisc's START of a flow not held yet, and its FINISH */
+	e = (struct mx_evt){ .type = R2C2_FE_START, .src = 0, .id = 9,
+			     .dst = 2, .weight = 1,
+			     .demand_kbps = R2C2_DEMAND_UNLIMITED };
+	on_event(&d, &e);
+	ok(mx_find(&d.mx, 0, 9) != MX_NONE && d.mx.own == 2,
+	   "the qdisc's START of a new own flow is taken (%u own)", d.mx.own);
+	e.type = R2C2_FE_FINISH;
+	on_event(&d, &e);
+	ok(mx_find(&d.mx, 0, 9) == MX_NONE, "and its FINISH");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"own_echoes\":3"),
+	   "daemon show: events.own_echoes 3");
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -947,5 +1019,6 @@ int main(void)
 	kernel__rcvbuf();
 	topo__retry_backoff();
 	ctl__json_escaping();
+	event__own_echo();
 	return tap_done();
 }
