@@ -948,6 +948,10 @@ static int topo_sync(struct r2c2d *d)
 				 "a graph of %u addresses: %s", n, strerror(-r));
 	} else {
 		r = topo_install(d, t);
+		if (r)
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "routing tables for a graph of %u addresses: %s",
+				 n, strerror(-r));
 	}
 	if (r && t != d->ctopo)
 		r2c2_topo_free(t);
@@ -1078,8 +1082,9 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 		r = topo_sync(d);
 		if (r < 0) {
 			snprintf(err, errlen,
-				 "no topology: set 'topology' or let discovery finish (TOPO_GET: %d)",
-				 r);
+				 "no topology: set 'topology' or let discovery finish (%s)",
+				 r == -ENOENT ? "the kernel has no tables yet" :
+				 d->ts.last_error);
 			return r;
 		}
 		return 0;
