@@ -270,10 +270,13 @@ int conf_load(struct r2c2d_conf *c, const char *path, char *err,
 	char line[512], msg[256], *k, *v, *eq, *hash;
 	unsigned int lineno = 0;
 	FILE *f = fopen(path, "r");
+	int e;
 
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		e = errno;
+		snprintf(err, errlen, "configuration file %s: %s", path,
+			 strerror(e));
+		return -e;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
@@ -301,6 +304,14 @@ int conf_load(struct r2c2d_conf *c, const char *path, char *err,
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
 			goto fail;
 		}
+	}
+	/* a directory opens, and its first read fails (EISDIR) */
+	if (ferror(f)) {
+		e = errno ? errno : EIO;
+		snprintf(err, errlen, "configuration file %s: %s", path,
+			 strerror(e));
+		fclose(f);
+		return -e;
 	}
 	fclose(f);
 	if (c->lease_refresh_ms && c->expire_ms <= c->refresh_ms) {

@@ -165,7 +165,8 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		"\"rebuilds\":%llu,\"errors\":%llu,\"pending\":%s,"
 		"\"reannounces\":%llu,\"left_flows\":%llu,"
 		"\"sync_us_last\":%.1f,\"follows\":%llu,"
-		"\"follow_us_last\":%.1f,\"follow_us_max\":%.1f",
+		"\"follow_us_last\":%.1f,\"follow_us_max\":%.1f,"
+		"\"failing\":%llu,\"retry_ms\":%u",
 		t->kind == R2C2_TOPO_TORUS ? "torus" :
 		t->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
 		t == d->ctopo ? "true" : "false", t->n, s->nodes, t->nlinks,
@@ -175,7 +176,10 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		(unsigned long long)s->reannounces,
 		(unsigned long long)s->left_flows, us(s->sync_ns_last),
 		(unsigned long long)s->follows, us(s->follow_ns_last),
-		us(s->follow_ns_max));
+		us(s->follow_ns_max), (unsigned long long)s->failing,
+		s->retry_ms);
+	fputs(",\"last_error\":", f);
+	json_str(f, s->last_error);
 	if (s->rebuilds) {
 		sec = (time_t)(s->rebuild_wall_ns / 1000000000ull);
 		if (gmtime_r(&sec, &tm))
@@ -194,8 +198,14 @@ static void show(struct r2c2d *d, FILE *f)
 	uint64_t up = r2c2d_now() - d->start_ns;
 	fprintf(f, "{\"node\":%u,\"pid\":%d,\"uptime_ms\":%llu,"
 		"\"config\":{\"rho_us\":%u,\"policy\":\"%s\",\"rounds\":\"%s\","
-		"\"headroom\":%g,"
-		"\"link_capacity\":%.0f,\"topology\":\"%s\",\"nodes\":%u,"
+		"\"headroom\":%g,\"link_capacity\":%.0f,\"topology\":",
+		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
+		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
+		c->rounds_always ? "always" : "own", c->headroom,
+		c->link_capacity);
+	/* file:PATH: a path may hold anything */
+	json_str(f, c->topology);
+	fprintf(f, ",\"nodes\":%u,"
 		"\"push_threshold\":%g,\"lease_refresh_ms\":%u,"
 		"\"refresh_ms\":%u,\"warmup_ms\":%u,\"expire_ms\":%u,"
 		"\"digest_ms\":%u,\"demand_interval_ms\":%u,"
@@ -204,10 +214,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
 		"\"cpu_budget\":%g,\"max_flows\":%u,"
 		"\"max_flows_per_src\":%u},",
-		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
-		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
-		c->rounds_always ? "always" : "own",
-		c->headroom, c->link_capacity, c->topology, d->topo->n,
+		d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
 		c->warmup_ms, c->expire_ms, c->digest_ms, c->demand_interval_ms,
 		c->demand_alpha,
@@ -217,11 +224,13 @@ static void show(struct r2c2d *d, FILE *f)
 	fprintf(f, "\"warming_up\":%s,",
 		r2c2d_now() < d->warm_until_ns ? "true" : "false");
 	fprintf(f, "\"kernel\":{\"family\":\"%s\",\"family_id\":%d,"
-		"\"losses\":%llu,\"returns\":%llu,\"last_absence_ms\":%llu},",
+		"\"losses\":%llu,\"returns\":%llu,\"last_absence_ms\":%llu,"
+		"\"event_rcvbuf\":%d,\"event_rcvbuf_forced\":%s},",
 		d->fam_waiting ? "gone" : "up", d->nl.family,
 		(unsigned long long)d->fam_losses,
 		(unsigned long long)d->fam_returns,
-		(unsigned long long)d->fam_back_ms);
+		(unsigned long long)d->fam_back_ms, d->nl.ev_rcvbuf,
+		d->nl.ev_rcvbuf_forced ? "true" : "false");
 	fprintf(f, "\"matrix_changed_ns\":%llu,",
 		(unsigned long long)d->mx_changed_ns);
 	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
@@ -230,7 +239,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"unknown_finishes\":%llu,\"implicit_starts\":%llu,"
 		"\"expired\":%llu,\"resync_removed\":%llu,\"invalid\":%llu,"
 		"\"refused_full\":%llu,\"refused_quota\":%llu,"
-		"\"overruns\":%llu},",
+		"\"overruns\":%llu,\"own_echoes\":%llu},",
 		d->mx.n, d->mx.own, (unsigned long long)d->mx.gen,
 		(unsigned long long)s->events, (unsigned long long)s->starts,
 		(unsigned long long)s->finishes, (unsigned long long)s->updates,
@@ -243,7 +252,8 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)s->invalid,
 		(unsigned long long)s->refused_full,
 		(unsigned long long)s->refused_quota,
-		(unsigned long long)t->overruns);
+		(unsigned long long)t->overruns,
+		(unsigned long long)t->own_echoes);
 	fprintf(f, "\"timings\":{\"ticks\":%llu,\"rounds\":%llu,"
 		"\"rounds_on_demand\":%llu,\"rounds_deferred\":%llu,"
 		"\"budget_us\":%.1f,"
@@ -342,6 +352,17 @@ static void matrix(struct r2c2d *d, FILE *f)
 	fputs("]}\n", f);
 }
 
+/* the client's line, whatever it holds, as a JSON string (json_str()) */
+static void unknown(FILE *f, const char *cmd)
+{
+	char msg[sizeof(((struct ctl_client *)0)->buf) + 64];
+
+	snprintf(msg, sizeof(msg), "unknown command '%s' (show, matrix)", cmd);
+	fputs("{\"error\":", f);
+	json_str(f, msg);
+	fputs("}\n", f);
+}
+
 /* one answer, built in memory so that writing it never blocks the loop */
 static void answer(struct r2c2d *d, struct ctl_client *c)
 {
@@ -359,8 +380,7 @@ static void answer(struct r2c2d *d, struct ctl_client *c)
 	else if (!strcmp(c->buf, "matrix"))
 		matrix(d, f);
 	else
-		fprintf(f, "{\"error\":\"unknown command '%s' (show, matrix)\"}\n",
-			c->buf);
+		unknown(f, c->buf);
 	if (fclose(f)) {
 		free(c->out);
 		c->out = NULL;

@@ -3,9 +3,11 @@
  * dnl.c - r2c2d's generic netlink through libnl-3 / libnl-genl-3.
  *
  * Two sockets: events arrive on a non-blocking socket with sequence
- * checks disabled and a large receive buffer; when the kernel still
- * overruns it (ENOBUFS, which libnl reports as NLE_NOMEM), the caller is
- * told so and resynchronises from dumps and the rack's refreshes.
+ * checks disabled and a large receive buffer (SO_RCVBUFFORCE: the daemon
+ * has CAP_NET_ADMIN, and SO_RCVBUF stops at net.core.rmem_max); when the
+ * kernel still overruns it (ENOBUFS, which libnl reports as NLE_NOMEM),
+ * the caller is told so and resynchronises from dumps and the rack's
+ * refreshes.
  * Requests and dumps use a second, blocking socket, so an event can never
  * be mistaken for a reply.
  */
@@ -59,10 +61,24 @@ static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
 	return genlmsg_parse(nlmsg_hdr(msg), 0, tb, R2C2_A_MAX, pol);
 }
 
+int dnl_rcvbuf(int fd, int want, bool *forced)
+{
+	socklen_t len = sizeof(want);
+	int got = 0;
+
+	*forced = !setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &want,
+			      sizeof(want));
+	if (!*forced)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len))
+		return -errno;
+	return got;
+}
+
 int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 {
 	struct timeval tmo = { .tv_sec = 2 };
-	int grp, one = 1;
+	int grp, one = 1, r;
 
 	memset(d, 0, sizeof(*d));
 	d->ifindex = ifindex;
@@ -98,7 +114,10 @@ int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 		goto fail;
 	}
 	nl_socket_disable_seq_check(d->ev);
-	nl_socket_set_buffer_size(d->ev, 8 << 20, 0);
+	/* not nl_socket_set_buffer_size(): SO_RCVBUF stops at rmem_max */
+	r = dnl_rcvbuf(nl_socket_get_fd(d->ev), DNL_EV_RCVBUF,
+		       &d->ev_rcvbuf_forced);
+	d->ev_rcvbuf = r > 0 ? r : 0;
 	/*
 	 * One recvmsg() an event, not two: libnl peeks at every datagram
 	 * for its size unless given a buffer (which it allocates for every

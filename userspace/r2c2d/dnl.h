@@ -37,6 +37,8 @@ struct dnl {
 	int family;
 	uint32_t ifindex;
 	uint64_t ev_msgs, ev_overruns, req_msgs, req_errors, stale;
+	int ev_rcvbuf;		/* the event socket's buffer (dnl_rcvbuf()) */
+	bool ev_rcvbuf_forced;	/* SO_RCVBUFFORCE took it */
 	bool gone;		/* the family was unregistered (rmmod r2c2) */
 	bool in_talk;		/* a request is in flight on cmd */
 	void (*routes_cb)(void *arg, uint16_t from, const struct rs_ent *e,
@@ -70,9 +72,22 @@ struct dnl_node {
 	uint8_t dims[3];
 };
 
+/* the event socket's receive buffer that dnl_open() asks for */
+#define DNL_EV_RCVBUF	(8 << 20)
+
+/*
+ * Ask for a receive buffer of want bytes on socket fd: SO_RCVBUFFORCE
+ * first (CAP_NET_ADMIN: not capped at net.core.rmem_max), else SO_RCVBUF
+ * (capped at rmem_max; what libnl's nl_socket_set_buffer_size() does).
+ * *forced tells whether SO_RCVBUFFORCE took it. Returns the size the
+ * socket has then (getsockopt(SO_RCVBUF): twice what was granted, the
+ * kernel's bookkeeping included), or -errno.
+ */
+int dnl_rcvbuf(int fd, int want, bool *forced);
 /*
  * 0, or -1 with a message in err (family missing: module not loaded).
- * The event socket also hears nlctrl's "notify" group: when the r2c2
+ * The event socket's buffer is DNL_EV_RCVBUF (dnl_rcvbuf(); what it got
+ * in @ev_rcvbuf). The event socket also hears nlctrl's "notify" group: when the r2c2
  * family is unregistered (its module unloaded), the next dnl_ev_read()
  * sets @gone; the caller then waits for the module with dnl_open() again.
  */

@@ -113,6 +113,24 @@ static void on_digest_event(struct r2c2d *d, const struct mx_evt *e)
 		send_resync(d, e->src);
 }
 
+/*
+ * An event of this node's own flows that r2c2.ko multicast back to us
+ * (every FLOW_EVENT sent is heard locally as the rack hears it): what
+ * this daemon announced (UPDATE, REFRESH), no newer than the matrix,
+ * which the qdisc's dumps keep; applied, a REFRESH sent before a demand
+ * changed put the old demand back. The qdisc's own START of a flow the
+ * matrix does not hold yet and its FINISH are news (sch_r2c2 announces
+ * them; the next dump would say the same, later): taken. A START of a
+ * flow held already only repeats what a dump said.
+ */
+static bool own_echo(const struct r2c2d *d, const struct mx_evt *e)
+{
+	if (e->src != d->node.addr || e->type == R2C2_FE_FINISH)
+		return false;
+	return e->type != R2C2_FE_START ||
+	       mx_find(&d->mx, e->src, e->id) != MX_NONE;
+}
+
 static void on_event(void *arg, const struct mx_evt *e)
 {
 	struct r2c2d *d = arg;
@@ -123,6 +141,10 @@ static void on_event(void *arg, const struct mx_evt *e)
 		return;
 	}
 	/* our own flows are kept from the qdisc's dumps, not from echoes */
+	if (own_echo(d, e)) {
+		d->t.own_echoes++;
+		return;
+	}
 	r = mx_apply(&d->mx, e, r2c2d_now());
 	if (d->verbose)
 		fprintf(stderr, "r2c2d: event %u src %u flow %08x dst %u w %u p %u demand %u: %d\n",
@@ -713,6 +735,12 @@ static void route_select(struct r2c2d *d, uint64_t now)
  * the graph is read this long after the first event of a burst.
  */
 #define TOPO_HOLDOFF_MS	20
+/*
+ * A read that failed is retried TOPO_HOLDOFF_MS later, then after twice
+ * as long each time it fails again, up to this: a graph the allocator
+ * cannot take (a neighbour address past TOPO_MAX_NODES) fails every time
+ */
+#define TOPO_RETRY_MAX_MS	5000
 
 /* the configured topology ('topology', else the node's torus), or none */
 static int conf_topo(struct r2c2d *d, char *err, size_t errlen)
@@ -867,7 +895,8 @@ static void topo_changed(struct r2c2d *d)
  * (the worker reads the tables).
  *
  * Return: 1 installed, 0 unchanged, -ENOENT the kernel has no tables,
- * or another negative error (the old tables stay).
+ * or another negative error (the old tables stay; -EIO: TOPO_GET failed),
+ * with why in d->ts.last_error.
  */
 static int topo_sync(struct r2c2d *d)
 {
@@ -878,8 +907,16 @@ static int topo_sync(struct r2c2d *d)
 	uint32_t n = 0, nodes = 0;
 	int r = -ENOMEM;
 
-	if (nbr && cap)
+	if (nbr && cap) {
 		r = dnl_topo_dump(&d->nl, nbr, TOPO_MAX_NODES, &n, &nodes);
+		if (r) {
+			/* -NLE_*: another number space than errno's */
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "TOPO_GET: %s", dnl_strerror(r));
+			r = -EIO;
+			goto out;
+		}
+	}
 	if (!r && !n)
 		r = -ENOENT;
 	if (r)
@@ -897,8 +934,25 @@ static int topo_sync(struct r2c2d *d)
 		t = d->ctopo;
 	else
 		r = r2c2_topo_from_adj(&t, (u16)n, nbr, cap);
-	if (!r)
+	if (r) {
+		/* say which link: a neighbour the dump did not name */
+		for (i = 0; i < nl && (nbr[i] == R2C2_IDX_NONE || nbr[i] < n); i++)
+			;
+		if (r == -EINVAL && i < nl)
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "node %zu port %zu names neighbour %u, not one of the graph's %u addresses (r2c2d takes 0..%u)",
+				 i / R2C2_MAX_PORTS, i % R2C2_MAX_PORTS, nbr[i],
+				 n, TOPO_MAX_NODES - 1);
+		else
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "a graph of %u addresses: %s", n, strerror(-r));
+	} else {
 		r = topo_install(d, t);
+		if (r)
+			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+				 "routing tables for a graph of %u addresses: %s",
+				 n, strerror(-r));
+	}
 	if (r && t != d->ctopo)
 		r2c2_topo_free(t);
 	if (!r)
@@ -915,21 +969,68 @@ static void on_topo_event(void *arg, const struct dnl_topo_ev *e)
 
 	d->ts.events++;
 	d->ts.last_gen = e->gen;
-	if (!d->topo_dirty) {
+	/* new tables: read them a holdoff from now, whatever failed before */
+	if (!d->topo_dirty || d->topo_retry_ns) {
 		d->topo_dirty = true;
 		d->topo_dirty_ns = r2c2d_now();
+		d->topo_retry_ns = 0;
 	}
 	if (d->verbose)
 		fprintf(stderr, "r2c2d: TOPO_EVENT gen %u, %u nodes, %u links\n",
 			e->gen, e->nodes, e->links);
 }
 
+/* when the kernel's graph is to be read (topo_dirty) */
+static uint64_t topo_due(const struct r2c2d *d)
+{
+	uint64_t t = d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS;
+
+	return t > d->topo_retry_ns ? t : d->topo_retry_ns;
+}
+
+/*
+ * A read failed with r (not -ENOENT): again after ts.retry_ms, doubled
+ * at each failure in a row up to TOPO_RETRY_MAX_MS (a graph that cannot
+ * be taken was read every 20 ms for good). Logged at the first failure
+ * of a run and when the reason changes (prev: the last one's), not at
+ * every retry.
+ */
+static void topo_failed(struct r2c2d *d, uint64_t now, int r,
+			const char *prev)
+{
+	uint32_t ms = d->ts.retry_ms;
+
+	d->ts.failing++;
+	ms = !ms ? TOPO_HOLDOFF_MS :
+	     ms >= TOPO_RETRY_MAX_MS / 2 ? TOPO_RETRY_MAX_MS : 2 * ms;
+	d->ts.retry_ms = ms;
+	d->topo_dirty = true;
+	d->topo_dirty_ns = now;
+	d->topo_retry_ns = now + ms * MS;
+	if (d->ts.failing == 1 || strcmp(prev, d->ts.last_error))
+		fprintf(stderr, "r2c2d: the kernel's graph cannot be taken: %s (%d); the allocator keeps the graph it has; read again after %u ms, then twice as long each time up to %u ms\n",
+			d->ts.last_error, r, ms, TOPO_RETRY_MAX_MS);
+}
+
+/* a read worked: no retry waits any longer */
+static void topo_read_ok(struct r2c2d *d)
+{
+	if (d->ts.failing)
+		fprintf(stderr, "r2c2d: the kernel's graph read again, after %llu failed reads\n",
+			(unsigned long long)d->ts.failing);
+	d->ts.failing = 0;
+	d->ts.retry_ms = 0;
+	d->topo_retry_ns = 0;
+}
+
 /* a burst of TOPO_EVENTs is over: follow the kernel */
 static void topo_step(struct r2c2d *d, uint64_t now)
 {
+	char prev[sizeof(d->ts.last_error)];
 	struct timespec ts;
 	int r;
 
+	memcpy(prev, d->ts.last_error, sizeof(prev));
 	r = topo_sync(d);
 	d->ts.syncs++;
 	d->ts.sync_ns_last = r2c2d_now() - now;
@@ -955,11 +1056,11 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 	} else if (r < 0) {
 		d->ts.errors++;
 		/* no tables yet: their TOPO_EVENT will come; else retry */
-		if (r != -ENOENT) {
-			d->topo_dirty = true;
-			d->topo_dirty_ns = now;
-		}
+		if (r != -ENOENT)
+			topo_failed(d, now, r, prev);
 	}
+	if (r >= 0)
+		topo_read_ok(d);
 	if (d->verbose)
 		fprintf(stderr, "r2c2d: topology %s: %s, %u nodes, %u links, tables gen %u (%d)\n",
 			r == 1 ? "rebuilt" : r ? "not read" : "unchanged",
@@ -981,8 +1082,9 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 		r = topo_sync(d);
 		if (r < 0) {
 			snprintf(err, errlen,
-				 "no topology: set 'topology' or let discovery finish (TOPO_GET: %d)",
-				 r);
+				 "no topology: set 'topology' or let discovery finish (%s)",
+				 r == -ENOENT ? "the kernel has no tables yet" :
+				 d->ts.last_error);
 			return r;
 		}
 		return 0;
@@ -1179,6 +1281,57 @@ static bool round_budget(struct r2c2d *d, uint64_t now)
 	return true;
 }
 
+/**
+ * node_set() - this node is @n from now on (NODE_GET)
+ * @d: the daemon
+ * @n: the node as the kernel has it (may be &d->node)
+ *
+ * At setup and when the module came back (family_back()), which may give
+ * the node another address. Everything keyed by the address follows it
+ * here: d->node; the matrix's own flows (mx_set_own(): what round_due()
+ * counts, what expiry keeps); the flows held under the old address, which
+ * were this node's and went with the qdisc that sent them (the rack
+ * forgets them when they expire); the demands a previous daemon saved
+ * for the old address; the state file, written again for the new one.
+ * The graph's reach (reach_from()) follows at the next read of the
+ * kernel's graph, which family_back() makes due.
+ */
+static void node_set(struct r2c2d *d, const struct dnl_node *n)
+{
+	struct dnl_node node = *n;
+	int old = d->mx.own_src;
+	uint32_t gone;
+
+	d->node = node;
+	if (old >= 0 && old != node.addr) {
+		/* every flow of the old address: all announced before now */
+		gone = mx_drop_stale(&d->mx, (uint16_t)old, UINT64_MAX);
+		free(d->st);
+		d->st = NULL;
+		d->st_n = 0;
+		d->st_dirty = true;
+		fprintf(stderr, "r2c2d: this node's address is now %u (was %d); the %u flows of %d left the matrix\n",
+			node.addr, old, gone, old);
+	}
+	mx_set_own(&d->mx, node.addr);
+}
+
+/*
+ * The event socket's buffer as dnl_open() got it (dnl_rcvbuf()): logged
+ * at start and when the module is back; less than asked for (no
+ * CAP_NET_ADMIN, SO_RCVBUF capped at net.core.rmem_max) says why
+ */
+static void log_rcvbuf(const struct r2c2d *d)
+{
+	if (d->nl.ev_rcvbuf_forced || d->nl.ev_rcvbuf >= 2 * DNL_EV_RCVBUF)
+		fprintf(stderr, "r2c2d: event socket buffer %d bytes (%s)\n",
+			d->nl.ev_rcvbuf, d->nl.ev_rcvbuf_forced ?
+			"SO_RCVBUFFORCE" : "SO_RCVBUF");
+	else
+		fprintf(stderr, "r2c2d: event socket buffer %d bytes, not %d: SO_RCVBUFFORCE refused (no CAP_NET_ADMIN?), SO_RCVBUF capped at net.core.rmem_max; bursts of flow events may overrun it\n",
+			d->nl.ev_rcvbuf, 2 * DNL_EV_RCVBUF);
+}
+
 /* how often r2c2d looks for the r2c2 family while it is gone */
 #define FAMILY_RETRY_MS 250
 
@@ -1227,19 +1380,18 @@ static bool family_back(struct r2c2d *d, uint64_t now)
 	n.stale = d->nl.stale;
 	dnl_close(&d->nl);
 	d->nl = n;
-	if (node.addr != d->node.addr)
-		fprintf(stderr, "r2c2d: this node's address is now %u (was %u)\n",
-			node.addr, d->node.addr);
-	d->node = node;
+	node_set(d, &node);
 	d->fam_waiting = false;
 	d->fam_returns++;
 	d->fam_back_ms = (now - d->fam_gone_ns) / MS;
 	d->need_resync = true;
 	d->topo_dirty = true;
 	d->topo_dirty_ns = now - TOPO_HOLDOFF_MS * MS;
+	d->topo_retry_ns = 0;	/* another kernel: read it at once */
 	d->last_refresh_ns = d->last_lease_ns = now - (1ull << 62);
 	fprintf(stderr, "r2c2d: the r2c2 module is back (family id %d) after %llu ms; node %u: reading the kernel's state again\n",
 		d->nl.family, (unsigned long long)d->fam_back_ms, d->node.addr);
+	log_rcvbuf(d);
 	return true;
 }
 
@@ -1277,8 +1429,7 @@ static void tick(struct r2c2d *d)
 	}
 	if (rs_busy(&d->rs))
 		route_collect(d, false);
-	if (d->topo_dirty && !rs_busy(&d->rs) &&
-	    now - d->topo_dirty_ns >= TOPO_HOLDOFF_MS * MS)
+	if (d->topo_dirty && !rs_busy(&d->rs) && now >= topo_due(d))
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
@@ -1340,7 +1491,7 @@ static uint64_t at_most(uint64_t a, uint64_t b)
  * - a resync (ENOBUFS, start): now;
  * - TOPO_EVENT: reading the kernel's graph, TOPO_HOLDOFF_MS after the
  *   first event of a burst (when no route search runs: its end wakes
- *   the loop);
+ *   the loop), or a failed read's retry (topo_due());
  * - sampling our own flows (demand_interval_ms, else refresh_ms), the
  *   REFRESH of our own flows (refresh_ms), expiry (every 100 ms), the
  *   lease check (lease_refresh_ms / 4);
@@ -1381,7 +1532,7 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 		t = at_most(t, r > d->warm_until_ns ? r : d->warm_until_ns);
 	}
 	if (d->topo_dirty && !rs_busy(&d->rs))
-		t = at_most(t, d->topo_dirty_ns + TOPO_HOLDOFF_MS * MS);
+		t = at_most(t, topo_due(d));
 	if (d->conf.ga_interval_ms && d->topo->n) {
 		uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall, slot;
 		struct timespec ts;
@@ -1409,7 +1560,8 @@ static int daemon_alloc(struct r2c2d *d)
 
 /*
  * After NODE_GET filled d->node: the graph and the allocator (topology,
- * policy, link_capacity), the matrix's own node and max_flows_per_src,
+ * policy, link_capacity), the matrix's own node (node_set()) and
+ * max_flows_per_src,
  * route selection, the demand estimator (demand_*)
  */
 static int daemon_setup(struct r2c2d *d, char *err, size_t errlen)
@@ -1419,7 +1571,7 @@ static int daemon_setup(struct r2c2d *d, char *err, size_t errlen)
 	if (r)
 		return r;
 	d->mx.max_per_src = d->conf.max_flows_per_src;
-	mx_set_own(&d->mx, d->node.addr);
+	node_set(d, &d->node);
 	rs_init(&d->rs);
 	dem_conf(d);
 	return 0;
@@ -1437,24 +1589,17 @@ int main(int argc, char **argv)
 
 	conf_defaults(&d.conf);
 	d.ctl_fd = -1;
-	/* the file first, then -o in order */
-	for (opt = 1; opt < argc; opt++)
-		if (!strcmp(argv[opt], "-c") && opt + 1 < argc)
-			file = argv[opt + 1];
-	if (file && conf_load(&d.conf, file, err, sizeof(err))) {
-		fprintf(stderr, "r2c2d: %s\n", err);
-		return 2;
-	}
-	d.conf_file = file;
 	d.ov_key = calloc((size_t)argc, sizeof(*d.ov_key));
 	d.ov_val = calloc((size_t)argc, sizeof(*d.ov_val));
 	if (!d.ov_key || !d.ov_val) {
 		fputs("r2c2d: out of memory\n", stderr);
 		return 1;
 	}
+	/* the options once; the keys after them, as a SIGHUP reads them */
 	while ((opt = getopt(argc, argv, "c:o:nvh")) != -1) {
 		switch (opt) {
 		case 'c':
+			file = optarg;
 			break;
 		case 'o':
 			eq = strchr(optarg, '=');
@@ -1464,11 +1609,6 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*eq = 0;
-			if (conf_set(&d.conf, optarg, eq + 1, err, sizeof(err))) {
-				fprintf(stderr, "r2c2d: -o: %s\n", err);
-				return 2;
-			}
-			/* for SIGHUP: applied again after the file */
 			d.ov_key[d.nov] = optarg;
 			d.ov_val[d.nov++] = eq + 1;
 			break;
@@ -1488,6 +1628,12 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	/* the file (-c: the last one given) first, then -o in order */
+	d.conf_file = file;
+	if (conf_read(&d, &d.conf, err, sizeof(err))) {
+		fprintf(stderr, "r2c2d: %s\n", err);
 		return 2;
 	}
 	d.conf0 = d.conf;
@@ -1550,6 +1696,7 @@ int main(int argc, char **argv)
 		d.topo->n, d.conf.rho_us,
 		d.conf.policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
 		d.conf.cpu_budget, d.conf.cpu_budget > 0 ? "" : " (none)");
+	log_rcvbuf(&d);
 	while (!stop) {
 		struct pollfd p[4 + CTL_CLIENTS];
 		uint64_t exp, now, next;

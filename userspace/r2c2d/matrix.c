@@ -3,12 +3,16 @@
  * matrix.c - r2c2d's traffic matrix (see matrix.h).
  *
  * Flows live in one dense array, so a rate round walks them without
- * pointer chasing; a chained hash of indices finds (src, id). Removal
+ * pointer chasing; a chained hash of indices finds (src, id), keyed
+ * (SipHash-2-4, a random key per matrix). Removal
  * moves the last flow into the hole and re-links it.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
 #include <linux/types.h>
 #include <linux/r2c2.h>
 
@@ -16,12 +20,67 @@
 #include "r2c2/wire.h"
 #include "r2c2_alloc.h"
 
+#define ROTL(x, b)	((x) << (b) | (x) >> (64 - (b)))
+#define SIPROUND do {							\
+	v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32);	\
+	v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2;				\
+	v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0;				\
+	v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32);	\
+} while (0)
+
+uint64_t mx_siphash(const uint64_t key[2], uint64_t w)
+{
+	uint64_t v0 = 0x736f6d6570736575ull ^ key[0];
+	uint64_t v1 = 0x646f72616e646f6dull ^ key[1];
+	uint64_t v2 = 0x6c7967656e657261ull ^ key[0];
+	uint64_t v3 = 0x7465646279746573ull ^ key[1];
+	const uint64_t last = 8ull << 56;	/* the length, no tail */
+
+	v3 ^= w;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= w;
+	v3 ^= last;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= last;
+	v2 ^= 0xff;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/*
+ * Keyed: with the multiplicative hash it replaced, anyone could pick
+ * flow ids of one source that share a bucket, and chain its whole quota
+ * into one list that every lookup of those flows walked
+ */
 static uint32_t mx_hash(const struct mx *m, uint16_t src, uint32_t id)
 {
-	uint64_t k = (uint64_t)src << 32 | id;
+	return (uint32_t)mx_siphash(m->key, (uint64_t)src << 32 | id) &
+	       (m->nb - 1);
+}
 
-	k *= 0x9e3779b97f4a7c15ull;
-	return (uint32_t)(k >> 32) & (m->nb - 1);
+/* a key nobody outside knows: getrandom(), else what the clocks say */
+static void mx_random_key(uint64_t key[2], const void *salt)
+{
+	struct timespec a, b;
+	uint64_t x;
+
+	if (getrandom(key, 2 * sizeof(*key), GRND_NONBLOCK) ==
+	    (ssize_t)(2 * sizeof(*key)))
+		return;
+	/* no entropy yet (early boot): weaker, still unknown in advance */
+	clock_gettime(CLOCK_REALTIME, &a);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	x = (uint64_t)a.tv_sec * 1000000000ull + (uint64_t)a.tv_nsec;
+	key[0] = mx_siphash((uint64_t[2]){ x, (uint64_t)getpid() },
+			    (uint64_t)(uintptr_t)salt);
+	key[1] = mx_siphash((uint64_t[2]){ key[0], x },
+			    (uint64_t)b.tv_sec * 1000000000ull +
+			    (uint64_t)b.tv_nsec);
 }
 
 static int mx_rehash(struct mx *m, uint32_t nb)
@@ -51,6 +110,7 @@ int mx_init(struct mx *m, uint32_t max_flows)
 	m->max_flows = max_flows ? max_flows : 1u << 20;
 	m->max_per_src = m->max_flows;
 	m->own_src = -1;
+	mx_random_key(m->key, m);
 	m->src_n = calloc((size_t)UINT16_MAX + 1, sizeof(*m->src_n));
 	m->src_dg = calloc((size_t)UINT16_MAX + 1, sizeof(*m->src_dg));
 	if (!m->src_n || !m->src_dg) {
@@ -61,6 +121,21 @@ int mx_init(struct mx *m, uint32_t max_flows)
 		return -ENOMEM;
 	}
 	return mx_rehash(m, MX_MIN_CAP);
+}
+
+int mx_set_key(struct mx *m, const uint64_t key[2])
+{
+	uint64_t old[2] = { m->key[0], m->key[1] };
+	int r;
+
+	m->key[0] = key[0];
+	m->key[1] = key[1];
+	r = mx_rehash(m, m->nb);
+	if (r) {	/* the buckets are the old key's still */
+		m->key[0] = old[0];
+		m->key[1] = old[1];
+	}
+	return r;
 }
 
 void mx_set_own(struct mx *m, int src)

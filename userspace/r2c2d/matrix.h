@@ -110,6 +110,9 @@ struct mx_stats {
  *	mx_term_in()
  * @own_src: the node whose flows @own counts (-1: none, the default)
  * @own: flows of @own_src held
+ * @key: the bucket hash's key (SipHash-2-4 of (src, id)), random from
+ *	mx_init(): flow ids picked to share a bucket with this key's hash
+ *	cannot be picked without it
  *
  * @f and @bucket shrink by half when a quarter or less is in use (and
  * more than 64), so the memory of a burst of flows comes back.
@@ -126,10 +129,15 @@ struct mx {
 	uint32_t *src_dg;
 	int own_src;
 	uint32_t own;
+	uint64_t key[2];
 	struct mx_stats st;
 };
 
 int mx_init(struct mx *m, uint32_t max_flows);
+/* another hash key (tests): the flows are hashed again; 0 or -ENOMEM */
+int mx_set_key(struct mx *m, const uint64_t key[2]);
+/* SipHash-2-4 of the 8-byte little-endian word w, 128-bit key */
+uint64_t mx_siphash(const uint64_t key[2], uint64_t w);
 void mx_fini(struct mx *m);
 /* count the flows of src (-1: none) in @own from now on */
 void mx_set_own(struct mx *m, int src);

@@ -21,6 +21,7 @@ struct r2c2d_timing {
 	uint64_t ticks, rounds, rounds_on_demand, rounds_deferred;
 	uint64_t pushes, push_batches, push_errors;
 	uint64_t announces, refreshes_sent, resyncs, overruns, samples;
+	uint64_t own_echoes;	/* own flows' events heard back, not applied */
 	uint64_t compute_ns_last, compute_ns_max, compute_ns_sum;
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;
@@ -34,7 +35,8 @@ struct r2c2d_timing {
  * @events: TOPO_EVENTs heard
  * @syncs: times the kernel's graph was read (one per burst of events)
  * @rebuilds: syncs that found another graph and rebuilt the tables
- * @errors: syncs that failed (dump interrupted, out of memory): retried
+ * @errors: syncs that failed (dump interrupted, out of memory, a graph
+ *	the allocator cannot take): retried, after a growing delay
  * @last_gen: tables generation of the last TOPO_EVENT (0: none yet)
  * @nodes: nodes in the kernel's graph when it was last read
  * @rebuild_ns: CLOCK_MONOTONIC of the last rebuild (0: none)
@@ -49,12 +51,19 @@ struct r2c2d_timing {
  *	long own flows keep the rates of the old graph (only a node with
  *	flows of its own runs rounds)
  * @follows: rounds counted in them
+ * @failing: syncs that failed in a row (0 after one that works); each is
+ *	retried after @retry_ms, which doubles from TOPO_HOLDOFF_MS to
+ *	TOPO_RETRY_MAX_MS (0: no retry waits)
+ * @last_error: why the last failed sync failed ("": none yet)
  */
 struct r2c2d_topo_stats {
 	uint64_t events, syncs, rebuilds, errors, reannounces, left_flows;
 	uint32_t last_gen, nodes;
 	uint64_t rebuild_ns, rebuild_wall_ns, sync_ns_last;
 	uint64_t burst_ns, follow_ns_last, follow_ns_max, follows;
+	uint64_t failing;
+	uint32_t retry_ms;
+	char last_error[128];
 };
 
 #define CTL_CLIENTS	16	/* control connections served at once */
@@ -152,6 +161,7 @@ struct r2c2d {
 	uint64_t fam_losses, fam_returns, fam_back_ms;
 	bool topo_dirty;		/* read the kernel's graph again */
 	uint64_t topo_dirty_ns;		/* since when */
+	uint64_t topo_retry_ns;		/* a failed read: not before */
 	struct r2c2d_topo_stats ts;
 	uint8_t reach[TOPO_MAX_NODES];	/* in the kernel's graph */
 	uint16_t reach_q[TOPO_MAX_NODES];

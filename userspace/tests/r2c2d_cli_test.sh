@@ -31,5 +31,15 @@ expect "-n builds a topology file" 0 "configuration ok (topology file:$T/line.to
 # integers are decimal
 printf 'rho_us = 0500\nrho_us = 0x1f4\n' >"$T/r2c2d.conf"
 expect "-n: rho_us = 0x1f4 named with file, line and range" 2 "r2c2d.conf:2: bad value '0x1f4' for rho_us (a decimal integer 50..10000000)" -n -c "$T/r2c2d.conf"
+# -c as getopt takes it: -cFILE, -nc FILE; a file that cannot be read is
+# an error naming it (only a separate "-c FILE" used to be read at all)
+expect "-n -cFILE reads the file" 2 "r2c2d.conf:2: bad value '0x1f4' for rho_us" -n -c"$T/r2c2d.conf"
+expect "-nc FILE reads the file" 2 "r2c2d.conf:2: bad value '0x1f4' for rho_us" -nc "$T/r2c2d.conf"
+expect "-n -c/missing: an error naming the file" 2 "configuration file $T/none.conf: No such file or directory" -n -c"$T/none.conf"
+expect "-n -c DIR: an error naming it" 2 "configuration file $T: Is a directory" -n -c "$T"
+printf 'rho_us = 250\n' >"$T/ok.conf"
+printf 'topology = torus:8x1\n' >"$T/t81.conf"
+expect "-o is applied after the file, wherever it is given" 0 "configuration ok (topology torus:4x4: 16 nodes" -n -o topology=torus:4x4 -c "$T/t81.conf"
+expect "the last -c is read" 0 "configuration ok" -n -c "$T/r2c2d.conf" -c "$T/ok.conf"
 echo "1..$n"
 [ $fail -eq 0 ]

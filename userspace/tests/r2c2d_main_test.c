@@ -11,12 +11,112 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <linux/netlink.h>
 
 int r2c2d_main(int argc, char **argv);
+/*
+ * main.c's requests to the kernel go to the fake kernel below (its
+ * declarations in dnl.h are renamed alike), so the loop's steps that
+ * talk to r2c2.ko run here: family_back(), sample_own(), topo_step()
+ */
+#define dnl_open fake_dnl_open
+#define dnl_close fake_dnl_close
+#define dnl_node_get fake_dnl_node_get
+#define dnl_qflow_dump fake_dnl_qflow_dump
+#define dnl_flow_event fake_dnl_flow_event
+#define dnl_rate_set fake_dnl_rate_set
+#define dnl_routes_send fake_dnl_routes_send
+#define dnl_topo_dump fake_dnl_topo_dump
 #define main r2c2d_main
 #include "../r2c2d/main.c"
 #undef main
 #include "alloc_tap.h"
+
+/* ---- the fake kernel ---- */
+
+static struct dnl_node fake_node;	/* what NODE_GET answers */
+static struct dnl_qflow fake_q[8];	/* the qdisc's flows */
+static size_t fake_nq;
+static size_t fake_sent;		/* FLOW_EVENTs sent */
+/* TOPO_GET: fake_topo_n addresses, fake_nbr[addr * 8 + port] */
+static uint16_t fake_nbr[16 * R2C2_MAX_PORTS];
+static uint32_t fake_topo_n;
+static unsigned int fake_topo_dumps;
+
+int fake_dnl_open(struct dnl *n, uint32_t ifindex, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	memset(n, 0, sizeof(*n));
+	n->ifindex = ifindex;
+	n->family = 42;
+	return 0;
+}
+
+void fake_dnl_close(struct dnl *n)
+{
+	(void)n;
+}
+
+int fake_dnl_node_get(struct dnl *n, struct dnl_node *node, char *err,
+		      size_t errlen)
+{
+	(void)n;
+	(void)err;
+	(void)errlen;
+	*node = fake_node;
+	return 0;
+}
+
+int fake_dnl_qflow_dump(struct dnl *n,
+			void (*cb)(void *arg, const struct dnl_qflow *q),
+			void *arg)
+{
+	(void)n;
+	for (size_t i = 0; i < fake_nq; i++)
+		cb(arg, &fake_q[i]);
+	return 0;
+}
+
+int fake_dnl_flow_event(struct dnl *n, const struct mx_evt *e)
+{
+	(void)n;
+	(void)e;
+	fake_sent++;
+	return 0;
+}
+
+int fake_dnl_rate_set(struct dnl *n, const uint32_t *id,
+		      const uint64_t *rate, size_t k)
+{
+	(void)n;
+	(void)id;
+	(void)rate;
+	(void)k;
+	return 0;
+}
+
+int fake_dnl_routes_send(struct dnl *n, const struct rs_ent *e, size_t k)
+{
+	(void)n;
+	(void)e;
+	(void)k;
+	return 0;
+}
+
+int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint32_t max_n,
+		       uint32_t *nn, uint32_t *nodes)
+{
+	(void)n;
+	fake_topo_dumps++;
+	for (size_t i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++)
+		nbr[i] = R2C2_ADDR_NONE;
+	memcpy(nbr, fake_nbr, (size_t)fake_topo_n * R2C2_MAX_PORTS *
+	       sizeof(*nbr));
+	*nn = fake_topo_n;
+	*nodes = fake_topo_n;
+	return 0;
+}
 
 /*
  * a daemon as main() leaves it after setup (daemon_alloc(), NODE_GET,
@@ -491,6 +591,416 @@ static void conf__control(void)
 	daemon_free(&d);
 }
 
+/*
+ * One request through the control socket as a client sends it: cmd
+ * (len bytes, its newline included) to ctl_serve(), the answer into
+ * buf. Returns the answer's length, or -1.
+ */
+static ssize_t ctl_ask(struct r2c2d *d, const char *cmd, size_t len,
+		       char *buf, size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct pollfd p[1 + CTL_CLIENTS];
+	size_t n = 0, k;
+	bool accepted = false;
+	ssize_t r;
+	int fd, np, i;
+
+	snprintf(d->conf.control, sizeof(d->conf.control), "@r2c2d-ask-%d",
+		 (int)getpid());
+	if (ctl_open(d))
+		return -1;
+	k = strlen(d->conf.control);
+	memcpy(sa.sun_path, d->conf.control, k);
+	sa.sun_path[0] = 0;
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa,
+			      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + k)) ||
+	    write(fd, cmd, len) != (ssize_t)len) {
+		if (fd >= 0)
+			close(fd);
+		ctl_close(d);
+		return -1;
+	}
+	/* accept, read the line, write the answer, drop the client */
+	for (i = 0; i < 100 && !(accepted && !d->nctl); i++) {
+		np = ctl_pollfds(d, p);
+		if (poll(p, (nfds_t)np, 100) < 0)
+			break;
+		ctl_serve(d, p, np);
+		accepted |= d->nctl > 0;
+	}
+	while (n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = 0;
+	close(fd);
+	ctl_close(d);
+	return (ssize_t)n;
+}
+
+/* the effective capabilities hold CAP_NET_ADMIN (12) */
+static bool cap_net_admin(void)
+{
+	unsigned long long cap = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &cap) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return cap >> 12 & 1;
+}
+
+static long rmem_max(void)
+{
+	long v = -1;
+	FILE *f = fopen("/proc/sys/net/core/rmem_max", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * The event socket's 8 MB were asked for with SO_RCVBUF (libnl's
+ * nl_socket_set_buffer_size()), which stops at net.core.rmem_max though
+ * the daemon may force more; and nothing said what it got
+ */
+static void kernel__rcvbuf(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	char out[16384], want[96];
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	int got, cur = 0;
+	socklen_t len = sizeof(cur);
+	bool forced = false;
+	long max = rmem_max();
+
+	got = dnl_rcvbuf(fd, DNL_EV_RCVBUF, &forced);
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cur, &len);
+	close(fd);
+	ok(got > 0 && got == cur,
+	   "dnl_rcvbuf() returns the socket's buffer (%d; getsockopt %d)",
+	   got, cur);
+	if (cap_net_admin())
+		ok(forced && got >= 2 * DNL_EV_RCVBUF,
+		   "with CAP_NET_ADMIN: SO_RCVBUFFORCE, %d bytes (rmem_max %ld)",
+		   got, max);
+	else
+		ok(!forced && max > 0 &&
+		   got == 2 * (max < DNL_EV_RCVBUF ? (int)max : DNL_EV_RCVBUF),
+		   "without CAP_NET_ADMIN: SO_RCVBUF, up to rmem_max %ld (%d)",
+		   max, got);
+	daemon_on(&d, 0, dims, 1);
+	d.nl.ev_rcvbuf = got;
+	d.nl.ev_rcvbuf_forced = forced;
+	snprintf(want, sizeof(want),
+		 "\"event_rcvbuf\":%d,\"event_rcvbuf_forced\":%s", got,
+		 forced ? "true" : "false");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 && strstr(out, want),
+	   "daemon show: kernel.%s", want);
+	daemon_free(&d);
+}
+
+/*
+ * The module reloaded with another node address: family_back() took the
+ * new address, but the matrix went on counting the old one's flows as
+ * its own, so once they expired no flow was own and rounds stopped
+ */
+static void family__new_address(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	uint64_t now = 10000 * MS, ttl;
+
+	ok(daemon_on(&d, 0, dims, 1) == 0, "node 0 of a three-node ring");
+	ttl = (uint64_t)d.conf.expire_ms * MS;
+	fake_q[0] = (struct dnl_qflow){
+		.id = 7, .dst = 1, .state = R2C2_RS_SET, .weight = 1,
+	};
+	fake_nq = 1;
+	sample_own(&d, now);
+	ok(d.mx.own == 1, "the qdisc's flow is the node's own (%u)", d.mx.own);
+	d.computed_gen = d.mx.gen;	/* its round ran */
+	family_lost(&d, now);
+	fake_node = (struct dnl_node){ .addr = 2, .ndims = 1, .dims = { 3 } };
+	ok(family_back(&d, now + 300 * MS) && d.node.addr == 2,
+	   "the module is back; the node is 2 now (%u)", d.node.addr);
+	ok(d.mx.own_src == 2, "the matrix's own address is 2 (%d)",
+	   d.mx.own_src);
+	/* the qdisc after the reload has a flow to node 1 */
+	fake_q[0].id = 9;
+	sample_own(&d, now + 310 * MS);
+	/* the loop's expiry, once nothing refreshed the old flows */
+	mx_expire(&d.mx, now + 310 * MS + ttl + 1, ttl, d.node.addr);
+	ok(mx_find(&d.mx, 2, 9) != MX_NONE && d.mx.own == 1 && round_due(&d),
+	   "a flow of the new address is own and makes a round due (%u own)",
+	   d.mx.own);
+	ok(mx_find(&d.mx, 0, 7) == MX_NONE,
+	   "the old address's flow is not in the matrix");
+	fake_nq = 0;
+	daemon_free(&d);
+}
+
+/* lines of file path holding s */
+static int lines_with(const char *path, const char *s)
+{
+	char line[1024];
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, s) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A graph naming a neighbour past the addresses r2c2d takes (4096) made
+ * every read fail (EINVAL), and a failed read was retried 20 ms later,
+ * for good: TOPO_GET every 20 ms while the graph stays. The loop's
+ * schedule run on a clock of its own: next_deadline() says when, the
+ * read is taken then, for 10 s of failures, then the graph is fixed.
+ */
+static void topo__retry_backoff(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	uint64_t t0 = 1000000 * MS, now = t0, next, last = 0, gap, gmax = 0;
+	uint64_t far = UINT64_MAX / 4;
+	char logp[] = "/tmp/r2c2d_topo_log_XXXXXX", out[16384];
+	unsigned int reads, i;
+	int lfd, err2;
+
+	daemon_conf(&d, 0, dims, 1, "digest_ms=0;ga_interval_ms=0");
+	/* a ring 0-1-2 (ports 0 and 1); node 2's port 2 names node 5000 */
+	memset(fake_nbr, 0xff, sizeof(fake_nbr));
+	for (i = 0; i < 3; i++) {
+		fake_nbr[i * R2C2_MAX_PORTS + 0] = (uint16_t)((i + 1) % 3);
+		fake_nbr[i * R2C2_MAX_PORTS + 1] = (uint16_t)((i + 2) % 3);
+	}
+	fake_nbr[2 * R2C2_MAX_PORTS + 2] = 5000;
+	fake_topo_n = 3;
+	fake_topo_dumps = 0;
+	/* nothing else due: no sample, refresh, expiry, lease or round */
+	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns = far;
+	d.last_lease_ns = d.last_digest_ns = far;
+	d.computed_gen = d.mx.gen;
+	d.topo_dirty = true;
+	d.topo_dirty_ns = t0 - TOPO_HOLDOFF_MS * MS;
+	fflush(stderr);
+	err2 = dup(2);
+	lfd = mkstemp(logp);
+	dup2(lfd, 2);
+	while (d.topo_dirty) {
+		next = next_deadline(&d, now);
+		if (next >= t0 + 10000 * MS)
+			break;
+		if (next > now)
+			now = next;
+		gap = last ? now - last : 0;
+		if (gap > gmax)
+			gmax = gap;
+		last = now;
+		topo_step(&d, now);
+	}
+	reads = fake_topo_dumps;
+	ok(reads >= 5 && reads <= 16,
+	   "a graph that cannot be taken: %u reads in 10 s, not one every 20 ms",
+	   reads);
+	ok(gmax >= 2000 * MS && gmax <= 5000 * MS,
+	   "the retries back off to a few seconds (longest wait %llu ms)",
+	   (unsigned long long)(gmax / MS));
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"retry_ms\":5000") && strstr(out, "\"failing\":") &&
+	   strstr(out, "\"last_error\":\"node 2 port 2 names neighbour 5000,"),
+	   "daemon show: topology.failing, retry_ms 5000, last_error");
+	/* the graph fixed: the next read takes it and the backoff ends */
+	fake_nbr[2 * R2C2_MAX_PORTS + 2] = R2C2_ADDR_NONE;
+	now = next_deadline(&d, now) > now ? next_deadline(&d, now) : now;
+	topo_step(&d, now);
+	fflush(stderr);
+	dup2(err2, 2);
+	close(err2);
+	close(lfd);
+	ok(!d.topo_dirty && fake_topo_dumps == reads + 1,
+	   "the fixed graph is read at the next retry and taken");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"failing\":0,\"retry_ms\":0"),
+	   "daemon show: failing 0, retry_ms 0 once a read works");
+	ok(lines_with(logp, "graph cannot be taken") == 1 &&
+	   lines_with(logp, "graph read again") == 1,
+	   "logged once when reads began failing (%d) and once when they worked again (%d), not at every retry",
+	   lines_with(logp, "graph cannot be taken"),
+	   lines_with(logp, "graph read again"));
+	unlink(logp);
+	fake_topo_n = 0;
+	daemon_free(&d);
+}
+
+/*
+ * jq's reading of a JSON text: filter's output (-r: raw) into out, or
+ * -1 when jq refuses the text; -2 when there is no jq
+ */
+static int jq_read(const char *json, const char *filter, char *out,
+		   size_t size)
+{
+	char in[] = "/tmp/r2c2d_jq_XXXXXX", cmd[256];
+	size_t n = 0;
+	FILE *p;
+	int fd, st;
+
+	if (system("command -v jq >/dev/null 2>&1"))
+		return -2;
+	fd = mkstemp(in);
+	if (fd < 0 || write(fd, json, strlen(json)) != (ssize_t)strlen(json)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "jq -j '%s' %s 2>/dev/null", filter, in);
+	p = popen(cmd, "r");
+	if (p) {
+		n = fread(out, 1, size - 1, p);
+		st = pclose(p);
+	} else {
+		st = -1;
+	}
+	out[n] = 0;
+	unlink(in);
+	return st == 0 ? (int)n : -1;
+}
+
+/*
+ * The unknown-command answer echoed the client's line into a JSON string
+ * as is: a quote, a backslash or a control byte made it no JSON at all.
+ * Same for a file: topology, whose path may hold them.
+ */
+static void ctl__json_escaping(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	/* everything but the newline that ends the line */
+	static const char cmd[] = "sh\"ow\\ \x01\x1f\t\r\x7f }";
+	char line[64], out[16384], got[256], want[256], dir[] = "/tmp/r2c2d_q_XXXXXX";
+	char path[128], conf[192];
+	int r;
+
+	daemon_on(&d, 0, dims, 1);
+	snprintf(line, sizeof(line), "%s\n", cmd);
+	ok(ctl_ask(&d, line, strlen(line), out, sizeof(out)) > 0,
+	   "an unknown command is answered");
+	/* the line ends at \r (ctl.c cuts it there) */
+	snprintf(want, sizeof(want), "unknown command '%.*s' (show, matrix)",
+		 (int)strcspn(cmd, "\r"), cmd);
+	r = jq_read(out, ".error", got, sizeof(got));
+	if (r == -2)
+		ok(1, "# SKIP no jq");
+	else
+		ok(r >= 0 && !strcmp(got, want),
+		   "the answer is JSON, the command in its error as sent (%s)",
+		   r < 0 ? out : "same");
+	daemon_free(&d);
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/a\"b\\c\x02.topo", dir);
+	write_file(path, "nodes 3\nduplex 0 1 1G\nduplex 1 2 1G\n");
+	snprintf(conf, sizeof(conf), "topology=file:%s", path);
+	ok(daemon_conf(&d, 0, dims, 1, conf) == 0, "a topology file whose name holds \", \\ and \\x02");
+	r = ctl_ask(&d, "show\n", 5, out, sizeof(out));
+	snprintf(want, sizeof(want), "file:%s", path);
+	r = r > 0 ? jq_read(out, ".config.topology", got, sizeof(got)) : -1;
+	if (r == -2)
+		ok(1, "# SKIP no jq");
+	else
+		ok(r >= 0 && !strcmp(got, want),
+		   "daemon show is JSON, config.topology the file's name as given");
+	unlink(path);
+	rmdir(dir);
+	daemon_free(&d);
+}
+
+static uint32_t demand_of(const struct r2c2d *d, uint16_t src, uint32_t id)
+{
+	uint32_t i = mx_find(&d->mx, src, id);
+
+	return i == MX_NONE ? 0 : d->mx.f[i].demand_kbps;
+}
+
+/*
+ * r2c2.ko multicasts every FLOW_EVENT back to the node's own listeners:
+ * the daemon applied its own announcements when they came back, though
+ * main.c said it did not, and a REFRESH sent before a demand changed put
+ * the old demand back
+ */
+static void event__own_echo(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	char out[16384];
+	struct mx_flow *f;
+	uint64_t gen;
+	struct mx_evt e = {
+		.type = R2C2_FE_REFRESH, .src = 0, .id = 7, .dst = 1,
+		.weight = 1, .demand_kbps = R2C2_DEMAND_UNLIMITED,
+	};
+
+	daemon_on(&d, 0, dims, 1);
+	fake_q[0] = (struct dnl_qflow){
+		.id = 7, .dst = 1, .state = R2C2_RS_SET, .weight = 1,
+	};
+	fake_nq = 1;
+	sample_own(&d, 1000 * MS);
+	fake_nq = 0;
+	/* the estimator's new demand, as on_qflow() sets it */
+	f = &d.mx.f[mx_find(&d.mx, 0, 7)];
+	mx_term_out(&d.mx, f);
+	f->demand_kbps = 1000;
+	mx_term_in(&d.mx, f);
+	d.mx.gen++;
+	gen = d.mx.gen;
+	/* the REFRESH sent before it comes back */
+	on_event(&d, &e);
+	ok(demand_of(&d, 0, 7) == 1000 && d.mx.gen == gen,
+	   "a stale REFRESH of an own flow heard back leaves its demand (%u kbit/s)",
+	   demand_of(&d, 0, 7));
+	e.type = R2C2_FE_UPDATE;
+	on_event(&d, &e);
+	e.type = R2C2_FE_START;
+	on_event(&d, &e);
+	ok(demand_of(&d, 0, 7) == 1000 && d.mx.gen == gen,
+	   "so do an UPDATE and a START of it heard back (%u kbit/s)",
+	   demand_of(&d, 0, 7));
+	/* another node's flow: applied */
+	e = (struct mx_evt){ .type = R2C2_FE_REFRESH, .src = 1, .id = 8,
+			     .dst = 2, .weight = 1, .demand_kbps = 500 };
+	on_event(&d, &e);
+	ok(demand_of(&d, 1, 8) == 500, "node 1's REFRESH is applied");
+	/* the qdisc's START of a flow not held yet, and its FINISH */
+	e = (struct mx_evt){ .type = R2C2_FE_START, .src = 0, .id = 9,
+			     .dst = 2, .weight = 1,
+			     .demand_kbps = R2C2_DEMAND_UNLIMITED };
+	on_event(&d, &e);
+	ok(mx_find(&d.mx, 0, 9) != MX_NONE && d.mx.own == 2,
+	   "the qdisc's START of a new own flow is taken (%u own)", d.mx.own);
+	e.type = R2C2_FE_FINISH;
+	on_event(&d, &e);
+	ok(mx_find(&d.mx, 0, 9) == MX_NONE, "and its FINISH");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"own_echoes\":3"),
+	   "daemon show: events.own_echoes 3");
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -505,5 +1015,10 @@ int main(void)
 	conf__demand();
 	conf__ga();
 	conf__control();
+	family__new_address();
+	kernel__rcvbuf();
+	topo__retry_backoff();
+	ctl__json_escaping();
+	event__own_echo();
 	return tap_done();
 }

@@ -917,6 +917,73 @@ static void state__save_load(void)
 	mx_fini(&m);
 }
 
+/* the longest hash chain of m */
+static uint32_t longest_chain(const struct mx *m)
+{
+	uint32_t b, i, n, max = 0;
+
+	for (b = 0; b < m->nb; b++) {
+		n = 0;
+		for (i = m->bucket[b]; i != MX_NONE; i = m->f[i].next)
+			n++;
+		if (n > max)
+			max = n;
+	}
+	return max;
+}
+
+/*
+ * The bucket hash was (src << 32 | id) times a constant, unkeyed: one
+ * source could pick flow ids that share a bucket at every table size up
+ * to 4096 and chain its whole quota into one list, walked by every
+ * lookup of its flows. N such ids of source 5, found as anyone could.
+ */
+static void matrix__hash_keyed(void)
+{
+	enum { N = 2000 };
+	static uint32_t ids[N];
+	const uint64_t key0[2] = { 0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull };
+	const uint64_t key1[2] = { 1, 2 }, key2[2] = { 3, 4 };
+	uint64_t h, want = 0;
+	uint32_t id, n = 0, i, moved = 0, lost = 0, *b1;
+	struct mx m;
+
+	for (id = 0; n < N; id++) {
+		h = ((uint64_t)5 << 32 | id) * 0x9e3779b97f4a7c15ull >> 32 & 4095;
+		if (!n)
+			want = h;
+		if (h == want)
+			ids[n++] = id;
+	}
+	mx_init(&m, 0);
+	for (i = 0; i < N; i++)
+		mx_apply(&m, &(struct mx_evt){ .type = R2C2_FE_START, .src = 5,
+					       .id = ids[i], .dst = 1,
+					       .weight = 1 }, 1);
+	ok(m.n == N && longest_chain(&m) <= 16,
+	   "%u flow ids picked to collide under an unkeyed hash: longest chain %u in %u buckets",
+	   m.n, longest_chain(&m), m.nb);
+	/* SipHash-2-4's reference vector: key 00..0f, message 00..07 */
+	ok(mx_siphash(key0, 0x0706050403020100ull) == 0x93f5f5799a932462ull,
+	   "mx_siphash() is SipHash-2-4 (%016llx)",
+	   (unsigned long long)mx_siphash(key0, 0x0706050403020100ull));
+	/* the same flows under two keys: other buckets */
+	mx_set_key(&m, key1);
+	b1 = malloc(N * sizeof(*b1));
+	for (i = 0; i < N; i++)
+		b1[i] = mx_hash(&m, 5, ids[i]);
+	mx_set_key(&m, key2);
+	for (i = 0; i < N; i++) {
+		moved += b1[i] != mx_hash(&m, 5, ids[i]);
+		lost += mx_find(&m, 5, ids[i]) == MX_NONE;
+	}
+	ok(moved > N * 9 / 10 && !lost && longest_chain(&m) <= 16,
+	   "another key places %u of the %u flows in other buckets; every flow found (%u lost)",
+	   moved, N, lost);
+	free(b1);
+	mx_fini(&m);
+}
+
 int main(void)
 {
 	matrix__start_finish();
@@ -926,6 +993,7 @@ int main(void)
 	matrix__expiry();
 	matrix__resync();
 	matrix__random_vs_model();
+	matrix__hash_keyed();
 	rate__should_push();
 	rate__batch();
 	rate__demand();
