@@ -132,6 +132,60 @@ static void matrix__update_refresh(void)
 	e.rproto = R2C2_RP_VLB;
 	ok(mx_apply(&m, &e, 8) == 1 && m.f[0].rproto == R2C2_RP_VLB,
 	   "update changes routing");
+	{
+		uint32_t n, h = mx_digest(&m, 3, &n), n2;
+
+		/* a priority change alone: it changes the allocation */
+		g = m.gen;
+		e.prio = 5;
+		ok(mx_apply(&m, &e, 9) == 1 && m.gen == g + 1 &&
+		   m.f[0].prio == 5 && m.f[0].changed_ns == 9 &&
+		   m.f[0].refresh_ns == 9 && mx_digest(&m, 3, &n) != h &&
+		   mx_digest(&m, 3, &n) == mx_digest_walk(&m, 3, &n2) &&
+		   n == 1 && n2 == 1,
+		   "update of the priority alone: a change (prio %u, gen +%llu, changed at %llu), the digest moves",
+		   m.f[0].prio, (unsigned long long)(m.gen - g),
+		   (unsigned long long)m.f[0].changed_ns);
+		e.type = R2C2_FE_REFRESH;
+		ok(mx_apply(&m, &e, 10) == 0 && m.f[0].changed_ns == 9 &&
+		   m.f[0].refresh_ns == 10 && m.f[0].prio == 5,
+		   "a refresh with the same fields: no change, refreshed");
+	}
+	mx_fini(&m);
+}
+
+/*
+ * mx_drop_stale(): a source's flows last announced before the time
+ * given go, those announced at that time or later stay, as do other
+ * sources' flows however old
+ */
+static void matrix__drop_stale(void)
+{
+	static const uint64_t at[5] = { 10, 19, 20, 20, 30 };
+	struct mx m;
+	struct mx_evt e;
+	uint32_t i, n, n2, left = 0;
+
+	mx_init(&m, 0);
+	for (i = 0; i < 5; i++) {
+		e = ev(R2C2_FE_START, 5, i, 6);
+		mx_apply(&m, &e, at[i]);
+	}
+	e = ev(R2C2_FE_START, 7, 0, 6);
+	mx_apply(&m, &e, 1);
+	ok(mx_drop_stale(&m, 5, 20) == 2 && m.n == 4,
+	   "drop_stale(before 20): the flows of 10 and 19 go (%u left)", m.n);
+	for (i = 0; i < 5; i++)
+		left += mx_find(&m, 5, i) != MX_NONE;
+	ok(left == 3 && mx_find(&m, 5, 0) == MX_NONE &&
+	   mx_find(&m, 5, 1) == MX_NONE && mx_find(&m, 5, 2) != MX_NONE &&
+	   mx_find(&m, 5, 3) != MX_NONE && mx_find(&m, 7, 0) != MX_NONE,
+	   "those announced at 20 and later stay, another source's old one too");
+	ok(mx_digest(&m, 5, &n) == mx_digest_walk(&m, 5, &n2) && n == 3 &&
+	   n2 == 3, "the kept digest follows (%u flows)", n);
+	ok(mx_drop_stale(&m, 5, 20) == 0 && mx_drop_stale(&m, 5, 31) == 3 &&
+	   m.n == 1 && mx_find(&m, 7, 0) != MX_NONE,
+	   "again: nothing; before 31: the other three");
 	mx_fini(&m);
 }
 
@@ -925,6 +979,7 @@ int main(void)
 	matrix__quota();
 	matrix__expiry();
 	matrix__resync();
+	matrix__drop_stale();
 	matrix__random_vs_model();
 	rate__should_push();
 	rate__batch();
