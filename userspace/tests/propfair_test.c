@@ -146,6 +146,23 @@ int main(void)
 	ok(r2c2_propfair(pf, f, 3, 0.1, x, &it) == 0 && fabs(x[2] - 0.5) < 1e-6 && fabs(x[0] - 1.1) < 1e-3,
 	   "demand cap 0.5 and 10%% headroom: others get (2.7-0.5)/2 = 1.1 (%.5f %.5f %.5f)",
 	   x[0], x[1], x[2]);
+	/* what is refused */
+	f[2].demand = 0;
+	f[1].weight = 0;
+	ok(r2c2_propfair(pf, f, 3, 0, x, &it) == -EINVAL, "weight 0 rejected");
+	f[1].weight = 1;
+	f[1].prio = R2C2_PRIO_LEVELS;
+	ok(r2c2_propfair(pf, f, 3, 0, x, &it) == -EINVAL, "priority %d rejected",
+	   R2C2_PRIO_LEVELS);
+	f[1].prio = 0;
+	f[1].demand = -1;
+	ok(r2c2_propfair(pf, f, 3, 0, x, &it) == -EINVAL, "negative demand rejected");
+	f[1].demand = 0;
+	ok(r2c2_propfair(pf, f, 3, 1, x, &it) == -EINVAL &&
+	   r2c2_propfair(pf, f, 3, -0.1, x, &it) == -EINVAL,
+	   "headroom 1 and -0.1 rejected");
+	ok(r2c2_propfair(pf, f, 3, 0, x, &it) == 0 && fabs(x[0] - 0.75) < 1e-4,
+	   "valid again: 0.75:0.75:1.5 (%.5f %.5f %.5f)", x[0], x[1], x[2]);
 	r2c2_pf_free(pf);
 	r2c2_rtab_free(rt);
 	r2c2_topo_free(t);
