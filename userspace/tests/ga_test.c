@@ -119,6 +119,16 @@ static bool gadgets_best(const struct r2c2_flow *f)
 	return true;
 }
 
+static bool all_dor(const struct r2c2_flow *f)
+{
+	int i;
+
+	for (i = 0; i < 2 * NG; i++)
+		if (f[i].rproto != R2C2_RP_DOR)
+			return false;
+	return true;
+}
+
 static void gadgets(void)
 {
 	const double best = NG / 2 * (2 + 4.0 / 3);
@@ -144,6 +154,17 @@ static void gadgets(void)
 	   r0.fitness >= NG / 2 * 3.0 - 1e-9 && r0.fitness < best - 0.1,
 	   "%d gadgets: generation 0 (all-RPS %.4g, all-DOR %.4g, 97 random) has at best %.4g, below the best mix %.4g",
 	   NG, r0.initial, NG / 2 * 3.0, r0.fitness, best);
+	/*
+	 * three genotypes, no generation after the first: the current one
+	 * (all-RPS) and one for each allowed protocol, the best all-DOR
+	 */
+	o.population = 3;
+	memcpy(g, f, sizeof(f));
+	ok(r2c2_ga_select(rt, g, 2 * NG, NULL, &o, &r0) == 0 &&
+	   fabs(r0.fitness - NG / 2 * 3.0) < 1e-9 && all_dor(g),
+	   "generation 0 holds every single-protocol assignment: population 3, all-DOR's %.4g (got %.4g)",
+	   NG / 2 * 3.0, r0.fitness);
+	o.population = 100;
 	/* the whole search: the best mix, by crossover and mutation */
 	o.max_gen = 1000;
 	memcpy(g, f, sizeof(f));
@@ -154,6 +175,13 @@ static void gadgets(void)
 	   r.generations > o.stall_gen && fabs(chk - best) < 1e-9,
 	   "%d gadgets: the search finds the best mix (%.4g, want %.4g; the assignment returned has %.4g) after %u generations",
 	   NG, r.fitness, best, chk, r.generations);
+	/* no mutation: crossover alone puts generation 0's genes together */
+	o.mutation = 0;
+	memcpy(g, f, sizeof(f));
+	ok(r2c2_ga_select(rt, g, 2 * NG, NULL, &o, &r) == 0 &&
+	   fabs(r.fitness - best) < 1e-9 && gadgets_best(g),
+	   "%d gadgets, no mutation: crossover finds the best mix from generation 0's genes (%.4g, want %.4g)",
+	   NG, r.fitness, best);
 	/*
 	 * Two genotypes, one of them elite: generation 0 is the current
 	 * assignment and the first allowed protocol's, both all-RPS. DOR,
@@ -169,6 +197,29 @@ static void gadgets(void)
 	   fabs(r.fitness - best) < 1e-9 && gadgets_best(g),
 	   "%d gadgets, population 2 of all-RPS: mutation brings DOR in, the best mix found (%.4g, want %.4g) in %u generations",
 	   NG, r.fitness, best, r.generations);
+	/*
+	 * it stopped stall_gen generations after its last improvement, at
+	 * generation L: a run cut at L (the same random draws) has it, one
+	 * cut at L - 1 does not. Improvements are sparse here: a search
+	 * counting the generations without one since the start, not since
+	 * the last one, stops elsewhere.
+	 */
+	{
+		unsigned int L = r.generations - o.stall_gen;
+		struct r2c2_ga_result rl, rl1;
+
+		o.max_gen = L;
+		memcpy(g, f, sizeof(f));
+		r2c2_ga_select(rt, g, 2 * NG, NULL, &o, &rl);
+		o.max_gen = L - 1;
+		memcpy(g, f, sizeof(f));
+		r2c2_ga_select(rt, g, 2 * NG, NULL, &o, &rl1);
+		ok(r.generations > o.stall_gen && rl.fitness == r.fitness &&
+		   rl1.fitness < r.fitness,
+		   "stops stall_gen (%u) generations after the last improvement: at generation %u %.4g, at %u %.4g",
+		   o.stall_gen, L, rl.fitness, L - 1, rl1.fitness);
+		o.max_gen = 5000;
+	}
 	o.mutation = 0;
 	memcpy(g, f, sizeof(f));
 	ok(r2c2_ga_select(rt, g, 2 * NG, NULL, &o, &r) == 0 &&
