@@ -30,6 +30,10 @@
 #   make figures-data    rerun the VM runs behind that data, then redraw
 #                        (~15 min on 2 cores; scripts/figures.sh)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
+#   make mutants         mutation testing of the userspace unit tests
+#                        (scripts/mutants.sh, userspace/tests/mutants.list;
+#                        not in make check; MUTANTS_ARGS="-c" only checks
+#                        the list, MUTANTS_ARGS="NAME..." runs some)
 #   make bench-forward   forwarding benchmark in a VM, both kernels
 #                        (BENCH_ARGS="-r 3 -s 64" etc. go to bench/forward.sh)
 #   make install         modules for KVER, tools, tc plugin, man pages, units,
@@ -53,7 +57,7 @@ KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-debug-6.12 check-fuzz check-lifecycle check-rack demo clean checkpatch bench-forward
-.PHONY: figures figures-data
+.PHONY: figures figures-data mutants
 .PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb
 
 VERSION	:= 0.1.0
@@ -152,6 +156,11 @@ check-lifecycle: modules-all userspace
 
 demo:
 	bash scripts/demo.sh
+
+# Each mutant of the list in a scratch copy, its unit tests rebuilt without
+# sanitizers (Documentation/testing.md, "Mutation testing")
+mutants:
+	bash scripts/mutants.sh $(MUTANTS_ARGS)
 
 figures:
 	@bash scripts/figures.sh draw

@@ -342,6 +342,23 @@ static void figure3_and_extensions(void)
 	r2c2_maxmin(rt, f, 2, 0.05, x, NULL);
 	ok(fabs(x[0] - 4.75) < 1e-12 && fabs(x[1] - 4.75) < 1e-12,
 	   "headroom 5%%: two flows on one 10-link get 4.75 each (%g, %g)", x[0], x[1]);
+	/* the certificate refuses what is not max-min fair */
+	{
+		struct r2c2_check chk;
+		double over[2] = { 5, 5 }, unfair[2] = { 6.5, 3 };
+
+		ok(r2c2_maxmin_check(rt, f, 2, 0.05, x, 1e-9, &chk) == 0,
+		   "certificate of {4.75, 4.75}");
+		ok(r2c2_maxmin_check(rt, f, 2, 0.05, over, 1e-9, &chk) == -EDOM &&
+		   fabs(chk.max_over - (10 - 9.5) / 9.5) < 1e-12 &&
+		   chk.why && strstr(chk.why, "above usable capacity"),
+		   "certificate refused: {5, 5} puts 10 on a link of 9.5 usable (%s)",
+		   chk.why ? chk.why : "accepted");
+		ok(r2c2_maxmin_check(rt, f, 2, 0.05, unfair, 1e-9, &chk) == -EDOM &&
+		   chk.bad_flow == 1 && chk.why && strstr(chk.why, "without a bottleneck"),
+		   "certificate refused: {6.5, 3} fills the link, but flow 1 is not the fastest there (bad flow %ld: %s)",
+		   chk.bad_flow, chk.why ? chk.why : "accepted");
+	}
 	/* errors */
 	f[2] = (struct r2c2_flow){ .src = 1, .dst = 1, .weight = 1 };
 	ok(r2c2_maxmin(rt, f, 3, 0.05, x, NULL) == -EINVAL, "src == dst rejected");
@@ -358,6 +375,11 @@ static void figure3_and_extensions(void)
 	r2c2_topo_free(t);
 	r2c2_topo_grid(&t, dims4, 2, true, 10e9);
 	r2c2_rtab_new(&rt, t);
+	for (p = 0; p < __R2C2_RP_MAX; p++) {
+		f[0] = (struct r2c2_flow){ .src = 3, .dst = 3, .rproto = p, .weight = 1 };
+		ok(r2c2_maxmin(rt, f, 1, 0.05, x, NULL) == -EINVAL,
+		   "src == dst rejected on torus:4x4 too (%s)", r2c2_rproto_name(p));
+	}
 	for (p = 0; p < __R2C2_RP_MAX; p++) {
 		f[0] = (struct r2c2_flow){ .src = 0, .dst = 5, .rproto = p, .weight = 1e-300 };
 		x[0] = -1;

@@ -293,6 +293,41 @@ static void digest__others_answer(void)
 	mx_fini(&rx);
 }
 
+/*
+ * one digest that disagrees (an event on its way), then one that
+ * matches: a repair noted, and the next miss counts from one again
+ */
+static void digest__one_miss(void)
+{
+	struct dg g = { .period_ns = PERIOD };
+	struct mx sx, rx;
+	enum dg_verdict v1, v2, v3;
+	uint64_t t = 1000 * MS;
+
+	mx_init(&sx, 0);
+	mx_init(&rx, 0);
+	both(&sx, &rx, fe(R2C2_FE_START, 1, 7), false, t);
+	both(&sx, &rx, fe(R2C2_FE_START, 2, 7), true, t);
+	v1 = hear(&g, &rx, &sx, 0, t + PERIOD);
+	/* its REFRESH comes */
+	mx_apply(&rx, &(struct mx_evt){ .type = R2C2_FE_REFRESH, .src = SRC,
+					.id = 2, .dst = 7, .weight = 1,
+					.demand_kbps = R2C2_DEMAND_UNLIMITED },
+		 t + PERIOD + MS);
+	v2 = hear(&g, &rx, &sx, 0, t + 2 * PERIOD);
+	ok(v1 == DG_WAIT && v2 == DG_MATCH && g.repaired_ns == t + 2 * PERIOD &&
+	   !g.src[SRC].misses && !g.st.asked,
+	   "one digest off, the next matches: not asked, the repair noted (%d %d)",
+	   v1, v2);
+	both(&sx, &rx, fe(R2C2_FE_START, 3, 7), true, t + 2 * PERIOD + MS);
+	v3 = hear(&g, &rx, &sx, 0, t + 3 * PERIOD);
+	ok(v3 == DG_WAIT && g.src[SRC].misses == 1 && !g.st.asked,
+	   "a new miss after the match counts from one: waits (%d)", v3);
+	dg_fini(&g);
+	mx_fini(&sx);
+	mx_fini(&rx);
+}
+
 /* a source whose flows this node refused: never asked (it cannot help) */
 static void digest__refused(void)
 {
@@ -344,6 +379,7 @@ int main(void)
 	digest__lost_finish();
 	digest__lossy_answer();
 	digest__others_answer();
+	digest__one_miss();
 	digest__refused();
 	digest__answers();
 	return tap_done();

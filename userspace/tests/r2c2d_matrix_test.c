@@ -132,6 +132,60 @@ static void matrix__update_refresh(void)
 	e.rproto = R2C2_RP_VLB;
 	ok(mx_apply(&m, &e, 8) == 1 && m.f[0].rproto == R2C2_RP_VLB,
 	   "update changes routing");
+	{
+		uint32_t n, h = mx_digest(&m, 3, &n), n2;
+
+		/* a priority change alone: it changes the allocation */
+		g = m.gen;
+		e.prio = 5;
+		ok(mx_apply(&m, &e, 9) == 1 && m.gen == g + 1 &&
+		   m.f[0].prio == 5 && m.f[0].changed_ns == 9 &&
+		   m.f[0].refresh_ns == 9 && mx_digest(&m, 3, &n) != h &&
+		   mx_digest(&m, 3, &n) == mx_digest_walk(&m, 3, &n2) &&
+		   n == 1 && n2 == 1,
+		   "update of the priority alone: a change (prio %u, gen +%llu, changed at %llu), the digest moves",
+		   m.f[0].prio, (unsigned long long)(m.gen - g),
+		   (unsigned long long)m.f[0].changed_ns);
+		e.type = R2C2_FE_REFRESH;
+		ok(mx_apply(&m, &e, 10) == 0 && m.f[0].changed_ns == 9 &&
+		   m.f[0].refresh_ns == 10 && m.f[0].prio == 5,
+		   "a refresh with the same fields: no change, refreshed");
+	}
+	mx_fini(&m);
+}
+
+/*
+ * mx_drop_stale(): a source's flows last announced before the time
+ * given go, those announced at that time or later stay, as do other
+ * sources' flows however old
+ */
+static void matrix__drop_stale(void)
+{
+	static const uint64_t at[5] = { 10, 19, 20, 20, 30 };
+	struct mx m;
+	struct mx_evt e;
+	uint32_t i, n, n2, left = 0;
+
+	mx_init(&m, 0);
+	for (i = 0; i < 5; i++) {
+		e = ev(R2C2_FE_START, 5, i, 6);
+		mx_apply(&m, &e, at[i]);
+	}
+	e = ev(R2C2_FE_START, 7, 0, 6);
+	mx_apply(&m, &e, 1);
+	ok(mx_drop_stale(&m, 5, 20) == 2 && m.n == 4,
+	   "drop_stale(before 20): the flows of 10 and 19 go (%u left)", m.n);
+	for (i = 0; i < 5; i++)
+		left += mx_find(&m, 5, i) != MX_NONE;
+	ok(left == 3 && mx_find(&m, 5, 0) == MX_NONE &&
+	   mx_find(&m, 5, 1) == MX_NONE && mx_find(&m, 5, 2) != MX_NONE &&
+	   mx_find(&m, 5, 3) != MX_NONE && mx_find(&m, 7, 0) != MX_NONE,
+	   "those announced at 20 and later stay, another source's old one too");
+	ok(mx_digest(&m, 5, &n) == mx_digest_walk(&m, 5, &n2) && n == 3 &&
+	   n2 == 3, "the kept digest follows (%u flows)", n);
+	ok(mx_drop_stale(&m, 5, 20) == 0 && mx_drop_stale(&m, 5, 31) == 3 &&
+	   m.n == 1 && mx_find(&m, 7, 0) != MX_NONE,
+	   "again: nothing; before 31: the other three");
 	mx_fini(&m);
 }
 
@@ -152,6 +206,16 @@ static void matrix__invalid(void)
 	e.rproto = 7;
 	ok(mx_apply(&m, &e, 1) == -EINVAL && m.n == 0 && m.st.invalid == 4,
 	   "bad rproto rejected, nothing learnt");
+	e.rproto = 0;
+	e.prio = 16;
+	ok(mx_apply(&m, &e, 1) == -EINVAL && m.n == 0, "priority 16 rejected");
+	e.prio = 15;
+	ok(mx_apply(&m, &e, 1) == 1 && m.n == 1 && m.f[0].prio == 15,
+	   "priority 15 taken");
+	e.prio = 0;
+	e.type = R2C2_FE_FINISH;
+	mx_apply(&m, &e, 1);
+	e.type = R2C2_FE_START;
 	mx_fini(&m);
 	mx_init(&m, 2);
 	e.rproto = 0;
@@ -246,6 +310,11 @@ static void matrix__expiry(void)
 	   "the kept source's flows stay");
 	ok(mx_expire(&m, 1600 * MS, 500 * MS, -1) == 71 && m.n == 0,
 	   "a crashed node's flows go after the ttl");
+	e = ev(R2C2_FE_START, 1, 1, 2);
+	mx_apply(&m, &e, 2000 * MS);
+	ok(mx_expire(&m, 2500 * MS, 500 * MS, -1) == 0 && m.n == 1 &&
+	   mx_expire(&m, 2500 * MS + 1, 500 * MS, -1) == 1 && m.n == 0,
+	   "a flow refreshed exactly ttl ago stays, 1 ns later it goes");
 	mx_fini(&m);
 }
 
@@ -301,6 +370,10 @@ static void rate__should_push(void)
 	ok(!rc_should_push(1.04e6, 1e6, 0, 10, 0.05, 0), "4%% change: keep");
 	ok(rc_should_push(1.06e6, 1e6, 0, 10, 0.05, 0), "6%% change: push");
 	ok(rc_should_push(0.94e6, 1e6, 0, 10, 0.05, 0), "-6%% change: push");
+	ok(!rc_should_push(1.5e6, 1e6, 0, 10, 0.5, 0) &&
+	   !rc_should_push(0.5e6, 1e6, 0, 10, 0.5, 0),
+	   "a change of exactly the threshold (50 %% of 1e6): keep");
+	ok(rc_should_push(0, 0, 0, 10, 0.05, 0), "never pushed, a target of 0: push");
 	ok(!rc_should_push(1e6, 1e6, 0, 999 * MS, 0.05, 1000 * MS) &&
 	   rc_should_push(1e6, 1e6, 0, 1000 * MS, 0.05, 1000 * MS),
 	   "unchanged rate re-pushed when the lease refresh is due");
@@ -365,6 +438,24 @@ static void rate__demand(void)
 	ok(d.est > 19.9e6 && d.est < 20.1e6, "converges to r + q/T: %.0f", d.est);
 	ok(rc_demand_sample(&d, 10, 0, t + 10 * MS, &c) == 0 && d.rate < 0,
 	   "counter went back: restart");
+	/* EWMA weight alpha on the new window: 10 then 20 Mbit/s at 0.25 */
+	{
+		struct rc_dem e = { 0 };
+
+		c.alpha = 0.25;
+		t = 1 * MS;
+		b = 0;
+		rc_demand_sample(&e, b, 0, t, &c);
+		for (i = 0; i < 50; i++) {
+			b += i < 25 ? 12500 : 25000;
+			t += 10 * MS;
+			rc_demand_sample(&e, b, 0, t, &c);
+		}
+		ok(e.rate > 19.99e6 && e.rate < 20.01e6 && e.est > 12.49e6 &&
+		   e.est < 12.51e6,
+		   "alpha 0.25: windows of 10 and 20 Mbit/s give 0.25 * 20 + 0.75 * 10 = 12.5 (%.0f)",
+		   e.est);
+	}
 }
 
 /*
@@ -730,6 +821,21 @@ static void rate__budget(void)
 	   "the debt stays within the bucket's depth (%lld ns)",
 	   (long long)b.tokens_ns);
 
+	/*
+	 * an empty bucket: the next round when it holds 1/32 of its depth
+	 * again, 1 ms of 32 at half a core: 2 ms (and 1 ns) later
+	 */
+	{
+		struct rc_budget e;
+
+		rc_budget_init(&e, 0.5, 32 * MS, 0, t0);
+		rc_budget_started(&e, t0);
+		rc_budget_charge(&e, 32 * MS);
+		ok(e.tokens_ns == 0 && rc_budget_next(&e, t0) == t0 + 2 * MS + 1 &&
+		   rc_budget_next(&e, t0 + 2 * MS + 1) == t0 + 2 * MS + 1,
+		   "empty bucket, half a core: the next round when 1/32 of it is back (%.6f ms)",
+		   (rc_budget_next(&e, t0) - t0) / 1e6);
+	}
 	/* a quiet minute fills the bucket to its depth, not beyond */
 	rc_budget_next(&b, t0 + s10 + 60000 * MS);
 	ok(b.tokens_ns == (int64_t)depth, "after a quiet minute: %lld ns in the bucket",
@@ -992,6 +1098,7 @@ int main(void)
 	matrix__quota();
 	matrix__expiry();
 	matrix__resync();
+	matrix__drop_stale();
 	matrix__random_vs_model();
 	matrix__hash_keyed();
 	rate__should_push();

@@ -151,6 +151,16 @@ static void select__improves(void)
 	   "flows younger than long_ms: no search (r %d, long %u)", r,
 	   dec.long_flows);
 
+	/* exactly long_ms old: long; a gain below the margin: kept */
+	p.margin = 10;
+	r = rs_select(&s, &m, rt, t->n, 1 * SEC, &p, &dec);
+	ok(dec.long_flows == 2, "flows exactly long_ms old are long (%u)",
+	   dec.long_flows);
+	ok(r == 0 && !dec.adopted && dec.changed == 0 && !s.nent &&
+	   dec.after > dec.before * 1.2,
+	   "a gain (%.4g -> %.4g) below a margin of 1000 %%: not adopted, nothing sent",
+	   dec.before, dec.after);
+	p.margin = 0.02;
 	r = rs_select(&s, &m, rt, t->n, 2 * SEC, &p, &dec);
 	ok(r >= 1 && dec.adopted && dec.long_flows == 2,
 	   "both long: the search changes %d flow(s)", r);
@@ -250,6 +260,15 @@ static int sink_send(const struct rs_ent *e, size_t n, void *arg)
 	return 0;
 }
 
+/* a sender that reports a positive count: an error all the same */
+static int sink_positive(const struct rs_ent *e, size_t n, void *arg)
+{
+	(void)e;
+	(void)n;
+	(void)arg;
+	return 1;
+}
+
 static void batches(void)
 {
 	static struct rs_ent e[1000];
@@ -278,6 +297,10 @@ static void batches(void)
 	k.fail_at = -1;
 	ok(rs_send_batches(e, 0, R2C2_ROUTES_MAX, sink_send, &k) == 0 && !k.calls,
 	   "nothing to send: no batch");
+	ok(rs_send_batches(e, 10, R2C2_ROUTES_MAX, sink_positive, NULL) == -EIO,
+	   "a sender returning a positive value: -EIO");
+	ok(rs_send_batches(e, 10, 0, sink_send, &k) == -EINVAL,
+	   "batches of 0 entries: -EINVAL");
 }
 
 static void apply__unknown(void)
