@@ -8,7 +8,11 @@
 #   make modules-debug   modules for the debug kernels (scripts/debug-kernel.sh;
 #                        KVER=6.1 or KVER=6.12 for one)
 #   make userspace       r2c2ctl, r2c2d, libr2c2
-#   make check           set up and run every test (what CI runs)
+#   make check           set up and run the tests (what CI runs): each
+#                        selftest file on the stock kernels that
+#                        selftests/kernels gives it, the rack on 6.12
+#   make check-full      make check with every selftest file, the icount
+#                        guest and the rack on both stock kernels
 #   make check-fuzz      the frame fuzzer (selftests/fuzz_rack.sh), both kernels
 #   make check-debug     every selftest on the debug kernel (make check runs
 #                        the files of selftests/debug-subset there);
@@ -16,6 +20,8 @@
 #   make check-debug-6.12
 #                        the files of selftests/debug-subset on the 6.12
 #                        debug kernel (not in make check: its time)
+#   make kernel-mutants  mutants of the modules against the selftests that
+#                        must kill them (scripts/kernel-mutants.sh)
 #   make check-lifecycle 50 load/configure/traffic/unload cycles under
 #                        traffic (selftests/lifecycle_stress.sh), both kernels
 #   make check-rack      a rack of guests, one a node, on virtio-net links,
@@ -56,7 +62,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all modules-debug userspace check check-debug check-debug-6.12 check-fuzz check-lifecycle check-rack demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-lifecycle check-rack demo clean checkpatch bench-forward
 .PHONY: figures figures-data mutants
 .PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb
 
@@ -113,6 +119,13 @@ userspace:
 check:
 	bash scripts/check.sh
 
+# make check with every selftest file, the icount guest and the rack on
+# both stock kernels (make check runs a file that does not depend on the
+# kernel's version on the one kernel selftests/kernels names): before a
+# release, and for a change to what a kernel version decides.
+check-full:
+	R2C2_CHECK_FULL=1 bash scripts/check.sh
+
 # Every selftest file on the debug kernel, in one VM (about 1.5 hours on
 # 2 cores; a kmemleak scan after each file). DEBUG_KERNEL=6.12: on the
 # 6.12 debug kernel.
@@ -153,6 +166,15 @@ check-lifecycle: modules-all userspace
 		scripts/vm-run --kernel $$k --timeout 3600 -- \
 			"LIFECYCLE_CYCLES=$(LIFECYCLE_CYCLES) R2C2_SELFTEST_TIMEOUT=3300 selftests/run.sh lifecycle_stress.sh" || exit 1; \
 	done
+
+# Mutants of the modules (selftests/kernel-mutants.list), one at a time
+# in a copy of the tree, each against the selftest files it names in a
+# guest (~2-3 min a mutant; not in make check). KERNEL=6.1 for the other.
+KERNEL ?= 6.12
+kernel-mutants: userspace
+	@$(MAKE) -C tc --no-print-directory
+	@$(MAKE) -C selftests/tools --no-print-directory
+	bash scripts/kernel-mutants.sh --kernel $(KERNEL)
 
 demo:
 	bash scripts/demo.sh

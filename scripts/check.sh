@@ -9,7 +9,11 @@
 #                   make -C tc, ip; make -C selftests/tools (when they exist)
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
-#   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP);
+#   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP):
+#                   each file on the stock kernels selftests/kernels gives
+#                   it (both unless it names one), the files of
+#                   selftests/icount-files in a guest of their own
+#                   (vm-<kernel>-icount) on the kernels it gives them;
 #                   then capture-<kernel>: tools/wireshark/capture-check.sh on
 #                   the capture selftests/capture_test.sh handed out (--out)
 #   5b. install     scripts/check-install.sh: make install DESTDIR=... for
@@ -19,8 +23,9 @@
 #   5c. rack-<kernel>
 #                   scripts/rack-check.sh --quick: a 2x2 rack of guests, one
 #                   a node, on virtio-net links, from the installed tree; a
-#                   link cut and a daemon restart (make check-rack runs all
-#                   of it: IPv6, a node crash and return)
+#                   link cut and a daemon restart; on 6.12 (both kernels
+#                   with R2C2_CHECK_FULL; make check-rack runs all of it:
+#                   IPv6, a node crash and return)
 #   6. vng          the files of selftests/vng-subset under virtme-ng
 #                   (vng --run, Debian's generic 6.1 kernel, the host's file
 #                   system over 9p): `make -C selftests run_tests`
@@ -68,6 +73,9 @@
 #                       at load 5-6)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
 #                       subset is a failure)
+#   R2C2_CHECK_FULL     1: every selftest file and the rack on every kernel
+#                       of R2C2_CHECK_KERNELS, selftests/kernels ignored
+#                       (make check-full; what to run before a release)
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -75,6 +83,8 @@ cd "$REPO" || exit 1
 CACHE=${R2C2_CACHE:-/var/cache/r2c2}
 STEPS=" ${R2C2_CHECK_STEPS:-setup build userspace kunit vm install rack vng debug} "
 KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
+FULL=${R2C2_CHECK_FULL:-0}
+[[ $FULL == 1 ]] || FULL=0
 DEBUG_KERNELS=${R2C2_CHECK_DEBUG_KERNELS:-6.1}
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
@@ -158,13 +168,25 @@ not_run()
 	fi
 }
 
-# Count top-level TAP results of a log: sets tp tf ts.
+# Count top-level TAP results of a log (the rack's, the capture check's):
+# sets tp tf ts. As for a test file (selftests/tally.awk), each check of
+# its plan (the first "1..N") not reported is a failure, and so is a log
+# without a plan.
 count_tap() {
-	local log=$1
-	tp=$(grep -aEc '^ok [0-9]+' "$log" | tr -d ' ')
-	ts=$(grep -aEc '^ok [0-9]+.*# *(SKIP|skip)' "$log" | tr -d ' ')
-	tf=$(grep -aEc '^not ok [0-9]+' "$log" | tr -d ' ')
-	tp=$((tp - ts))
+	local log=$1 plan k
+
+	read -r tp tf ts _ < <(tr -d '\r' <"$log" | awk -f selftests/tally.awk)
+	# its first plan line (a guest's output may hold others)
+	plan=$(grep -aEom1 '^1\.\.[0-9]+' "$log" | cut -c4-)
+	plan=${plan:--1}
+	k=$((tp + tf + ts))
+	if ((plan < 0)); then
+		echo "count_tap: $log: no TAP plan: 1 failed"
+		tf=$((tf + 1))
+	elif ((k < plan)); then
+		echo "count_tap: $log: $((plan - k)) of its $plan checks not reported: failed"
+		tf=$((tf + plan - k))
+	fi
 }
 
 # Count the checks of a selftests/run.sh log (a VM's console): sets tp tf
@@ -410,6 +432,20 @@ icount_files()
 	done <selftests/icount-files
 }
 
+# on_kernel FILE KERNEL: does make check run selftest FILE on KERNEL?
+# selftests/kernels ("FILE KERNEL... # why") names the one kernel of a
+# file that does not depend on the kernel's version; a file it does not
+# list runs on both. R2C2_CHECK_FULL=1: every file on every kernel.
+on_kernel()
+{
+	local ks
+
+	((FULL)) && return 0
+	ks=$(sed -E 's/#.*//' selftests/kernels 2>/dev/null |
+		awk -v f="$1" '$1 == f { $1 = ""; print; exit }')
+	[[ -z $ks || " $ks " == *" $2 "* ]]
+}
+
 # vm_selftests STEP KERNEL [vm-run options] -- FILES...: the files in one
 # guest, counted (every check, skips judged) and noted as STEP
 vm_selftests()
@@ -448,12 +484,15 @@ if want vm; then
 		fi
 		# Files that time rates or windows in guest time run in a guest
 		# of their own with deterministic time (selftests/icount-files)
-		ic=() main=()
+		ic=() main=() all_ic=()
 		if [[ -z ${R2C2_SELFTESTS:-} ]]; then
-			mapfile -t ic < <(icount_files)
+			mapfile -t all_ic < <(icount_files)
+			for t in "${all_ic[@]}"; do
+				! on_kernel "$t" "$k" || ic+=("$t")
+			done
 			for t in selftests/*_test.sh; do
 				t=${t##*/}
-				[[ " ${ic[*]} " == *" $t "* ]] || main+=("$t")
+				[[ " ${all_ic[*]} " == *" $t "* ]] || ! on_kernel "$t" "$k" || main+=("$t")
 			done
 		else
 			read -r -a main <<<"$R2C2_SELFTESTS"
@@ -492,6 +531,9 @@ fi
 # ---------------------------------------------------------------- rack
 if want rack; then
 	for k in $KERNELS; do
+		# one kernel is enough for the rack (all but the modules are
+		# the same userspace); both with R2C2_CHECK_FULL
+		((FULL)) || [[ $k == 6.12 || " $KERNELS " != *" 6.12 "* ]] || continue
 		section "a rack of guests on $k: scripts/rack-check.sh --kernel $k --quick"
 		rc=0
 		run_logged "rack-$k" bash scripts/rack-check.sh --kernel "$k" --quick || rc=$?

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mutants.sh - mutation testing of the userspace unit tests.
+# mutants.sh - mutation testing of the userspace unit tests, and with -K
+# of the kernel modules against the selftests.
 #
 # Reads a list of mutants (default userspace/tests/mutants.list; its
 # header gives the format), applies each one alone to a scratch copy of
@@ -20,8 +21,13 @@
 # explained, 1 otherwise, 2 on a usage error or when the unmutated tests
 # already fail.
 #
-#   scripts/mutants.sh [-l LIST] [-t SECONDS] [-c] [-k] [NAME...]
+#   scripts/mutants.sh [-K KERNEL] [-l LIST] [-t SECONDS] [-c] [-k] [NAME...]
 #
+#   -K KERNEL   the modules' mutants (default list
+#               selftests/kernel-mutants.list) on KERNEL (6.1 or 6.12):
+#               the scratch copy is the whole tree with its built tools,
+#               a mutant's "tests:" are selftest files, run in a guest
+#               (scripts/vm-run) after make modules; 2-4 min a mutant
 #   -l LIST     the list (default userspace/tests/mutants.list)
 #   -t SECONDS  time limit of each test program run (default 120;
 #               MUTANTS_TIMEOUT)
@@ -38,15 +44,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 list=$top/userspace/tests/mutants.list
 tlimit=${MUTANTS_TIMEOUT:-120}
 jobs=${MUTANTS_JOBS:-2}
-check_only=0 keep=0
+check_only=0 keep=0 kernel=
 
 usage() {
 	sed -n '/^#   scripts\/mutants.sh/,/^#   NAME/p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
-while getopts "l:t:ckh" o; do
+while getopts "K:l:t:ckh" o; do
 	case $o in
+	K) kernel=$OPTARG ;;
 	l) list=$OPTARG ;;
 	t) tlimit=$OPTARG ;;
 	c) check_only=1 ;;
@@ -55,6 +62,16 @@ while getopts "l:t:ckh" o; do
 	esac
 done
 shift $((OPTIND - 1))
+if [ -n "$kernel" ]; then
+	case $kernel in
+	6.1) abi=$(sed -n 1p "${R2C2_CACHE:-/var/cache/r2c2}/kernels" 2>/dev/null) ;;
+	6.12) abi=$(sed -n 2p "${R2C2_CACHE:-/var/cache/r2c2}/kernels" 2>/dev/null) ;;
+	*) echo "mutants: -K '$kernel': 6.1 or 6.12" >&2; exit 2 ;;
+	esac
+	[ -n "$abi" ] || { echo "mutants: no kernels: run scripts/setup.sh" >&2; exit 2; }
+	[ "$list" != "$top/userspace/tests/mutants.list" ] || list=$top/selftests/kernel-mutants.list
+	tlimit=${MUTANTS_TIMEOUT:-1800}
+fi
 [ -r "$list" ] || { echo "mutants: cannot read $list" >&2; exit 2; }
 
 # \n, \t and \\ in a snippet
@@ -117,6 +134,11 @@ for i in "${!names[@]}"; do
 		[ -n "$v" ] || { echo "mutants: ${names[i]}: no '$k:'" >&2; bad_list=1; }
 	done
 	for t in ${tests[i]}; do
+		if [ -n "$kernel" ]; then
+			[ -f "$top/selftests/$t" ] ||
+				{ echo "mutants: ${names[i]}: no selftest file selftests/$t" >&2; bad_list=1; }
+			continue
+		fi
 		[ -f "$top/userspace/tests/$t.c" ] ||
 			grep -q "^build/tests/$t:" "$top/userspace/Makefile" ||
 			{ echo "mutants: ${names[i]}: no test program $t (userspace/tests/$t.c)" >&2; bad_list=1; }
@@ -151,14 +173,25 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-cp -a "$top/userspace" "$top/include" "$top/common" "$scratch/" || exit 2
-# a clean build without sanitizers: faster, and nothing stale
-rm -rf "$scratch/userspace/build" "$scratch/userspace/libr2c2.a"
+if [ -n "$kernel" ]; then
+	# the whole tree, its userspace and test tools as built (the guest
+	# runs them), without .git and the module build trees
+	tar -C "$top" -cf - --exclude=./.git --exclude=./build . |
+		tar -C "$scratch" -xf - || exit 2
+else
+	cp -a "$top/userspace" "$top/include" "$top/common" "$scratch/" || exit 2
+	# a clean build without sanitizers: faster, and nothing stale
+	rm -rf "$scratch/userspace/build" "$scratch/userspace/libr2c2.a"
+fi
 us=$scratch/userspace
 
 build() { # test programs...
 	local targets=() t
 
+	if [ -n "$kernel" ]; then
+		make -s -C "$scratch" modules KVER="$abi" >"$scratch/build.log" 2>&1
+		return
+	fi
 	for t in "$@"; do targets+=("build/tests/$t"); done
 	make -s -C "$us" -j"$jobs" SAN= OPT=-O2 "${targets[@]}" >"$scratch/build.log" 2>&1
 }
@@ -168,6 +201,15 @@ why=
 run_tests() {
 	local t rc log=$scratch/run.log
 
+	if [ -n "$kernel" ]; then
+		rc=0
+		"$scratch/scripts/vm-run" --kernel "$kernel" --timeout "$tlimit" -- \
+			selftests/run.sh "$@" >"$log" 2>&1 || rc=$?
+		((rc == 0)) && return 0
+		why=$(grep -a -m2 -E '^# not ok|^not ok' "$log" | tr '\n' ' ')
+		why=${why:-"vm-run: $(grep -a '^vm-run:' "$log" | tail -n 1)"}
+		return 1
+	fi
 	for t in "$@"; do
 		rc=0
 		(cd "$us" && timeout -k 5 "$tlimit" "build/tests/$t") >"$log" 2>&1 || rc=$?
@@ -187,6 +229,7 @@ forget() { # file tests...
 	local f=$1 t base
 
 	shift
+	[ -z "$kernel" ] || return 0	# kbuild rebuilds what changed
 	case $f in
 	userspace/lib/*.c | common/*.c)
 		base=$(basename "$f" .c)
@@ -201,7 +244,11 @@ if ((!check_only)); then
 	all=()
 	for i in "${sel[@]}"; do all+=(${tests[i]}); done
 	mapfile -t all < <(printf '%s\n' "${all[@]}" | sort -u)
-	echo "# building ${all[*]} (no sanitizers) in $scratch"
+	if [ -n "$kernel" ]; then
+		echo "# building the modules for $abi in $scratch; unmutated: ${all[*]} in a guest"
+	else
+		echo "# building ${all[*]} (no sanitizers) in $scratch"
+	fi
 	if ! build "${all[@]}"; then
 		echo "mutants: the unmutated tests do not build:" >&2
 		tail -20 "$scratch/build.log" >&2
