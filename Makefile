@@ -21,7 +21,7 @@
 #                        the files of selftests/debug-subset on the 6.12
 #                        debug kernel (not in make check: its time)
 #   make kernel-mutants  mutants of the modules against the selftests that
-#                        must kill them (scripts/kernel-mutants.sh)
+#                        must kill them (scripts/mutants.sh -K 6.12)
 #   make check-lifecycle 50 load/configure/traffic/unload cycles under
 #                        traffic (selftests/lifecycle_stress.sh), both kernels
 #   make check-rack      a rack of guests, one a node, on virtio-net links,
@@ -169,12 +169,12 @@ check-lifecycle: modules-all userspace
 
 # Mutants of the modules (selftests/kernel-mutants.list), one at a time
 # in a copy of the tree, each against the selftest files it names in a
-# guest (~2-3 min a mutant; not in make check). KERNEL=6.1 for the other.
+# guest (2-4 min a mutant; not in make check). KERNEL=6.1 for the other.
 KERNEL ?= 6.12
 kernel-mutants: userspace
 	@$(MAKE) -C tc --no-print-directory
 	@$(MAKE) -C selftests/tools --no-print-directory
-	bash scripts/kernel-mutants.sh --kernel $(KERNEL)
+	bash scripts/mutants.sh -K $(KERNEL)
 
 demo:
 	bash scripts/demo.sh
