@@ -18,6 +18,10 @@
 #      selftests/kernels only the kernels 6.1 and 6.12: a renamed file
 #      would otherwise drop out of a step, or run on both kernels,
 #      unnoticed.
+#   4. Every mutant of userspace/tests/mutants.list and
+#      selftests/kernel-mutants.list still applies: its snippet is in its
+#      file exactly once (scripts/mutants.sh -c; make mutants and make
+#      kernel-mutants are not in make check, their lists must not rot).
 #
 #	scripts/lint-tests.sh [DIR]	lint the tree at DIR (default: this one)
 set -u
@@ -36,7 +40,7 @@ result() {	# RESULT-LINES NAME
 	fi
 }
 
-echo "1..3"
+echo "1..4"
 mapfile -t files < <(ls selftests/*.sh scripts/*.sh userspace/tests/*.sh \
 	tools/*/*.sh dist/r2c2-node 2>/dev/null | grep -vE '^(selftests/json_assert|scripts/lint-tests)\.sh$')
 # a jq whose options (before its filter) hold -e, or --exit-status
@@ -69,4 +73,8 @@ stale=$(for l in kernels icount-files debug-subset vng-subset; do
 	done
 done)
 result "$stale" "selftests/kernels, icount-files, debug-subset, vng-subset name existing files and kernels"
+
+rot=$( { bash scripts/mutants.sh -c; bash scripts/mutants.sh -K 6.12 -c; } 2>&1 |
+	grep -E '^not ok|^mutants:')
+result "$rot" "the mutants' snippets are each in their file once (scripts/mutants.sh -c, -K 6.12 -c)"
 ((fail == 0))
