@@ -45,7 +45,7 @@ require_cmd ip jq ping tcpdump
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_replay r2c2_ctlflood
-ksft_plan 9
+ksft_plan 10
 
 A=r2c2-ka B=r2c2-kb C=r2c2-kc M=r2c2-km
 NODES=("$A" "$B" "$C")
@@ -303,6 +303,36 @@ check_err $? "B does not hear the forged neighbour 99 on p3"
 knows77
 check_err $? "B did not learn the forged node 77"
 log_test "without a key the same forgeries are accepted"
+
+# Without a key a replay meets duplicate suppression alone: two FLOW
+# frames of A, captured as they leave A's p0 and sent unchanged into B's
+# p3 right after B had them from A, are duplicates (the older inside the
+# window, the newer its top): drop_dup, none accepted.
+RET=0
+DPCAP=$FABRIC_TMP/a_flow.pcap
+ip netns exec "$A" tcpdump -i p0 -U -w "$DPCAP" -s 1600 \
+	'ether proto 0x88b5 and ether[14] = 0x15' 2>"$FABRIC_TMP/dup.err" &
+dpid=$!
+cleanup_add "kill $dpid 2>/dev/null"
+busywait 10000 grep -q 'listening on' "$FABRIC_TMP/dup.err" >/dev/null
+check_err $? "tcpdump on A's p0 did not start: $(cat "$FABRIC_TMP/dup.err")"
+ip netns exec "$A" r2c2ctl event send flow 0x2001 dst 3 &&
+	ip netns exec "$A" r2c2ctl event send flow 0x2002 dst 3
+check_err $? "A: event send failed"
+two_flows() { "$(tool r2c2_replay)" -s "$DPCAP" -l 2>/dev/null | json_assert '.flow == 2' >/dev/null; }
+wait_until 10 two_flows
+check_err $? "A's two FLOW frames not captured: $("$(tool r2c2_replay)" -s "$DPCAP" -l 2>&1)"
+kill "$dpid"; wait "$dpid" 2>/dev/null
+before
+out=$(ip netns exec "$M" "$(tool r2c2_replay)" -i inj0 -m "$B_P3_MAC" -s "$DPCAP" asis flow)
+check_err $? "replay failed"
+n=$(jq -r .sent <<<"$out")
+all_dups() { [[ $(p3 drop_dup) == "$n" ]]; }
+after_until 10 all_dups
+log_info "replayed $out: B p3 drop_dup +$(p3 drop_dup) bcast_rx +$(p3 bcast_rx)"
+[[ $n == 2 && $(p3 drop_dup) == 2 && $(p3 bcast_rx) == 0 ]]
+check_err $? "want 2 frames replayed, drop_dup 2 and nothing accepted on B's p3"
+log_test "without a key A's FLOW frames replayed: both duplicates, none accepted"
 
 # ---------------------------------------------------------------- 6
 RET=0

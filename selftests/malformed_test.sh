@@ -35,7 +35,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject
-ksft_plan 24
+ksft_plan 25
 
 A=r2c2-ma B=r2c2-mb C=r2c2-mc INJ=r2c2-mi DN=r2c2-md
 NODES=("$A" "$B" "$C")
@@ -245,6 +245,8 @@ case_test "truncated: plen 200 with 20 payload bytes, for B" "$B" drop_truncated
 case_test "truncated: plen 200 with 20 payload bytes, to forward" "$B" drop_truncated "" -- -d 3 -r 0 -p 200 -T 60
 case_test "bad header checksum" "$B" drop_csum "" -- -d 3 -r 0 -c
 case_test "rlen 50" "$B" drop_rlen "" -- -d 3 -r 0 -l 50
+# the bound itself: 42 hops fit the 16-byte route, 43 do not
+case_test "rlen 43, one past R2C2_MAX_HOPS" "$B" drop_rlen "" -- -d 3 -r 0 -l 43
 case_test "ridx 2 > rlen 1" "$B" drop_ridx "" -- -d 3 -r 0 -x 2
 case_test "route names port 5, not attached" "$B" drop_no_port "" -- -d 3 -r 5
 case_test "route names port 2, down" "$B" drop_port_down "" -- -d 3 -r 2
