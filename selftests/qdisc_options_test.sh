@@ -147,11 +147,12 @@ log_test "buckets 16384 -> 16 -> 4096: the same 40 flows with their packets, fou
 # A flow given 5 Mbit/s (RATE_SET) keeps it past the lease time with
 # nolease; with lease 300ms it falls back to safe_rate (1 Mbit/s) and
 # leases_expired counts it. Both hold packets (10 kbit/s initial rate).
-# lease_check OPTIONS...: prints the flow's state and rate 1 s after the
-# rate was set, and leases_expired
+# lease_check WAIT OPTIONS...: prints the flow's state and rate WAIT
+# seconds after the rate was set, and leases_expired
 lease_check()
 {
-	local id
+	local id wait=$1
+	shift
 
 	fresh initial_rate 10kbit safe_rate 1mbit idle 60s "$@" || return 1
 	q "$FLOOD" -d "$DST" -n 1 -c 20 -l 200 >/dev/null
@@ -159,23 +160,29 @@ lease_check()
 	q r2c2ctl rate set dev d0 "$id" 5mbit >/dev/null 2>&1 || return 1
 	# at 5 Mbit/s the 19 queued packets leave at once: keep some queued
 	q "$FLOOD" -d "$DST" -n 1 -c 1 -l 200 >/dev/null
-	sleep 1
+	sleep "$wait"
 	qflows | jq -c '.[0] | {state, rate}'
 	xstats | jq -c '{leases_expired}'
 }
 RET=0
-with=$(lease_check lease 300ms)
+with=$(lease_check 1 lease 300ms)
 check_err $? "lease 300ms run failed"
-without=$(lease_check nolease)
+without=$(lease_check 1 nolease)
 check_err $? "nolease run failed"
-log_info "1 s after a rate set: lease 300ms: $(tr '\n' ' ' <<<"$with"); nolease: $(tr '\n' ' ' <<<"$without")"
+# and a lease holds its rate until it ends: at once, lease 30s
+within=$(lease_check 0 lease 30s)
+check_err $? "lease 30s run failed"
+log_info "1 s after a rate set: lease 300ms: $(tr '\n' ' ' <<<"$with"); nolease: $(tr '\n' ' ' <<<"$without"); at once with lease 30s: $(tr '\n' ' ' <<<"$within")"
 jq -s '.[0].state == "safe" and .[0].rate == 1000000 and .[1].leases_expired >= 1' <<<"$with" |
 	json_assert '.' >/dev/null
 check_err $? "with lease 300ms: $with (want safe, 1000000, leases_expired >= 1)"
 jq -s '.[0].state == "set" and .[0].rate == 5000000 and .[1].leases_expired == 0' <<<"$without" |
 	json_assert '.' >/dev/null
 check_err $? "with nolease: $without (want set, 5000000, leases_expired 0)"
-log_test "nolease: a set rate holds past the lease time; lease 300ms falls back to safe_rate"
+jq -s '.[0].state == "set" and .[0].rate == 5000000 and .[1].leases_expired == 0' <<<"$within" |
+	json_assert '.' >/dev/null
+check_err $? "within lease 30s: $within (want set, 5000000, leases_expired 0)"
+log_test "a set rate holds for its lease (30s), past it with nolease; lease 300ms falls back to safe_rate"
 
 RET=0
 q "$TC" qdisc del dev d0 root
