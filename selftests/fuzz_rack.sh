@@ -321,19 +321,10 @@ if ((KEYED)); then
 	# evidence that every monitor listened: node 0's marker event,
 	# sent now, heard by all nine (a monitor that heard nothing of the
 	# fuzzer would hear none of it either)
-	marker_heard() {
-		local f
-
-		for f in "$FABRIC_TMP"/mon.*; do
-			grep -q '"0xffff00ff"' "$f" || return 1
-		done
-	}
-	torus_exec 0 r2c2ctl event send flow 0xffff00ff dst 1
-	check_err $? "node 0: event send of the marker"
-	wait_until 10 marker_heard
-	check_err $? "not every monitor heard node 0's marker: $(grep -lc '"0xffff00ff"' "$FABRIC_TMP"/mon.* | wc -l) of 9"
+	monitors_listen "$(torus_ns 0)" 1 "$FABRIC_TMP"/mon.*
+	check_err $? "not every monitor heard node 0's marker: $(grep -l "\"$MARKER_FLOW\"" "$FABRIC_TMP"/mon.* | wc -l) of 9"
 	stop_monitors
-	ev=$(cat "$FABRIC_TMP"/mon.* | jq -s -c '[.[] | select((.event == "flow" or .event == "routes") and .flow != "0xffff00ff")]')
+	ev=$(cat "$FABRIC_TMP"/mon.* | jq -s -c '[.[] | select((.event == "flow" or .event == "routes") and .flow != $m)]' --arg m "$MARKER_FLOW")
 	[[ $ev == "[]" ]]
 	check_err $? "FLOW or ROUTES events heard: $(head -c 600 <<<"$ev")"
 	json_assert -s 'length == 9 and all(.[]; .nodes == 9)' "$FABRIC_TMP/after"
