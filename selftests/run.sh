@@ -42,9 +42,13 @@ case ${R2C2_KMEMLEAK:-auto} in
 *)	[[ -w $kml ]] || kml= ;;
 esac
 
-# kmemleak_reset: forget the suspects so far (boot, the previous file)
+# kmemleak_reset: forget the suspects so far (boot, the previous file).
+# The scans after each file are the only ones: kmemleak's own thread
+# (every 10 minutes, each scan some 10 s of a debug guest's CPU) is
+# stopped.
 kmemleak_reset()
 {
+	echo scan=off >"$kml" 2>/dev/null
 	echo scan >"$kml" 2>/dev/null && echo clear >"$kml" 2>/dev/null
 }
 
