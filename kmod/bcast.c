@@ -311,17 +311,51 @@ void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
 	consume_skb(skb);
 }
 
+/* Whether @seq was seen in @w; records it if not. */
+static bool r2c2_dup_win_seen(struct r2c2_dup_win *w, u16 seq)
+{
+	int behind;
+	s16 diff;
+
+	if (!w->bits) {
+		w->top = seq;
+		w->bits = 1;
+		return false;
+	}
+	diff = (s16)(seq - w->top);
+	if (diff > 0) {
+		w->bits = diff >= R2C2_DUP_WIN ? 0 : w->bits << diff;
+		w->bits |= 1;
+		w->top = seq;
+		return false;
+	}
+	behind = -(int)diff;
+	if (behind >= R2C2_DUP_WIN) {
+		/* far behind: a restarted source, or an ancient duplicate */
+		if (!time_after(jiffies, w->last + R2C2_DUP_RESET))
+			return true;
+		w->top = seq;
+		w->bits = 1;
+		return false;
+	}
+	if (w->bits & BIT_ULL(behind))
+		return true;
+	w->bits |= BIT_ULL(behind);
+	return false;
+}
+
 /*
- * Whether a broadcast of @src with @seq was seen; records it if not. The
+ * Whether a broadcast of @src with @seq was seen; records it if not.
+ * BCAST_ETH (@eth) has a window of its own (struct r2c2_dup). The
  * caller has checked that @src is in the tables, so the entries made are
  * bounded by r2c2.max_nodes (and R2C2_DUP_MAX); r2c2_dups_gc() forgets
  * those idle for R2C2_DUP_AGE.
  */
-static bool r2c2_dup_seen(struct r2c2_node *node, u16 src, u16 seq)
+static bool r2c2_dup_seen(struct r2c2_node *node, u16 src, u16 seq, bool eth)
 {
+	struct r2c2_dup_win *w;
 	struct r2c2_dup *d;
 	bool seen = false;
-	s16 diff;
 
 	spin_lock_bh(&node->dup_lock);
 	d = xa_load(&node->dups, src);
@@ -337,31 +371,14 @@ static bool r2c2_dup_seen(struct r2c2_node *node, u16 src, u16 seq)
 			goto out;
 		}
 		node->ndups++;
-		d->top = seq;
-		d->bits = 1;
-		goto out;
 	}
-	diff = (s16)(seq - d->top);
-	if (diff > 0) {
-		d->bits = diff >= R2C2_DUP_WIN ? 0 : d->bits << diff;
-		d->bits |= 1;
-		d->top = seq;
-	} else if (-diff >= R2C2_DUP_WIN) {
-		/* far behind: a restarted source, or an ancient duplicate */
-		if (time_after(jiffies, d->last + R2C2_DUP_RESET)) {
-			d->top = seq;
-			d->bits = 1;
-		} else {
-			seen = true;
-		}
-	} else if (d->bits & BIT_ULL(-diff)) {
-		seen = true;
-	} else {
-		d->bits |= BIT_ULL(-diff);
+	w = eth ? &d->eth : &d->ctl;
+	seen = r2c2_dup_win_seen(w, seq);
+	if (!seen) {
+		w->last = jiffies;
+		d->last = w->last;
 	}
 out:
-	if (d && !seen)
-		d->last = jiffies;
 	spin_unlock_bh(&node->dup_lock);
 	return seen;
 }
@@ -531,7 +548,8 @@ void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb)
 	if (si < 0)
 		goto drop;
 	why = R2C2_S_DROP_DUP;
-	if (r2c2_dup_seen(node, src, ntohs(ch->seq)))
+	if (r2c2_dup_seen(node, src, ntohs(ch->seq),
+			  type == R2C2_T_BCAST_ETH))
 		goto drop;
 	why = R2C2_S_DROP_NOMEM;
 	if (type != R2C2_T_BCAST_ETH && pskb_trim(skb, len))

@@ -212,14 +212,31 @@ struct r2c2_lsa_rec {
 };
 
 /**
- * struct r2c2_dup - duplicate-suppression window of one broadcast source
+ * struct r2c2_dup_win - a window of broadcast sequence numbers
  * @top: highest sequence number seen
- * @bits: bit i set when @top - i was seen
- * @last: jiffies of the last accepted broadcast
+ * @bits: bit i set when @top - i was seen; 0 while nothing was seen
+ * @last: jiffies of the last broadcast the window accepted
  */
-struct r2c2_dup {
+struct r2c2_dup_win {
 	u16 top;
 	u64 bits;
+	unsigned long last;
+};
+
+/**
+ * struct r2c2_dup - duplicate suppression of one broadcast source
+ * @ctl: the window of its FLOW and ROUTES broadcasts
+ * @eth: the window of its BCAST_ETH broadcasts, which a rack key does
+ *	not authenticate: a forged one moves only this window, and can
+ *	never make a genuine FLOW or ROUTES frame look like a duplicate
+ * @last: jiffies of the last broadcast accepted in either window
+ *
+ * A source numbers all its broadcasts from one counter; each window
+ * sees its own part of the sequence, with gaps.
+ */
+struct r2c2_dup {
+	struct r2c2_dup_win ctl;
+	struct r2c2_dup_win eth;
 	unsigned long last;
 };
 

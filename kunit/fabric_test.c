@@ -268,13 +268,15 @@ static struct sk_buff *fab_lsa(u16 src, u32 seq, u16 max_age,
 	return skb;
 }
 
-/* A broadcast of @type from @src: a FLOW event, or ROUTES with @count
- * entries naming flows @flow0.. of node @owner.
+/* A broadcast of @type from @src: a FLOW event, ROUTES with @count
+ * entries naming flows @flow0.. of node @owner, or a BCAST_ETH of an
+ * IPv4 packet's Ethernet header.
  */
 static struct sk_buff *fab_bcast(u8 type, u16 src, u16 seq, u16 owner,
 				 u32 flow0, unsigned int count)
 {
 	unsigned int blen = type == R2C2_T_FLOW ? R2C2_FLOW_EVT_LEN :
+			    type == R2C2_T_BCAST_ETH ? ETH_HLEN :
 			    sizeof(struct r2c2_routes) +
 			    count * sizeof(struct r2c2_route_ent);
 	struct r2c2_route_ent *ent;
@@ -290,6 +292,13 @@ static struct sk_buff *fab_bcast(u8 type, u16 src, u16 seq, u16 owner,
 	ch->ver_type = r2c2_ver_type(type);
 	ch->src = htons(src);
 	ch->seq = htons(seq);
+	if (type == R2C2_T_BCAST_ETH) {
+		struct ethhdr *eth = (struct ethhdr *)(ch + 1);
+
+		eth_broadcast_addr(eth->h_dest);
+		r2c2_addr_to_mac(src, eth->h_source);
+		eth->h_proto = htons(ETH_P_IP);
+	}
 	if (type == R2C2_T_ROUTES) {
 		r = (struct r2c2_routes *)(ch + 1);
 		r->count = htons((u16)count);
@@ -481,6 +490,34 @@ static void r2c2_rcv_bcast__unknown_sources(struct kunit *test)
 }
 
 /*
+ * BCAST_ETH frames, which a rack key does not authenticate, have a
+ * duplicate window of their own: one far ahead of the source's FLOW
+ * events (what a keyless neighbour forging them in the source's name
+ * sends) does not make the next genuine FLOW event a duplicate. Each
+ * window still drops its own duplicates.
+ */
+static void r2c2_rcv_bcast__eth_window_apart(struct kunit *test)
+{
+	static const u16 addrs[] = { 1, 2 };
+	struct fab f;
+
+	fab_init_ctx(test, &f, 1);
+	fab_tables(test, f.node, addrs, ARRAY_SIZE(addrs), 1);
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 2, 7, 0, 0, 0));
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_BCAST_ETH, 2, 1007, 0, 0, 0));
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 2, 8, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, atomic_read(&fab_flow_events), 2);
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_BCAST_RX), 3ULL);
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_DROP_DUP), 0ULL);
+	KUNIT_EXPECT_EQ(test, f.node->ndups, 1U);
+
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_BCAST_ETH, 2, 1007, 0, 0, 0));
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 2, 8, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, atomic_read(&fab_flow_events), 2);
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_DROP_DUP), 2ULL);
+}
+
+/*
  * An entry idle for R2C2_DUP_AGE is forgotten by the garbage collection
  * (the node's tick); one in use is kept.
  */
@@ -588,6 +625,7 @@ static struct kunit_case fab_cases[] = {
 	KUNIT_CASE(r2c2_rcv_lsa__max_age_bound),
 	KUNIT_CASE(r2c2_rcv_lsa__trim_moves_head),
 	KUNIT_CASE(r2c2_rcv_bcast__unknown_sources),
+	KUNIT_CASE(r2c2_rcv_bcast__eth_window_apart),
 	KUNIT_CASE(r2c2_dups_gc__ages),
 	KUNIT_CASE(r2c2_rcv_bcast__routes_make_no_flows),
 	KUNIT_CASE(r2c2_recompute_work__namespaces_independent),

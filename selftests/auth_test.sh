@@ -25,6 +25,8 @@
 #     at B's p3, none is accepted (hello_rx, bcast_rx of p3 unchanged),
 #     no node learns 77, B hears no neighbour on p3.
 #  3. M replays the captured frames unchanged: every one is drop_replay.
+#     M's ARP broadcasts forged in A's name far ahead of A's sequence do
+#     not silence A's FLOW events (BCAST_ETH has a window of its own).
 #  4. Rotation to key 2 on A, B, C one by one: no drop_auth anywhere, no
 #     neighbour lost, A pings C; once the overlap ends (key 1 forgotten)
 #     still none.
@@ -45,7 +47,7 @@ require_cmd ip jq ping tcpdump
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_replay r2c2_ctlflood
-ksft_plan 10
+ksft_plan 11
 
 A=r2c2-ka B=r2c2-kb C=r2c2-kc M=r2c2-km
 NODES=("$A" "$B" "$C")
@@ -251,6 +253,42 @@ log_info "replayed $out: B p3 drop_replay +$(p3 drop_replay) drop_auth +$(p3 dro
    $(p3 hello_rx) == 0 && $(p3 bcast_rx) == 0 ]]
 check_err $? "want drop_replay $n, nothing else"
 log_test "captured frames replayed: all drop_replay"
+
+# ---------------------------------------------------------------- 3b
+# BCAST_ETH frames (ARP, ND) are not authenticated. M forges ARP requests
+# in A's name 2,000 broadcasts ahead of A's sequence (the capture's last
+# FLOW or ROUTES frame), right before each of three flow events of A:
+# they reach B as new broadcasts, and A's events must still reach C. When
+# both kinds shared one duplicate window, B took each event, 2,000 behind
+# the forgeries, for a duplicate and C heard none.
+RET=0
+seq=$(jq -r .bcast_seq <<<"$CAP")
+((seq >= 0))
+check_err $? "no broadcast sequence of A in the capture: $CAP"
+ip netns exec "$C" r2c2ctl -j monitor timeout 120 >"$FABRIC_TMP/mon_c" 2>&1 &
+mon=$!
+cleanup_add "kill $mon"
+monitors_listen "$A" 3 "$FABRIC_TMP/mon_c"
+check_err $? "C's monitor does not hear A's events"
+before
+for r in 1 2 3; do
+	for k in 0 1; do
+		ip netns exec "$M" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" \
+			arp 1 $(((seq + 2000 + 2 * r + k) % 65536)) 10.42.0.1 \
+			02:52:32:43:00:01 10.42.0.3 || check_err 1 "r2c2_ctlflood arp failed"
+	done
+	ip netns exec "$A" r2c2ctl event send flow $((0xa0a00000 + r)) dst 3 ||
+		check_err 1 "A: event send failed"
+done
+heard() { [[ $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") == 3 ]]; }
+wait_until 5 heard
+check_err $? "C heard $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") of A's 3 flow events"
+after
+log_info "B: bcast_rx +$(d "$B" bcast_rx), drop_dup +$(d "$B" drop_dup); C heard $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") events"
+(($(p3 bcast_rx) == 6))
+check_err $? "B's p3 took $(p3 bcast_rx) of the 6 forged broadcasts"
+kill "$mon" 2>/dev/null
+log_test "BCAST_ETH forged in A's name ahead of A's sequence: A's flow events still heard"
 
 # ---------------------------------------------------------------- 4
 RET=0

@@ -7,7 +7,9 @@
  *
  *   r2c2_replay -s FILE.pcap -l
  *	count the HELLO, LSA, FLOW and ROUTES frames of the file and those
- *	with an authentication trailer (24 bytes right after the body)
+ *	with an authentication trailer (24 bytes right after the body);
+ *	bcast_seq is the broadcast sequence of the last FLOW or ROUTES
+ *	frame (-1: none)
  *   r2c2_replay -i IFNAME -m MAC -s FILE.pcap [-a] [-g US] MODE TYPE...
  *	send every frame of the TYPEs (hello, lsa, flow, routes) once
  *     MODE asis   unchanged: a replay
@@ -200,16 +202,22 @@ int main(int argc, char **argv)
 		usage();
 	load(path);
 	if (list) {
+		int seq = -1;
+
 		for (i = 0; i < nframes; i++) {
+			u8 t = r2c2_hdr_type(frames[i].b[0]);
+
 			len = body_len(&frames[i]);
 			if (!len)
 				continue;
-			n[r2c2_hdr_type(frames[i].b[0])]++;
+			n[t]++;
 			trl += has_trailer(&frames[i], len);
+			if (t == R2C2_T_FLOW || t == R2C2_T_ROUTES)
+				seq = frames[i].b[4] << 8 | frames[i].b[5];
 		}
-		printf("{\"frames\":%u,\"hello\":%u,\"lsa\":%u,\"flow\":%u,\"routes\":%u,\"trailer\":%u}\n",
+		printf("{\"frames\":%u,\"hello\":%u,\"lsa\":%u,\"flow\":%u,\"routes\":%u,\"trailer\":%u,\"bcast_seq\":%d}\n",
 		       nframes, n[R2C2_T_HELLO], n[R2C2_T_LSA], n[R2C2_T_FLOW],
-		       n[R2C2_T_ROUTES], trl);
+		       n[R2C2_T_ROUTES], trl, seq);
 		return 0;
 	}
 	if (!ifname || !have_mac || optind + 2 > argc)
