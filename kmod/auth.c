@@ -16,6 +16,7 @@
  * link-state database with fresh trailers. Data and BCAST_ETH frames are
  * not authenticated.
  */
+#include <crypto/algapi.h>
 #include <linux/moduleparam.h>
 #include <linux/rtnetlink.h>
 #include <linux/string.h>
@@ -24,10 +25,11 @@
 #include "r2c2.h"
 
 /*
- * r2c2.auth_window_s: the replay state of a transmitter is made only for
- * a frame whose sequence (its real-time clock) is within this many
- * seconds of ours, and forgotten after this long without a frame. 0:
- * no clock check, the state is kept while the key is.
+ * r2c2.auth_window_s: a frame is accepted only if its sequence (the
+ * transmitter's real-time clock) is within this many seconds of ours,
+ * and the replay state of a transmitter is forgotten after this long
+ * without a frame. 0: no clock check, the state is forgotten after
+ * R2C2_AUTH_IDLE_S.
  */
 static unsigned int r2c2_auth_window_s = 300;
 
@@ -44,7 +46,7 @@ static const struct kernel_param_ops r2c2_auth_window_ops = {
 module_param_cb(auth_window_s, &r2c2_auth_window_ops, &r2c2_auth_window_s,
 		0644);
 MODULE_PARM_DESC(auth_window_s,
-		 "with a rack key: seconds a transmitter's first frame may be off our clock, and its replay state is kept idle (0: no clock check, kept; default 300)");
+		 "with a rack key: seconds a frame's sequence may be off our clock, and a transmitter's replay state is kept idle (0: no clock check, kept idle 300 s; default 300)");
 
 /* Whether a frame of this type is authenticated. */
 static bool r2c2_auth_type(u8 vt)
@@ -192,9 +194,13 @@ out:
 }
 
 /*
- * Whether @seq of transmitter @from is new; records it if so. Remembers
- * the R2C2_AUTH_SEEN largest sequences accepted: one below all of them,
- * or among them, is a replay. Context: softirq.
+ * Whether @seq of transmitter @from is new; records it if so. A frame is
+ * a replay when its sequence is off our clock by more than
+ * r2c2.auth_window_s (when not 0), more than R2C2_AUTH_REORDER_NS older
+ * than the newest accepted from @from, one of the R2C2_AUTH_SEEN largest
+ * accepted, or below all of them. So once a transmitter's state exists,
+ * nothing sent more than R2C2_AUTH_REORDER_NS before its newest frame is
+ * taken again, however few frames came since. Context: softirq.
  */
 static bool r2c2_auth_fresh(struct r2c2_node *node, u16 from, u64 seq)
 {
@@ -203,14 +209,15 @@ static bool r2c2_auth_fresh(struct r2c2_node *node, u16 from, u64 seq)
 	unsigned int i, min = 0;
 	bool ok = false;
 
+	if (w) {
+		u64 now = ktime_get_real_ns();
+
+		if (seq + w < now || seq > now + w)
+			return false;
+	}
 	spin_lock(&node->auth_lock);
 	p = xa_load(&node->auth_peers, from);
 	if (!p) {
-		u64 now = ktime_get_real_ns();
-
-		/* a first frame must be recent: no older state to compare */
-		if (w && (seq + w < now || seq > now + w))
-			goto out;
 		if (node->nauth_peers >= R2C2_AUTH_PEERS_MAX)
 			goto out;
 		p = kzalloc(sizeof(*p), GFP_ATOMIC);
@@ -223,6 +230,8 @@ static bool r2c2_auth_fresh(struct r2c2_node *node, u16 from, u64 seq)
 		}
 		node->nauth_peers++;
 	}
+	if (p->n && seq + R2C2_AUTH_REORDER_NS < p->max)
+		goto out;
 	for (i = 0; i < p->n; i++) {
 		if (p->seen[i] == seq)
 			goto out;
@@ -236,11 +245,30 @@ static bool r2c2_auth_fresh(struct r2c2_node *node, u16 from, u64 seq)
 			goto out;
 		p->seen[min] = seq;
 	}
+	p->max = max(p->max, seq);
 	p->last = jiffies;
 	ok = true;
 out:
 	spin_unlock(&node->auth_lock);
 	return ok;
+}
+
+/*
+ * Whether the trailer's transmitter @from may have sent a frame of type
+ * @type that came on @port: the port's neighbour, when it has one; for
+ * a HELLO (which makes neighbours) the source it names. A frame signed
+ * for this node but sent on another link is a replay here.
+ */
+static bool r2c2_auth_from_ok(struct r2c2_port *port, const u8 *frame,
+			      u16 from)
+{
+	const struct r2c2_ctl_hdr *ch = (const struct r2c2_ctl_hdr *)frame;
+	const struct r2c2_nbr *nbr;
+
+	if (r2c2_hdr_type(ch->ver_type) == R2C2_T_HELLO)
+		return from == ntohs(ch->src);
+	nbr = rcu_dereference(port->nbr);
+	return !nbr || nbr->addr == from;
 }
 
 /**
@@ -279,8 +307,8 @@ enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb)
 		key = &a->prev;
 	else
 		return R2C2_S_DROP_AUTH;
-	memcpy(&mac, trl->mac, sizeof(mac));
-	if (r2c2_auth_mac(skb->data, len, &key->k) != mac)
+	mac = r2c2_auth_mac(skb->data, len, &key->k);
+	if (crypto_memneq(&mac, trl->mac, sizeof(mac)))
 		return R2C2_S_DROP_AUTH;
 	/* good MAC: a frame of a key holder, maybe replayed */
 	to = ntohs(trl->to);
@@ -288,7 +316,8 @@ enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb)
 	    !(to == R2C2_ADDR_NONE &&
 	      r2c2_hdr_type(skb->data[0]) == R2C2_T_HELLO))
 		return R2C2_S_DROP_REPLAY;
-	if (!r2c2_auth_fresh(node, ntohs(trl->from), be64_to_cpu(trl->seq)))
+	if (!r2c2_auth_from_ok(port, skb->data, ntohs(trl->from)) ||
+	    !r2c2_auth_fresh(node, ntohs(trl->from), be64_to_cpu(trl->seq)))
 		return R2C2_S_DROP_REPLAY;
 	newest = trl->newest_id;
 	if (READ_ONCE(port->auth_kid) != newest)
@@ -303,7 +332,8 @@ enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb)
  * r2c2_auth_peers_gc() - forget replay state
  * @node: the node
  * @all: every entry; else those idle longer than r2c2.auth_window_s
- *	(none when it is 0)
+ *	(R2C2_AUTH_IDLE_S when it is 0: a transmitter whose clock went
+ *	back is locked out for that long, not until the key is removed)
  *
  * Context: process or softirq; takes @node->auth_lock.
  */
@@ -312,8 +342,8 @@ void r2c2_auth_peers_gc(struct r2c2_node *node, bool all)
 	unsigned long idle = READ_ONCE(r2c2_auth_window_s) * HZ, idx;
 	struct r2c2_auth_peer *p;
 
-	if (!all && !idle)
-		return;
+	if (!idle)
+		idle = R2C2_AUTH_IDLE_S * HZ;
 	spin_lock_bh(&node->auth_lock);
 	xa_for_each(&node->auth_peers, idx, p) {
 		if (!all && time_before(jiffies, p->last + idle))

@@ -92,6 +92,10 @@ struct r2c2_stats {
 /* rack keys (auth.c) */
 #define R2C2_AUTH_OVERLAP_MS_DEFAULT	60000
 #define R2C2_AUTH_SEEN		16	/* sequences remembered per transmitter */
+/* a frame this much older than a transmitter's newest accepted is a replay */
+#define R2C2_AUTH_REORDER_NS	NSEC_PER_SEC
+/* idle time after which replay state is forgotten with auth_window_s 0 */
+#define R2C2_AUTH_IDLE_S	300
 #define R2C2_AUTH_PEERS_MAX	R2C2_DUP_MAX
 
 /**
@@ -127,11 +131,13 @@ struct r2c2_auth {
 /**
  * struct r2c2_auth_peer - replay state of one transmitter
  * @seen: the largest authentication sequences accepted from it
+ * @max: the largest of @seen
  * @n: entries in @seen
  * @last: jiffies of the last frame accepted
  */
 struct r2c2_auth_peer {
 	u64 seen[R2C2_AUTH_SEEN];
+	u64 max;
 	u8 n;
 	unsigned long last;
 };

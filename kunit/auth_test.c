@@ -312,6 +312,92 @@ static void r2c2_auth_fresh__stale_first(struct kunit *test)
 }
 
 /*
+ * A frame more than R2C2_AUTH_REORDER_NS older than the newest accepted
+ * from its transmitter is a replay, however few frames came before (the
+ * state of a transmitter that was just made, after a key re-set, a
+ * restart or an idle time, holds fewer than R2C2_AUTH_SEEN).
+ */
+static void r2c2_auth_fresh__older_than_newest(struct kunit *test)
+{
+	struct au *au = test->priv;
+	u64 now = ktime_get_real_ns();
+
+	KUNIT_EXPECT_TRUE(test, r2c2_auth_fresh(au->node, 7, now));
+	KUNIT_EXPECT_FALSE(test, r2c2_auth_fresh(au->node, 7, now -
+			   R2C2_AUTH_REORDER_NS - 1));
+	KUNIT_EXPECT_FALSE(test, r2c2_auth_fresh(au->node, 7, now -
+			   20 * R2C2_AUTH_REORDER_NS));
+	/* reordered within the bound: accepted once */
+	KUNIT_EXPECT_TRUE(test, r2c2_auth_fresh(au->node, 7, now -
+			  R2C2_AUTH_REORDER_NS / 2));
+	KUNIT_EXPECT_FALSE(test, r2c2_auth_fresh(au->node, 7, now -
+			   R2C2_AUTH_REORDER_NS / 2));
+	/* another transmitter has its own state */
+	KUNIT_EXPECT_TRUE(test, r2c2_auth_fresh(au->node, 8, now -
+			  20 * R2C2_AUTH_REORDER_NS));
+}
+
+/* Every frame off the clock by more than the window is refused, not
+ * only a transmitter's first.
+ */
+static void r2c2_auth_fresh__every_frame_on_clock(struct kunit *test)
+{
+	struct au *au = test->priv;
+	u64 now = ktime_get_real_ns(), w;
+
+	if (!READ_ONCE(r2c2_auth_window_s))
+		kunit_skip(test, "r2c2.auth_window_s is 0");
+	w = (u64)r2c2_auth_window_s * NSEC_PER_SEC;
+	KUNIT_EXPECT_TRUE(test, r2c2_auth_fresh(au->node, 7, now));
+	KUNIT_EXPECT_FALSE(test, r2c2_auth_fresh(au->node, 7, now + 2 * w));
+	KUNIT_EXPECT_TRUE(test, r2c2_auth_fresh(au->node, 7, now + 1));
+}
+
+/* A frame signed for this node with a transmitter other than the port's
+ * neighbour came over another link: a replay.
+ */
+static void r2c2_auth_rcv__not_the_neighbour(struct kunit *test)
+{
+	struct au *au = test->priv;
+	struct sk_buff *skb = au_lsa(1);
+
+	KUNIT_ASSERT_EQ(test, r2c2_auth_sign(au->port, skb), 0);
+	au->nbr->addr = ADDR + 1;	/* the port's neighbour is another */
+	KUNIT_EXPECT_EQ(test, au_rcv(au, skb), R2C2_S_DROP_REPLAY);
+	au->nbr->addr = ADDR;
+	KUNIT_EXPECT_EQ(test, au_rcv(au, skb), R2C2_S_UNSPEC);
+	kfree_skb(skb);
+}
+
+/* With auth_window_s 0 the state of an idle transmitter is forgotten
+ * after R2C2_AUTH_IDLE_S: one whose clock went back is not locked out
+ * for as long as the key stays.
+ */
+static void r2c2_auth_peers_gc__idle_without_window(struct kunit *test)
+{
+	unsigned int w0 = READ_ONCE(r2c2_auth_window_s);
+	struct au *au = test->priv;
+	u64 now = ktime_get_real_ns();
+	struct r2c2_auth_peer *p;
+
+	WRITE_ONCE(r2c2_auth_window_s, 0);
+	KUNIT_EXPECT_TRUE(test, r2c2_auth_fresh(au->node, 7, now));
+	/* its clock went back an hour: refused */
+	KUNIT_EXPECT_FALSE(test, r2c2_auth_fresh(au->node, 7, now -
+			   3600ULL * NSEC_PER_SEC));
+	r2c2_auth_peers_gc(au->node, false);
+	KUNIT_EXPECT_EQ(test, au->node->nauth_peers, 1U);
+	p = xa_load(&au->node->auth_peers, 7);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->last = jiffies - R2C2_AUTH_IDLE_S * HZ - 1;
+	r2c2_auth_peers_gc(au->node, false);
+	KUNIT_EXPECT_EQ(test, au->node->nauth_peers, 0U);
+	KUNIT_EXPECT_TRUE(test, r2c2_auth_fresh(au->node, 7, now -
+			  3600ULL * NSEC_PER_SEC));
+	WRITE_ONCE(r2c2_auth_window_s, w0);
+}
+
+/*
  * Cost: the MAC over a FLOW (20 bytes + 16 of trailer), an LSA of 6
  * entries (40 + 16) and a ROUTES of 209 (1,475 + 16), and one sign plus
  * one check of a FLOW frame (MAC twice, trailer, replay state). In UML
@@ -372,6 +458,10 @@ static struct kunit_case r2c2_auth_cases[] = {
 	KUNIT_CASE(r2c2_auth_rcv__other_receiver),
 	KUNIT_CASE(r2c2_auth_rcv__rotation),
 	KUNIT_CASE(r2c2_auth_fresh__stale_first),
+	KUNIT_CASE(r2c2_auth_fresh__older_than_newest),
+	KUNIT_CASE(r2c2_auth_fresh__every_frame_on_clock),
+	KUNIT_CASE(r2c2_auth_rcv__not_the_neighbour),
+	KUNIT_CASE(r2c2_auth_peers_gc__idle_without_window),
 	KUNIT_CASE(r2c2_auth_mac__cost),
 	{}
 };
