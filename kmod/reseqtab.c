@@ -227,6 +227,10 @@ void r2c2_reseq_rcv(struct r2c2_node *node, struct sk_buff *skb, u16 src,
 	}
 	if (!e->f.ring && r2c2_rsq_ahead(&e->f, seq))
 		r2c2_rsq_ring_alloc(rn, &e->f);
+	/* a frame held here must not keep the port's netdev, which may go
+	 * away before the frame does: r2c2_deliver_eth() sets r2c0
+	 */
+	skb->dev = NULL;
 	now = ktime_get_ns();
 	p.timeout_ns = r2c2_rsq_cur_timeout(rn, now);
 	p.flow_limit = READ_ONCE(rn->flow_limit);

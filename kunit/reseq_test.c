@@ -649,12 +649,16 @@ static void tab_exit(struct kunit *test)
 	tnode = NULL;
 }
 
+/* the port netdev a received frame points at (never dereferenced here) */
+static struct net_device *tdev;
+
 static void trcv(struct kunit *test, u16 src, u32 id, u32 seq, u8 rproto)
 {
 	struct sk_buff *skb = alloc_skb(0, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	skb->mark = seq;
+	skb->dev = tdev;
 	local_bh_disable();
 	rcu_read_lock();
 	r2c2_reseq_rcv(tnode, skb, src, id, seq, rproto);
@@ -689,6 +693,25 @@ static void r2c2_reseq_rcv__dor_does_not_overtake(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&stub_delivered), 4U);
 	skb = skb_peek_tail(&stub_delivered);
 	KUNIT_EXPECT_EQ(test, skb->mark, 3U);
+}
+
+/* A frame that was held does not point at the netdev of the port it
+ * came by, which may be unregistered while the frame waits.
+ */
+static void r2c2_reseq_rcv__held_without_dev(struct kunit *test)
+{
+	struct sk_buff *skb;
+
+	tdev = (struct net_device *)test;	/* any pointer: never read */
+	trcv(test, 1, 7, 0, R2C2_RP_RPS);
+	trcv(test, 1, 7, 2, R2C2_RP_RPS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tnode->rsq.held), 1);
+	trcv(test, 1, 7, 1, R2C2_RP_RPS);
+	tdev = NULL;
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&stub_delivered), 3U);
+	skb = skb_peek_tail(&stub_delivered);
+	KUNIT_EXPECT_EQ(test, skb->mark, 2U);
+	KUNIT_EXPECT_NULL(test, skb->dev);
 }
 
 static void r2c2_reseq_rcv__off_passes(struct kunit *test)
@@ -848,6 +871,7 @@ static struct kunit_suite r2c2_reseq_suite = {
 static struct kunit_case r2c2_reseqtab_cases[] = {
 	KUNIT_CASE(r2c2_reseq_rcv__dor_without_state),
 	KUNIT_CASE(r2c2_reseq_rcv__dor_does_not_overtake),
+	KUNIT_CASE(r2c2_reseq_rcv__held_without_dev),
 	KUNIT_CASE(r2c2_reseq_rcv__off_passes),
 	KUNIT_CASE(r2c2_reseq_rcv__timer_gives_gap_up),
 	KUNIT_CASE(r2c2_reseq_rcv__flood_of_flows),
