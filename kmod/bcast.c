@@ -362,13 +362,13 @@ static bool r2c2_dup_seen(struct r2c2_node *node, u16 src, u16 seq, bool eth)
 	if (!d) {
 		/* beyond the bound, sources go unprotected (counted) */
 		if (node->ndups >= R2C2_DUP_MAX)
-			goto out;
+			goto unchecked;
 		d = kzalloc(sizeof(*d), GFP_ATOMIC);
 		if (!d)
-			goto out;
+			goto unchecked;
 		if (xa_is_err(xa_store(&node->dups, src, d, GFP_ATOMIC))) {
 			kfree(d);
-			goto out;
+			goto unchecked;
 		}
 		node->ndups++;
 	}
@@ -378,9 +378,12 @@ static bool r2c2_dup_seen(struct r2c2_node *node, u16 src, u16 seq, bool eth)
 		w->last = jiffies;
 		d->last = w->last;
 	}
-out:
 	spin_unlock_bh(&node->dup_lock);
 	return seen;
+unchecked:
+	spin_unlock_bh(&node->dup_lock);
+	r2c2_stat_add(node, NULL, R2C2_S_BCAST_UNCHECKED, 1);
+	return false;
 }
 
 /**

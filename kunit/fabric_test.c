@@ -518,6 +518,31 @@ static void r2c2_rcv_bcast__eth_window_apart(struct kunit *test)
 }
 
 /*
+ * A source that finds the duplicate table full is accepted unchecked,
+ * and counted: its duplicates get through, and bcast_unchecked says so.
+ */
+static void r2c2_rcv_bcast__table_full_counted(struct kunit *test)
+{
+	static const u16 addrs[] = { 1, 2, 3 };
+	struct fab f;
+
+	fab_init_ctx(test, &f, 1);
+	fab_tables(test, f.node, addrs, ARRAY_SIZE(addrs), 1);
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 2, 7, 0, 0, 0));
+	KUNIT_ASSERT_EQ(test, f.node->ndups, 1U);
+	f.node->ndups = R2C2_DUP_MAX;	/* as if 4,095 more sources held it */
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 3, 7, 0, 0, 0));
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 3, 7, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, atomic_read(&fab_flow_events), 3);
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_BCAST_UNCHECKED), 2ULL);
+	/* a source with an entry is still checked */
+	fab_rcv_bcast(&f, fab_bcast(R2C2_T_FLOW, 2, 7, 0, 0, 0));
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_DROP_DUP), 1ULL);
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_BCAST_UNCHECKED), 2ULL);
+	f.node->ndups = 1;
+}
+
+/*
  * An entry idle for R2C2_DUP_AGE is forgotten by the garbage collection
  * (the node's tick); one in use is kept.
  */
@@ -626,6 +651,7 @@ static struct kunit_case fab_cases[] = {
 	KUNIT_CASE(r2c2_rcv_lsa__trim_moves_head),
 	KUNIT_CASE(r2c2_rcv_bcast__unknown_sources),
 	KUNIT_CASE(r2c2_rcv_bcast__eth_window_apart),
+	KUNIT_CASE(r2c2_rcv_bcast__table_full_counted),
 	KUNIT_CASE(r2c2_dups_gc__ages),
 	KUNIT_CASE(r2c2_rcv_bcast__routes_make_no_flows),
 	KUNIT_CASE(r2c2_recompute_work__namespaces_independent),

@@ -669,11 +669,15 @@ enum r2c2_port_state {
  * @R2C2_S_DROP_AUTH: with a rack key set, a HELLO, LSA, FLOW or ROUTES
  *	frame without a trailer, with an unknown key id or a wrong MAC
  * @R2C2_S_DROP_REPLAY: with a rack key set, an authenticated frame seen
- *	before (its transmitter's sequence), too old, or sent to another node
+ *	before (its transmitter's sequence), too old, off the clock, sent to
+ *	another node, or by a transmitter that is not the port's neighbour
  * @R2C2_S_DROP_LLADDR: ARP or IPv6 neighbour discovery packet from the
  *	fabric not handed to r2c0: it gives a link-layer address other than
  *	the r2c0 MAC of the node it comes from, or that node is not
  *	reachable (its frame was counted delivered or received before)
+ * @R2C2_S_BCAST_UNCHECKED: broadcasts accepted without duplicate
+ *	suppression: their source found the duplicate table full
+ *	(R2C2_DUP_MAX sources) or no memory for an entry
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -724,6 +728,7 @@ enum r2c2_stat {
 	R2C2_S_DROP_AUTH,
 	R2C2_S_DROP_REPLAY,
 	R2C2_S_DROP_LLADDR,
+	R2C2_S_BCAST_UNCHECKED,
 	__R2C2_S_MAX,
 };
 
