@@ -4,8 +4,10 @@
  * of source-routed data frames and delivery through r2c0.
  */
 #include <linux/if_arp.h>
+#include <linux/if_vlan.h>
 #include <linux/icmpv6.h>
 #include <linux/ipv6.h>
+#include <net/ipv6.h>
 #include <net/ndisc.h>
 
 #include "r2c2.h"
@@ -81,6 +83,11 @@ static bool r2c2_nd_ok(struct r2c2_node *node, const struct sk_buff *skb,
  * a MAC r2c0 cannot send to (drop_no_route) until the neighbour entry
  * times out, long after the forger has gone. Other frames pass.
  *
+ * The packet is found behind VLAN tags (up to R2C2_LLADDR_VLANS; a frame
+ * with more is refused), which would take it to a VLAN device over r2c0,
+ * and an ND message behind IPv6 extension headers, which ndisc_rcv()
+ * accepts as well.
+ *
  * Context: RCU read side; @skb->len >= ETH_HLEN.
  * Return: true when the frame may be handed to r2c0.
  */
@@ -91,13 +98,26 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
 		u8 sha[ETH_ALEN];
 	} __packed abuf;
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
-	unsigned int off = ETH_HLEN, end;
+	unsigned int off = ETH_HLEN, end, tags;
+	const struct vlan_hdr *vh;
+	struct vlan_hdr vbuf;
 	struct ipv6hdr ibuf;
 	const struct ipv6hdr *ip6;
-	u8 tbuf, fixed;
+	__be16 proto = eth->h_proto, frag;
+	u8 tbuf, fixed, nexthdr;
 	const u8 *type;
+	int noff;
 
-	switch (eth->h_proto) {
+	for (tags = 0; eth_type_vlan(proto); tags++) {
+		if (tags == R2C2_LLADDR_VLANS)
+			return false;
+		vh = skb_header_pointer(skb, off, sizeof(vbuf), &vbuf);
+		if (!vh)
+			return true;	/* cut short: no packet to take */
+		proto = vh->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+	switch (proto) {
 	case htons(ETH_P_ARP): {
 		const typeof(abuf) *a;
 
@@ -109,9 +129,16 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
 	}
 	case htons(ETH_P_IPV6):
 		ip6 = skb_header_pointer(skb, off, sizeof(ibuf), &ibuf);
-		if (!ip6 || ip6->nexthdr != IPPROTO_ICMPV6)
+		if (!ip6)
 			return true;
-		off += sizeof(*ip6);
+		end = min_t(unsigned int, skb->len,
+			    off + sizeof(*ip6) + ntohs(ip6->payload_len));
+		nexthdr = ip6->nexthdr;
+		noff = ipv6_skip_exthdr(skb, off + sizeof(*ip6), &nexthdr, &frag);
+		/* not ICMPv6, or a fragment (ND is never fragmented: RFC 6980) */
+		if (noff < 0 || nexthdr != IPPROTO_ICMPV6 || frag)
+			return true;
+		off = noff;
 		type = skb_header_pointer(skb, off, 1, &tbuf);
 		if (!type)
 			return true;
@@ -132,8 +159,6 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
 		default:
 			return true;
 		}
-		end = min_t(unsigned int, skb->len,
-			    off + ntohs(ip6->payload_len));
 		return r2c2_node_reachable(node, src) &&
 		       r2c2_nd_ok(node, skb, off + fixed, end, *type, src);
 	default:

@@ -59,6 +59,7 @@
 #define R2C2_FH_QDISC		0x01	/* sch_r2c2 on r2c0 started it, no finish yet */
 #define R2C2_FH_ANNOUNCED	0x02	/* a FLOW_EVENT request announced it */
 #define R2C2_DUP_MAX		4096
+#define R2C2_LLADDR_VLANS	8	/* VLAN tags r2c2_lladdr_ok() looks behind */
 #define R2C2_DUP_WIN		64
 #define R2C2_DUP_RESET		HZ	/* idle time after which a source may restart */
 #define R2C2_DUP_AGE		(10 * HZ)	/* an entry idle this long is forgotten */

@@ -23,7 +23,10 @@
 #  3. a broadcast ARP request of node 0x70, whose own MAC it gives, but
 #     which only a forged LSA (no link) put in B's tables: unreachable;
 #  4. an ARP reply in a data frame of B to itself, with B's own MAC (B
-#     would send A's traffic to itself).
+#     would send A's traffic to itself);
+#  5. the first behind an 802.1Q tag, for B's VLAN device r2c0.5;
+#  6. an IPv6 neighbour solicitation of C giving node 0x77's MAC, behind
+#     a hop-by-hop options header.
 # Before r2c2 checked them, the first alone left B's entry at node 0x77
 # and B's pings to A dropped as drop_no_route (what the frame fuzzer hit
 # on node 4 of its torus).
@@ -40,7 +43,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_ctlflood
-ksft_plan 7
+ksft_plan 9
 
 A=r2c2-la B=r2c2-lb C=r2c2-lc INJ=r2c2-li
 NODES=("$A" "$B" "$C")
@@ -174,6 +177,44 @@ RET=0
 arp 2 103 10.42.0.1 02:52:32:43:00:02 10.42.0.2 2
 forged "ARP reply in a data frame of B to itself, with B's own MAC"
 log_test "an ARP reply in B's own name: not believed, counted"
+
+# The same forgery behind an 802.1Q tag, which would take it to a VLAN
+# device over r2c0: B's r2c0.5 must not believe it either. Two sequences
+# half the space apart, as above.
+RET=0
+ip -n "$B" link add link r2c0 name r2c0.5 type vlan id 5 &&
+ip -n "$B" addr add 10.43.0.2/16 dev r2c0.5 &&
+ip -n "$B" link set r2c0.5 up
+check_err $? "VLAN 5 over B's r2c0"
+drop0=$(stat drop_lladdr)
+arp_v5() { ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" -v 5 arp "$@"; }
+arp_v5 3 1201 10.43.0.1 02:52:32:43:00:77 10.43.0.2 &&
+arp_v5 3 $((1201 + 32768)) 10.43.0.1 02:52:32:43:00:77 10.43.0.2
+check_err $? "r2c2_ctlflood -v 5 arp failed"
+wait_until 3 stat_above drop_lladdr "$drop0"
+check_err $? "tagged ARP request with the MAC of node 0x77: drop_lladdr $(stat drop_lladdr), was $drop0"
+v5=$(ip -n "$B" -j neigh show dev r2c0.5 to 10.43.0.1 | jq -r '.[0].lladdr // empty')
+[[ $v5 != "02:52:32:43:00:77" ]]
+check_err $? "B's r2c0.5 believed it: 10.43.0.1 is at $v5"
+log_test "the ARP forgery behind a VLAN tag: not believed, counted"
+
+# An IPv6 neighbour solicitation of C with the MAC of node 0x77 behind a
+# hop-by-hop options header, which ndisc_rcv() takes as well: B's entry
+# of C's address must not become 0x77's MAC.
+RET=0
+ip -n "$B" addr add fd00:42::2/64 dev r2c0 nodad
+check_err $? "an IPv6 address on B's r2c0"
+drop0=$(stat drop_lladdr)
+nd_h() { ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" -H nd "$@"; }
+nd_h 3 2201 fd00:42::3 02:52:32:43:00:77 fd00:42::2 &&
+nd_h 3 $((2201 + 32768)) fd00:42::3 02:52:32:43:00:77 fd00:42::2
+check_err $? "r2c2_ctlflood -H nd failed"
+wait_until 3 stat_above drop_lladdr "$drop0"
+check_err $? "NS behind a hop-by-hop header with the MAC of node 0x77: drop_lladdr $(stat drop_lladdr), was $drop0"
+n6=$(ip -n "$B" -j -6 neigh show dev r2c0 to fd00:42::3 | jq -r '.[0].lladdr // empty')
+[[ $n6 != "02:52:32:43:00:77" ]]
+check_err $? "B believed it: fd00:42::3 is at $n6"
+log_test "an ND forgery behind a hop-by-hop header: not believed, counted"
 
 RET=0
 nr0=$(stat drop_no_route)

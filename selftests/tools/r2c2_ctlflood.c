@@ -26,7 +26,13 @@
  *	SHA: without DST a request for TIP broadcast by SRC (BCAST_ETH,
  *	sequence SEQ, tree 0), with DST a reply to TIP in a data frame
  *	delivered at the receiving node (whose address must be DST; DOR,
- *	flow SEQ, not resequenced)
+ *	flow SEQ, not resequenced); -v VID: the broadcast ARP packet behind
+ *	an 802.1Q tag of VLAN VID
+ *   r2c2_ctlflood -i IFNAME [-m MAC] [-H] nd SRC SEQ SIP6 SHA TIP6
+ *	an IPv6 neighbour solicitation of node SRC for TIP6, from SIP6 to
+ *	TIP6 with source link-layer address SHA, broadcast by SRC
+ *	(BCAST_ETH, sequence SEQ, tree 0); -H: behind a hop-by-hop options
+ *	header (PadN)
  *
  * -m: Ethernet destination (default broadcast); -g: microseconds between
  * frames (default 100: a receiver's backlog must not overflow, every
@@ -49,7 +55,8 @@ static void usage(void)
 		"       " PROG " -i IFNAME [-m MAC] [-g US] flow FIRST COUNT\n"
 		"       " PROG " -i IFNAME [-m MAC] [-g US] routes SRC FRAMES OWNER\n"
 		"       " PROG " -i IFNAME [-m MAC] [-g US] -d SECONDS mix FIRST COUNT OWNER\n"
-		"       " PROG " -i IFNAME [-m MAC] arp SRC SEQ SIP SHA TIP [DST]\n");
+		"       " PROG " -i IFNAME [-m MAC] [-v VID] arp SRC SEQ SIP SHA TIP [DST]\n"
+		"       " PROG " -i IFNAME [-m MAC] [-H] nd SRC SEQ SIP6 SHA TIP6\n");
 	exit(1);
 }
 
@@ -191,6 +198,66 @@ static size_t arp_body(unsigned char *b, int reply, const char *sip,
 	return 28;
 }
 
+/* -v: the VLAN of the broadcast ARP packet (0: untagged); -H for nd */
+static unsigned long vlan;
+static int hbh;
+
+/* 16-bit one's complement sum of @len bytes (even) into @sum */
+static u32 sum16(const unsigned char *b, size_t len, u32 sum)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (u32)b[i] << 8 | b[i + 1];
+	return sum;
+}
+
+/* the nd subcommand: one frame into f, its length returned */
+static size_t nd_frame(unsigned char *f, const unsigned char *dmac,
+		       const unsigned char *smac, char **arg)
+{
+	u16 src = (u16)num(arg[0], 0xfffe), seq = (u16)num(arg[1], 0xffff);
+	unsigned char *inner = f + ETH_HLEN + R2C2_CTL_HLEN;
+	unsigned char *ip6 = inner + ETH_HLEN, *icmp;
+	size_t ext = hbh ? 8 : 0, mlen = 24 + 8;
+	u32 sum;
+
+	memset(inner, 0xff, 6);		/* all-nodes would do as well */
+	r2c2_addr_to_mac(src, inner + 6);
+	inner[12] = 0x86;
+	inner[13] = 0xdd;
+	ip6[0] = 0x60;
+	ip6[4] = (unsigned char)((ext + mlen) >> 8);
+	ip6[5] = (unsigned char)(ext + mlen);
+	ip6[6] = hbh ? 0 : 58;		/* hop-by-hop options, or ICMPv6 */
+	ip6[7] = 255;
+	if (inet_pton(AF_INET6, arg[2], ip6 + 8) != 1 ||
+	    inet_pton(AF_INET6, arg[4], ip6 + 24) != 1)
+		usage();
+	if (hbh) {
+		ip6[40] = 58;		/* next: ICMPv6; length 0: 8 bytes */
+		ip6[42] = 1;		/* PadN of 4 bytes */
+		ip6[43] = 4;
+	}
+	icmp = ip6 + 40 + ext;
+	icmp[0] = 135;			/* neighbour solicitation */
+	memcpy(icmp + 8, ip6 + 24, 16);	/* target */
+	icmp[24] = 1;			/* source link-layer address */
+	icmp[25] = 1;
+	if (raw_mac(arg[3], icmp + 26))
+		usage();
+	/* checksum over the pseudo-header and the message */
+	sum = sum16(ip6 + 8, 32, 0) + (u32)mlen + 58;
+	sum = sum16(icmp, mlen, sum);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	sum = ~sum & 0xffff;
+	icmp[2] = (unsigned char)(sum >> 8);
+	icmp[3] = (unsigned char)sum;
+	return ctl_frame(f, dmac, smac, R2C2_T_BCAST_ETH, src, seq, ETH_HLEN) +
+	       40 + ext + mlen;
+}
+
 /* the arp subcommand: one frame into f, its length returned */
 static size_t arp_frame(unsigned char *f, const unsigned char *dmac,
 			const unsigned char *smac, char **arg, int nargs)
@@ -217,9 +284,18 @@ static size_t arp_frame(unsigned char *f, const unsigned char *dmac,
 	inner = f + ETH_HLEN + R2C2_CTL_HLEN;
 	memset(inner, 0xff, 6);
 	r2c2_addr_to_mac(src, inner + 6);
+	len = 0;
+	if (vlan) {
+		inner[12] = 0x81;
+		inner[13] = 0x00;
+		inner[14] = (unsigned char)(vlan >> 8);
+		inner[15] = (unsigned char)vlan;
+		inner += 4;	/* the tag sits before the ethertype */
+		len = 4;
+	}
 	inner[12] = 0x08;
 	inner[13] = 0x06;
-	len = arp_body(inner + ETH_HLEN, 0, arg[2], arg[3], arg[4], tha);
+	len += arp_body(inner + ETH_HLEN, 0, arg[2], arg[3], arg[4], tha);
 	/* the checksum covers the Ethernet header */
 	return ctl_frame(f, dmac, smac, R2C2_T_BCAST_ETH, src, seq, ETH_HLEN) +
 	       len;
@@ -237,7 +313,7 @@ int main(int argc, char **argv)
 	size_t len = 0;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "i:m:g:a:d:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:g:a:d:v:Hh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm':
@@ -247,12 +323,27 @@ int main(int argc, char **argv)
 		case 'g': gap = num(optarg, 1000000); break;
 		case 'a': max_age = num(optarg, 0xffff); break;
 		case 'd': secs = num(optarg, 86400); break;
+		case 'v': vlan = num(optarg, 4094); break;
+		case 'H': hbh = 1; break;
 		default: usage();
 		}
 	}
 	if (!ifname || argc - optind < 3)
 		usage();
 	what = argv[optind];
+	if (!strcmp(what, "nd")) {
+		if (argc - optind != 6)
+			usage();
+		fd = raw_open(PROG, ifname, dmac, &sll, smac);
+		memset(f, 0, sizeof(f));
+		len = nd_frame(f, dmac, smac, argv + optind + 1);
+		if (sendto(fd, f, len, 0, (struct sockaddr *)&sll,
+			   sizeof(sll)) != (ssize_t)len) {
+			fprintf(stderr, PROG ": sendto: %s\n", strerror(errno));
+			return 2;
+		}
+		return 0;
+	}
 	if (!strcmp(what, "arp")) {
 		if (argc - optind != 6 && argc - optind != 7)
 			usage();
