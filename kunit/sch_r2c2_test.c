@@ -117,6 +117,101 @@ static void r2c2q_rate__by_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r2c2q_rate(c, f), 1000000ULL);
 }
 
+static void r2c2q_lease_start__lease_fixed_when_given(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b;
+
+	/* a's rate is given under a 1 s lease, b's under nolease */
+	r2c2q_rate_set(c, a, 5000000, 0);
+	c->lease_ns = 0;		/* tc qdisc change ... nolease */
+	b = flow_new(test, c, 2, 0);
+	r2c2q_rate_set(c, b, 5000000, 0);
+	c->lease_ns = 1 * SEC;		/* ... lease 1s again */
+	/* each keeps the lease it was given: a's ends, b's never */
+	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, a, 1 * SEC));
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, b, 3600 * SEC));
+	KUNIT_EXPECT_EQ(test, (u8)b->state, (u8)R2C2_RS_SET);
+	/* the next rate given has the lease of the time */
+	r2c2q_rate_set(c, b, 5000000, 3600 * SEC);
+	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, b, 3601 * SEC));
+}
+
+static void r2c2q_key__lease_end_first(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *f = flow_new(test, c, 1, 0);
+
+	/* due before its lease ends: its send time */
+	f->time_next = 300 * MS;
+	KUNIT_EXPECT_EQ(test, r2c2q_key(f), 300 * MS);
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), 300 * MS);
+	/* a 1500-byte packet at 1 kbit/s: due at 12 s, the lease ends at 1 s */
+	f->time_next = 0;
+	r2c2q_rate_set(c, f, R2C2_RATE_MIN, 0);
+	r2c2q_charge(c, f, 1500, 0);
+	KUNIT_ASSERT_EQ(test, f->time_next, 12 * SEC);
+	KUNIT_EXPECT_EQ(test, r2c2q_key(f), 1 * SEC);
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), 1 * SEC);
+	/* slots do not move the lease end */
+	c->batch_ns = 100 * 1000;
+	c->quantum = 3028;
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), 1 * SEC);
+	/* at the lease end: safe rate, 11 s at 1 kbit/s are 11 ms at 1 Mbit/s */
+	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, f, 1 * SEC));
+	KUNIT_EXPECT_EQ(test, f->time_next, 1 * SEC + 11 * MS);
+	KUNIT_EXPECT_EQ(test, r2c2q_key(f), 1 * SEC + 11 * MS);
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), 1 * SEC + 11 * MS);
+	/* a pending flow has no lease: its send time */
+	r2c2q_rate_set(c, f, R2C2_RATE_MIN, 2 * SEC);
+	r2c2q_pend(f, 2 * SEC);
+	f->time_next = 20 * SEC;
+	KUNIT_EXPECT_EQ(test, r2c2q_key(f), 20 * SEC);
+	/* announced, its lease (from 3 s) ends first */
+	r2c2q_announce(c, f, 3 * SEC);
+	KUNIT_EXPECT_EQ(test, r2c2q_key(f), 4 * SEC);
+	/* under nolease a rate never lapses: its send time */
+	c->lease_ns = 0;
+	r2c2q_rate_set(c, f, R2C2_RATE_MIN, 3 * SEC);
+	KUNIT_EXPECT_EQ(test, r2c2q_key(f), f->time_next);
+	KUNIT_EXPECT_EQ(test, r2c2q_wake(c, f), f->time_next);
+}
+
+static void r2c2q_key__tree_order(struct kunit *test)
+{
+	struct r2c2q_core *c = core_new(test, 4);
+	struct r2c2q_flow *a = flow_new(test, c, 1, 0);
+	struct r2c2q_flow *b = flow_new(test, c, 2, 0);
+	struct r2c2q_flow *d = flow_new(test, c, 3, 0);
+
+	/*
+	 * b and d, leased from 400 ms to 1.4 s, are due at 500 and 600 ms;
+	 * a, held at 1 kbit/s, at 12 s, its lease ending at 1 s
+	 */
+	r2c2q_rate_set(c, a, R2C2_RATE_MIN, 0);
+	r2c2q_charge(c, a, 1500, 0);
+	r2c2q_rate_set(c, b, 10000000, 400 * MS);
+	r2c2q_rate_set(c, d, 10000000, 400 * MS);
+	b->time_next = 500 * MS;
+	d->time_next = 600 * MS;
+	flow_backlog(c, a);
+	flow_backlog(c, b);
+	flow_backlog(c, d);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), b);
+	/* b is sent: due again at 1.5 s, after a's lease end (1 s) */
+	b->time_next = 1500 * MS;
+	r2c2q_requeue(c, b);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), d);
+	d->time_next = 1600 * MS;
+	r2c2q_requeue(c, d);
+	/* a is looked at next, at its lease end, not at 12 s */
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+	/* a rate set renews its lease: to 2 s, a moves behind b and d */
+	r2c2q_rate_set(c, a, R2C2_RATE_MIN, 1 * SEC);
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), b);
+}
+
 static void r2c2q_lease_check__initial_expires(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
@@ -634,11 +729,14 @@ static void r2c2q_lease_check__rescales_to_safe(struct kunit *test)
 	r2c2q_rate_set(c, a, R2C2_RATE_MIN, 0);
 	r2c2q_charge(c, a, 65536, 0);
 	KUNIT_ASSERT_EQ(test, a->time_next, r2c2q_tx_ns(65536, R2C2_RATE_MIN));
-	r2c2q_rate_set(c, b, 5000000, 0);
+	/* b: due at 5 s, its lease (from 500 ms) ends at 1.5 s */
+	r2c2q_rate_set(c, b, 5000000, 500 * MS);
 	b->time_next = 5 * SEC;
 	flow_backlog(c, a);
 	flow_backlog(c, b);
-	KUNIT_ASSERT_PTR_EQ(test, r2c2q_first(c), b);
+	/* a's lease ends first, before either is due: a is looked at first */
+	KUNIT_ASSERT_PTR_EQ(test, r2c2q_first(c), a);
+	KUNIT_EXPECT_FALSE(test, r2c2q_lease_check(c, a, 1 * SEC - 1));
 	/*
 	 * The daemon is gone: at 1 s a's lease ends, the 523.288 s left
 	 * at 1 kbit/s become 523.288 ms at the safe 1 Mbit/s
@@ -646,7 +744,8 @@ static void r2c2q_lease_check__rescales_to_safe(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r2c2q_lease_check(c, a, 1 * SEC));
 	KUNIT_EXPECT_EQ(test, a->time_next, 1 * SEC + 523288 * 1000ULL);
 	r2c2q_requeue(c, a);		/* the caller's part */
-	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
+	/* b's lease end (1.5 s) now comes before a's send (1.523 s) */
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), b);
 	/*
 	 * A rate set later scales from the safe rate, the rate the wait
 	 * now stands for: 423.288 ms left at 1 Mbit/s, 2.95 Mbit/s now.
@@ -657,6 +756,8 @@ static void r2c2q_lease_check__rescales_to_safe(struct kunit *test)
 			1100 * MS + div64_u64(423288000ULL * 1000000, 2950000));
 	KUNIT_EXPECT_LE(test, a->time_next - 1100 * MS,
 			r2c2q_tx_ns(65536, 2950000));
+	/* due at 1.243 s, before b's lease end: first again */
+	KUNIT_EXPECT_PTR_EQ(test, r2c2q_first(c), a);
 }
 
 static void r2c2q_gc_pop__idle_order_and_age(struct kunit *test)
@@ -739,6 +840,9 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_tx_ns__1tbit),
 	KUNIT_CASE(r2c2q_tx_ns__rounding_error_bounded),
 	KUNIT_CASE(r2c2q_rate__by_state),
+	KUNIT_CASE(r2c2q_lease_start__lease_fixed_when_given),
+	KUNIT_CASE(r2c2q_key__lease_end_first),
+	KUNIT_CASE(r2c2q_key__tree_order),
 	KUNIT_CASE(r2c2q_lease_check__initial_expires),
 	KUNIT_CASE(r2c2q_lease_check__set_rate_renews),
 	KUNIT_CASE(r2c2q_lease_check__no_lease),

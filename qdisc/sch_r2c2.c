@@ -25,7 +25,10 @@
  * (broadcast + netlink event) outside the qdisc lock.
  *
  * Rates: initial_rate until a rate is set, the set rate for lease_ms,
- * then safe_rate until the next set (the daemon may have died).
+ * then safe_rate until the next set (the daemon may have died). A
+ * backlogged flow's place in the rb-tree is its lease end when that
+ * comes before its send time, so the watchdog wakes the queue then and
+ * dequeue lapses the lease on time, whether or not the flow is due.
  */
 #include <linux/if_arp.h>
 #include <linux/kernel.h>
@@ -337,15 +340,20 @@ static void r2c2q_key_dscp(struct sk_buff *skb, struct r2c2_class_key *k)
 	k->has |= R2C2_CK_IP;
 }
 
-/* A pending flow is old or big enough: raise its start. */
-static void r2c2q_announce_check(struct r2c2q_sched *q, struct r2c2q_flow *f,
+/*
+ * A pending flow is old or big enough: raise its start. True when it
+ * was announced: its lease started, so a backlogged one goes back in
+ * order (r2c2q_announce()).
+ */
+static bool r2c2q_announce_check(struct r2c2q_sched *q, struct r2c2q_flow *f,
 				 u64 now)
 {
 	if (!r2c2q_announce_due(&q->core, f, now))
-		return;
+		return false;
 	r2c2q_announce(&q->core, f, now);
 	q->st.flows_announced++;
 	r2c2q_event(q, R2C2_FE_START, f);
+	return true;
 }
 
 /*
@@ -409,8 +417,9 @@ static int r2c2q_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	if (unlikely(!(f->flags & R2C2Q_F_STARTED)))
 		r2c2q_flow_start(q, f, skb, now);
-	else if (unlikely(f->state == R2C2_RS_PENDING))
-		r2c2q_announce_check(q, f, now);
+	else if (unlikely(f->state == R2C2_RS_PENDING) &&
+		 r2c2q_announce_check(q, f, now) && f->qlen)
+		r2c2q_requeue(&q->core, f);
 	if (unlikely(f->qlen >= q->conf.flow_limit)) {
 		f->drops++;
 		q->st.drops_flow_limit++;
@@ -465,6 +474,16 @@ static struct sk_buff *r2c2q_dequeue(struct Qdisc *sch)
 	if (!f)
 		return NULL;
 	now = ktime_get_ns();
+	/*
+	 * A flow whose lease ends before its next send comes first at its
+	 * lease end (r2c2q_key()), due or not: it falls to the safe rate,
+	 * its wait rescaled, and takes its new place. A lease lapses once:
+	 * the loop ends.
+	 */
+	while (unlikely(r2c2q_lease_lapse(q, f, now))) {
+		r2c2q_requeue(&q->core, f);
+		f = r2c2q_first(&q->core);
+	}
 	if (!r2c2q_due(&q->core, f, now)) {
 		q->st.throttled++;
 		qdisc_watchdog_schedule_range_ns(&q->watchdog,
@@ -473,7 +492,6 @@ static struct sk_buff *r2c2q_dequeue(struct Qdisc *sch)
 		return NULL;
 	}
 	skb = r2c2q_flow_pop(q, f);
-	r2c2q_lease_lapse(q, f, now);
 	r2c2q_charge(&q->core, f, qdisc_pkt_len(skb), now);
 	if (unlikely(f->state == R2C2_RS_PENDING))
 		r2c2q_announce_check(q, f, now);
@@ -703,8 +721,10 @@ static void r2c2q_op_rate_set(void *priv, struct r2c2_rate_ent *ent,
 
 /*
  * Fill @fi; a flow whose lease ran out falls back to the safe rate here
- * (qdisc lock held): true when a backlogged one did, whose place in the
- * schedule moved, so the caller re-arms the watchdog.
+ * (qdisc lock held), as dequeue would at its lease end for a backlogged
+ * one, or at its next packet for an idle one: true when a backlogged
+ * one did, whose place in the schedule moved, so the caller re-arms the
+ * watchdog.
  */
 static bool r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 			    u64 now, struct r2c2_qflow_info *fi)
@@ -729,9 +749,7 @@ static bool r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 	fi->age_ms = (u32)min_t(u64, div_u64(now - f->last_active,
 					     NSEC_PER_MSEC), U32_MAX);
 	fi->lease_ms = 0;
-	if ((f->state == R2C2_RS_INITIAL || f->state == R2C2_RS_SET) &&
-	    q->core.lease_ns &&
-	    (s64)(f->lease_end - now) > 0)
+	if ((f->flags & R2C2Q_F_LEASE) && (s64)(f->lease_end - now) > 0)
 		fi->lease_ms = (u32)div_u64(f->lease_end - now, NSEC_PER_MSEC);
 	return moved;
 }

@@ -9,11 +9,12 @@
  * - the solo slot (@solo of the core), when it is the only flow with
  *   packets queued: it is sent next without a tree, so a lone backlogged
  *   flow costs no tree insertion or removal per packet;
- * - the time tree (@time_node), ordered by @time_next, while it has
- *   packets queued (@qlen > 0) and other flows have too: the leftmost
- *   flow is sent next (EDT); a solo flow moves into the tree when a
- *   second flow gets a packet, and the tree is empty whenever @solo is
- *   set;
+ * - the time tree (@time_node), ordered by r2c2q_key() (its next send
+ *   time, or its lease end if that comes first), while it has packets
+ *   queued (@qlen > 0) and other flows have too: the leftmost flow is
+ *   looked at next (EDT), sent if due, else the qdisc's watchdog wakes
+ *   it; a solo flow moves into the tree when a second flow gets a
+ *   packet, and the tree is empty whenever @solo is set;
  * - the idle list (@idle), in the order flows went idle, while it has
  *   none: garbage collection pops expired flows from its head, so no
  *   operation ever scans all flows.
@@ -42,7 +43,8 @@
  * @rate: rate set by RATE_SET, bit/s (used in state R2C2_RS_SET)
  * @born: first packet, ns (used in state R2C2_RS_PENDING, which no
  *	RATE_SET enters)
- * @lease_end: when the current rate (initial or set) expires, ns
+ * @lease_end: when the current rate (initial or set) expires, ns (a
+ *	deadline while R2C2Q_F_LEASE is set)
  * @bytes: bytes sent
  * @packets: packets sent
  * @last_active: last enqueue or dequeue, ns
@@ -95,6 +97,16 @@ struct r2c2q_flow {
 #define R2C2Q_F_STARTED	0x01
 
 /*
+ * R2C2Q_F_LEASE: @lease_end is a deadline: the flow's rate (initial or
+ * set) was given for a lease (lease_ns was not 0 then) that has not
+ * lapsed yet. Set and cleared with the state (r2c2q_lease_start(),
+ * r2c2q_pend(), r2c2q_lease_check()), so a flow's place in the time
+ * tree (r2c2q_key()) depends on its own fields only: tc qdisc change
+ * of lease applies to leases given from then on and reorders nothing.
+ */
+#define R2C2Q_F_LEASE	0x02
+
+/*
  * R2C2Q_WAIT_MAX_BYTES: a flow's wait is never longer than this many
  * bytes take at its rate (r2c2q_rescale()). A flow is charged only when
  * due, so its wait is one packet (64 KB GSO; 512 KB with BIG TCP) plus
@@ -106,7 +118,7 @@ struct r2c2q_flow {
  * struct r2c2q_core - the flow table and schedule of one qdisc
  * @hash: 1 << @hash_log buckets
  * @hash_log: log2 of the buckets
- * @time_tree: backlogged flows by @time_next (empty while @solo is set)
+ * @time_tree: backlogged flows by r2c2q_key() (empty while @solo is set)
  * @solo: the only backlogged flow, kept out of @time_tree, or NULL
  * @idle_list: flows without packets, oldest first
  * @overflow: the shared flow of packets whose own flow found no entry
@@ -220,29 +232,71 @@ static inline bool r2c2q_rescale(struct r2c2q_flow *f, u64 old, u64 rate,
 }
 
 /**
+ * r2c2q_lease_start() - a rate (initial or set) is given: its lease starts
+ * @c: the core
+ * @f: the flow
+ * @now: ns
+ *
+ * With lease_ns 0 (nolease) the rate holds until the next one.
+ */
+static inline void r2c2q_lease_start(const struct r2c2q_core *c,
+				     struct r2c2q_flow *f, u64 now)
+{
+	f->lease_end = now + c->lease_ns;
+	if (c->lease_ns)
+		f->flags |= R2C2Q_F_LEASE;
+	else
+		f->flags &= ~R2C2Q_F_LEASE;
+}
+
+/**
+ * r2c2q_key() - when the qdisc must next look at a backlogged flow
+ * @f: the flow
+ *
+ * Its next send time, or its lease end if the lease lapses first: a
+ * flow held at a low rate whose lease ends before its next packet is
+ * due comes first at its lease end, and falls to the safe rate then
+ * (the qdisc's dequeue, r2c2q_lease_check()), whether or not it sends
+ * and whoever dumps the qdisc. The time tree is ordered by it. It reads
+ * the flow's fields only (R2C2Q_F_LEASE, not lease_ns): every change of
+ * them while the flow is backlogged ends with r2c2q_requeue().
+ *
+ * Return: ns.
+ */
+static inline u64 r2c2q_key(const struct r2c2q_flow *f)
+{
+	if ((f->flags & R2C2Q_F_LEASE) &&
+	    (s64)(f->lease_end - f->time_next) < 0)
+		return f->lease_end;
+	return f->time_next;
+}
+
+/**
  * r2c2q_lease_check() - fall back to the safe rate when the lease ran out
  * @c: the core
  * @f: the flow
  * @now: ns
  *
  * A pending flow has no lease: the daemon cannot set a rate for a flow
- * the rack does not know. Its lease starts when it is announced. The
- * wait of a flow that falls back is rescaled to the safe rate
+ * the rack does not know. Its lease starts when it is announced. Nor
+ * has a flow whose rate was given under nolease (R2C2Q_F_LEASE clear).
+ * The wait of a flow that falls back is rescaled to the safe rate
  * (r2c2q_rescale()): a flow held at R2C2_RATE_MIN by a daemon that died
- * sends at the safe rate, not after minutes. The caller puts a
- * backlogged flow that fell back in order again (r2c2q_requeue()).
+ * sends at the safe rate, not after minutes. Its r2c2q_key() changes:
+ * the caller puts a backlogged flow that fell back in order again
+ * (r2c2q_requeue()).
  *
  * Return: true when the flow just fell back.
  */
 static inline bool r2c2q_lease_check(struct r2c2q_core *c,
 				     struct r2c2q_flow *f, u64 now)
 {
-	if (f->state == R2C2_RS_SAFE || f->state == R2C2_RS_PENDING ||
-	    !c->lease_ns ||
+	if (!(f->flags & R2C2Q_F_LEASE) ||
 	    (s64)(now - f->lease_end) < 0)
 		return false;
 	r2c2q_rescale(f, r2c2q_rate(c, f), READ_ONCE(c->safe_rate), now);
 	f->state = R2C2_RS_SAFE;
+	f->flags &= ~R2C2Q_F_LEASE;
 	c->leases_expired++;
 	return true;
 }
@@ -280,7 +334,7 @@ static inline void r2c2q_insert(struct r2c2q_core *c, struct r2c2q_flow *f,
 	f->state = R2C2_RS_INITIAL;
 	f->weight = 1;
 	f->time_next = now;
-	f->lease_end = now + c->lease_ns;
+	r2c2q_lease_start(c, f, now);
 	f->last_active = now;
 	hlist_add_head(&f->hnode, &c->hash[hash_32(id, c->hash_log)]);
 	list_add_tail(&f->idle, &c->idle_list);
@@ -322,6 +376,7 @@ static inline void r2c2q_overflow_init(struct r2c2q_core *c,
 static inline void r2c2q_pend(struct r2c2q_flow *f, u64 now)
 {
 	f->state = R2C2_RS_PENDING;
+	f->flags &= ~R2C2Q_F_LEASE;
 	f->born = now;
 }
 
@@ -355,13 +410,15 @@ static inline bool r2c2q_announce_due(const struct r2c2q_core *c,
  * @now: ns
  *
  * It keeps the initial rate, now for one lease, as a flow announced at
- * its first packet: the daemon has a full lease to set its rate.
+ * its first packet: the daemon has a full lease to set its rate. Its
+ * r2c2q_key() may change: the caller puts a backlogged flow in order
+ * again (r2c2q_requeue()).
  */
 static inline void r2c2q_announce(struct r2c2q_core *c, struct r2c2q_flow *f,
 				  u64 now)
 {
 	f->state = R2C2_RS_INITIAL;
-	f->lease_end = now + c->lease_ns;
+	r2c2q_lease_start(c, f, now);
 }
 
 static inline void r2c2q_tree_add(struct r2c2q_core *c, struct r2c2q_flow *f)
@@ -374,7 +431,7 @@ static inline void r2c2q_tree_add(struct r2c2q_core *c, struct r2c2q_flow *f)
 
 		parent = *p;
 		o = rb_entry(parent, struct r2c2q_flow, time_node);
-		if ((s64)(f->time_next - o->time_next) < 0) {
+		if ((s64)(r2c2q_key(f) - r2c2q_key(o)) < 0) {
 			p = &parent->rb_left;
 		} else {
 			p = &parent->rb_right;
@@ -455,7 +512,7 @@ static inline void r2c2q_deactivate(struct r2c2q_core *c,
 }
 
 /**
- * r2c2q_first() - the backlogged flow due first
+ * r2c2q_first() - the backlogged flow to look at first (r2c2q_key())
  * @c: the core
  *
  * Return: the flow or NULL.
@@ -524,22 +581,28 @@ static inline bool r2c2q_due(const struct r2c2q_core *c,
 }
 
 /**
- * r2c2q_wake() - when a flow that is not due becomes due
+ * r2c2q_wake() - when the qdisc must look again at a flow that is not due
  * @c: the core
  * @f: a flow for which r2c2q_due() is false
  *
- * Return: the start of the slot its clock lies in (ns), or its clock
- * when batching is off.
+ * When it becomes due: the start of the slot its clock lies in, or its
+ * clock when batching is off; or its lease end if that comes first, when
+ * it falls to the safe rate and its wait is rescaled (r2c2q_key()).
+ *
+ * Return: ns.
  */
 static inline u64 r2c2q_wake(const struct r2c2q_core *c,
 			     const struct r2c2q_flow *f)
 {
-	u64 slot = r2c2q_slot_ns(c, f), rem;
+	u64 slot = r2c2q_slot_ns(c, f), t = f->time_next, rem;
 
-	if (!slot)
-		return f->time_next;
-	div64_u64_rem(f->time_next, slot, &rem);
-	return f->time_next - rem;
+	if (slot) {
+		div64_u64_rem(t, slot, &rem);
+		t -= rem;
+	}
+	if ((f->flags & R2C2Q_F_LEASE) && (s64)(f->lease_end - t) < 0)
+		return f->lease_end;
+	return t;
 }
 
 /**
@@ -569,7 +632,7 @@ static inline void r2c2q_charge(struct r2c2q_core *c, struct r2c2q_flow *f,
 /**
  * r2c2q_requeue() - put a backlogged flow at its new schedule position
  * @c: the core
- * @f: the solo flow or a flow in the time tree whose @time_next changed
+ * @f: the solo flow or a flow in the time tree whose r2c2q_key() changed
  *
  * The solo flow stays where it is: it is the only one.
  */
@@ -590,19 +653,21 @@ static inline void r2c2q_requeue(struct r2c2q_core *c, struct r2c2q_flow *f)
  *
  * The wait left before the next packet is scaled by old rate / new rate
  * (r2c2q_rescale()), as if the last packet had been sent at the new
- * rate; the lease starts.
+ * rate; the lease starts. A backlogged flow whose r2c2q_key() changed
+ * is put in order again.
  * Not for a pending flow (the caller skips it: @rate holds its @born).
  */
 static inline void r2c2q_rate_set(struct r2c2q_core *c, struct r2c2q_flow *f,
 				  u64 rate, u64 now)
 {
-	u64 old = r2c2q_rate(c, f);
+	u64 old = r2c2q_rate(c, f), key = r2c2q_key(f);
 
 	f->rate = rate;
 	f->state = R2C2_RS_SET;
-	f->lease_end = now + c->lease_ns;
+	r2c2q_lease_start(c, f, now);
 	c->rate_updates++;
-	if (r2c2q_rescale(f, old, rate, now) && f->qlen)
+	r2c2q_rescale(f, old, rate, now);
+	if (f->qlen && r2c2q_key(f) != key)
 		r2c2q_requeue(c, f);
 }
 

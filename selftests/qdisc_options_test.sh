@@ -5,8 +5,10 @@
 # limit and flow_limit hold the queue at their size and count the drops
 # (drops_limit, drops_flow_limit), batch sends a flow's packets in slots,
 # a change of buckets keeps every flow, nolease keeps a set rate past
-# the lease time where lease falls back to safe_rate. (maxflows and its
-# overflow flow: qdisc_state_test.sh.)
+# the lease time where lease falls back to safe_rate, and a flow held at
+# the minimum rate falls to safe_rate at its lease end with nobody
+# dumping the qdisc. (maxflows and its overflow flow:
+# qdisc_state_test.sh.)
 #
 #	r2c2-q0 (node 0, no port)
 #	+------------------------------------------------+
@@ -28,7 +30,7 @@ require_cmd ip jq awk tcpdump
 require_module dummy
 require_r2c2
 
-ksft_plan 7
+ksft_plan 8
 
 require_qdisc_tools
 
@@ -183,6 +185,65 @@ jq -s '.[0].state == "set" and .[0].rate == 5000000 and .[1].leases_expired == 0
 	json_assert '.' >/dev/null
 check_err $? "within lease 30s: $within (want set, 5000000, leases_expired 0)"
 log_test "a set rate holds for its lease (30s), past it with nolease; lease 300ms falls back to safe_rate"
+
+# ------------------------------------------------------------------ lease end
+# A flow whose sender offers 100 packets a second is set to the minimum
+# rate (what a demand of 0 gets) with lease 500ms: its next packet is
+# charged at 1 kbit/s (1442 bytes: 11.5 s). Nobody sets a rate or dumps
+# the qdisc (the daemon died): at the lease end the flow must fall to
+# safe_rate (1 Mbit/s, 86 packets a second) and send again. Packets are
+# counted where they leave, d0's tx_packets, not by a qdisc dump (which
+# lapses leases itself); the qdisc's view is read after. Resumed within
+# 1.5 s of the set passes (the lease and 1 s for a loaded TCG guest); the
+# code before the fix resumed after 11.5 s.
+# lease_end_run ID: in the namespace (its sysfs), with shell builtins
+# between the reads: sets ID to 1 kbit/s, prints the ms from the set to
+# the second packet after it (-1: none within 2.5 s), then packets a
+# second over the next second
+lease_end_run()
+{
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	q bash -c '
+		tx=/sys/class/net/d0/statistics/tx_packets
+		t0=${EPOCHREALTIME/[.,]/}
+		r2c2ctl rate set dev d0 "$1" 1kbit >/dev/null || exit 1
+		# one packet at most leaves at 1 kbit/s, the next after the lease
+		read -r n0 <"$tx"
+		resumed=-1
+		while t=${EPOCHREALTIME/[.,]/}; ((t - t0 < 2500000)); do
+			read -r n <"$tx"
+			if ((n >= n0 + 2)); then
+				resumed=$(((t - t0) / 1000))
+				break
+			fi
+			sleep 0.01
+		done
+		read -r n1 <"$tx"
+		t1=${EPOCHREALTIME/[.,]/}
+		sleep 1
+		read -r n2 <"$tx"
+		t2=${EPOCHREALTIME/[.,]/}
+		echo "$resumed $(((n2 - n1) * 1000000 / (t2 - t1)))"' _ "$1"
+}
+RET=0
+fresh initial_rate 100mbit safe_rate 1mbit lease 500ms idle 60s
+check_err $? "tc qdisc add r2c2 lease 500ms"
+q "$FLOOD" -d "$DST" -b 30000 -t 4 -r 100 -l 1400 >/dev/null &
+fpid=$!
+busywait 3000 bash -c "ip netns exec $Q r2c2ctl -j qflow show dev d0 | json_assert 'length == 1'" >/dev/null
+check_err $? "no flow in qflow show"
+read -r resumed pps < <(lease_end_run "$(qflows | jq -r '.[0].flow')")
+stop_pids "$fpid"
+st=$(qflows | jq -c '.[0] | {state, rate}')
+log_info "lease end: resumed ${resumed:-?} ms after the set, then ${pps:-?} packets a second; flow $st, leases_expired $(xstats | jq '.leases_expired')"
+[[ -n $resumed ]] && ((resumed >= 0 && resumed <= 1500))
+check_err $? "resumed ${resumed:-?} ms after the set (want 0..1500: the 500 ms lease and a margin; -1: not within 2.5 s)"
+# a vCPU stall may cost some
+[[ -n $pps ]] && ((pps >= 50 && pps <= 100))
+check_err $? "${pps:-?} packets a second after (want 50..100: safe_rate 1 Mbit/s is 86)"
+json_assert '.state == "safe" and .rate == 1000000' <<<"$st" >/dev/null
+check_err $? "flow $st (want safe, 1000000)"
+log_test "lease end: a flow held at 1 kbit/s falls to safe_rate when its lease ends, nobody dumping the qdisc"
 
 RET=0
 q "$TC" qdisc del dev d0 root
