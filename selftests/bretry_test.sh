@@ -8,18 +8,22 @@
 #	node 0 --------- node 1 ---------- node 2 --------- node 3
 #	(source)   p1  p0  (relay) p1  p0             p1  p0
 #	r2c2ctl -b:               tbf on p1:
-#	60 flow events            rate 100kbit burst 300 limit 200
-#	back to back              (the burst overflows it: drops)
+#	100 flow events,          rate 200kbit burst 300 limit 2000
+#	held by a tbf on p1,      (the burst overflows it: drops)
+#	then let go at once
 #
 # Node 0 sends bursts of BURST flow events (one r2c2ctl process, one
-# netlink request each); they reach node 1 at whatever pace the guest
-# manages, and node 1's port 1 takes ~500 bytes at once and then 100
-# kbit/s, so most 34-byte copies are dropped by its qdisc and
-# dev_queue_xmit() says so. Nodes 1, 2 and 3 run `r2c2ctl -j monitor`.
+# netlink request each) into a tbf on its p1 that holds them (1 kbit/s),
+# then lets them all go at once (the same tbf changed to 1 Gbit/s, its
+# queue kept): they reach node 1 back to back, however slowly the guest
+# ran r2c2ctl. Node 1's port 1 takes ~2,300 bytes at once and then 200
+# kbit/s, so about 45 of the 42-byte copies are dropped by its qdisc and
+# dev_queue_xmit() says so. Hellos every second: node 0's wait in the
+# tbf with the events. Nodes 1, 2 and 3 run `r2c2ctl -j monitor`.
 # 1. bcast_retries=0 (off): nodes 2 and 3 miss events; node 1 counts
 #    drop_tx_err and no bcast_retry. This shows the setup drops.
-# 2. bcast_retries=4 (the default, 1+2+4+8 ms of waiting): 100 kbit/s
-#    drains this burst in ~160 ms, longer than the default waits, so how
+# 2. bcast_retries=4 (the default, 1+2+4+8 ms of waiting): 200 kbit/s
+#    drains this burst in ~170 ms, longer than the default waits, so how
 #    many copies are given up varies; what holds is the accounting:
 #    node 1 retried (bcast_retry > 0) and heard all events, nobody heard
 #    one twice, and every event node 2 (and node 3 behind it) missed is a
@@ -55,7 +59,7 @@ ksft_plan 7
 RETRIES0=$(cat "$PARAM")
 
 N=4
-BURST=60
+BURST=100
 NSS=()
 for ((i = 0; i < N; i++)); do NSS+=("r2c2-c$i"); done
 MON_PIDS=()
@@ -68,6 +72,12 @@ stop_mons()
 cleanup_add stop_mons
 # shellcheck disable=SC2016  # expanded when the cleanup runs
 cleanup_add '[[ -w $PARAM ]] && echo "$RETRIES0" >"$PARAM"'
+
+# hold / release: node 0's p1 holds what it sends (a tbf at 1 kbit/s
+# that queues 100,000 bytes), then sends it all at once (the tbf at 1
+# Gbit/s: a change keeps its queue)
+hold() { "$TC" -n "${NSS[0]}" qdisc replace dev p1 root tbf rate 1kbit burst 100 limit 100000; }
+release() { "$TC" -n "${NSS[0]}" qdisc change dev p1 root tbf rate 1gbit burst 100000 limit 100000; }
 
 # burst PHASE [EXTRA]: BURST flow events of node 0 (ids 0xbPPPnnnn), one
 # r2c2ctl process; EXTRA is a batch line run right after them.
@@ -96,14 +106,8 @@ heard()
 		awk '{ n++; l += $1 } END { printf "%d %d\n", n, l }'
 }
 
-all_heard()
-{
-	local id
-
-	for id in 1 2 3; do
-		[[ $(heard "$id" "$1") == "$BURST $BURST" ]] || return 1
-	done
-}
+# heard_all NODE PHASE: NODE heard every event of PHASE, once each
+heard_all() { [[ $(heard "$1" "$2") == "$BURST $BURST" ]]; }
 
 # quiet NS: the retry counters of NS unchanged for 0.5 s (no copy waits
 # any more: the last retry is at most 255 ms after the first failure)
@@ -128,8 +132,12 @@ phase()
 	t0=$(node_stat "${NSS[1]}" drop_tx_err)
 	r0=$(node_stat "${NSS[1]}" bcast_retry)
 	f0=$(node_stat "${NSS[1]}" bcast_retry_fail)
+	hold || return 1
 	burst "$1" >/dev/null || return 1
-	busywait 20000 all_heard "$1" >/dev/null
+	release || return 1
+	# node 1 hears them all (it relays them); what it could send went
+	# on once its retry counters stand still
+	busywait 20000 heard_all 1 "$1" >/dev/null
 	busywait 10000 quiet "${NSS[1]}" >/dev/null
 	sleep 1			# room for late or duplicate copies
 	D_TXERR=$(($(node_stat "${NSS[1]}" drop_tx_err) - t0))
@@ -151,7 +159,7 @@ for ((i = 0; i < N - 1; i++)); do
 done
 {
 	for ((i = 0; i < N; i++)); do
-		echo "-n ${NSS[i]} node set addr $i hello 250"
+		echo "-n ${NSS[i]} node set addr $i hello 1000"
 		((i == 0)) || echo "-n ${NSS[i]} port add 0 dev p0"
 		((i == N - 1)) || echo "-n ${NSS[i]} port add 1 dev p1"
 	done
@@ -167,7 +175,7 @@ for id in 1 2 3; do
 done
 monitors_listen "${NSS[0]}" 3 "$FABRIC_TMP"/mon.{1,2,3}
 check_err $? "the monitors of nodes 1, 2 and 3 do not hear node 0's events"
-"$TC" -n "${NSS[1]}" qdisc replace dev p1 root tbf rate 100kbit burst 300 limit 200
+"$TC" -n "${NSS[1]}" qdisc replace dev p1 root tbf rate 200kbit burst 300 limit 2000
 check_err $? "tc qdisc replace ... tbf on node 1's p1"
 log_test_or_exit "setup: a line of $N nodes, monitors on nodes 1-3 listening, a tbf on node 1's p1"
 
@@ -203,7 +211,7 @@ stop_mons
 
 # ---------------------------------------------------------------- 4. port del
 # pfifo limit 0 also drops node 1's hellos to node 2, which forgets node
-# 1 after 3.5 hellos (875 ms): the burst follows the tc at once.
+# 1 after 3.5 hellos (3.5 s): the burst follows the tc at once.
 RET=0
 echo 8 >"$PARAM"
 d0=$(node_stat "${NSS[1]}" drop_port_down)
