@@ -83,8 +83,28 @@ nodes_are()
 	[[ $(jq -s --argjson n "$n" 'map(select(.nodes == $n)) | length' "$FABRIC_TMP/conv") == "$#" ]]
 }
 
-# arp ARGS...: r2c2_ctlflood arp from the injector into B's p3
-arp() { ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" arp "$@"; }
+# flood ARGS...: r2c2_ctlflood from the injector into B's p3
+flood() { ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" "$@"; }
+# arp, arp_v5 (behind an 802.1Q tag of VLAN 5), nd_h (behind a hop-by-hop
+# options header) SRC SEQ ...: one forged frame each
+arp() { flood arp "$@"; }
+arp_v5() { flood -v 5 arp "$@"; }
+nd_h() { flood -H nd "$@"; }
+
+# forge_twice SEND SRC SEQ ARGS...: the broadcast forgery SEND (arp,
+# arp_v5, nd_h) in SRC's name, at sequences SEQ and SEQ + 32768.
+# SRC's broadcast sequence starts at a random number, and SRC broadcasts
+# on its own (IPv6 neighbour discovery and MLD, ARP): a forgery with a
+# fixed sequence may be behind SRC's and dropped as a duplicate before
+# r2c0 sees it. Of two sequences half the space apart exactly one is
+# ahead of whatever B last heard from SRC: at least one reaches r2c0.
+forge_twice()
+{
+	local send=$1 src=$2 seq=$3
+
+	shift 3
+	"$send" "$src" "$seq" "$@" && "$send" "$src" $((seq + 32768)) "$@"
+}
 
 # lladdr IP: the MAC of B's neighbour entry of IP (empty if none)
 lladdr() { ip -n "$B" -j neigh show dev r2c0 to "$1" | jq -r '.[0].lladdr // empty'; }
@@ -145,17 +165,10 @@ forged()
 	sleep 1.2
 }
 
-# C's broadcast sequence starts at a random number, and C broadcasts on
-# its own (IPv6 neighbour discovery and MLD, ARP): a forgery with a fixed
-# sequence may be behind C's and dropped as a duplicate before r2c0
-# sees it. Of two sequences half the space apart exactly one is ahead of
-# whatever B last heard from C: at least one forgery reaches r2c0,
-# whatever C sent before.
 RET=0
 sleep 1.2
 drop0=$(stat drop_lladdr)
-arp 3 101 10.42.0.1 02:52:32:43:00:77 10.42.0.2 &&
-arp 3 $((101 + 32768)) 10.42.0.1 02:52:32:43:00:77 10.42.0.2
+forge_twice arp 3 101 10.42.0.1 02:52:32:43:00:77 10.42.0.2
 check_err $? "r2c2_ctlflood arp failed"
 forged "broadcast ARP request of C with the MAC of node 0x77"
 log_test "a broadcast ARP request giving the MAC of no node: not believed, counted"
@@ -166,7 +179,7 @@ forged "ARP reply of C to B (data frame) with a MAC not of r2c0"
 log_test "an ARP reply giving a MAC that is not r2c0's: not believed, counted"
 
 RET=0
-ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" lsa 0x70 1
+flood lsa 0x70 1
 wait_until 10 nodes_are 4 "$B"
 check_err $? "B did not take the LSA of node 0x70"
 arp 0x70 1 10.42.0.1 02:52:32:43:00:70 10.42.0.2
@@ -179,17 +192,14 @@ forged "ARP reply in a data frame of B to itself, with B's own MAC"
 log_test "an ARP reply in B's own name: not believed, counted"
 
 # The same forgery behind an 802.1Q tag, which would take it to a VLAN
-# device over r2c0: B's r2c0.5 must not believe it either. Two sequences
-# half the space apart, as above.
+# device over r2c0: B's r2c0.5 must not believe it either.
 RET=0
 ip -n "$B" link add link r2c0 name r2c0.5 type vlan id 5 &&
 ip -n "$B" addr add 10.43.0.2/16 dev r2c0.5 &&
 ip -n "$B" link set r2c0.5 up
 check_err $? "VLAN 5 over B's r2c0"
 drop0=$(stat drop_lladdr)
-arp_v5() { ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" -v 5 arp "$@"; }
-arp_v5 3 1201 10.43.0.1 02:52:32:43:00:77 10.43.0.2 &&
-arp_v5 3 $((1201 + 32768)) 10.43.0.1 02:52:32:43:00:77 10.43.0.2
+forge_twice arp_v5 3 1201 10.43.0.1 02:52:32:43:00:77 10.43.0.2
 check_err $? "r2c2_ctlflood -v 5 arp failed"
 wait_until 3 stat_above drop_lladdr "$drop0"
 check_err $? "tagged ARP request with the MAC of node 0x77: drop_lladdr $(stat drop_lladdr), was $drop0"
@@ -205,9 +215,7 @@ RET=0
 ip -n "$B" addr add fd00:42::2/64 dev r2c0 nodad
 check_err $? "an IPv6 address on B's r2c0"
 drop0=$(stat drop_lladdr)
-nd_h() { ip netns exec "$INJ" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" -H nd "$@"; }
-nd_h 3 2201 fd00:42::3 02:52:32:43:00:77 fd00:42::2 &&
-nd_h 3 $((2201 + 32768)) fd00:42::3 02:52:32:43:00:77 fd00:42::2
+forge_twice nd_h 3 2201 fd00:42::3 02:52:32:43:00:77 fd00:42::2
 check_err $? "r2c2_ctlflood -H nd failed"
 wait_until 3 stat_above drop_lladdr "$drop0"
 check_err $? "NS behind a hop-by-hop header with the MAC of node 0x77: drop_lladdr $(stat drop_lladdr), was $drop0"

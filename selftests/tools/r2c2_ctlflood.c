@@ -331,29 +331,22 @@ int main(int argc, char **argv)
 	if (!ifname || argc - optind < 3)
 		usage();
 	what = argv[optind];
-	if (!strcmp(what, "nd")) {
-		if (argc - optind != 6)
+	if (!strcmp(what, "nd") || !strcmp(what, "arp")) {
+		int nargs = argc - optind;
+
+		/* SRC SEQ SIP SHA TIP, and arp's [DST] */
+		if (nargs != 6 && (nargs != 7 || strcmp(what, "arp")))
 			usage();
 		fd = raw_open(PROG, ifname, dmac, &sll, smac);
 		memset(f, 0, sizeof(f));
-		len = nd_frame(f, dmac, smac, argv + optind + 1);
-		if (sendto(fd, f, len, 0, (struct sockaddr *)&sll,
-			   sizeof(sll)) != (ssize_t)len) {
-			fprintf(stderr, PROG ": sendto: %s\n", strerror(errno));
-			return 2;
-		}
-		return 0;
-	}
-	if (!strcmp(what, "arp")) {
-		if (argc - optind != 6 && argc - optind != 7)
-			usage();
-		fd = raw_open(PROG, ifname, dmac, &sll, smac);
-		memset(f, 0, sizeof(f));
-		len = arp_frame(f, dmac, smac, argv + optind + 1,
-				argc - optind - 1);
-		if (sendto(fd, f, len, 0, (struct sockaddr *)&sll,
-			   sizeof(sll)) != (ssize_t)len) {
-			fprintf(stderr, PROG ": sendto: %s\n", strerror(errno));
+		if (!strcmp(what, "nd"))
+			len = nd_frame(f, dmac, smac, argv + optind + 1);
+		else
+			len = arp_frame(f, dmac, smac, argv + optind + 1,
+					nargs - 1);
+		if (send_frame(fd, f, len, &sll)) {
+			if (errno == ENOBUFS || errno == EAGAIN)
+				fprintf(stderr, PROG ": sendto: %s\n", strerror(errno));
 			return 2;
 		}
 		return 0;
