@@ -66,8 +66,20 @@ check_err $? "event send failed"
 # shellcheck disable=SC2086
 torus_exec 0 r2c2ctl routes send $ROUTES
 check_err $? "routes send failed"
-# Let every node's LSA refresh cross the link at least once.
-sleep 4
+# Every node's LSA refresh crosses the link at least once (capture-check
+# compares each node's last LSA with node 1's view): the capture, which
+# tcpdump -U writes a frame at a time, holds LSAs of all 9 sources (the
+# two bytes after the type and tree bytes, in -x's first line).
+# shellcheck disable=SC2317  # called through busywait
+lsa_sources()
+{
+	tcpdump -n -x -r "$OUT/capture.pcap" 'ether[14] = 0x13' 2>/dev/null |
+		awk '$1 == "0x0000:" { print $3 }' | sort -u | wc -l
+}
+# shellcheck disable=SC2317
+all_lsas() { (($(lsa_sources) >= 9)); }
+busywait 20000 all_lsas
+check_err $? "LSAs of $(lsa_sources) of the 9 nodes captured"
 torus_exec 0 r2c2ctl -j flow show >"$OUT/flows0.json"
 check_err $? "flow show on node 0 failed"
 torus_exec 1 r2c2ctl -j topo show >"$OUT/topo1.json"
