@@ -151,10 +151,19 @@ log_test_or_exit "connection A (IPv4, active open) and B (IPv6, passive open) th
 	done
 ) >"$TMP/samples" 2>/dev/null &
 SAMPLER=$!
+# nsamples PORTS: the samples of one connection so far
+nsamples() { grep -c "^$1 " "$TMP/samples"; }
+# sampled_since A B: connections A and B sampled 3 times more than A
+# and B times
+sampled_since()
+{
+	(($(nsamples 40001:5301) >= $1 + 3 && $(nsamples 5302:40002) >= $2 + 3))
+}
 
 # ------------------------------------------------------------------ RTOs
 RET=0
-sleep 1
+busywait 10000 sampled_since 0 0
+check_err $? "the sampler did not see both connections"
 f0=$(started)
 h0=$(rehashes)
 backoff()
@@ -174,7 +183,9 @@ for cycle in 1 2 3; do
 	busywait 10000 recovered
 	check_err $? "connections still backed off 10 s after cycle $cycle"
 done
-sleep 1
+# samples of both after the last recovery
+busywait 10000 sampled_since "$(nsamples 40001:5301)" "$(nsamples 5302:40002)"
+check_err $? "the sampler stopped seeing the connections after the RTOs"
 h1=$(rehashes)
 f1=$(started)
 stop_pids "$SAMPLER"
