@@ -55,8 +55,11 @@ BG_PIDS=()
 # ---------------------------------------------------------------- sender
 # One bash in node S's namespace with one UDP socket: every number
 # written to its FIFO is a paced burst of that many datagrams; it appends
-# "done N" to $FABRIC_TMP/sent after each. It waits up to 2 ms on its
-# pacing FIFO every 16 datagrams; "stop" written there ends the burst.
+# "done N" to $FABRIC_TMP/sent after each. Every 16 datagrams it waits
+# 2 ms on its pacing FIFO (nobody writes to it), then ends the burst if
+# $FABRIC_TMP/stop exists. A file, not a word on the FIFO: bash reads a
+# pipe a byte at a time, and a slow guest (the debug kernel beside
+# another) can let the 2-ms timeout cut "stop" in two: the burst ran on.
 sender_start()
 {
 	ip -n "$(torus_ns "$S")" neigh replace "$FAKE" dev r2c0 nud permanent \
@@ -72,15 +75,16 @@ sender_start()
 		exec 3>"/dev/udp/$1/9" || exit 1
 		exec 4<>"$3"
 		while read -r n; do
-			# a "stop" that came after the last burst ended
-			while read -r -t 0.001 -u 4; do :; done
+			# a stop that came after the last burst ended
+			rm -f "$4"
 			for ((i = 1; i <= n; i++)); do
 				printf x >&3
-				((i % 16)) || ! read -r -t 0.002 -u 4 ||
-					[[ $REPLY != stop ]] || break
+				((i % 16)) && continue
+				read -r -t 0.002 -u 4
+				[[ ! -e $4 ]] || break
 			done
 			echo "done $n" >>"$2"
-		done' _ "$FAKE" "$FABRIC_TMP/sent" "$FABRIC_TMP/pace2" <&7 \
+		done' _ "$FAKE" "$FABRIC_TMP/sent" "$FABRIC_TMP/pace2" "$FABRIC_TMP/stop" <&7 \
 		>"$FABRIC_TMP/sender.log" 2>&1 &
 	SENDER_PID=$!
 }
@@ -104,7 +108,7 @@ bursts_done() { (($(grep -c '^done' "$FABRIC_TMP/sent") >= $(wc -l <"$FABRIC_TMP
 send_burst() { echo "$1" >>"$FABRIC_TMP/asked" && echo "$1" >&7; }
 
 # burst_stop: end the running burst early (see sender_start)
-burst_stop() { echo stop >"$FABRIC_TMP/pace2"; }
+burst_stop() { : >"$FABRIC_TMP/stop"; }
 
 # burst N: send N datagrams and wait until the sender has sent them
 burst()
