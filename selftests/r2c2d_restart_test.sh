@@ -155,7 +155,7 @@ log_test "kill -9 and restart of node 0's daemon: its first push is within 5 % o
 # 3. and it settles again on the same rate
 RET=0
 busywait 20000 settled
-check_err $? "the restarted daemon did not settle"
+check_err $? "the restarted daemon did not settle: $(jq -c '[.flows[] | {src, flow, demand_kbps, rate, pushed}]' "$TMP/mx.json" 2>&1)"
 log_test "the restarted daemon settles with the three flows in its matrix"
 
 ksft_exit
