@@ -10,7 +10,9 @@
 #   make userspace       r2c2ctl, r2c2d, libr2c2
 #   make check           set up and run the tests (what CI runs): each
 #                        selftest file on the stock kernels that
-#                        selftests/kernels gives it, the rack on 6.12
+#                        selftests/kernels gives it, the rack on 6.12;
+#                        two lanes of guests side by side
+#                        (R2C2_CHECK_LANES=1: one step after the other)
 #   make check-full      make check with every selftest file, the icount
 #                        guest and the rack on both stock kernels
 #   make check-fuzz      the frame fuzzer (selftests/fuzz_rack.sh), both kernels

@@ -40,6 +40,12 @@
 #                   with R2C2_CHECK_DEBUG_KERNELS (step vm-debug-6.12;
 #                   `make check-debug-6.12`).
 #
+# Steps 3 to 7 run in two lanes, side by side (a guest keeps about one of
+# the host's two cores busy): lane 1 the stock guests of step 5 and
+# install, lane 2 (nice 5) userspace, kunit, the icount guests, vng and
+# vm-debug; then the rack alone. R2C2_CHECK_LANES=1: one step after the
+# other, in the order above.
+#
 # A step whose tests do not exist yet (no userspace test target, no
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
 # fails makes the whole run fail. Results are counted from TAP ("ok",
@@ -74,6 +80,8 @@
 #   R2C2_VM_DEBUG_MEM   memory of the debug step's VM in MB (default: 1024)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
 #                       subset is a failure)
+#   R2C2_CHECK_LANES    2 (default): two lanes of steps side by side; 1: one
+#                       step after the other
 #   R2C2_CHECK_FULL     1: every selftest file and the rack on every kernel
 #                       of R2C2_CHECK_KERNELS, selftests/kernels ignored
 #                       (make check-full; what to run before a release)
@@ -360,7 +368,8 @@ if want build; then
 fi
 
 # ---------------------------------------------------------------- userspace
-if want userspace; then
+step_userspace()
+{
 	section "userspace tests: make -C userspace test"
 	if [[ ! -f userspace/Makefile ]] || ! grep -q '^test:' userspace/Makefile; then
 		echo "no userspace test target: skipped"
@@ -394,10 +403,11 @@ if want userspace; then
 		judge_skips userspace host <"$LOGDIR/userspace.skips"
 		note userspace "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "make exit $rc")"
 	fi
-fi
+}
 
 # ---------------------------------------------------------------- kunit
-if want kunit; then
+step_kunit()
+{
 	section "kunit: scripts/kunit.sh (UML, KASAN, PROVE_LOCKING)"
 	rc=0
 	run_logged kunit bash scripts/kunit.sh || rc=$?
@@ -418,7 +428,7 @@ if want kunit; then
 			head -n "$ks")
 		note kunit "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "kunit.sh exit $rc")"
 	fi
-fi
+}
 
 # ---------------------------------------------------------------- vm
 # icount_files: the files of selftests/icount-files that exist
@@ -470,54 +480,83 @@ vm_selftests()
 # one instruction = 2^ICOUNT_SHIFT ns of guest time in the icount guest
 ICOUNT_SHIFT=${R2C2_ICOUNT_SHIFT:-2}
 
-if want vm; then
-	have_tests=0
-	for t in selftests/*_test.sh; do [[ -f $t ]] && have_tests=1; done
-	for k in $KERNELS; do
-		section "vm selftests on $k: scripts/vm-run --kernel $k -- selftests/run.sh"
-		if ((!have_tests)); then
-			echo "no selftests/*_test.sh: skipped"
-			not_run "vm-$k" "no selftests yet"
-			continue
-		fi
-		if want build && [[ -z ${built[$k]:-} ]]; then
-			echo "note: the module build for $k failed; tests needing r2c2.ko skip or fail"
-		fi
-		# Files that time rates or windows in guest time run in a guest
-		# of their own with deterministic time (selftests/icount-files)
-		ic=() main=() all_ic=()
-		if [[ -z ${R2C2_SELFTESTS:-} ]]; then
-			mapfile -t all_ic < <(icount_files)
-			for t in "${all_ic[@]}"; do
-				! on_kernel "$t" "$k" || ic+=("$t")
-			done
-			for t in selftests/*_test.sh; do
-				t=${t##*/}
-				[[ " ${all_ic[*]} " == *" $t "* ]] || ! on_kernel "$t" "$k" || main+=("$t")
-			done
-		else
-			read -r -a main <<<"$R2C2_SELFTESTS"
-		fi
-		# --out: capture_test.sh hands its capture of a torus out on ttyS1
-		vm_selftests "vm-$k" "$k" --out "$LOGDIR/vm-$k.out" -- "${main[@]}"
-		((${#ic[@]} == 0)) ||
-			vm_selftests "vm-$k-icount" "$k" --cpus 1 --icount "$ICOUNT_SHIFT" -- "${ic[@]}"
-		# The capture decoded on the host by tshark and the r2c2
-		# dissector, checked against what its nodes reported.
-		if grep -aq '^ok [0-9]* - selftests: r2c2: capture_test.sh' "$LOGDIR/vm-$k.log"; then
-			section "capture of a torus on $k: tools/wireshark/capture-check.sh"
-			rc=0
-			run_logged "capture-$k" bash tools/wireshark/capture-check.sh \
-				--vm-out "$LOGDIR/vm-$k.out" --save "$LOGDIR/capture-$k" || rc=$?
-			count_tap "$LOGDIR/capture-$k.log"
-			((rc == 0 || tf > 0)) || tf=1
-			note "capture-$k" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "exit $rc")"
-		fi
+# vm_files KERNEL: the files make check runs on KERNEL, in the arrays
+# main (the stock guest) and ic (the icount guest)
+vm_files()
+{
+	local t all_ic=()
+
+	ic=() main=()
+	if [[ -n ${R2C2_SELFTESTS:-} ]]; then
+		read -r -a main <<<"$R2C2_SELFTESTS"
+		return
+	fi
+	mapfile -t all_ic < <(icount_files)
+	for t in "${all_ic[@]}"; do
+		! on_kernel "$t" "$1" || ic+=("$t")
 	done
-fi
+	for t in selftests/*_test.sh; do
+		t=${t##*/}
+		[[ " ${all_ic[*]} " == *" $t "* ]] || ! on_kernel "$t" "$1" || main+=("$t")
+	done
+}
+
+have_tests()
+{
+	local t
+
+	for t in selftests/*_test.sh; do [[ -f $t ]] && return 0; done
+	return 1
+}
+
+# step_vm KERNEL: the stock guest (vm-KERNEL), then the capture it handed
+# out decoded on the host (capture-KERNEL)
+step_vm()
+{
+	local k=$1 rc
+
+	section "vm selftests on $k: scripts/vm-run --kernel $k -- selftests/run.sh"
+	if ! have_tests; then
+		echo "no selftests/*_test.sh: skipped"
+		not_run "vm-$k" "no selftests yet"
+		return
+	fi
+	if want build && [[ -z ${built[$k]:-} ]]; then
+		echo "note: the module build for $k failed; tests needing r2c2.ko skip or fail"
+	fi
+	vm_files "$k"
+	# --out: capture_test.sh hands its capture of a torus out on ttyS1
+	vm_selftests "vm-$k" "$k" --out "$LOGDIR/vm-$k.out" -- "${main[@]}"
+	# The capture decoded on the host by tshark and the r2c2
+	# dissector, checked against what its nodes reported.
+	if grep -aq '^ok [0-9]* - selftests: r2c2: capture_test.sh' "$LOGDIR/vm-$k.log"; then
+		section "capture of a torus on $k: tools/wireshark/capture-check.sh"
+		rc=0
+		run_logged "capture-$k" bash tools/wireshark/capture-check.sh \
+			--vm-out "$LOGDIR/vm-$k.out" --save "$LOGDIR/capture-$k" || rc=$?
+		count_tap "$LOGDIR/capture-$k.log"
+		((rc == 0 || tf > 0)) || tf=1
+		note "capture-$k" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "exit $rc")"
+	fi
+}
+
+# step_icount KERNEL: files that time rates or windows in guest time, in
+# a guest of their own with deterministic time (selftests/icount-files):
+# vm-KERNEL-icount
+step_icount()
+{
+	local k=$1
+
+	have_tests || return 0
+	vm_files "$k"
+	((${#ic[@]} == 0)) && return
+	section "vm selftests on $k with deterministic guest time (-icount): ${ic[*]}"
+	vm_selftests "vm-$k-icount" "$k" --cpus 1 --icount "$ICOUNT_SHIFT" -- "${ic[@]}"
+}
 
 # ---------------------------------------------------------------- install
-if want install; then
+step_install()
+{
 	section "the installed tree: scripts/check-install.sh (make check-install)"
 	rc=0
 	run_logged install env R2C2_CHECK_INSTALL_KERNELS="$KERNELS" \
@@ -527,10 +566,13 @@ if want install; then
 	((tp + tf + ts == 0 || (rc != 0 && tf == 0))) && tf=$((tf + 1))
 	judge_skips install install <"$LOGDIR/install.skips"
 	note install "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "check-install.sh exit $rc")"
-fi
+}
 
 # ---------------------------------------------------------------- rack
-if want rack; then
+step_rack()
+{
+	local k rc
+
 	for k in $KERNELS; do
 		# one kernel is enough for the rack (all but the modules are
 		# the same userspace); both with R2C2_CHECK_FULL
@@ -543,7 +585,7 @@ if want rack; then
 		((tp + tf + ts == 0 || (rc != 0 && tf == 0))) && tf=$((tf + 1))
 		note "rack-$k" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "rack-check.sh exit $rc")"
 	done
-fi
+}
 
 # subset_of FILE: the file names a selftests/*-subset file lists.
 subset_of() {
@@ -551,11 +593,15 @@ subset_of() {
 }
 
 # ---------------------------------------------------------------- vng
-if want vng; then
+step_vng()
+{
 	vabi=$(cat "$CACHE/vng-kernel" 2>/dev/null)
 	section "selftests under virtme-ng: vng --run ${vabi:-?} -- make -C selftests run_tests"
 	mapfile -t vfiles < <(subset_of selftests/vng-subset)
-	if ! command -v vng >/dev/null || [[ -z $vabi || ! -f /boot/vmlinuz-$vabi ]]; then
+	if ((${#vfiles[@]} == 0)); then
+		# (an empty TEST_PROGS would run every file)
+		not_run vng "selftests/vng-subset lists no file"
+	elif ! command -v vng >/dev/null || [[ -z $vabi || ! -f /boot/vmlinuz-$vabi ]]; then
 		echo "no vng or no generic kernel (scripts/setup.sh installs both)"
 		not_run vng "no vng or no generic kernel"
 	elif ! run_logged build-vng make modules KVER="$vabi"; then
@@ -573,11 +619,13 @@ if want vng; then
 		judge_skips vng vng <"$LOGDIR/vng.skips"
 		note vng "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vng exit $rc")"
 	fi
-fi
+}
 
 # ---------------------------------------------------------------- debug
-if want debug; then
-	t0=$SECONDS
+step_debug()
+{
+	local t0=$SECONDS dk sfx rc dfiles
+
 	mapfile -t dfiles < <(subset_of selftests/debug-subset)
 	for dk in $DEBUG_KERNELS; do
 		sfx=$(dsuffix "$dk")
@@ -586,7 +634,12 @@ if want debug; then
 		else
 			section "vm selftests on the $dk debug kernel: selftests/debug-subset"
 		fi
-		[ -z "$dk_pid" ] || { wait "$dk_pid"; dk_pid=; }
+		# the background build (a child of the main shell, which
+		# this step may not be in): its status file, or its end
+		while [[ ! -f $LOGDIR/debug-kernel$sfx.rc && -n $dk_pid ]] &&
+			kill -0 "$dk_pid" 2>/dev/null; do
+			sleep 5
+		done
 		rc=$(cat "$LOGDIR/debug-kernel$sfx.rc" 2>/dev/null) || rc=1
 		cat "$LOGDIR/debug-kernel$sfx.log"
 		printf -- '-- debug-kernel%s: exit status %d, waited %ds for it\n' "$sfx" "$rc" $((SECONDS - t0))
@@ -612,6 +665,88 @@ if want debug; then
 			note "vm-debug$sfx" "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "vm-run exit $rc")"
 		fi
 	done
+}
+
+# ---------------------------------------------------------------- run
+# Two lanes (R2C2_CHECK_LANES=2, the default). A guest keeps about one of
+# the two cores busy, so two guests side by side take about the time of
+# one: lane 1, in the foreground, runs the stock-kernel guests, whose
+# checks time rates and windows in real time, and the install step; lane
+# 2, in the background at nice 5, runs what does not depend on how fast
+# the host is: the userspace tests, KUnit, the icount guests (guest time
+# from instructions), virtme-ng and the debug kernel's guest (timeouts
+# sized for KASAN). Lane 2's output is shown after lane 1's. The rack
+# (five guests) runs after both, alone. R2C2_CHECK_LANES=1: every step
+# one after the other.
+lane2()
+{
+	local k
+
+	want userspace && step_userspace
+	want kunit && step_kunit
+	if want vm; then
+		for k in $KERNELS; do step_icount "$k"; done
+	fi
+	want vng && step_vng
+	want debug && step_debug
+	return 0
+}
+
+lane1()
+{
+	local k
+
+	if want vm; then
+		for k in $KERNELS; do step_vm "$k"; done
+	fi
+	want install && step_install
+	return 0
+}
+
+# shellcheck disable=SC2030,SC2031  # lane 2's totals, in a subshell on purpose
+if [[ ${R2C2_CHECK_LANES:-2} == 1 ]]; then
+	want userspace && step_userspace
+	want kunit && step_kunit
+	if want vm; then
+		for k in $KERNELS; do step_vm "$k"; step_icount "$k"; done
+	fi
+	want install && step_install
+	want rack && step_rack
+	want vng && step_vng
+	want debug && step_debug
+else
+	# lane 2 in a subshell: its totals and summary lines come back in
+	# a file (lane2.result: "passed failed skipped", then the lines)
+	rm -f "$LOGDIR/lane2.result"
+	(
+		# nice 5: the stock guests of lane 1 come first (and
+		# every process of lane 2 inherits it)
+		renice -n 5 -p "$BASHPID" >/dev/null 2>&1 || true
+		passed=0 failed=0 skipped=0 report=()
+		lane2
+		{
+			echo "$passed $failed $skipped"
+			((${#report[@]} == 0)) || printf '%s\n' "${report[@]}"
+		} >"$LOGDIR/lane2.result"
+	) >"$LOGDIR/lane2.log" 2>&1 &
+	lane2_pid=$!
+	t_lanes=$SECONDS
+	section "two lanes: lane 2 (userspace, kunit, icount guests, vng, debug) in the background, its output in build/check/lane2.log and after lane 1's"
+	lane1
+	t_lane1=$((SECONDS - t_lanes))
+	wait "$lane2_pid"
+	section "lane 2's output (lane 1 took ${t_lane1}s, lane 2 $((SECONDS - t_lanes))s)"
+	cat "$LOGDIR/lane2.log"
+	if [[ -s $LOGDIR/lane2.result ]]; then
+		{
+			read -r p2 f2 s2
+			passed=$((passed + p2)) failed=$((failed + f2)) skipped=$((skipped + s2))
+			while IFS= read -r line; do report+=("$line"); done
+		} <"$LOGDIR/lane2.result"
+	else
+		note lane2 0 1 0 "lane 2 ended without its results (build/check/lane2.log)"
+	fi
+	want rack && step_rack
 fi
 
 # ---------------------------------------------------------------- CI
