@@ -206,6 +206,9 @@ struct r2c2_port {
  * @max_age_s: lifetime announced by the advertiser
  * @count: entries in @ent
  * @expires: jiffies after which it is forgotten (not for our own)
+ * @joined: the node has a path of two-way links to us, in the last
+ *	tables (or it was taken for one: r2c2_lsa_joins()); written and
+ *	read under the node's lock, the rest of the record never changes
  * @ent: the advertised up links
  */
 struct r2c2_lsa_rec {
@@ -214,6 +217,7 @@ struct r2c2_lsa_rec {
 	u32 seq;
 	u16 max_age_s;
 	u8 count;
+	bool joined;
 	unsigned long expires;
 	struct r2c2_lsa_ent ent[R2C2_MAX_PORTS];
 };
@@ -323,6 +327,9 @@ struct r2c2_tables {
  * @lock: neighbours, link-state database, @lsa_seq
  * @lsdb: link-state database, struct r2c2_lsa_rec by address
  * @nlsa: records in @lsdb
+ * @lsdb_all_joined: a full @lsdb had no record to evict
+ *	(r2c2_lsdb_evict()); cleared when the tables are computed or a
+ *	record is added
  * @lsa_seq: sequence number of our own LSA
  * @lsa_refresh: jiffies when our LSA is re-flooded next
  * @tick: periodic work: hellos, expiry, refresh, flow GC
@@ -369,6 +376,7 @@ struct r2c2_node {
 	spinlock_t lock;	/* see above */
 	struct xarray lsdb;
 	unsigned int nlsa;
+	bool lsdb_all_joined;
 	u32 lsa_seq;
 	unsigned long lsa_refresh;
 	struct delayed_work tick;

@@ -99,6 +99,88 @@ static bool r2c2_lsdb_room(struct r2c2_node *node)
 	return others + 1 < READ_ONCE(r2c2_max_nodes);
 }
 
+/*
+ * Whether @rec, the LSA of an address the database does not hold, joins
+ * this node: one of its links is advertised back by a record joined to
+ * us (or by our own). Context: @node->lock held.
+ */
+static bool r2c2_lsa_joins(struct r2c2_node *node,
+			   const struct r2c2_lsa_rec *rec)
+{
+	const struct r2c2_lsa_rec *nb;
+	const struct r2c2_lsa_ent *e;
+	unsigned int i, j;
+
+	for (i = 0; i < rec->count; i++) {
+		e = &rec->ent[i];
+		nb = xa_load(&node->lsdb, ntohs(e->nbr));
+		if (!nb || !(nb->joined || nb->addr == node->addr))
+			continue;
+		for (j = 0; j < nb->count; j++)
+			if (nb->ent[j].port == e->nbr_port &&
+			    nb->ent[j].nbr_port == e->port &&
+			    ntohs(nb->ent[j].nbr) == rec->addr)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Make room in a full database for an LSA that joins us: forget the
+ * record of a node with no two-way path to us (forged addresses, or a
+ * part of the fabric cut off) that expires first, and count it
+ * (LSDB_EVICTED). A forger's records then cannot keep real nodes out.
+ * Context: @node->lock held.
+ *
+ * Return: whether a record was forgotten.
+ */
+static bool r2c2_lsdb_evict(struct r2c2_node *node, struct r2c2_port *port)
+{
+	struct r2c2_lsa_rec *rec, *victim = NULL;
+	unsigned long idx;
+
+	/* every record joined: no scan until that may have changed */
+	if (node->lsdb_all_joined)
+		return false;
+	xa_for_each(&node->lsdb, idx, rec) {
+		if (rec->joined || rec->addr == node->addr)
+			continue;
+		if (!victim || time_before(rec->expires, victim->expires))
+			victim = rec;
+	}
+	if (!victim) {
+		node->lsdb_all_joined = true;
+		return false;
+	}
+	xa_erase(&node->lsdb, victim->addr);
+	node->nlsa--;
+	kfree_rcu(victim, rcu);
+	r2c2_stat_add(node, port, R2C2_S_LSDB_EVICTED, 1);
+	return true;
+}
+
+/*
+ * After a computation: which records have a two-way path to us in @t.
+ * A record newer than @t's snapshot keeps what it was given.
+ */
+static void r2c2_lsdb_mark_joined(struct r2c2_node *node,
+				  const struct r2c2_tables *t)
+{
+	const u8 *dist = t->paths.dist + (size_t)t->me * t->n;
+	struct r2c2_lsa_rec *rec;
+	unsigned long idx;
+	int u;
+
+	spin_lock_bh(&node->lock);
+	xa_for_each(&node->lsdb, idx, rec) {
+		u = r2c2_tables_idx(t, rec->addr);
+		if (u >= 0)
+			rec->joined = dist[u] != R2C2_DIST_INF;
+	}
+	node->lsdb_all_joined = false;
+	spin_unlock_bh(&node->lock);
+}
+
 /* serial number arithmetic: a is newer than b */
 static bool r2c2_seq_after(u32 a, u32 b)
 {
@@ -404,6 +486,7 @@ void r2c2_lsa_work(struct work_struct *work)
 	rec->seq = ++node->lsa_seq;
 	rec->max_age_s = r2c2_lsa_max_age_s(node);
 	rec->expires = jiffies;		/* never checked for our own */
+	rec->joined = true;
 	old = xa_store(&node->lsdb, rec->addr, rec, GFP_ATOMIC);
 	if (xa_is_err(old)) {
 		spin_unlock_bh(&node->lock);
@@ -454,7 +537,9 @@ void r2c2_lsa_work(struct work_struct *work)
  *
  * A newer LSA is stored and flooded on every other port with a neighbour.
  * The LSA of an address the database does not hold is refused when it
- * holds r2c2.max_nodes already (DROP_LSDB_FULL); a max_age beyond what
+ * holds r2c2.max_nodes already (DROP_LSDB_FULL), unless it joins us by a
+ * two-way link and a record of a node without a path to us can go
+ * (r2c2_lsdb_evict()); a max_age beyond what
  * any node announces is malformed, one beyond r2c2_lsa_age_bound_s() is
  * clamped. Everything is read from the frame before pskb_trim(), which
  * may give a cloned frame a new head.
@@ -546,7 +631,13 @@ void r2c2_rcv_lsa(struct r2c2_port *port, struct sk_buff *skb)
 		why = R2C2_S_DROP_DUP;
 		goto drop;
 	}
-	if (!old && !r2c2_lsdb_room(node)) {
+	if (old) {
+		rec->joined = old->joined;
+	} else if (r2c2_lsdb_room(node)) {
+		node->lsdb_all_joined = false;
+	} else if (r2c2_lsa_joins(node, rec) && r2c2_lsdb_evict(node, port)) {
+		rec->joined = true;
+	} else {
 		spin_unlock(&node->lock);
 		kfree(rec);
 		why = R2C2_S_DROP_LSDB_FULL;
@@ -918,6 +1009,7 @@ void r2c2_recompute_work(struct work_struct *work)
 		queue_delayed_work(r2c2_tables_wq, &node->recompute, HZ / 10);
 		return;
 	}
+	r2c2_lsdb_mark_joined(node, t);
 	t->gen = ++node->tables_gen;
 	old = rcu_replace_pointer(node->tables, t,
 				  lockdep_is_held(&node->tbl_lock));

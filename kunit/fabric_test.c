@@ -268,6 +268,31 @@ static struct sk_buff *fab_lsa(u16 src, u32 seq, u16 max_age,
 	return skb;
 }
 
+/* An LSA of @src with the @count links @e, lifetime 60 s. */
+static struct sk_buff *fab_lsa_links(u16 src, u32 seq,
+				     const struct r2c2_lsa_ent *e, u8 count)
+{
+	unsigned int blen = sizeof(struct r2c2_lsa) + count * sizeof(*e);
+	struct r2c2_ctl_hdr *ch;
+	struct r2c2_lsa *lsa;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(R2C2_CTL_HLEN + blen, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	ch = skb_put_zero(skb, R2C2_CTL_HLEN + blen);
+	lsa = (struct r2c2_lsa *)(ch + 1);
+	ch->ver_type = r2c2_ver_type(R2C2_T_LSA);
+	ch->src = htons(src);
+	ch->seq = htons((u16)seq);
+	lsa->lsa_seq = htonl(seq);
+	lsa->count = count;
+	lsa->max_age_s = htons(60);
+	memcpy(lsa + 1, e, count * sizeof(*e));
+	ch->csum = (__force __sum16)r2c2_ctl_csum(ch, lsa, blen);
+	return skb;
+}
+
 /* A broadcast of @type from @src: a FLOW event, ROUTES with @count
  * entries naming flows @flow0.. of node @owner, or a BCAST_ETH of an
  * IPv4 packet's Ethernet header.
@@ -392,6 +417,114 @@ static void r2c2_rcv_lsa__node_cap(struct kunit *test)
 	fab_rcv_lsa(&f, fab_lsa(60000, 1, 60, 0));
 	KUNIT_EXPECT_EQ(test, stat(R2C2_S_DROP_LSDB_FULL), (u64)extra + 2);
 	KUNIT_EXPECT_EQ(test, f.node->nlsa, cap - 1);
+}
+
+static bool fab_joined(struct fab *f, u16 addr)
+{
+	const struct r2c2_lsa_rec *rec = xa_load(&f->node->lsdb, addr);
+
+	return rec && rec->joined;
+}
+
+/*
+ * A database filled with a forger's LSAs (links to us that we do not
+ * advertise back) still takes a node that joins: node 2, our neighbour
+ * (joined in the tables), links to the newcomer node 3, which advertises
+ * the link back. The forged record that expires first goes, counted
+ * (lsdb_evicted); a forged newcomer is still refused; a refresh keeps a
+ * record joined. Before the eviction node 3 was refused (drop_lsdb_full).
+ */
+static void r2c2_rcv_lsa__full_takes_joiner(struct kunit *test)
+{
+	const unsigned int cap = R2C2_MAX_NODES_DEFAULT;
+	/* ours: port 3 to node 2's port 0 */
+	const struct r2c2_lsa_ent one[] = {
+		{ .port = 3, .nbr_port = 0, .nbr = htons(2) },
+	};
+	/* node 2: port 0 to us, port 1 to node 3's port 2 */
+	const struct r2c2_lsa_ent two[] = {
+		{ .port = 0, .nbr_port = 3, .nbr = htons(1) },
+		{ .port = 1, .nbr_port = 2, .nbr = htons(3) },
+	};
+	const struct r2c2_lsa_ent three[] = {
+		{ .port = 2, .nbr_port = 1, .nbr = htons(2) },
+	};
+	struct r2c2_lsa_rec *own;
+	u64 full;
+	struct fab f;
+	unsigned int i;
+
+	fab_init_ctx(test, &f, 1);
+	own = kzalloc(sizeof(*own), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, own);
+	own->addr = 1;
+	own->seq = 1;
+	own->count = 1;
+	own->joined = true;
+	own->ent[0] = one[0];
+	KUNIT_ASSERT_FALSE(test, xa_is_err(xa_store(&f.node->lsdb, 1, own,
+						    GFP_KERNEL)));
+	f.node->nlsa = 1;
+	fab_rcv_lsa(&f, fab_lsa_links(2, 1, two, 1));
+	/* the tables: node 2 has a two-way link to us */
+	WRITE_ONCE(f.node->active, true);
+	r2c2_recompute_work(&f.node->recompute.work);
+	WRITE_ONCE(f.node->active, false);
+	KUNIT_EXPECT_TRUE(test, fab_joined(&f, 2));
+
+	for (i = 0; i < cap; i++)
+		fab_rcv_lsa(&f, fab_lsa(1000 + i, 1, 60, 0));
+	KUNIT_ASSERT_EQ(test, f.node->nlsa, cap);
+	KUNIT_EXPECT_FALSE(test, fab_joined(&f, 1000));
+	full = stat(R2C2_S_DROP_LSDB_FULL);
+	KUNIT_EXPECT_GT(test, full, 0ULL);
+
+	/* node 2's refresh names node 3: still joined */
+	fab_rcv_lsa(&f, fab_lsa_links(2, 2, two, 2));
+	KUNIT_EXPECT_TRUE(test, fab_joined(&f, 2));
+	fab_rcv_lsa(&f, fab_lsa_links(3, 1, three, 1));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&f.node->lsdb, 3));
+	KUNIT_EXPECT_TRUE(test, fab_joined(&f, 3));
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_LSDB_EVICTED), 1ULL);
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_DROP_LSDB_FULL), full);
+	KUNIT_EXPECT_NULL(test, xa_load(&f.node->lsdb, 1000));
+	KUNIT_EXPECT_EQ(test, f.node->nlsa, cap);
+
+	/* a forged newcomer: refused, nothing evicted for it */
+	fab_rcv_lsa(&f, fab_lsa(60000, 1, 60, 0));
+	KUNIT_EXPECT_NULL(test, xa_load(&f.node->lsdb, 60000));
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_DROP_LSDB_FULL), full + 1);
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_LSDB_EVICTED), 1ULL);
+}
+
+/*
+ * A full database of joined records only: a joiner is refused, and the
+ * search for a record to forget is not repeated for the next one.
+ */
+static void r2c2_rcv_lsa__full_all_joined(struct kunit *test)
+{
+	const unsigned int cap = R2C2_MAX_NODES_DEFAULT;
+	const struct r2c2_lsa_ent two[] = {
+		{ .port = 1, .nbr_port = 2, .nbr = htons(3) },
+	};
+	const struct r2c2_lsa_ent three[] = {
+		{ .port = 2, .nbr_port = 1, .nbr = htons(2) },
+	};
+	struct r2c2_lsa_rec *rec;
+	unsigned long idx;
+	struct fab f;
+	unsigned int i;
+
+	fab_init_ctx(test, &f, 1);
+	fab_rcv_lsa(&f, fab_lsa_links(2, 1, two, 1));
+	for (i = 0; i < cap; i++)
+		fab_rcv_lsa(&f, fab_lsa(1000 + i, 1, 60, 0));
+	xa_for_each(&f.node->lsdb, idx, rec)
+		rec->joined = true;
+	fab_rcv_lsa(&f, fab_lsa_links(3, 1, three, 1));
+	KUNIT_EXPECT_NULL(test, xa_load(&f.node->lsdb, 3));
+	KUNIT_EXPECT_EQ(test, stat(R2C2_S_LSDB_EVICTED), 0ULL);
+	KUNIT_EXPECT_TRUE(test, f.node->lsdb_all_joined);
 }
 
 /*
@@ -647,6 +780,8 @@ static void r2c2_recompute_work__namespaces_independent(struct kunit *test)
 
 static struct kunit_case fab_cases[] = {
 	KUNIT_CASE(r2c2_rcv_lsa__node_cap),
+	KUNIT_CASE(r2c2_rcv_lsa__full_takes_joiner),
+	KUNIT_CASE(r2c2_rcv_lsa__full_all_joined),
 	KUNIT_CASE(r2c2_rcv_lsa__max_age_bound),
 	KUNIT_CASE(r2c2_rcv_lsa__trim_moves_head),
 	KUNIT_CASE(r2c2_rcv_bcast__unknown_sources),

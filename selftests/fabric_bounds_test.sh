@@ -15,6 +15,8 @@
 #	 +-----------+                |                  +-----------+
 #	                       inj0 --+  r2c2-fi (r2c2_ctlflood)
 #
+#	 D (r2c2-fd, 4) joins behind C's p0 in check 4b
+#
 #	 X1 (31) -- X2 (32) -- ... -- X16 (46)      Y1 (21) -- Y2 (22)
 #	 r2c2-x1 ... r2c2-x16, p0 to the next's p1    r2c2-y1, r2c2-y2
 #
@@ -31,6 +33,9 @@
 #  4. 50 ROUTES frames (10,600 entries) from a forged source B holds an
 #     LSA of, for flows of B that do not exist: no flow is made at B
 #     (routes_refused 10,600).
+#  4b. With the injector refreshing LSAs of 80 forged sources (the
+#     databases stay full), node D joins behind C: A, B and C each forget
+#     a forged record for it (lsdb_evicted), and A pings D.
 #  5. X1 holds its table lock for a long ROUTE_GET (10^6 VLB samples to
 #     X16, seconds in a TCG guest) and then loses a link, so its
 #     computation waits for the lock; Y1 loses its link meanwhile: Y1's
@@ -50,7 +55,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_ctlflood
-ksft_plan 7
+ksft_plan 8
 
 A=r2c2-fa B=r2c2-fb C=r2c2-fc INJ=r2c2-fi
 NODES=("$A" "$B" "$C")
@@ -238,6 +243,41 @@ check_err $? "B's flow table grew from $f0 to $f1 flows"
 check_err $? "B: routes_refused +$(d "$B" routes_refused), bcast_rx +$(d "$B" bcast_rx); want 10600 and 50 (and LSA refreshes)"
 log_test "50 ROUTES frames for flows B does not have: no flow made, 10600 entries refused"
 lap "broadcast floods"
+
+# ------------------------------------------------ 4b. a node joins
+# The injector keeps B's database full: LSAs of 80 forged sources (pairs
+# linked to each other, none to a real node) refreshed every round
+# (r2c2_ctlflood mix, a frame a millisecond), so that any room a record's
+# expiry makes is taken again within the round. D (4) comes up behind C's
+# port 0: A, B and C each forget a forged record for D's LSA, which C's
+# advertises back (lsdb_evicted), and A pings D. Without the eviction D
+# stayed out of every full database for as long as the forger refreshed.
+RET=0
+D=r2c2-fd
+flood -g 1000 -d 90 mix 20000 80 2 >"$FABRIC_TMP/forger.json" 2>&1 &
+FORGER=$!
+cleanup_add "stop_pids $FORGER"
+wait_until 30 nodes_are "$CAP" "${NODES[@]}"
+check_err $? "A, B and C not full ($CAP nodes): $(jq -c '{ns, nodes}' "$FABRIC_TMP/conv" 2>/dev/null | tr '\n' ' ')"
+ns_create "$D" && veth_link "$C" p0 "$D" p1 &&
+	ip netns exec "$C" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$D" r2c2ctl node set addr 4 &&
+	ip netns exec "$D" r2c2ctl port add 1 dev p1 &&
+	ip -n "$D" addr add 10.42.0.4/16 dev r2c0 &&
+	ip -n "$D" link set r2c0 up
+check_err $? "node D behind C's port 0"
+pings_d() { ip netns exec "$A" ping -n -c 1 -W 1 10.42.0.4 >/dev/null 2>&1; }
+wait_until 60 pings_d
+check_err $? "A does not reach D; drop_lsdb_full: A $(node_stat "$A" drop_lsdb_full), B $(node_stat "$B" drop_lsdb_full), C $(node_stat "$C" drop_lsdb_full)"
+for ns in "$A" "$B" "$C"; do
+	ev=$(node_stat "$ns" lsdb_evicted)
+	[[ $ev =~ ^[0-9]+$ ]] && ((ev > 0))
+	check_err $? "$ns: lsdb_evicted $ev: D's LSA did not take a forged record's place"
+done
+stop_pids "$FORGER"
+log_info "lsdb_evicted: A $(node_stat "$A" lsdb_evicted), B $(node_stat "$B" lsdb_evicted), C $(node_stat "$C" lsdb_evicted)"
+log_test "a node joins databases a forger keeps full: A, B and C each forget a forged record for it, A pings it"
+lap "a node joins"
 
 RET=0
 kernel_healthy

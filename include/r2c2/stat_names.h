@@ -63,9 +63,10 @@
 	[R2C2_S_DROP_AUTH]		= "drop_auth",			\
 	[R2C2_S_DROP_REPLAY]		= "drop_replay",		\
 	[R2C2_S_DROP_LLADDR]		= "drop_lladdr",		\
-	[R2C2_S_BCAST_UNCHECKED]	= "bcast_unchecked"
+	[R2C2_S_BCAST_UNCHECKED]	= "bcast_unchecked",		\
+	[R2C2_S_LSDB_EVICTED]		= "lsdb_evicted"
 
 /* the last counter R2C2_STAT_NAMES names: must be R2C2_S_MAX */
-#define R2C2_STAT_NAMES_LAST R2C2_S_BCAST_UNCHECKED
+#define R2C2_STAT_NAMES_LAST R2C2_S_LSDB_EVICTED
 
 #endif /* _R2C2_STAT_NAMES_H */

@@ -678,6 +678,10 @@ enum r2c2_port_state {
  * @R2C2_S_BCAST_UNCHECKED: broadcasts accepted without duplicate
  *	suppression: their source found the duplicate table full
  *	(R2C2_DUP_MAX sources) or no memory for an entry
+ * @R2C2_S_LSDB_EVICTED: records of the link-state database forgotten
+ *	to make room, in a full database (r2c2.max_nodes), for the LSA of
+ *	a node joined to this one by a two-way link: each was of a node
+ *	with no path of two-way links to this one
  * @__R2C2_S_MAX: one past the last counter
  */
 enum r2c2_stat {
@@ -729,6 +733,7 @@ enum r2c2_stat {
 	R2C2_S_DROP_REPLAY,
 	R2C2_S_DROP_LLADDR,
 	R2C2_S_BCAST_UNCHECKED,
+	R2C2_S_LSDB_EVICTED,
 	__R2C2_S_MAX,
 };
 
