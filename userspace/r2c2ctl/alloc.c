@@ -261,12 +261,8 @@ static void print_flow(size_t i, const struct r2c2_flow *f, double rate)
 	print_uint("src", " %llu", f->src);
 	print_uint("dst", " -> %llu", f->dst);
 	print_str("routing", " %s", r2c2_rproto_name(f->rproto));
-	if (is_json() || f->weight != 1) {
-		char w[32];
-
-		snprintf(w, sizeof(w), "%g", f->weight);
-		print_str("weight", " weight %s", w);
-	}
+	if (is_json() || f->weight != 1)
+		print_float("weight", " weight %g", f->weight);
 	if (is_json() || f->prio)
 		print_uint("prio", " prio %llu", f->prio);
 	if (f->demand > 0)

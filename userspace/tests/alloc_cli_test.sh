@@ -3,7 +3,7 @@
 # r2c2ctl alloc / route-select: documented output, clear errors on bad input.
 set -u
 cd "$(dirname "$0")/.."
-R=./r2c2ctl/r2c2ctl
+R=${R2C2CTL:-./r2c2ctl/r2c2ctl}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 n=0 fail=0
 # shellcheck source=selftests/json_assert.sh
@@ -12,7 +12,7 @@ source ../selftests/json_assert.sh
 jt() { local in=$1 f=$2; shift 2
 	json_assert "$@" "$f" <<<"$in" >/dev/null; }
 check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=$((fail+1)); fi; }
-# expect failure: exit 1, message on stderr naming file:line, nothing on stdout
+# expect failure: non-zero exit, message on stderr naming file:line, nothing on stdout
 bad() { local what=$1 pat=$2; shift 2
 	"$R" "$@" >"$T/out" 2>"$T/err"; local rc=$?
 	n=$((n+1))
@@ -74,6 +74,12 @@ check "alloc on torus:2 (two-node ring) exits 0 (got $rc)" "[ $rc = 0 ]"
 check "torus:2: two flows 0 -> 1 get 1Gbit/s each, 1 -> 0 alone 2Gbit/s" "grep -q '^flow 0: .*rate 1Gbit/s' <<<\"\$out\" && grep -q '^flow 1: .*rate 2Gbit/s' <<<\"\$out\" && grep -q '^flow 2: .*rate 1Gbit/s' <<<\"\$out\""
 out=$("$R" route-select --topology torus:2 --flows "$T/ring2.flows" --seed 1); rc=$?
 check "route-select on torus:2 exits 0 (got $rc)" "[ $rc = 0 ] && grep -q all-rps <<<\"\$out\""
+
+# -j: a flow's weight is a JSON number, as rate_bps and prio are
+printf '0 1 weight=2\n0 1 weight=1.5\n0 1\n' >"$T/jw.flows"
+out=$("$R" -j alloc --topology torus:4x4 --flows "$T/jw.flows")
+check "-j alloc: weights 2, 1.5 and 1 are JSON numbers" \
+	"jt \"\$out\" '(.flows | map(.weight)) == [2, 1.5, 1]'"
 
 printf '0 99\n' >"$T/unk.flows"
 bad "unknown node names file and line" "unk.flows:1: unknown node 99" alloc --topology torus:4x4 --flows "$T/unk.flows"
