@@ -75,6 +75,49 @@ static int parse_ulong(const char *opt, const char *s, unsigned long max,
 	return 0;
 }
 
+/* the options alloc (and route-select) take, with what their value is */
+static const struct alloc_opt {
+	const char *name, *arg, *what;
+	bool rs;	/* route-select only */
+} alloc_opts[] = {
+	{ "--topology", "SPEC", "torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH", false },
+	{ "--flows", "FILE", "the flow file, one flow a line", false },
+	{ "--policy", "POLICY", "maxmin or propfair", false },
+	{ "--headroom", "H", "0..0.999999", false },
+	{ "--capacity", "RATE", "such as 10G, 0 < RATE <= 1e18 bit/s", false },
+	{ "--utility", "UTILITY", "sum or min", true },
+	{ "--protos", "LIST", "a comma list of rps, dor, vlb", true },
+	{ "--seed", "N", "0..18446744073709551615", true },
+	{ "--population", "N", "2..100000", true },
+	{ "--mutation", "P", "0..1", true },
+	{ "--generations", "N", "0..10000000", true },
+	{ "--stall", "N", "0..10000000", true },
+	{ "--time-budget", "MS", "0..86400000", true },
+	{ "--threads", "N", "0..1024", true },
+};
+
+static const struct alloc_opt *find_opt(const char *name, bool rs)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(alloc_opts) / sizeof(alloc_opts[0]); i++)
+		if (!strcmp(name, alloc_opts[i].name) && (rs || !alloc_opts[i].rs))
+			return &alloc_opts[i];
+	return NULL;
+}
+
+/* a required option missing (!given) or given without its value */
+static int opt_missing(const char *name, bool rs, bool given)
+{
+	const struct alloc_opt *d = find_opt(name, rs);
+	const char *cmd = rs ? "route-select" : "alloc";
+
+	if (given)
+		return usage_error("%s: \"%s\" needs a value: %s (%s)", cmd, d->name,
+				   d->arg, d->what);
+	return usage_error("%s: %s %s is required (%s)", cmd, d->name, d->arg, d->what);
+}
+
 /* returns 0, or the exit status of a usage error; *help set on "help" */
 static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 		      bool *help)
@@ -101,8 +144,10 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 			print_init(true, opts.pretty);
 			continue;
 		}
+		if (!find_opt(o, rs))
+			return unknown_arg(o);
 		if (!v)
-			return strncmp(o, "--", 2) ? unknown_arg(o) : missing_arg(o);
+			return opt_missing(o, rs, true);
 		if (!strcmp(o, "--topology")) {
 			a->topology = v;
 		} else if (!strcmp(o, "--flows")) {
@@ -178,9 +223,9 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 		i++;
 	}
 	if (!a->topology)
-		return missing_arg("--topology");
+		return opt_missing("--topology", rs, false);
 	if (!a->flows)
-		return missing_arg("--flows");
+		return opt_missing("--flows", rs, false);
 	a->ga.policy = a->policy;
 	a->ga.headroom = a->headroom;
 	return 0;

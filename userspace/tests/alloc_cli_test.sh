@@ -122,5 +122,11 @@ bad "bad torus spec" "expected torus:K1xK2" alloc --topology torus:8x1 --flows "
 bad "missing flow file" "nosuch.flows" alloc --topology torus:4x4 --flows "$T/nosuch.flows"
 printf '1 2\n' >"$T/unreach.flows"
 bad "unreachable pair" "unreach.flows:1: node 1 cannot reach node 2" alloc --topology "$T/fig4.topo" --flows "$T/unreach.flows"
+# a missing option or value names the option and what it takes
+bad "no --flows: the option and what it takes" 'alloc: --flows FILE is required (the flow file, one flow a line)' alloc --topology torus:4x4
+bad "--flows without a value: the option and what it takes" 'alloc: "--flows" needs a value: FILE (the flow file, one flow a line)' alloc --topology torus:4x4 --flows
+bad "route-select without --topology: the option and its forms" 'route-select: --topology SPEC is required (torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH)' route-select --flows "$T/jw.flows"
+bad "--seed without a value: the option and its range" 'route-select: "--seed" needs a value: N (0..18446744073709551615)' route-select --topology torus:4x4 --flows "$T/jw.flows" --seed
+bad "an unknown option last is unknown, not missing a value" 'unknown argument "--bogus"' alloc --topology torus:4x4 --flows "$T/jw.flows" --bogus
 echo "1..$n"
 [ $fail -eq 0 ]
