@@ -86,7 +86,7 @@ static const struct alloc_opt {
 	{ "--headroom", "H", "0..0.999999", false },
 	{ "--capacity", "RATE", "such as 10G, 0 < RATE <= 1e18 bit/s", false },
 	{ "--utility", "UTILITY", "sum or min", true },
-	{ "--protos", "LIST", "a comma list of rps, dor, vlb", true },
+	{ "--protos", "LIST", "a comma list of rps, dor, vlb, at most 63 characters", true },
 	{ "--seed", "N", "0..18446744073709551615", true },
 	{ "--population", "N", "2..100000", true },
 	{ "--mutation", "P", "0..1", true },
@@ -173,8 +173,11 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 			else
 				return invalid_arg(o, v, "expected sum or min");
 		} else if (rs && !strcmp(o, "--protos")) {
+			/* 63 characters: the limit the messages and r2c2ctl.8 give */
 			char buf[64], *save = NULL, *t;
 
+			if (strlen(v) >= sizeof(buf))
+				return invalid_arg(o, v, "at most 63 characters, a comma list of rps, dor, vlb");
 			snprintf(buf, sizeof(buf), "%s", v);
 			a->ga.protos = 0;
 			for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

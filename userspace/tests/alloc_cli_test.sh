@@ -128,5 +128,11 @@ bad "--flows without a value: the option and what it takes" 'alloc: "--flows" ne
 bad "route-select without --topology: the option and its forms" 'route-select: --topology SPEC is required (torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH)' route-select --flows "$T/jw.flows"
 bad "--seed without a value: the option and its range" 'route-select: "--seed" needs a value: N (0..18446744073709551615)' route-select --topology torus:4x4 --flows "$T/jw.flows" --seed
 bad "an unknown option last is unknown, not missing a value" 'unknown argument "--bogus"' alloc --topology torus:4x4 --flows "$T/jw.flows" --bogus
+# --protos: at most 63 characters; longer lists were cut there silently
+p63=$(printf 'rps,dor,vlb,%.0s' 1 2 3 4 5)rps
+"$R" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63" >/dev/null 2>"$T/err"; rc=$?
+check "--protos of 63 characters accepted (got $rc)" "[ $rc = 0 ]"
+bad "--protos of 64 characters refused with the limit" "invalid --protos \"$p63,\" (at most 63 characters, a comma list of rps, dor, vlb)" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,"
+bad "--protos with an unknown protocol past character 63 refused" "invalid --protos \"$p63,dor,bogus\" (at most 63 characters" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,dor,bogus"
 echo "1..$n"
 [ $fail -eq 0 ]
