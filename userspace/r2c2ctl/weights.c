@@ -24,7 +24,7 @@ static void usage(FILE *f)
 	fputs("Usage: r2c2ctl [-j] path weights --topology SPEC [ --routing PROTO ] SRC DST\n"
 	      "where  SPEC  := torus:K1xK2[xK3] | mesh:K1xK2[xK3] | file:PATH | PATH\n"
 	      "       PROTO := { rps | dor | vlb } (default rps)\n"
-	      "       SRC, DST := node indices of the topology\n"
+	      "       SRC, DST := node indices of the topology, SRC != DST\n"
 	      "Prints every directed link (node, port) one packet from SRC to DST\n"
 	      "uses, with its expected number of crossings, as the kernel samples\n"
 	      "routes (common/paths.c). Needs no kernel module.\n", f);
@@ -105,6 +105,11 @@ static int path_weights(int argc, char **argv)
 	    parse_node("destination", words[1], t->n, &dst)) {
 		r2c2_topo_free(t);
 		return R2C2CTL_EXIT_USAGE;
+	}
+	/* no route from a node to itself: alloc refuses such a flow too */
+	if (src == dst) {
+		r2c2_topo_free(t);
+		return usage_error("path weights: source and destination are both %u", src);
 	}
 	w = calloc(R2C2_NLINKS(t->n), sizeof(*w));
 	if (!w) {

@@ -50,9 +50,6 @@ check "rps header names the pair, protocol and expected hops" \
 run path weights --topology torus:3x3 --routing dor 0 8
 check "dor 0->8 on torus:3x3: x first (port 1), then y (port 3)" \
 	'[ $rc = 0 ] && [ "$(links)" = "0:1=1 2:3=1 " ]'
-run path weights --topology torus:3x3 --routing rps 4 4
-check "src = dst: no link, 0 hops" \
-	'[ $rc = 0 ] && [ -z "$(links)" ] && grep -q " hops 0 links 0$" "$T/out"'
 # 4x4 torus, 0 -> 10 = (2,2): offset k/2 in both dimensions, a tie; DOR
 # takes the + way (ports 0 and 2), RPS all 24 minimal paths.
 run path weights --topology torus:4x4 --routing dor 0 10
@@ -105,6 +102,13 @@ run path weights --topology torus:3x3 0
 check "no DST: usage error (2)" '[ $rc = 2 ] && grep -q "missing DST" "$T/err"'
 run path weights --topology torus:3x3 0 9
 check "node out of range names the node" '[ $rc = 2 ] && grep -q "invalid destination \"9\"" "$T/err" && [ ! -s "$T/out" ]'
+# as alloc refuses a flow from a node to itself
+run path weights --topology torus:3x3 --routing rps 4 4
+check "src = dst: usage error (2) naming the node, nothing printed" \
+	'[ $rc = 2 ] && grep -q "path weights: source and destination are both 4$" "$T/err" && [ ! -s "$T/out" ]'
+run -j path weights --topology torus:3x3 0 0
+check "src = dst with -j: usage error (2), no JSON" \
+	'[ $rc = 2 ] && grep -q "source and destination are both 0$" "$T/err" && [ ! -s "$T/out" ]'
 run path weights --topology torus:3x3 --routing ecmp 0 1
 check "unknown protocol names the word" '[ $rc = 2 ] && grep -q "\"ecmp\"" "$T/err"'
 run path weights --topology torus:3x3 --bogus 0 1
