@@ -71,18 +71,31 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 		seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -ENOENT;
 	}
-	while (fgets(buf, sizeof(buf), in)) {
-		char *hash = strchr(buf, '#'), *save = NULL, *tok;
+	for (;;) {
 		struct r2c2_flow fl = { .weight = 1, .rproto = R2C2_RP_RPS };
+		char *hash, *save = NULL, *tok;
 		unsigned long v;
-		int field = 0;
+		int field = 0, rl;
 		bool islong = false;
+		size_t col = 0;
 
+		rl = r2c2_read_line(in, buf, sizeof(buf), &col);
+		if (!rl)
+			break;
 		lineno++;
-		if (!strchr(buf, '\n') && !feof(in)) {
+		if (rl == -E2BIG) {
 			seterr(err, errlen, "%s:%u: line too long", path, lineno);
 			goto out;
 		}
+		if (rl == -EILSEQ) {
+			seterr(err, errlen, "%s:%u: NUL byte at column %zu", path, lineno, col);
+			goto out;
+		}
+		if (rl < 0) {
+			seterr(err, errlen, "%s: read error", path);
+			goto out;
+		}
+		hash = strchr(buf, '#');
 		if (hash)
 			*hash = 0;
 		for (tok = strtok_r(buf, " \t\r\n", &save); tok;
@@ -195,10 +208,6 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 		anylong |= islong;
 		lg[nf] = islong;
 		f[nf++] = fl;
-	}
-	if (ferror(in)) {
-		seterr(err, errlen, "%s: read error", path);
-		goto out;
 	}
 	if (!anylong)
 		for (i = 0; i < nf; i++)

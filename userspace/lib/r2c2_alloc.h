@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <r2c2/paths.h>
 
 #define R2C2_NLINKS(n)		((size_t)(n) * R2C2_MAX_PORTS)
@@ -77,6 +78,14 @@ int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
 int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 		   char *err, size_t errlen);
 void r2c2_topo_free(struct r2c2_topo *t);
+
+/*
+ * One line of a topology or flow file into buf (size bytes), without its
+ * newline. Return: 1, 0 at the end of the file, -E2BIG for a line of
+ * size or more characters, -EILSEQ for a NUL byte (*col: its column,
+ * from 1) or the negative errno of a read error.
+ */
+int r2c2_read_line(FILE *fp, char *buf, size_t size, size_t *col);
 
 /* "10G", "2.5Gbit", "100M", "1e9", "40k": bit/s. -EINVAL if malformed. */
 int r2c2_parse_rate(const char *s, double *out);

@@ -5,6 +5,7 @@
  * graphs with per-link capacities read from a file.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -297,6 +298,27 @@ int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
 	return r2c2_topo_load(tp, spec, cap, err, errlen);
 }
 
+int r2c2_read_line(FILE *fp, char *buf, size_t size, size_t *col)
+{
+	size_t len = 0;
+	int c;
+
+	errno = 0;
+	while ((c = getc(fp)) != EOF && c != '\n') {
+		if (!c) {
+			*col = len + 1;
+			return -EILSEQ;
+		}
+		if (len + 1 >= size)
+			return -E2BIG;
+		buf[len++] = (char)c;
+	}
+	if (c == EOF && ferror(fp))
+		return errno ? -errno : -EIO;
+	buf[len] = 0;
+	return c == '\n' || len;
+}
+
 /* split line into at most max words (in place); returns count */
 static int split_words(char *line, char **w, int max)
 {
@@ -359,16 +381,29 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 		seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -ENOENT;
 	}
-	while (fgets(buf, sizeof(buf), fp)) {
-		char *hash = strchr(buf, '#');
+	for (;;) {
 		unsigned int u, v, k;
+		char *hash;
+		size_t col = 0;
 		double c;
 
+		nw = r2c2_read_line(fp, buf, sizeof(buf), &col);
+		if (!nw)
+			break;
 		lineno++;
-		if (!strchr(buf, '\n') && !feof(fp)) {
+		if (nw == -E2BIG) {
 			seterr(err, errlen, "%s:%u: line too long", path, lineno);
 			goto out;
 		}
+		if (nw == -EILSEQ) {
+			seterr(err, errlen, "%s:%u: NUL byte at column %zu", path, lineno, col);
+			goto out;
+		}
+		if (nw < 0) {
+			seterr(err, errlen, "%s: read error", path);
+			goto out;
+		}
+		hash = strchr(buf, '#');
 		if (hash)
 			*hash = 0;
 		nw = split_words(buf, w, 4);

@@ -134,5 +134,15 @@ p63=$(printf 'rps,dor,vlb,%.0s' 1 2 3 4 5)rps
 check "--protos of 63 characters accepted (got $rc)" "[ $rc = 0 ]"
 bad "--protos of 64 characters refused with the limit" "invalid --protos \"$p63,\" (at most 63 characters, a comma list of rps, dor, vlb)" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,"
 bad "--protos with an unknown protocol past character 63 refused" "invalid --protos \"$p63,dor,bogus\" (at most 63 characters" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,dor,bogus"
+# a NUL byte: named with its line and column, not taken for a long line
+printf '0 1\n0 1\0 weight=2\n' >"$T/nul.flows"
+bad "NUL byte in a flow file: line and column" "nul.flows:2: NUL byte at column 4" alloc --topology torus:4x4 --flows "$T/nul.flows"
+{ echo '0 1'; printf '0 1 %01100d\n' 0; } >"$T/long.flows"
+bad "a line of 1100 characters: too long" "long.flows:2: line too long" alloc --topology torus:4x4 --flows "$T/long.flows"
+printf '0 1\n1 0 weight=3' >"$T/nonl.flows"
+out=$("$R" alloc --topology torus:4x4 --flows "$T/nonl.flows")
+check "a last line without a newline is read" "grep -q '^flow 1: 1 -> 0 rps weight 3 ' <<<\"\$out\""
+printf 'nodes 2\nlink 0\0 1\n' >"$T/nul.topo"
+bad "NUL byte in a topology file: line and column" "nul.topo:2: NUL byte at column 7" alloc --topology "$T/nul.topo" --flows "$T/jw.flows"
 echo "1..$n"
 [ $fail -eq 0 ]
