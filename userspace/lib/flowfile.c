@@ -92,7 +92,7 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 			goto out;
 		}
 		if (rl < 0) {
-			seterr(err, errlen, "%s: read error", path);
+			seterr(err, errlen, "%s: read error: %s", path, strerror(-rl));
 			goto out;
 		}
 		hash = strchr(buf, '#');

@@ -400,7 +400,7 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 			goto out;
 		}
 		if (nw < 0) {
-			seterr(err, errlen, "%s: read error", path);
+			seterr(err, errlen, "%s: read error: %s", path, strerror(-nw));
 			goto out;
 		}
 		hash = strchr(buf, '#');

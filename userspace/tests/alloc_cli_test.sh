@@ -144,5 +144,9 @@ out=$("$R" alloc --topology torus:4x4 --flows "$T/nonl.flows")
 check "a last line without a newline is read" "grep -q '^flow 1: 1 -> 0 rps weight 3 ' <<<\"\$out\""
 printf 'nodes 2\nlink 0\0 1\n' >"$T/nul.topo"
 bad "NUL byte in a topology file: line and column" "nul.topo:2: NUL byte at column 7" alloc --topology "$T/nul.topo" --flows "$T/jw.flows"
+# a directory where a file is expected: the file and the reason
+mkdir "$T/dir"
+bad "a directory as the flow file: read error with the reason" "dir: read error: Is a directory" alloc --topology torus:4x4 --flows "$T/dir"
+bad "a directory as the topology file: read error with the reason" "dir: read error: Is a directory" alloc --topology "file:$T/dir" --flows "$T/jw.flows"
 echo "1..$n"
 [ $fail -eq 0 ]
