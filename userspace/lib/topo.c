@@ -260,7 +260,7 @@ static int parse_dims(const char *s, u8 *dims, unsigned int *ndims)
 /**
  * r2c2_topo_parse() - build a topology from a command-line spec
  * @tp: out
- * @spec: "torus:K1xK2[xK3]", "mesh:K1xK2[xK3]", "file:PATH" or a path
+ * @spec: "torus:K1[xK2[xK3]]", "mesh:K1[xK2[xK3]]", "file:PATH" or a path
  * @cap: capacity of grid links, default for file links
  * @err: message on failure
  * @errlen: size of @err
@@ -280,8 +280,8 @@ int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
 		wrap = spec[0] == 't';
 		if (parse_dims(spec + (wrap ? 6 : 5), dims, &ndims)) {
 			seterr(err, errlen,
-			       "topology '%s': expected %s:K1xK2[xK3] with radices 2..255",
-			       spec, wrap ? "torus" : "mesh");
+			       "topology '%s': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255",
+			       spec);
 			return -EINVAL;
 		}
 		ret = r2c2_topo_grid(tp, dims, ndims, wrap, cap);

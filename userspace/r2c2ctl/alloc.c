@@ -29,7 +29,7 @@ static void alloc_usage(FILE *f)
 {
 	fputs("Usage: r2c2ctl [-j] alloc --topology SPEC --flows FILE\n"
 	      "                [--policy maxmin|propfair] [--headroom H] [--capacity RATE]\n"
-	      "SPEC := torus:K1xK2[xK3] | mesh:K1xK2[xK3] | file:PATH | PATH\n"
+	      "SPEC := torus:K1[xK2[xK3]] | mesh:K1[xK2[xK3]] | file:PATH | PATH, K: 2..255\n"
 	      "FILE: one flow a line, SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb]\n"
 	      "      [demand=RATE] [long]; '#' comments. W: 1..255. Rates take k/M/G/T\n"
 	      "suffixes. Prints each flow's rate (bit/s). Defaults: maxmin, headroom 0.05,\n"

@@ -22,7 +22,7 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: r2c2ctl [-j] path weights --topology SPEC [ --routing PROTO ] SRC DST\n"
-	      "where  SPEC  := torus:K1xK2[xK3] | mesh:K1xK2[xK3] | file:PATH | PATH\n"
+	      "where  SPEC  := torus:K1[xK2[xK3]] | mesh:K1[xK2[xK3]] | file:PATH | PATH\n"
 	      "       PROTO := { rps | dor | vlb } (default rps)\n"
 	      "       SRC, DST := node indices of the topology, SRC != DST\n"
 	      "Prints every directed link (node, port) one packet from SRC to DST\n"

@@ -118,7 +118,14 @@ bad "zero capacity names topology line" "zero.topo:2: link 0 -> 1 has zero capac
 printf 'nodes 3\nlink 0 7\n' >"$T/unk.topo"
 bad "unknown node in topology" "unk.topo:2: unknown node '7'" alloc --topology "$T/unk.topo" --flows "$T/short.flows"
 bad "zero --capacity rejected" "capacity" alloc --topology torus:4x4 --flows "$T/fig4.flows" --capacity 0
-bad "bad torus spec" "expected torus:K1xK2" alloc --topology torus:8x1 --flows "$T/fig4.flows"
+# the message lists every form the parser takes (one to three radices)
+bad "bad torus spec: every accepted form" "topology 'torus:8x1': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255" alloc --topology torus:8x1 --flows "$T/fig4.flows"
+bad "bad mesh spec: every accepted form" "topology 'mesh:2x2x2x2': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255" alloc --topology mesh:2x2x2x2 --flows "$T/fig4.flows"
+printf '0 1\n' >"$T/01.flows"
+for spec in torus:2 mesh:2 torus:2x2 mesh:2x2x2; do
+	"$R" alloc --topology $spec --flows "$T/01.flows" >/dev/null 2>&1; rc=$?
+	check "$spec, a form the message names, accepted (got $rc)" "[ $rc = 0 ]"
+done
 bad "missing flow file" "nosuch.flows" alloc --topology torus:4x4 --flows "$T/nosuch.flows"
 printf '1 2\n' >"$T/unreach.flows"
 bad "unreachable pair" "unreach.flows:1: node 1 cannot reach node 2" alloc --topology "$T/fig4.topo" --flows "$T/unreach.flows"

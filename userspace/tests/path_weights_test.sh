@@ -114,7 +114,7 @@ check "unknown protocol names the word" '[ $rc = 2 ] && grep -q "\"ecmp\"" "$T/e
 run path weights --topology torus:3x3 --bogus 0 1
 check "unknown option" '[ $rc = 2 ] && grep -q "\-\-bogus" "$T/err"'
 run path weights --topology torus:3x1 0 1
-check "bad torus spec: exit 1 with the spec's message" '[ $rc = 1 ] && grep -q "expected torus:K1xK2" "$T/err"'
+check "bad torus spec: exit 1 with the spec's message" '[ $rc = 1 ] && grep -qF "expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255" "$T/err"'
 printf 'nodes 3\nlink 0 1\n' >"$T/cut.topo"
 run path weights --topology "$T/cut.topo" 0 2
 check "unreachable destination: exit 1, nothing printed" '[ $rc = 1 ] && grep -q "unreachable" "$T/err" && [ ! -s "$T/out" ]'

@@ -21,7 +21,7 @@ expect() { local what=$1 rc_want=$2 pat=$3; shift 3
 expect "-n builds the configured torus" 0 "configuration ok (topology torus:4x4: 16 nodes, 64 links)" -n -o topology=torus:4x4
 expect "-n without topology: read at start" 0 "configuration ok (topology: the node's declared torus" -n
 # it said "configuration ok" for a topology it never built
-expect "-n refuses a bad torus spec" 2 "topology 'torus:8x1': expected torus:K1xK2[xK3]" -n -o topology=torus:8x1
+expect "-n refuses a bad torus spec" 2 "topology 'torus:8x1': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255" -n -o topology=torus:8x1
 expect "-n refuses a missing topology file" 2 "$T/none.topo: No such file" -n -o "topology=file:$T/none.topo"
 { echo "nodes 10"; for i in 1 2 3 4 5 6 7 8 9; do echo "link $i 0"; done; } >"$T/in9.topo"
 printf '# r2c2d\ntopology = file:%s\n' "$T/in9.topo" >"$T/r2c2d.conf"
