@@ -100,6 +100,25 @@ static bool r2c2_lsdb_room(struct r2c2_node *node)
 }
 
 /*
+ * Whether the @count links @back, advertised by the neighbour that link
+ * @e of node @addr names, hold the link back: a link counts when both
+ * its ends advertise it.
+ */
+static bool r2c2_lsa_link_back(const struct r2c2_lsa_ent *e, u16 addr,
+			       const struct r2c2_lsa_ent *back,
+			       unsigned int count)
+{
+	unsigned int j;
+
+	for (j = 0; j < count; j++)
+		if (back[j].port == e->nbr_port &&
+		    back[j].nbr_port == e->port &&
+		    ntohs(back[j].nbr) == addr)
+			return true;
+	return false;
+}
+
+/*
  * Whether @rec, the LSA of an address the database does not hold, joins
  * this node: one of its links is advertised back by a record joined to
  * us (or by our own). Context: @node->lock held.
@@ -108,19 +127,14 @@ static bool r2c2_lsa_joins(struct r2c2_node *node,
 			   const struct r2c2_lsa_rec *rec)
 {
 	const struct r2c2_lsa_rec *nb;
-	const struct r2c2_lsa_ent *e;
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; i < rec->count; i++) {
-		e = &rec->ent[i];
-		nb = xa_load(&node->lsdb, ntohs(e->nbr));
-		if (!nb || !(nb->joined || nb->addr == node->addr))
-			continue;
-		for (j = 0; j < nb->count; j++)
-			if (nb->ent[j].port == e->nbr_port &&
-			    nb->ent[j].nbr_port == e->port &&
-			    ntohs(nb->ent[j].nbr) == rec->addr)
-				return true;
+		nb = xa_load(&node->lsdb, ntohs(rec->ent[i].nbr));
+		if (nb && (nb->joined || nb->addr == node->addr) &&
+		    r2c2_lsa_link_back(&rec->ent[i], rec->addr, nb->ent,
+				       nb->count))
+			return true;
 	}
 	return false;
 }
@@ -890,7 +904,7 @@ static struct r2c2_tables *r2c2_tables_build(struct r2c2_node *node)
 {
 	struct r2c2_tables *t = NULL;
 	struct r2c2_snap *s;
-	unsigned int n, u, i, j;
+	unsigned int n, u, i;
 	u8 *nbr_port = NULL;
 	u16 *nbr = NULL, me;
 	u8 dims[R2C2_MAX_DIMS], ndims;
@@ -923,17 +937,9 @@ static struct r2c2_tables *r2c2_tables_build(struct r2c2_node *node)
 			const struct r2c2_lsa_ent *e = &s[u].ent[i];
 			int v = r2c2_snap_idx(s, n, ntohs(e->nbr));
 
-			if (v < 0 || v == (int)u)
-				continue;
-			for (j = 0; j < s[v].count; j++) {
-				const struct r2c2_lsa_ent *r = &s[v].ent[j];
-
-				if (r->port == e->nbr_port &&
-				    r->nbr_port == e->port &&
-				    ntohs(r->nbr) == s[u].addr)
-					break;
-			}
-			if (j == s[v].count)
+			if (v < 0 || v == (int)u ||
+			    !r2c2_lsa_link_back(e, s[u].addr, s[v].ent,
+						s[v].count))
 				continue;
 			nbr[u * R2C2_MAX_PORTS + e->port] = (u16)v;
 			nbr_port[u * R2C2_MAX_PORTS + e->port] = e->nbr_port;
