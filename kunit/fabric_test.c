@@ -225,15 +225,15 @@ static void fab_tables(struct kunit *test, struct r2c2_node *node,
 }
 
 /*
- * An LSA of @src with one link (port 0 to node 1's port 3), followed by
- * @pad bytes in a page fragment (a nonlinear frame longer than its LSA).
+ * An LSA of @src with the @count links @e, followed by @pad bytes in a
+ * page fragment (a nonlinear frame longer than its LSA).
  */
-static struct sk_buff *fab_lsa(u16 src, u32 seq, u16 max_age,
-			       unsigned int pad)
+static struct sk_buff *fab_lsa_ents(u16 src, u32 seq, u16 max_age,
+				    const struct r2c2_lsa_ent *e, u8 count,
+				    unsigned int pad)
 {
-	unsigned int blen = sizeof(struct r2c2_lsa) + sizeof(struct r2c2_lsa_ent);
+	unsigned int blen = sizeof(struct r2c2_lsa) + count * sizeof(*e);
 	struct r2c2_ctl_hdr *ch;
-	struct r2c2_lsa_ent *ent;
 	struct r2c2_lsa *lsa;
 	struct sk_buff *skb;
 	struct page *page;
@@ -243,16 +243,13 @@ static struct sk_buff *fab_lsa(u16 src, u32 seq, u16 max_age,
 		return NULL;
 	ch = skb_put_zero(skb, R2C2_CTL_HLEN + blen);
 	lsa = (struct r2c2_lsa *)(ch + 1);
-	ent = (struct r2c2_lsa_ent *)(lsa + 1);
 	ch->ver_type = r2c2_ver_type(R2C2_T_LSA);
 	ch->src = htons(src);
 	ch->seq = htons((u16)seq);
 	lsa->lsa_seq = htonl(seq);
-	lsa->count = 1;
+	lsa->count = count;
 	lsa->max_age_s = htons(max_age);
-	ent->port = 0;
-	ent->nbr_port = 3;
-	ent->nbr = htons(1);
+	memcpy(lsa + 1, e, count * sizeof(*e));
 	ch->csum = (__force __sum16)r2c2_ctl_csum(ch, lsa, blen);
 	if (pad) {
 		page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -268,29 +265,22 @@ static struct sk_buff *fab_lsa(u16 src, u32 seq, u16 max_age,
 	return skb;
 }
 
+/* An LSA of @src with one link (port 0 to node 1's port 3), and @pad. */
+static struct sk_buff *fab_lsa(u16 src, u32 seq, u16 max_age,
+			       unsigned int pad)
+{
+	const struct r2c2_lsa_ent e = {
+		.port = 0, .nbr_port = 3, .nbr = htons(1),
+	};
+
+	return fab_lsa_ents(src, seq, max_age, &e, 1, pad);
+}
+
 /* An LSA of @src with the @count links @e, lifetime 60 s. */
 static struct sk_buff *fab_lsa_links(u16 src, u32 seq,
 				     const struct r2c2_lsa_ent *e, u8 count)
 {
-	unsigned int blen = sizeof(struct r2c2_lsa) + count * sizeof(*e);
-	struct r2c2_ctl_hdr *ch;
-	struct r2c2_lsa *lsa;
-	struct sk_buff *skb;
-
-	skb = alloc_skb(R2C2_CTL_HLEN + blen, GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	ch = skb_put_zero(skb, R2C2_CTL_HLEN + blen);
-	lsa = (struct r2c2_lsa *)(ch + 1);
-	ch->ver_type = r2c2_ver_type(R2C2_T_LSA);
-	ch->src = htons(src);
-	ch->seq = htons((u16)seq);
-	lsa->lsa_seq = htonl(seq);
-	lsa->count = count;
-	lsa->max_age_s = htons(60);
-	memcpy(lsa + 1, e, count * sizeof(*e));
-	ch->csum = (__force __sum16)r2c2_ctl_csum(ch, lsa, blen);
-	return skb;
+	return fab_lsa_ents(src, seq, 60, e, count, 0);
 }
 
 /* A broadcast of @type from @src: a FLOW event, ROUTES with @count
