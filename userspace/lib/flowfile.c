@@ -73,31 +73,17 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 	}
 	for (;;) {
 		struct r2c2_flow fl = { .weight = 1, .rproto = R2C2_RP_RPS };
-		char *hash, *save = NULL, *tok;
+		char *save = NULL, *tok;
 		unsigned long v;
 		int field = 0, rl;
 		bool islong = false;
-		size_t col = 0;
 
-		rl = r2c2_read_line(in, buf, sizeof(buf), &col);
+		rl = r2c2_read_line(in, buf, sizeof(buf), path, &lineno, err,
+				    errlen);
 		if (!rl)
 			break;
-		lineno++;
-		if (rl == -E2BIG) {
-			seterr(err, errlen, "%s:%u: line too long", path, lineno);
+		if (rl < 0)
 			goto out;
-		}
-		if (rl == -EILSEQ) {
-			seterr(err, errlen, "%s:%u: NUL byte at column %zu", path, lineno, col);
-			goto out;
-		}
-		if (rl < 0) {
-			seterr(err, errlen, "%s: read error: %s", path, strerror(-rl));
-			goto out;
-		}
-		hash = strchr(buf, '#');
-		if (hash)
-			*hash = 0;
 		for (tok = strtok_r(buf, " \t\r\n", &save); tok;
 		     tok = strtok_r(NULL, " \t\r\n", &save), field++) {
 			char *eq = strchr(tok, '=');

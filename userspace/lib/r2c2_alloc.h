@@ -80,12 +80,15 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 void r2c2_topo_free(struct r2c2_topo *t);
 
 /*
- * One line of a topology or flow file into buf (size bytes), without its
- * newline. Return: 1, 0 at the end of the file, -E2BIG for a line of
- * size or more characters, -EILSEQ for a NUL byte (*col: its column,
- * from 1) or the negative errno of a read error.
+ * The next line of topology or flow file path into buf (size bytes),
+ * without its newline and its "#" comment; *lineno counts the lines.
+ * Return: 1, 0 at the end of the file, or a negative errno with the
+ * message, naming the file and line, in err: -E2BIG for a line of size
+ * or more characters, -EILSEQ for a NUL byte (and its column), or that
+ * of a read error.
  */
-int r2c2_read_line(FILE *fp, char *buf, size_t size, size_t *col);
+int r2c2_read_line(FILE *fp, char *buf, size_t size, const char *path,
+		   unsigned int *lineno, char *err, size_t errlen);
 
 /* "10G", "2.5Gbit", "100M", "1e9", "40k": bit/s. -EINVAL if malformed. */
 int r2c2_parse_rate(const char *s, double *out);

@@ -298,25 +298,40 @@ int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
 	return r2c2_topo_load(tp, spec, cap, err, errlen);
 }
 
-int r2c2_read_line(FILE *fp, char *buf, size_t size, size_t *col)
+int r2c2_read_line(FILE *fp, char *buf, size_t size, const char *path,
+		   unsigned int *lineno, char *err, size_t errlen)
 {
 	size_t len = 0;
+	char *hash;
 	int c;
 
 	errno = 0;
 	while ((c = getc(fp)) != EOF && c != '\n') {
 		if (!c) {
-			*col = len + 1;
+			seterr(err, errlen, "%s:%u: NUL byte at column %zu",
+			       path, *lineno + 1, len + 1);
 			return -EILSEQ;
 		}
-		if (len + 1 >= size)
+		if (len + 1 >= size) {
+			seterr(err, errlen, "%s:%u: line too long", path,
+			       *lineno + 1);
 			return -E2BIG;
+		}
 		buf[len++] = (char)c;
 	}
-	if (c == EOF && ferror(fp))
+	if (c == EOF && ferror(fp)) {
+		seterr(err, errlen, "%s: read error: %s", path,
+		       strerror(errno ? errno : EIO));
 		return errno ? -errno : -EIO;
+	}
+	if (c == EOF && !len)
+		return 0;
 	buf[len] = 0;
-	return c == '\n' || len;
+	hash = strchr(buf, '#');
+	if (hash)
+		*hash = 0;
+	(*lineno)++;
+	return 1;
 }
 
 /* split line into at most max words (in place); returns count */
@@ -383,29 +398,14 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 	}
 	for (;;) {
 		unsigned int u, v, k;
-		char *hash;
-		size_t col = 0;
 		double c;
 
-		nw = r2c2_read_line(fp, buf, sizeof(buf), &col);
+		nw = r2c2_read_line(fp, buf, sizeof(buf), path, &lineno, err,
+				    errlen);
 		if (!nw)
 			break;
-		lineno++;
-		if (nw == -E2BIG) {
-			seterr(err, errlen, "%s:%u: line too long", path, lineno);
+		if (nw < 0)
 			goto out;
-		}
-		if (nw == -EILSEQ) {
-			seterr(err, errlen, "%s:%u: NUL byte at column %zu", path, lineno, col);
-			goto out;
-		}
-		if (nw < 0) {
-			seterr(err, errlen, "%s: read error: %s", path, strerror(-nw));
-			goto out;
-		}
-		hash = strchr(buf, '#');
-		if (hash)
-			*hash = 0;
 		nw = split_words(buf, w, 4);
 		if (!nw)
 			continue;
