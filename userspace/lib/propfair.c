@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * propfair.c - weighted proportional fairness (U_s(x) = w_s log x_s) by
- * Flowtune's Newton-Exact-Diagonal price updates, then F-NORM.
+ * propfair.c - weighted proportional fairness (maximise sum_s w_s log x_s)
+ * by Flowtune's Newton-like price updates, then F-NORM.
  *
  * A flow crosses link l a_sl times per packet (its per-link weight from
  * the routing tables), so it pays P_s = sum_l a_sl p_l per unit rate:
  *	rate update	x_s = min(demand_s, xmax_s, w_s / P_s)
- *	price update	p_l = max(0, p_l + gamma * G_l / |H_ll|)
+ *	price update	p_l = max(0, p_l + gamma_l * G_l / H_l)
  *			G_l = sum_s a_sl x_s - c_l,
- *			H_ll = -sum_s a_sl^2 x_s^2 / w_s (uncapped flows)
- * For split VLB flows (a = (A_s + B_d) / n) the group sums give P_s
- * exactly; H uses the bound (A + B)^2 <= 2 (A^2 + B^2), which only makes
- * steps more cautious. F-NORM then divides each flow by the largest
- * load / capacity ratio on its links, so no link is ever over-allocated.
- * Prices stay in struct r2c2_pf between calls ("warm"), one vector per
+ *			H_l = sum_s a_sl h_s x_s^2 / w_s (flows below demand)
+ * where h_s = sum_m a_sm over the priced links of the flow's path: H_l is
+ * a row sum of the dual's Hessian, not its diagonal (see pf_rates()). Each
+ * link's gamma_l adapts (grows while G_l keeps its sign, halves when it
+ * flips), and a step that raises the dual objective is taken back with
+ * every gamma halved, so the dual falls at every accepted step. For split
+ * VLB flows (a = (A_s + B_d) / n) group sums give P_s exactly and bound H.
+ * F-NORM divides each flow by the largest load / capacity ratio on its
+ * links, so no link is ever over-allocated; the iterations stop when the
+ * duality gap certifies the F-NORMed rates (pf_level()). Prices and
+ * steps stay in struct r2c2_pf between calls ("warm"), one vector per
  * priority level; levels are served in order on the capacity left.
  */
 #include <math.h>
@@ -22,13 +27,22 @@
 
 #include "rtab_int.h"
 
+/*
+ * A link's step (times gamma) grows by STEP_GROW while its excess demand
+ * keeps its sign, up to STEP_MAX, and halves when the sign flips
+ */
+#define STEP_GROW	1.5
+#define STEP_MAX	8.0
+
 struct r2c2_pf {
 	const struct r2c2_rtab *rt;
 	struct r2c2_pf_opts o;
 	size_t nl, ng;
 	double *price[R2C2_PRIO_LEVELS];
+	double *gam[R2C2_PRIO_LEVELS], *lastg[R2C2_PRIO_LEVELS];
 	/* scratch */
-	double *load, *H, *cap, *used, *gp, *gx, *gh, *gr, *r;
+	double *load, *H, *cap, *used, *gp, *gx, *gh, *gr, *r, *pold;
+	double *ga, *gq;
 	double *x, *xmax;
 	size_t nf;
 	struct r2c2_fv *fv;
@@ -48,8 +62,8 @@ struct r2c2_pf *r2c2_pf_new(const struct r2c2_rtab *rt,
 	if (opts) {
 		pf->o = *opts;
 	} else {
-		pf->o.gamma = 0.3;
-		pf->o.tol = 1e-4;
+		pf->o.gamma = 1;
+		pf->o.tol = 1e-3;
 		pf->o.max_iter = 2000;
 	}
 	pf->load = calloc(pf->nl, sizeof(double));
@@ -57,11 +71,15 @@ struct r2c2_pf *r2c2_pf_new(const struct r2c2_rtab *rt,
 	pf->cap = calloc(pf->nl, sizeof(double));
 	pf->used = calloc(pf->nl, sizeof(double));
 	pf->r = calloc(pf->nl, sizeof(double));
+	pf->pold = calloc(pf->nl, sizeof(double));
+	pf->ga = calloc(pf->ng, sizeof(double));
+	pf->gq = calloc(pf->ng, sizeof(double));
 	pf->gp = calloc(pf->ng, sizeof(double));
 	pf->gx = calloc(pf->ng, sizeof(double));
 	pf->gh = calloc(pf->ng, sizeof(double));
 	pf->gr = calloc(pf->ng, sizeof(double));
-	if (!pf->load || !pf->H || !pf->cap || !pf->used || !pf->r || !pf->gp ||
+	if (!pf->load || !pf->H || !pf->cap || !pf->used || !pf->r || !pf->pold ||
+	    !pf->ga || !pf->gq || !pf->gp ||
 	    !pf->gx || !pf->gh || !pf->gr) {
 		r2c2_pf_free(pf);
 		return NULL;
@@ -75,22 +93,31 @@ void r2c2_pf_free(struct r2c2_pf *pf)
 
 	if (!pf)
 		return;
-	for (i = 0; i < R2C2_PRIO_LEVELS; i++)
+	for (i = 0; i < R2C2_PRIO_LEVELS; i++) {
 		free(pf->price[i]);
+		free(pf->gam[i]);
+		free(pf->lastg[i]);
+	}
 	free(pf->load); free(pf->H); free(pf->cap); free(pf->used);
-	free(pf->r); free(pf->gp); free(pf->gx); free(pf->gh); free(pf->gr);
+	free(pf->r); free(pf->pold); free(pf->ga); free(pf->gq); free(pf->gp); free(pf->gx); free(pf->gh); free(pf->gr);
 	free(pf->x); free(pf->xmax); free(pf->fv);
 	free(pf);
 }
 
-/* sum_l coef * val[l] over a vector part */
-static double vdot(const struct r2c2_vec *v, const u16 *tr, const double *val)
+/* sum_l coef * p[l], and the sum of coef over links with p[l] > 0 to *ha */
+static double vdot2(const struct r2c2_vec *v, const u16 *tr, const double *p,
+		    double *ha)
 {
-	double s = 0;
+	double s = 0, h = 0;
 	u32 j;
 
-	for (j = 0; j < v->len; j++)
-		s += v->coef[j] * val[r2c2_fv_link(tr, v->link[j])];
+	for (j = 0; j < v->len; j++) {
+		double pl = p[r2c2_fv_link(tr, v->link[j])];
+
+		s += v->coef[j] * pl;
+		h += pl > 0 ? v->coef[j] : 0;
+	}
+	*ha += h;
 	return s;
 }
 
@@ -99,124 +126,126 @@ static double vmaxr(const struct r2c2_vec *v, const u16 *tr, const double *val)
 	double m = 0;
 	u32 j;
 
-	for (j = 0; j < v->len; j++)
-		m = fmax(m, val[r2c2_fv_link(tr, v->link[j])]);
+	for (j = 0; j < v->len; j++) {
+		double r = val[r2c2_fv_link(tr, v->link[j])];
+
+		m = r > m ? r : m;	/* not fmax(): a libm call at -O2 */
+	}
 	return m;
 }
 
-/* one level: NED until converged, then F-NORM; adds to pf->used */
-static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
-			     const u32 *lv, u32 nlv, double *rate)
+/*
+ * Rates from prices: x_s = min(w_s / P_s, xmax_s, demand_s), each link's
+ * load and the scale of its price step. The dual's Hessian is
+ * A diag(x^2 / w) A^T (A: the flows' link weights). A step scaled by its
+ * diagonal alone (Flowtune's NED) overshoots by up to a flow's hop count
+ * over its weight on the link, as every priced link of a path moves at
+ * once: that made NED diverge on 6x6x6 and larger tori. The row sums
+ * bound the Hessian from above (their difference is diagonally
+ * dominant), so a step of G_l / H_l does not overshoot a quadratic model
+ * of the dual. Links at price 0 stay there while they have spare
+ * capacity, so only priced links count, and l itself:
+ *	H_l = sum_s a_sl (h_s + [p_l = 0] a_sl) x_s^2 / w_s,
+ *	h_s = sum of a_sm over the links m with p_m > 0
+ * (split VLB flows: the square of a sum of two parts is bounded by twice
+ * the sum of the squares). Flows at their demand do not respond to
+ * prices and add nothing; flows at xmax keep their derivative (xmax only
+ * bounds the first steps). Returns sum_s w_s log x_s over the flows that
+ * can have a rate (xmax > 0).
+ */
+static double pf_rates(struct r2c2_pf *pf, const struct r2c2_flow *f,
+		       const u32 *lv, u32 nlv, const double *p)
 {
 	const struct r2c2_rtab *rt = pf->rt;
-	double *p = pf->price[f[lv[0]].prio];
-	size_t nl = pf->nl, l;
-	unsigned int it;
+	double u = 0;
+	size_t l;
 	u32 k, j, g;
 	int q;
 
-	/* largest rate each flow could have alone on what is left */
+	for (g = 0; g < pf->ng; g++)
+		pf->gp[g] = -1;
+	memset(pf->load, 0, pf->nl * sizeof(double));
+	memset(pf->H, 0, pf->nl * sizeof(double));
 	for (k = 0; k < nlv; k++) {
-		const struct r2c2_fv *fv = &pf->fv[lv[k]];
-		double xm = INFINITY;
+		u32 i = lv[k];
+		const struct r2c2_fv *fv = &pf->fv[i];
+		double P = 0, ha = 0, x, d;
 
-		for (q = 0; q < fv->nv; q++)
-			for (j = 0; j < fv->v[q]->len; j++) {
-				l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
-				xm = fmin(xm, fmax(0, pf->cap[l]) /
-					  (fv->v[q]->coef[j] * fv->scale[q]));
-			}
-		pf->xmax[lv[k]] = xm;
-	}
-	for (it = 0; it < pf->o.max_iter; it++) {
-		double change = 0;
-
-		/* group price sums */
-		for (g = 0; g < pf->ng; g++)
-			pf->gx[g] = pf->gh[g] = pf->gp[g] = -1;
-		memset(pf->load, 0, nl * sizeof(double));
-		memset(pf->H, 0, nl * sizeof(double));
-		for (k = 0; k < nlv; k++) {
-			u32 i = lv[k];
-			const struct r2c2_fv *fv = &pf->fv[i];
-			double P = 0, x;
-			bool capped;
-
-			for (q = 0; q < fv->nv; q++) {
-				if (fv->split) {
-					g = fv->group[q];
-					if (pf->gp[g] < 0) {
-						pf->gp[g] = vdot(fv->v[q], fv->tr[q], p);
-						pf->gx[g] = pf->gh[g] = 0;
-					}
-					P += fv->scale[q] * pf->gp[g];
-				} else {
-					P += vdot(fv->v[q], fv->tr[q], p);
+		for (q = 0; q < fv->nv; q++) {
+			if (fv->split) {
+				g = fv->group[q];
+				if (pf->gp[g] < 0) {
+					pf->ga[g] = 0;
+					pf->gp[g] = vdot2(fv->v[q], fv->tr[q], p,
+							  &pf->ga[g]);
+					pf->gx[g] = pf->gh[g] = pf->gq[g] = 0;
 				}
-			}
-			x = P > 0 ? f[i].weight / P : INFINITY;
-			capped = false;
-			/* xmax only bounds the first steps: keep the derivative */
-			if (x >= pf->xmax[i])
-				x = pf->xmax[i];
-			if (f[i].demand > 0 && x >= f[i].demand) {
-				x = f[i].demand;
-				capped = true;
-			}
-			if (pf->x[i] > 0)
-				change = fmax(change, fabs(x - pf->x[i]) / pf->x[i]);
-			else if (x > 0)
-				change = INFINITY;
-			pf->x[i] = x;
-			for (q = 0; q < fv->nv; q++) {
-				double h = capped ? 0 : x * x / f[i].weight;
-
-				if (fv->split) {
-					g = fv->group[q];
-					pf->gx[g] += x * fv->scale[q];
-					pf->gh[g] += 2 * h * fv->scale[q] * fv->scale[q];
-					continue;
-				}
-				for (j = 0; j < fv->v[q]->len; j++) {
-					double a = fv->v[q]->coef[j];
-
-					l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
-					pf->load[l] += a * x;
-					pf->H[l] += a * a * h;
-				}
+				P += fv->scale[q] * pf->gp[g];
+				ha += fv->scale[q] * pf->ga[g];
+			} else {
+				P += vdot2(fv->v[q], fv->tr[q], p, &ha);
 			}
 		}
-		for (g = 0; g < pf->ng; g++) {
-			const struct r2c2_vec *v;
-			const u16 *tr;
-
-			if (pf->gp[g] < 0)
+		x = fmin(P > 0 ? f[i].weight / P : INFINITY, pf->xmax[i]);
+		d = x * x / f[i].weight;
+		if (f[i].demand > 0 && x >= f[i].demand) {
+			x = f[i].demand;
+			d = 0;
+		}
+		pf->x[i] = x;
+		if (x > 0)
+			u += f[i].weight * log(x);
+		for (q = 0; q < fv->nv; q++) {
+			if (fv->split) {
+				g = fv->group[q];
+				pf->gx[g] += x * fv->scale[q];
+				pf->gh[g] += ha * d * fv->scale[q];
+				pf->gq[g] += 2 * d * fv->scale[q] * fv->scale[q];
 				continue;
-			r2c2_rtab_group(rt, g, &v, &tr);
-			for (j = 0; j < v->len; j++) {
-				double a = v->coef[j];
+			}
+			for (j = 0; j < fv->v[q]->len; j++) {
+				double a = fv->v[q]->coef[j];
 
-				l = r2c2_fv_link(tr, v->link[j]);
-				pf->load[l] += a * pf->gx[g];
-				pf->H[l] += a * a * pf->gh[g];
+				l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
+				pf->load[l] += a * x;
+				pf->H[l] += a * (p[l] > 0 ? ha : ha + a) * d;
 			}
 		}
-		if (change <= pf->o.tol && it > 0)
-			break;
-		/* NED price update */
-		for (l = 0; l < nl; l++) {
-			double G = pf->load[l] - pf->cap[l];
+	}
+	for (g = 0; g < pf->ng; g++) {
+		const struct r2c2_vec *v;
+		const u16 *tr;
 
-			if (pf->H[l] > 0)
-				p[l] = fmax(0, p[l] + pf->o.gamma * G / pf->H[l]);
-			else if (G < 0)
-				p[l] *= 0.5;
-			else if (G > 0)
-				p[l] = 2 * p[l] + 1 / fmax(pf->cap[l], 1e-300);
+		if (pf->gp[g] < 0)
+			continue;
+		r2c2_rtab_group(rt, g, &v, &tr);
+		for (j = 0; j < v->len; j++) {
+			double a = v->coef[j];
+
+			l = r2c2_fv_link(tr, v->link[j]);
+			pf->load[l] += a * pf->gx[g];
+			pf->H[l] += a * pf->gh[g];
+			if (!(p[l] > 0))
+				pf->H[l] += a * a * pf->gq[g];
 		}
 	}
-	/* F-NORM: divide each flow by the worst load/capacity on its path */
-	for (l = 0; l < nl; l++)
+	return u;
+}
+
+/*
+ * F-NORM: each flow's rate divided by the largest load / capacity on its
+ * links, so that no link is over-allocated, into out. Returns
+ * sum_s w_s log out_s over the flows that can have a rate.
+ */
+static double pf_fnorm(struct r2c2_pf *pf, const struct r2c2_flow *f,
+		       const u32 *lv, u32 nlv, double *out)
+{
+	double u = 0;
+	size_t l;
+	u32 k, g;
+	int q;
+
+	for (l = 0; l < pf->nl; l++)
 		pf->r[l] = pf->load[l] <= 0 ? 0 :
 			pf->cap[l] > 0 ? pf->load[l] / pf->cap[l] : INFINITY;
 	for (g = 0; g < pf->ng; g++)
@@ -242,11 +271,100 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 		x = fmin(x, pf->xmax[i]);
 		if (f[i].demand > 0)
 			x = fmin(x, f[i].demand);
-		rate[i] = x;
+		out[i] = x;
+		if (pf->x[i] > 0)
+			u += f[i].weight * log(x);
+	}
+	return u;
+}
+
+/*
+ * One level: price steps until the duality gap certifies the F-NORMed
+ * rates, then add them to pf->used. With x(p) the rates the prices give
+ * and y = F-NORM(x) (feasible), U(y) <= U* <= D(p), where
+ * D(p) = sum_s (w_s log x_s - x_s P_s) + sum_l p_l c_l is the dual of
+ * the problem with each rate in [0, min(xmax_s, demand_s)] (the same
+ * optimum: capacity already bounds rates by xmax). So
+ * D(p) - U(y) = sum_s w_s log(x_s / y_s) + sum_l p_l (c_l - load_l)
+ * bounds how far y is from the optimum; we stop when it is at most tol
+ * times the level's sum of weights. Returns the number of evaluations.
+ */
+static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
+			     const u32 *lv, u32 nlv, double *rate)
+{
+	int pr = f[lv[0]].prio;
+	double *p = pf->price[pr], *gam = pf->gam[pr], *lastg = pf->lastg[pr];
+	double W = 0, dprev = 0;
+	size_t nl = pf->nl, l;
+	unsigned int it;
+	u32 k, j;
+	int q;
+
+	/* largest rate each flow could have alone on what is left */
+	for (k = 0; k < nlv; k++) {
+		const struct r2c2_fv *fv = &pf->fv[lv[k]];
+		double xm = INFINITY;
+
 		for (q = 0; q < fv->nv; q++)
 			for (j = 0; j < fv->v[q]->len; j++) {
 				l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
-				pf->used[l] += x * fv->scale[q] * fv->v[q]->coef[j];
+				xm = fmin(xm, fmax(0, pf->cap[l]) /
+					  (fv->v[q]->coef[j] * fv->scale[q]));
+			}
+		pf->xmax[lv[k]] = xm;
+		if (xm > 0)
+			W += f[lv[k]].weight;
+	}
+	if (!(W > 0)) {
+		/* nothing left on any flow's path */
+		for (k = 0; k < nlv; k++)
+			rate[lv[k]] = 0;
+		return 0;
+	}
+	for (it = 1;; it++) {
+		double ux = pf_rates(pf, f, lv, nlv, p), uy, dual = ux;
+
+		uy = pf_fnorm(pf, f, lv, nlv, rate);
+		for (l = 0; l < nl; l++)
+			dual += p[l] * (fmax(0, pf->cap[l]) - pf->load[l]);
+		if (dual - uy <= pf->o.tol * W || it >= pf->o.max_iter)
+			break;
+		if (it > 1 && dual > dprev + 1e-10 * W) {
+			/* the dual went up: back to the last prices, shorter steps */
+			memcpy(p, pf->pold, nl * sizeof(double));
+			for (l = 0; l < nl; l++) {
+				gam[l] *= 0.5;
+				lastg[l] = 0;
+			}
+			continue;
+		}
+		dprev = dual;
+		memcpy(pf->pold, p, nl * sizeof(double));
+		/* scaled price step; each link's step grows while G keeps its sign */
+		for (l = 0; l < nl; l++) {
+			double G = pf->load[l] - pf->cap[l];
+
+			if (G * lastg[l] < 0)
+				gam[l] *= 0.5;
+			else if (G * lastg[l] > 0 && p[l] > 0)
+				gam[l] = fmin(gam[l] * STEP_GROW, pf->o.gamma * STEP_MAX);
+			lastg[l] = G;
+			if (pf->H[l] > 0)
+				p[l] = fmax(0, p[l] + gam[l] * G / pf->H[l]);
+			else if (G < 0)
+				p[l] *= 0.5;
+			else if (G > 0)
+				p[l] = 2 * p[l] + 1 / fmax(pf->cap[l], 1e-300);
+		}
+	}
+	for (k = 0; k < nlv; k++) {
+		u32 i = lv[k];
+		const struct r2c2_fv *fv = &pf->fv[i];
+
+		for (q = 0; q < fv->nv; q++)
+			for (j = 0; j < fv->v[q]->len; j++) {
+				l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
+				pf->used[l] += rate[i] * fv->scale[q] * fv->v[q]->coef[j];
 			}
 	}
 	return it;
@@ -263,13 +381,13 @@ static int cmp_prio(const void *a, const void *b, void *arg)
 }
 
 /**
- * r2c2_propfair() - proportionally fair rates, NED + F-NORM
+ * r2c2_propfair() - proportionally fair rates: link prices, then F-NORM
  * @pf: optimiser state (prices kept warm)
  * @f: flows
  * @nf: number of flows
  * @headroom: as r2c2_maxmin()
  * @rate: out
- * @iters: out, NED iterations summed over levels (may be NULL)
+ * @iters: out, evaluations summed over the levels (may be NULL)
  *
  * Return: 0, -EINVAL, -ENOENT or -ENOMEM.
  */
@@ -321,16 +439,28 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 
 		for (i = s + 1; i < nf && f[lv[i]].prio == pr; i++)
 			;
-		for (l = 0; l < pf->nl; l++)
+		/* what a full link leaves is rounding: none */
+		for (l = 0; l < pf->nl; l++) {
 			pf->cap[l] = t->cap[l] * (1 - headroom) - pf->used[l];
+			if (pf->cap[l] <= 1e-9 * t->cap[l])
+				pf->cap[l] = 0;
+		}
 		if (!pf->price[pr]) {
 			pf->price[pr] = malloc(pf->nl * sizeof(double));
-			if (!pf->price[pr]) {
+			pf->gam[pr] = malloc(pf->nl * sizeof(double));
+			pf->lastg[pr] = calloc(pf->nl, sizeof(double));
+			if (!pf->price[pr] || !pf->gam[pr] || !pf->lastg[pr]) {
+				free(pf->price[pr]);
+				free(pf->gam[pr]);
+				free(pf->lastg[pr]);
+				pf->price[pr] = pf->gam[pr] = pf->lastg[pr] = NULL;
 				ret = -ENOMEM;
 				goto out;
 			}
-			for (l = 0; l < pf->nl; l++)
+			for (l = 0; l < pf->nl; l++) {
 				pf->price[pr][l] = t->cap[l] > 0 ? 1 / t->cap[l] : 0;
+				pf->gam[pr][l] = pf->o.gamma;
+			}
 		}
 		/* warm start: remembered rates seed the convergence test */
 		total += pf_level(pf, f, lv + s, (u32)(i - s), rate);

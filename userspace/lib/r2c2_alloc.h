@@ -215,10 +215,14 @@ int r2c2_link_loads(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 /* ---------------------------------------------------------------- */
 
 /**
- * struct r2c2_pf_opts - knobs of the NED optimiser
- * @gamma: step size (default 0.3; Flowtune reports 0.2..1.5 work, 1 oscillates here)
- * @tol: stop when no flow's rate changes by more than tol (relative; 1e-4)
- * @max_iter: iteration cap per call
+ * struct r2c2_pf_opts - knobs of the price iterations
+ * @gamma: step multiplier (default 1: a step of the excess demand over
+ *	the row sum of the dual's Hessian); each link's step adapts between
+ *	a small fraction of gamma and 8 * gamma
+ * @tol: stop when the duality gap proves the rates within tol of the
+ *	optimum: sum_s w_s log(x*_s / x_s) <= tol * sum_s w_s, per priority
+ *	level (default 1e-3)
+ * @max_iter: cap on the evaluations per priority level (default 2000)
  */
 struct r2c2_pf_opts {
 	double gamma;
@@ -232,10 +236,10 @@ struct r2c2_pf *r2c2_pf_new(const struct r2c2_rtab *rt,
 			    const struct r2c2_pf_opts *opts);
 void r2c2_pf_free(struct r2c2_pf *pf);
 /*
- * Iterate NED from the current prices until converged, then F-NORM the
- * rates so that no link exceeds cap * (1 - headroom). Priorities are
- * served level by level on the capacity left. *iters (may be NULL)
- * receives the number of NED iterations run.
+ * Iterate from the current prices until the duality gap is within tol,
+ * with F-NORMed rates, so that no link exceeds cap * (1 - headroom).
+ * Priorities are served level by level on the capacity left. *iters (may
+ * be NULL) receives the evaluations summed over the levels.
  */
 int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 		  double headroom, double *rate, unsigned int *iters);

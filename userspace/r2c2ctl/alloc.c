@@ -367,7 +367,7 @@ int cmd_alloc(int argc, char **argv)
 		print_text(" headroom %g, %u nodes, %u links, %zu flows", a.headroom,
 			   l.t->n, l.t->nlinks, l.nf);
 	if (a.policy == R2C2_POL_PROPFAIR)
-		print_uint("iterations", ", %llu NED iterations", iters);
+		print_uint("iterations", ", %llu price iterations", iters);
 	print_nl();
 	open_arr("flows");
 	for (i = 0; i < l.nf; i++) {
