@@ -33,17 +33,19 @@
 #                   (KASAN, kmemleak, lockdep, UBSAN: scripts/debug-kernel.sh),
 #                   with a kmemleak scan after each file. The kernel is
 #                   built in the background from the end of setup on, at
-#                   nice 19, so it takes only the CPU the other steps leave
-#                   idle (the guests of step 5 wait on timers much of the
-#                   time); nothing when it is cached. `make check-debug`
+#                   nice 5 as lane 2 (below), so that the stock guests
+#                   come first: on a fresh machine the build and then this
+#                   guest are the longest chain of the run; nothing when
+#                   the kernel is cached. `make check-debug`
 #                   runs every file on it. The 6.12 debug kernel only
 #                   with R2C2_CHECK_DEBUG_KERNELS (step vm-debug-6.12;
 #                   `make check-debug-6.12`).
 #
 # Steps 3 to 7 run in two lanes, side by side (a guest keeps about one of
 # the host's two cores busy): lane 1 the stock guests of step 5 and
-# install, lane 2 (nice 5) userspace, kunit, the icount guests, vng and
-# vm-debug; then the rack alone. R2C2_CHECK_LANES=1: one step after the
+# install, lane 2 (nice 5) userspace, the icount guests, vng, vm-debug
+# and kunit (last: on a fresh machine its first build would take the CPU
+# the debug kernel's build needs); then the rack alone. R2C2_CHECK_LANES=1: one step after the
 # other, in the order above.
 #
 # A step whose tests do not exist yet (no userspace test target, no
@@ -277,9 +279,8 @@ if want setup; then
 	fi
 fi
 
-# The debug kernel builds in the background while the other steps run
-# (debug-kernel.sh runs make under nice 19 / ionice -c3); the debug step
-# waits for it.
+# The debug kernel builds in the background while the other steps run,
+# at nice 5 (R2C2_DEBUG_NICE) as lane 2; the debug step waits for it.
 # Names of the debug step for debug kernel $1: 6.1 keeps the plain ones.
 dsuffix() { [ "$1" = 6.1 ] || printf -- '-%s' "$1"; }
 
@@ -297,7 +298,8 @@ if want debug; then
 	(
 		for dk in $DEBUG_KERNELS; do
 			rc=0
-			bash scripts/debug-kernel.sh "$dk" >"$LOGDIR/debug-kernel$(dsuffix "$dk").log" 2>&1 || rc=$?
+			R2C2_DEBUG_NICE=${R2C2_DEBUG_NICE:-5} bash scripts/debug-kernel.sh "$dk" \
+				>"$LOGDIR/debug-kernel$(dsuffix "$dk").log" 2>&1 || rc=$?
 			echo "$rc" >"$LOGDIR/debug-kernel$(dsuffix "$dk").rc"
 		done
 	) &
@@ -673,9 +675,9 @@ step_debug()
 # one: lane 1, in the foreground, runs the stock-kernel guests, whose
 # checks time rates and windows in real time, and the install step; lane
 # 2, in the background at nice 5, runs what does not depend on how fast
-# the host is: the userspace tests, KUnit, the icount guests (guest time
-# from instructions), virtme-ng and the debug kernel's guest (timeouts
-# sized for KASAN). Lane 2's output is shown after lane 1's. The rack
+# the host is: the userspace tests, the icount guests (guest time from
+# instructions), virtme-ng, the debug kernel's guest (timeouts sized for
+# KASAN) and KUnit. Lane 2's output is shown after lane 1's. The rack
 # (five guests) runs after both, alone. R2C2_CHECK_LANES=1: every step
 # one after the other.
 lane2()
@@ -683,12 +685,12 @@ lane2()
 	local k
 
 	want userspace && step_userspace
-	want kunit && step_kunit
 	if want vm; then
 		for k in $KERNELS; do step_icount "$k"; done
 	fi
 	want vng && step_vng
 	want debug && step_debug
+	want kunit && step_kunit
 	return 0
 }
 
@@ -731,7 +733,7 @@ else
 	) >"$LOGDIR/lane2.log" 2>&1 &
 	lane2_pid=$!
 	t_lanes=$SECONDS
-	section "two lanes: lane 2 (userspace, kunit, icount guests, vng, debug) in the background, its output in build/check/lane2.log and after lane 1's"
+	section "two lanes: lane 2 (userspace, icount guests, vng, debug, kunit) in the background, its output in build/check/lane2.log and after lane 1's"
 	lane1
 	t_lane1=$((SECONDS - t_lanes))
 	wait "$lane2_pid"

@@ -31,8 +31,8 @@
 #	release    the kernel release, <version>.<n>-r2c2-debug-<key8>
 #	build-info build time, load average, jobs
 # A second run with the same key does nothing. The build runs under
-# nice -n 19 / ionice -c3 (it only takes idle CPU) with R2C2_JOBS jobs
-# (default: nproc).
+# nice -n R2C2_DEBUG_NICE (default 19: it only takes idle CPU; ionice -c3
+# then too) with R2C2_JOBS jobs (default: nproc).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -117,8 +117,11 @@ B=$DIR/build
 LOG=$DIR/build.log
 release="$(make -s -C "$SRC" kernelversion)-r2c2-debug-$(key | cut -c1-8)"
 NICE=()
-command -v nice >/dev/null && NICE+=(nice -n 19)
-command -v ionice >/dev/null && NICE+=(ionice -c3)
+DNICE=${R2C2_DEBUG_NICE:-19}
+[[ $DNICE =~ ^[0-9]+$ ]] && ((DNICE <= 19)) ||
+	die "R2C2_DEBUG_NICE: '$DNICE' is not a nice level from 0 to 19"
+command -v nice >/dev/null && NICE+=(nice -n "$DNICE")
+((DNICE < 19)) || ! command -v ionice >/dev/null || NICE+=(ionice -c3)
 KMAKE=(make -C "$SRC" O="$B" ARCH=x86_64)
 
 # Config: tinyconfig, the fragment, our release string, olddefconfig.
