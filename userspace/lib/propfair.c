@@ -462,7 +462,7 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 				pf->gam[pr][l] = pf->o.gamma;
 			}
 		}
-		/* warm start: remembered rates seed the convergence test */
+		/* warm: the level keeps its prices and steps from the last call */
 		total += pf_level(pf, f, lv + s, (u32)(i - s), rate);
 	}
 	ret = 0;
