@@ -22,7 +22,7 @@
 #	  '----------------------------------------------'
 #
 # Each node is then configured with r2c2ctl:
-#	r2c2ctl node set addr ID topology torus:K1xK2[xK3]
+#	r2c2ctl node set addr ID topology torus:K1[xK2[xK3]]
 #	r2c2ctl port add P dev pP        (every port)
 # and r2c0 gets 10.42.<id/256>.<id%256>/16 and fd42::<id in hex>/64 (and
 # its EUI-64 link-local address), all without DAD.

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 	      "       r2c2ctl node del\n"
 	      "where  ADDR  := node address, 0..65534 (the first set needs it)\n"
 	      "       NAME  := soft interface name on creation (default r2c0)\n"
-	      "       TOPO  := { torus:K1xK2[xK3] | none }, each K 2..255\n"
+	      "       TOPO  := { torus:K1[xK2[xK3]] | none }, each K 2..255\n"
 	      "       MS    := hello interval in milliseconds, 10..60000\n"
 	      "       T     := broadcast trees per source, 1..16\n"
 	      "       PROTO := { rps | dor | vlb }, the default routing\n"

@@ -334,7 +334,7 @@ void format_rate(uint32_t kbps, char *buf, size_t len)
 /* "none", or "torus:" and 1..3 radices of 2..255 joined by 'x' */
 int parse_topology(const char *s, uint8_t *dims, unsigned int *ndims)
 {
-	static const char why[] = "expected torus:K1xK2[xK3] or none";
+	static const char why[] = "expected torus:K1[xK2[xK3]], each K in 2..255, or none";
 	const char *p;
 	unsigned int n = 0;
 
