@@ -118,8 +118,9 @@ LOG=$DIR/build.log
 release="$(make -s -C "$SRC" kernelversion)-r2c2-debug-$(key | cut -c1-8)"
 NICE=()
 DNICE=${R2C2_DEBUG_NICE:-19}
-[[ $DNICE =~ ^[0-9]+$ ]] && ((DNICE <= 19)) ||
+if ! [[ $DNICE =~ ^[0-9]+$ ]] || ((DNICE > 19)); then
 	die "R2C2_DEBUG_NICE: '$DNICE' is not a nice level from 0 to 19"
+fi
 command -v nice >/dev/null && NICE+=(nice -n "$DNICE")
 ((DNICE < 19)) || ! command -v ionice >/dev/null || NICE+=(ionice -c3)
 KMAKE=(make -C "$SRC" O="$B" ARCH=x86_64)
