@@ -99,7 +99,9 @@ log_test_or_exit "two-node line up, sch_r2c2 on node 0's r2c0, txrehash $rehash"
 
 # ------------------------------------------------------------------ traffic
 RET=0
-ip netns exec "$R" r2c2ctl -j monitor timeout 120 >"$TMP/mon" 2>&1 &
+# the monitor outlives the checks (stop_all ends it): a START after an
+# RTO must be heard however slow the guest
+ip netns exec "$R" r2c2ctl -j monitor timeout 600 >"$TMP/mon" 2>&1 &
 PIDS+=($!)
 heard() { grep -q '"0xffff0000"' "$TMP/mon"; }
 ok=0
@@ -112,7 +114,8 @@ check_err $? "node 1's monitor heard no warm-up event"
 
 # A: node 0 connects (IPv4) and sends; B: node 1 connects (IPv6) and node 0
 # sends (iperf3 -R). --cport sets the client port of the data connection
-# (iperf3's control connection has an ephemeral one).
+# (iperf3's control connection has an ephemeral one). -t 600: they run
+# until stop_all, however long the waits below take in a slow guest.
 ip netns exec "$R" iperf3 -s -1 -p 5301 >/dev/null 2>&1 &
 PIDS+=($!)
 ip netns exec "$S" iperf3 -s -1 -p 5302 >/dev/null 2>&1 &
@@ -124,9 +127,9 @@ listening()
 }
 busywait 10000 listening
 check_err $? "iperf3 servers"
-ip netns exec "$S" iperf3 -c 10.42.0.1 -p 5301 --cport 40001 -t 40 >"$TMP/A" 2>&1 &
+ip netns exec "$S" iperf3 -c 10.42.0.1 -p 5301 --cport 40001 -t 600 >"$TMP/A" 2>&1 &
 PIDS+=($!)
-ip netns exec "$R" iperf3 -c fd42::0 -p 5302 --cport 40002 -R -t 40 >"$TMP/B" 2>&1 &
+ip netns exec "$R" iperf3 -c fd42::0 -p 5302 --cport 40002 -R -t 600 >"$TMP/B" 2>&1 &
 PIDS+=($!)
 
 # ids PORTS JSON: the flow ids of the qdisc's flows with these ports
@@ -162,7 +165,8 @@ sampled_since()
 
 # ------------------------------------------------------------------ RTOs
 RET=0
-busywait 10000 sampled_since 0 0
+# each sample is an r2c2ctl and a jq: seconds apart in a loaded guest
+busywait 60000 sampled_since 0 0
 check_err $? "the sampler did not see both connections"
 f0=$(started)
 h0=$(rehashes)
@@ -180,11 +184,11 @@ for cycle in 1 2 3; do
 	ip -n "$R" route del blackhole 10.42.0.0/32
 	ip -n "$R" -6 route del blackhole fd42::0/128
 	# until both connections have recovered (no RTO backoff left)
-	busywait 10000 recovered
-	check_err $? "connections still backed off 10 s after cycle $cycle"
+	busywait 30000 recovered
+	check_err $? "connections still backed off 30 s after cycle $cycle"
 done
 # samples of both after the last recovery
-busywait 10000 sampled_since "$(nsamples 40001:5301)" "$(nsamples 5302:40002)"
+busywait 60000 sampled_since "$(nsamples 40001:5301)" "$(nsamples 5302:40002)"
 check_err $? "the sampler stopped seeing the connections after the RTOs"
 h1=$(rehashes)
 f1=$(started)
