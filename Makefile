@@ -137,7 +137,8 @@ check-debug: userspace
 	@$(MAKE) --no-print-directory modules-debug KVER=$(DEBUG_KERNEL)
 	@$(MAKE) -C tc --no-print-directory
 	@$(MAKE) -C selftests/tools --no-print-directory
-	scripts/vm-run --kernel debug-$(DEBUG_KERNEL) --timeout 7200 -- selftests/run.sh
+	scripts/vm-run --kernel debug-$(DEBUG_KERNEL) --timeout 7200 -- \
+		env R2C2_SELFTEST_TIMEOUT=1200 selftests/run.sh
 
 # make check's debug step (the files of selftests/debug-subset) on the
 # 6.12 debug kernel, building it first if needed (Documentation/testing.md).

@@ -80,6 +80,10 @@
 #                       6.1 suite took 890 s on an idle host and over 1800 s
 #                       at load 5-6)
 #   R2C2_VM_DEBUG_MEM   memory of the debug step's VM in MB (default: 1024)
+#   R2C2_VM_DEBUG_TIMEOUT  limit of the debug step's VM in seconds
+#                       (default: 3600)
+#   R2C2_DEBUG_FILE_TIMEOUT  limit of each selftest file there in seconds
+#                       (default: 1200; run.sh's own default is 600)
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
 #                       subset is a failure)
 #   R2C2_CHECK_LANES    2 (default): two lanes of steps side by side; 1: one
@@ -657,10 +661,17 @@ step_debug()
 			rc=0
 			# 1 GB: the subset's files leave 576 MB of it available
 			# at their peak, and each kmemleak scan (two a file)
-			# takes 6.2 s there against 10 s with 2 GB
+			# takes 6.2 s there against 10 s with 2 GB. Timeouts
+			# for a slow hour beside lane 1's guests, when a file
+			# takes twice what it does on a quiet machine: 1,200 s
+			# a file (run.sh's 600 cut malformed_test.sh off at
+			# 645 s), 3,600 s for the guest (the subset took
+			# 1,382 s at a quiet hour, more than 2,400 at a slow one)
 			run_logged "vm-debug$sfx" scripts/vm-run --kernel "debug$sfx" \
 				--mem "${R2C2_VM_DEBUG_MEM:-1024}" \
-				--timeout "${R2C2_VM_DEBUG_TIMEOUT:-2400}" -- selftests/run.sh "${dfiles[@]}" || rc=$?
+				--timeout "${R2C2_VM_DEBUG_TIMEOUT:-3600}" -- \
+				env R2C2_SELFTEST_TIMEOUT="${R2C2_DEBUG_FILE_TIMEOUT:-1200}" \
+				selftests/run.sh "${dfiles[@]}" || rc=$?
 			count_selftests "$LOGDIR/vm-debug$sfx.log" "vm-debug$sfx"
 			((rc != 0 && tf == 0)) && tf=1
 			judge_skips "vm-debug$sfx" "debug$sfx" <"$LOGDIR/vm-debug$sfx.skips"
