@@ -21,45 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "r2c2_alloc.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* CPU time of this thread: not inflated by time spent preempted */
-static double cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * splitmix64: the xorshift64 used before drew correlated (src, dst)
- * pairs - 49 % of 10^5 flows repeated an earlier pair instead of the
- * ~17 % uniform pairs give
- */
-static uint64_t rs = 88172645463325252ull;
-static uint64_t xr(void)
-{
-	uint64_t z = (rs += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
+#include "bench.h"
 
 struct mix {
 	const char *name;
@@ -97,7 +59,7 @@ int main(int argc, char **argv)
 		else if (opt == 's')
 			only_n = strtoul(optarg, NULL, 10);
 		else if (opt == 'S')
-			rs = strtoull(optarg, NULL, 0);
+			xr_state = strtoull(optarg, NULL, 0);
 		else if (opt == 'o' && !(out = fopen(optarg, "wb"))) {
 			perror(optarg);
 			return 1;

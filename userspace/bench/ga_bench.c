@@ -12,22 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "r2c2_alloc.h"
+#include "bench.h"
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
+/* xorshift64, not bench.h's xr(): xr() would draw other flows */
 static uint64_t rs = 12345;
 static unsigned int rnd(unsigned int n)
 {

@@ -30,31 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "r2c2_alloc.h"
-
-static double cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t rs = 88172645463325252ull;
-static uint64_t xr(void)
-{
-	uint64_t z = (rs += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
+#include "bench.h"
 
 /*
  * sum of w log x over the flows of priority 0 (each lower level solves
@@ -125,7 +101,7 @@ int main(int argc, char **argv)
 		else if (opt == 'r')
 			ro.tol = strtod(optarg, NULL);
 		else if (opt == 'S')
-			rs = strtoull(optarg, NULL, 0);
+			xr_state = strtoull(optarg, NULL, 0);
 		else
 			usage();
 	}
