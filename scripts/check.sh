@@ -42,11 +42,11 @@
 #                   `make check-debug-6.12`).
 #
 # Steps 3 to 7 run in two lanes, side by side (a guest keeps about one of
-# the host's two cores busy): lane 1 the stock guests of step 5 and
-# install, lane 2 (nice 5) userspace, the icount guests, vng, vm-debug
-# and kunit (last: on a fresh machine its first build would take the CPU
-# the debug kernel's build needs); then the rack alone. R2C2_CHECK_LANES=1: one step after the
-# other, in the order above.
+# the host's two cores busy): lane 1 the stock guests of step 5, install
+# and vng, lane 2 (nice 5) userspace, the icount guests, vm-debug and
+# kunit (last: on a fresh machine its first build would take the CPU the
+# debug kernel's build needs); then the rack alone. R2C2_CHECK_LANES=1:
+# one step after the other, in the order above.
 #
 # A step whose tests do not exist yet (no userspace test target, no
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
@@ -684,10 +684,11 @@ step_debug()
 # Two lanes (R2C2_CHECK_LANES=2, the default). A guest keeps about one of
 # the two cores busy, so two guests side by side take about the time of
 # one: lane 1, in the foreground, runs the stock-kernel guests, whose
-# checks time rates and windows in real time, and the install step; lane
-# 2, in the background at nice 5, runs what does not depend on how fast
-# the host is: the userspace tests, the icount guests (guest time from
-# instructions), virtme-ng, the debug kernel's guest (timeouts sized for
+# checks time rates and windows in real time, the install step and
+# virtme-ng (lane 2 is the longer: at a slow hour 3,730 s against 2,893);
+# lane 2, in the background at nice 5, runs what does not depend on how
+# fast the host is: the userspace tests, the icount guests (guest time
+# from instructions), the debug kernel's guest (timeouts sized for
 # KASAN) and KUnit. Lane 2's output is shown after lane 1's. The rack
 # (five guests) runs after both, alone. R2C2_CHECK_LANES=1: every step
 # one after the other.
@@ -699,7 +700,6 @@ lane2()
 	if want vm; then
 		for k in $KERNELS; do step_icount "$k"; done
 	fi
-	want vng && step_vng
 	want debug && step_debug
 	want kunit && step_kunit
 	return 0
@@ -713,6 +713,7 @@ lane1()
 		for k in $KERNELS; do step_vm "$k"; done
 	fi
 	want install && step_install
+	want vng && step_vng
 	return 0
 }
 
@@ -744,7 +745,7 @@ else
 	) >"$LOGDIR/lane2.log" 2>&1 &
 	lane2_pid=$!
 	t_lanes=$SECONDS
-	section "two lanes: lane 2 (userspace, icount guests, vng, debug, kunit) in the background, its output in build/check/lane2.log and after lane 1's"
+	section "two lanes: lane 2 (userspace, icount guests, debug, kunit) in the background, its output in build/check/lane2.log and after lane 1's"
 	lane1
 	t_lane1=$((SECONDS - t_lanes))
 	wait "$lane2_pid"
