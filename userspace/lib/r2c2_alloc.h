@@ -132,6 +132,11 @@ int r2c2_rtab_weights_add(const struct r2c2_rtab *rt, u16 src, u16 dst,
 			  u8 rproto, double scale, double *w);
 /* Bytes of tables held for one protocol. */
 size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto);
+/*
+ * Drop a graph's cached pair weights (a torus has none); returns the
+ * bytes freed. Like prepare, only when no other thread reads the table.
+ */
+size_t r2c2_rtab_clear(struct r2c2_rtab *rt);
 const struct r2c2_topo *r2c2_rtab_topo(const struct r2c2_rtab *rt);
 
 /* ---------------------------------------------------------------- */

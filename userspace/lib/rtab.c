@@ -794,6 +794,41 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt);
 }
 
+/**
+ * r2c2_rtab_clear() - drop a graph's cached pair weights
+ * @rt: tables
+ *
+ * Frees every pair vector and VLB group r2c2_rtab_prepare() computed;
+ * the next prepare of a pair computes it again. A no-op on a torus.
+ * Not thread-safe: call when no other thread reads @rt.
+ *
+ * Return: bytes freed (as r2c2_rtab_memory() counted them).
+ */
+size_t r2c2_rtab_clear(struct r2c2_rtab *rt)
+{
+	size_t freed = 0, i;
+	unsigned int p;
+
+	if (rt->sym)
+		return 0;
+	for (i = 0; i < 2 * (size_t)rt->n; i++) {
+		vec_free(&rt->grp[i]);
+		free(rt->gdense[i]);
+		rt->gdense[i] = NULL;
+	}
+	for (i = 0; i < rt->htcap; i++)
+		if (rt->ht[i].key)
+			vec_free(&rt->ht[i].v);
+	free(rt->ht);
+	rt->ht = NULL;
+	rt->htcap = rt->htcnt = 0;
+	for (p = 0; p < __R2C2_RP_MAX; p++) {
+		freed += rt->pair_bytes[p];
+		rt->pair_bytes[p] = 0;
+	}
+	return freed;
+}
+
 const u64 *r2c2_rtab_lmask(const struct r2c2_rtab *rt, u8 rproto,
 			   unsigned int port, unsigned int *mw, const u64 **smask)
 {

@@ -89,6 +89,66 @@ static int compare_all(struct r2c2_topo *t, const char *name)
 	return 0;
 }
 
+static size_t rtab_bytes(const struct r2c2_rtab *rt)
+{
+	size_t b = 0;
+	unsigned int p;
+
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		b += r2c2_rtab_memory(rt, (u8)p);
+	return b;
+}
+
+/*
+ * r2c2_rtab_clear() on a graph: every pair prepared, cleared (the bytes
+ * freed are those counted, none left, no pair prepared), then prepared
+ * again: the same weights as r2c2_link_weights_add()
+ */
+static void clear_check(struct r2c2_topo *t, const char *name)
+{
+	size_t nl = R2C2_NLINKS(t->n), full, freed, l;
+	double *a = calloc(nl, sizeof(double)), *b = calloc(nl, sizeof(double));
+	struct r2c2_rtab *rt;
+	unsigned int s, d, p, left = 0, bad = 0;
+	int round;
+
+	if (r2c2_rtab_new(&rt, t)) {
+		ok(0, "%s: rtab_new", name);
+		return;
+	}
+	full = freed = 0;
+	for (round = 0; round < 2; round++) {
+		for (p = 0; p < __R2C2_RP_MAX; p++)
+			for (s = 0; s < t->n; s++)
+				for (d = 0; d < t->n; d++) {
+					if (s == d || r2c2_rtab_prepare(rt, (u16)s, (u16)d, (u8)p))
+						continue;
+					memset(a, 0, nl * sizeof(double));
+					memset(b, 0, nl * sizeof(double));
+					r2c2_link_weights_add(&t->paths, (u8)p, (u16)s, (u16)d, 1.0, a);
+					r2c2_rtab_weights_add(rt, (u16)s, (u16)d, (u8)p, 1.0, b);
+					for (l = 0; l < nl; l++)
+						bad += fabs(a[l] - b[l]) > 1e-12;
+				}
+		if (round)
+			break;
+		full = rtab_bytes(rt);
+		freed = r2c2_rtab_clear(rt);
+		for (p = 0; p < __R2C2_RP_MAX; p++)
+			for (s = 0; s < t->n; s++)
+				for (d = 0; d < t->n; d++)
+					left += s != d &&
+						r2c2_rtab_prepared(rt, (u16)s, (u16)d, (u8)p);
+		left += rtab_bytes(rt) != 0;
+	}
+	ok(full > 0 && freed == full && !left && !bad && rtab_bytes(rt) == full,
+	   "%s: rtab_clear frees the %zu bytes of every pair (%zu), leaves none prepared (%u), the same weights again (%u wrong)",
+	   name, full, freed, left, bad);
+	r2c2_rtab_free(rt);
+	free(a);
+	free(b);
+}
+
 /*
  * The allocators update many VLB groups at once by a DFT convolution
  * (r2c2_rtab_groups_conv()): it must equal sum_s wa[s] * A_s +
@@ -164,6 +224,8 @@ int main(void)
 		compare_all(t, name);
 		if (g[i].wrap)
 			conv_check(t, name, &seed);
+		else
+			clear_check(t, name);
 		r2c2_topo_free(t);
 	}
 	for (i = 0; i < 8; i++) {
