@@ -53,6 +53,9 @@
  * @ga_protos: protocols the search may assign, 1 << R2C2_RP_* (all)
  * @cpu_budget: percent of one core the rate rounds may take on average
  *	(0: no limit), struct rc_budget
+ * @table_cache_mb: a graph's cache of per-pair link weights is cleared
+ *	when it holds more than this many MB and twice what the flows
+ *	needed after its last clear (256; 0: never cleared)
  */
 struct r2c2d_conf {
 	uint32_t rho_us;
@@ -89,6 +92,7 @@ struct r2c2d_conf {
 	int ga_utility;
 	unsigned int ga_protos;
 	double cpu_budget;
+	uint32_t table_cache_mb;
 };
 
 void conf_defaults(struct r2c2d_conf *c);

@@ -166,7 +166,10 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		"\"reannounces\":%llu,\"left_flows\":%llu,"
 		"\"sync_us_last\":%.1f,\"follows\":%llu,"
 		"\"follow_us_last\":%.1f,\"follow_us_max\":%.1f,"
-		"\"failing\":%llu,\"retry_ms\":%u",
+		"\"failing\":%llu,\"retry_ms\":%u,"
+		"\"cache_bytes\":%zu,\"cache_need_bytes\":%zu,"
+		"\"cache_limit_mb\":%u,\"cache_clears\":%llu,"
+		"\"cache_freed_bytes\":%llu",
 		t->kind == R2C2_TOPO_TORUS ? "torus" :
 		t->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
 		t == d->ctopo ? "true" : "false", t->n, s->nodes, t->nlinks,
@@ -177,7 +180,9 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		(unsigned long long)s->left_flows, us(s->sync_ns_last),
 		(unsigned long long)s->follows, us(s->follow_ns_last),
 		us(s->follow_ns_max), (unsigned long long)s->failing,
-		s->retry_ms);
+		s->retry_ms, r2c2d_cache_bytes(d), s->cache_need,
+		d->conf.table_cache_mb, (unsigned long long)s->cache_clears,
+		(unsigned long long)s->cache_freed);
 	fputs(",\"last_error\":", f);
 	json_str(f, s->last_error);
 	if (s->rebuilds) {
@@ -213,14 +218,15 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
 		"\"cpu_budget\":%g,\"max_flows\":%u,"
-		"\"max_flows_per_src\":%u},",
+		"\"max_flows_per_src\":%u,\"table_cache_mb\":%u},",
 		d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
 		c->warmup_ms, c->expire_ms, c->digest_ms, c->demand_interval_ms,
 		c->demand_alpha,
 		c->demand_window_ms, c->demand_windows, c->demand_low,
 		c->demand_high, c->demand_slack, c->announce_delay_ms,
-		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src);
+		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src,
+		c->table_cache_mb);
 	fprintf(f, "\"warming_up\":%s,",
 		r2c2d_now() < d->warm_until_ns ? "true" : "false");
 	fprintf(f, "\"kernel\":{\"family\":\"%s\",\"family_id\":%d,"

@@ -435,6 +435,40 @@ static int grow(struct r2c2d *d, size_t n)
 	return 0;
 }
 
+/* bytes of a graph's cache of pair weights (0 on a torus: no cache) */
+size_t r2c2d_cache_bytes(const struct r2c2d *d)
+{
+	size_t b = 0;
+	unsigned int p;
+
+	if (d->topo->kind == R2C2_TOPO_TORUS)
+		return 0;
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		b += r2c2_rtab_memory(d->rt, (u8)p);
+	return b;
+}
+
+/*
+ * A graph's tables cache the weights of every pair met so far, and flows
+ * come and go: past table_cache_mb, and past twice what the flows needed
+ * after the last clear (a working set above the limit is not cleared
+ * every round, and a clear's cost, its pairs computed again, is paid at
+ * most once per as many new pairs), the cache is cleared before a round,
+ * which prepares its flows' pairs again. Not while a route search reads
+ * the tables.
+ */
+static void cache_trim(struct r2c2d *d)
+{
+	size_t b = r2c2d_cache_bytes(d), lim = (size_t)d->conf.table_cache_mb << 20;
+
+	if (!d->conf.table_cache_mb || b <= lim || b <= 2 * d->ts.cache_need ||
+	    rs_busy(&d->rs))
+		return;
+	d->ts.cache_freed += r2c2_rtab_clear(d->rt);
+	d->ts.cache_clears++;
+	d->ts.cache_measure = true;
+}
+
 static int compute(struct r2c2d *d)
 {
 	const struct r2c2_topo *t = d->topo;
@@ -445,6 +479,7 @@ static int compute(struct r2c2d *d)
 
 	if (grow(d, d->mx.n))
 		return -ENOMEM;
+	cache_trim(d);
 	d->t.skipped_flows = 0;
 	for (i = 0; i < d->mx.n; i++) {
 		struct mx_flow *f = &d->mx.f[i];
@@ -486,6 +521,10 @@ static int compute(struct r2c2d *d)
 			}
 		}
 		d->ai[n++] = i;
+	}
+	if (d->ts.cache_measure) {
+		d->ts.cache_need = r2c2d_cache_bytes(d);
+		d->ts.cache_measure = false;
 	}
 	if (d->conf.policy == R2C2_POL_PROPFAIR)
 		r = r2c2_propfair(d->pf, d->af, n, d->conf.headroom, d->ar,
@@ -834,6 +873,9 @@ static int topo_install(struct r2c2d *d, struct r2c2_topo *t)
 	d->rt = rt;
 	d->ws = ws;
 	d->pf = p;
+	/* a new cache: what the flows need is measured again */
+	d->ts.cache_need = 0;
+	d->ts.cache_measure = true;
 	return 0;
 }
 

@@ -55,6 +55,11 @@ struct r2c2d_timing {
  *	retried after @retry_ms, which doubles from TOPO_HOLDOFF_MS to
  *	TOPO_RETRY_MAX_MS (0: no retry waits)
  * @last_error: why the last failed sync failed ("": none yet)
+ * @cache_clears: times a graph's cache of pair weights was cleared
+ *	(table_cache_mb), @cache_freed the bytes they freed
+ * @cache_need: bytes of that cache after the first round that followed
+ *	the last clear or rebuild (what the flows then needed);
+ *	@cache_measure: that round is still to come
  */
 struct r2c2d_topo_stats {
 	uint64_t events, syncs, rebuilds, errors, reannounces, left_flows;
@@ -64,6 +69,9 @@ struct r2c2d_topo_stats {
 	uint64_t failing;
 	uint32_t retry_ms;
 	char last_error[128];
+	uint64_t cache_clears, cache_freed;
+	size_t cache_need;
+	bool cache_measure;
 };
 
 #define CTL_CLIENTS	16	/* control connections served at once */
@@ -176,6 +184,8 @@ struct r2c2d {
 
 uint64_t r2c2d_now(void);
 int r2c2d_rates_fresh(struct r2c2d *d);
+/* bytes of a graph's cache of pair weights (0 on a torus: it has none) */
+size_t r2c2d_cache_bytes(const struct r2c2d *d);
 int ctl_open(struct r2c2d *d);
 /* fill p[] with the listening socket and the clients; returns how many */
 int ctl_pollfds(struct r2c2d *d, struct pollfd *p);

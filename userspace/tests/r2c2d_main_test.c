@@ -1001,6 +1001,81 @@ static void event__own_echo(void)
 	daemon_free(&d);
 }
 
+/*
+ * A graph's cache of pair weights held every pair ever met (~450 MB at
+ * 512 nodes): with table_cache_mb it is cleared once past the limit and
+ * twice what the flows needed after the last clear, and the rates stay
+ * those of a daemon that never clears. 40 rounds on a 16x16 mesh, each
+ * with 150 new random pairs (RPS or DOR), limit 1 MB, against the
+ * same rounds with no limit.
+ */
+static void tables__cache_bound(void)
+{
+	static struct r2c2d d[2];
+	uint8_t dims[1] = { 3 }, mdims[2] = { 16, 16 };
+	uint64_t seed = 7;
+	size_t peak[2] = { 0, 0 }, b;
+	double worst = 0;
+	char out[16384];
+	unsigned int k, r, i, bad = 0;
+	uint32_t id;
+
+	for (k = 0; k < 2; k++) {
+		struct r2c2_topo *t;
+
+		daemon_conf(&d[k], 0, dims, 1, k ? "table_cache_mb=0" :
+			    "table_cache_mb=1");
+		r2c2_topo_grid(&t, mdims, 2, false, d[k].conf.link_capacity);
+		if (topo_install(&d[k], t))
+			bad++;
+	}
+	for (r = 0, id = 1; r < 40; r++) {
+		uint64_t s0 = seed;
+
+		for (k = 0; k < 2; k++) {
+			seed = s0;
+			for (i = 0; i < d[k].mx.n;)	/* every flow finishes */
+				if (mx_apply(&d[k].mx, &(struct mx_evt){
+						.type = R2C2_FE_FINISH,
+						.src = d[k].mx.f[i].src,
+						.id = d[k].mx.f[i].id }, 1) <= 0)
+					i++;
+			for (i = 0; i < 150; i++) {
+				uint16_t s = (uint16_t)tbelow(&seed, 256);
+				uint16_t t = (uint16_t)((s + 1 + tbelow(&seed, 255)) % 256);
+
+				add_flow(&d[k], s, id + i, t, 1,
+					 (uint8_t)tbelow(&seed, 2),
+					 R2C2_DEMAND_UNLIMITED);
+			}
+			bad += compute(&d[k]) != 0;
+			b = r2c2d_cache_bytes(&d[k]);
+			peak[k] = b > peak[k] ? b : peak[k];
+		}
+		for (i = 0; i < d[0].mx.n; i++) {
+			const struct mx_flow *f = &d[0].mx.f[i];
+			double c = rate_of(&d[1], f->src, f->id);
+
+			worst = fmax(worst, fabs(f->rate - c) / (c > 0 ? c : 1));
+		}
+		id += 150;
+	}
+	ok(!bad && d[0].ts.cache_clears >= 1 && d[1].ts.cache_clears == 0 &&
+	   peak[0] <= (1u << 20) + 3 * d[0].ts.cache_need && peak[1] > 2 * peak[0],
+	   "16x16 mesh, 40 rounds of 150 new pairs: table_cache_mb=1 peaks at %zu bytes (%llu clears, %zu needed), no limit at %zu",
+	   peak[0], (unsigned long long)d[0].ts.cache_clears,
+	   d[0].ts.cache_need, peak[1]);
+	ok(worst <= 1e-12,
+	   "the rates with clears equal those without (largest relative difference %.2g)",
+	   worst);
+	ok(ctl_ask(&d[0], "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"table_cache_mb\":1}") && strstr(out, "\"cache_clears\":") &&
+	   strstr(out, "\"cache_limit_mb\":1,"),
+	   "daemon show: config.table_cache_mb, topology.cache_bytes, cache_clears");
+	daemon_free(&d[0]);
+	daemon_free(&d[1]);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -1020,5 +1095,6 @@ int main(void)
 	topo__retry_backoff();
 	ctl__json_escaping();
 	event__own_echo();
+	tables__cache_bound();
 	return tap_done();
 }
