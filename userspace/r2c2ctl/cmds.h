@@ -25,11 +25,14 @@
  * @json: -j, print JSON (see json.h: use the print_* layer)
  * @pretty: -p, indent JSON
  * @stats: -s, add counters where an object has them
+ * @check: --check, parse every command and build its request, send
+ *	nothing (no netlink socket, no namespace switch; shows print nothing)
  */
 struct r2c2ctl_opts {
 	bool json;
 	bool pretty;
 	bool stats;
+	bool check;
 };
 
 extern struct r2c2ctl_opts opts;

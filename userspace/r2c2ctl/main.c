@@ -105,7 +105,7 @@ static void usage(FILE *f)
 			i + 1 < N_OBJECTS ? " |" : " }\n");
 	fputs("       r2c2ctl [ OPTIONS ] -b[atch] FILE\n"
 	      "       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -n[etns] NAME |\n"
-	      "                    -h[elp] | -V[ersion] }\n"
+	      "                    -C | --check | -h[elp] | -V[ersion] }\n"
 	      "\n", f);
 	for (i = 0; i < N_OBJECTS; i++)
 		fprintf(f, "  %-13s %s\n", objects[i].name, objects[i].synopsis);
@@ -118,6 +118,10 @@ static void usage(FILE *f)
 	      "  -b, --batch FILE  run the commands of FILE (\"-\": stdin), one a\n"
 	      "                  line: [ -n NAME ] OBJECT COMMAND ...; stops at the\n"
 	      "                  first that fails (\"Command failed FILE:LINE\")\n"
+	      "  -C, --check     parse each command and build its request, but send\n"
+	      "                  nothing and enter no namespace: checks a batch file\n"
+	      "                  (r2c2-node check) on any host; daemon commands are\n"
+	      "                  refused, shows print nothing\n"
 	      "  -h, --help      print this help\n"
 	      "  -V, --version   print the version\n"
 	      "\"r2c2ctl OBJECT help\" describes an object's commands.\n", f);
@@ -216,6 +220,9 @@ static int dispatch(int argc, char **argv)
 	if (!obj)
 		return R2C2CTL_EXIT_USAGE;
 	ctl_object = obj->name;
+	/* the daemon's socket is not netlink: nothing to build, it would act */
+	if (opts.check && !strcmp(obj->name, "daemon"))
+		return usage_error("--check: daemon commands talk to r2c2d and cannot be checked");
 	if (argc > 1) {
 		ret = expand_command(obj, argv + 1);
 		if (ret)
@@ -289,7 +296,7 @@ static int netns_switch(const char *name)
 /* one command: in namespace @netns (NULL: the initial one) */
 static int run_one(const char *netns, int argc, char **argv)
 {
-	int ret = netns_switch(netns);
+	int ret = opts.check ? R2C2CTL_EXIT_OK : netns_switch(netns);
 
 	if (ret)
 		return ret;
@@ -373,6 +380,7 @@ int main(int argc, char **argv)
 		{ "version",	no_argument, NULL, 'V' },
 		{ "netns",	required_argument, NULL, 'n' },
 		{ "batch",	required_argument, NULL, 'b' },
+		{ "check",	no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *netns = NULL, *batch_file = NULL;
@@ -380,7 +388,7 @@ int main(int argc, char **argv)
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jpshVn:b:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jpshVn:b:C", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opts.json = true;
@@ -402,6 +410,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			batch_file = optarg;
+			break;
+		case 'C':
+			opts.check = true;
 			break;
 		default:
 			return usage_error("unknown option \"%s\"",

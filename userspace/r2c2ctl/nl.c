@@ -23,6 +23,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/family.h>
 
+#include "cmds.h"
 #include "json.h"
 #include "nl.h"
 #include "r2c2ctl.h"
@@ -232,7 +233,7 @@ int ctl_nl_open(void)
 	const char *env;
 	int one = 1, err;
 
-	if (sk)
+	if (sk || opts.check)
 		return R2C2CTL_EXIT_OK;
 	env = getenv("R2C2CTL_FAMILY");
 	if (env && *env)
@@ -502,9 +503,21 @@ int ctl_nl_talk(struct nl_msg *msg, ctl_msg_cb cb, void *arg)
 		.cb = cb,
 		.arg = arg,
 	};
-	struct nl_cb *c = talk_cb(&t);
+	struct nl_cb *c;
 	int err;
 
+	if (opts.check) {	/* built, and every attribute of its type */
+		err = genlmsg_validate(nlmsg_hdr(msg), 0, R2C2_A_MAX,
+				       r2c2_policy);
+		nlmsg_free(msg);
+		if (err < 0) {
+			fprintf(stderr, "r2c2ctl: %s: malformed request: %s\n",
+				cmd_name(t.cmd), nl_geterror(err));
+			return R2C2CTL_EXIT_ERR;
+		}
+		return R2C2CTL_EXIT_OK;
+	}
+	c = talk_cb(&t);
 	if (!c) {
 		nlmsg_free(msg);
 		fputs("r2c2ctl: out of memory\n", stderr);
@@ -601,6 +614,8 @@ int ctl_nl_listen(int timeout_ms, ctl_msg_cb cb, void *arg)
 	struct nl_cb *c;
 	int err;
 
+	if (opts.check)
+		return R2C2CTL_EXIT_OK;
 	err = subscribe();
 	if (err)
 		return err;

@@ -280,6 +280,25 @@ run -b "$T/batch"
 expect_err "-b: -n on a line, a namespace that does not exist, exit 1" 1 \
 	"$(printf '%s\n' 'r2c2ctl: cannot open network namespace "r2c2_test_absent_ns": No such file or directory' "Command failed $T/batch:2")"
 
+# ---- --check ---------------------------------------------------------------
+# every line parsed and built, nothing sent, no namespace entered, on a
+# host without the module (R2C2CTL_FAMILY names a family that is not there)
+printf 'node set addr 3 hello 100\n-n r2c2_test_absent_ns port add 0 dev eth1\nclass add 1 weight 4\nnode show\n' >"$T/batch"
+rm -f "$T/sent.bin"
+R2C2CTL_FAMILY=r2c2_test_absent R2C2CTL_SENT="$T/sent.bin" run --check -b "$T/batch"
+if [ "$rc" -eq 0 ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ] && [ ! -s "$T/sent.bin" ]; then
+	pass "--check -b: a valid file (an absent namespace, no module): exit 0, nothing sent or printed"
+else
+	fail "--check -b: a valid file (an absent namespace, no module): exit 0, nothing sent or printed" "exit $rc" "$(cat "$T/err")"
+fi
+printf 'node set addr 3\nport add 0 dev eth1\nport add 9 dev eth2\n' >"$T/batch"
+R2C2CTL_FAMILY=r2c2_test_absent run -C -b "$T/batch"
+expect_err "-C -b: port 9 refused with its line, exit 2" 2 \
+	"$(printf '%s\n' 'r2c2ctl: invalid port "9" (expected 0..7)' 'Try "r2c2ctl port help".' "Command failed $T/batch:3")"
+run --check daemon show
+expect_err "--check: daemon commands refused, exit 2" 2 \
+	"$(printf '%s\n' 'r2c2ctl: --check: daemon commands talk to r2c2d and cannot be checked' 'Try "r2c2ctl daemon help".')"
+
 # ---- the module is not loaded --------------------------------------------
 absent() { # FAMILY: the message for a missing family
 	echo "r2c2ctl: the r2c2 kernel module is not loaded (generic netlink family \"$1\" not found); try: modprobe r2c2"
