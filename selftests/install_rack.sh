@@ -33,7 +33,7 @@ source "$lib_dir/lib.sh"
 require_root
 TREE=${R2C2_INSTALL_TREE:-/r2c2-install}
 [[ -d $TREE ]] || ksft_skip_all "no installed tree at $TREE (make check-install stages one)"
-ksft_plan 12
+ksft_plan 13
 
 # Only installed programs from here on (lib.sh put the repository's
 # build directories first in PATH).
@@ -108,6 +108,32 @@ check_err $? "the example's lines did not turn into this rack's: $(grep -v '^#' 
 out=$(r2c2-node -c /etc/r2c2/r2c2.conf check 2>&1)
 check_err $? "r2c2-node check: $out"
 log_test "the example configuration, uncommented, passes r2c2-node check"
+
+# 3b. check refuses what up would refuse, naming the line, and changes
+# nothing (no node appears)
+RET=0
+bad_check()
+{
+	local what=$1 line=$2 expr=$3 want=$4 out
+
+	sed -e "$expr" /etc/r2c2/r2c2.conf >/etc/r2c2/bad.conf
+	out=$(r2c2-node -c /etc/r2c2/bad.conf check 2>&1)
+	check_fail $? "r2c2-node check passed $what"
+	[[ $out == *"$want"* && $out == *"bad.conf"* ]]
+	check_err $? "$what: the message does not name line $line or the reason: $out"
+}
+n=$(grep -n '^port add 0 dev p0' /etc/r2c2/r2c2.conf | cut -d: -f1)
+bad_check "port add 9" "$n" 's/^port add 0 dev p0/port add 9 dev p0/' 'invalid port "9"'
+n=$(grep -n '^qdisc ' /etc/r2c2/r2c2.conf | cut -d: -f1)
+bad_check "safe_rate 10zz" "$n" 's/safe_rate [^ ]*/safe_rate 10zz/' "bad.conf:$n: qdisc"
+n=$(grep -n '^address 10.42' /etc/r2c2/r2c2.conf | cut -d: -f1)
+bad_check "address 10.42.0.300/16" "$n" 's,^address 10.42.0.1/16,address 10.42.0.300/16,' "bad.conf:$n: address"
+n=$(grep -n '^mtu ' /etc/r2c2/r2c2.conf | cut -d: -f1)
+bad_check "mtu 70000" "$n" 's/^mtu .*/mtu 70000/' "bad.conf:$n: mtu 70000"
+! r2c2ctl node show >/dev/null 2>&1
+check_err $? "r2c2-node check left a node behind"
+rm -f /etc/r2c2/bad.conf
+log_test "r2c2-node check refuses port 9, safe_rate 10zz, address 10.42.0.300/16, mtu 70000, each with its line"
 
 # 4. both nodes up by the unit's ExecStart (node b with its own file)
 RET=0
