@@ -177,11 +177,14 @@ log_info "retransmits: on $retr_on, off $retr_off, DOR $retr_dor;" \
 # without (usually 15-35 against 250-300). Counts alone mislead when the
 # guest is starved: at load 15 a run without the buffer carried 10
 # Mbit/s with 64 retransmits, one with it 17 Mbit/s with 24 (4.5x fewer
-# per byte, only 2.7x fewer in all). And at least 20 without: reordering
-# must have shown as loss at all.
-((retr_off >= 20 &&
-  retr_off * (bps_on / 1000) >= 2 * retr_on * (bps_off / 1000)))
-check_err $? "retransmits per byte without resequencing ($retr_off at $((bps_off / 1000000)) Mbit/s) are not well above those with it ($retr_on at $((bps_on / 1000000)) Mbit/s)"
+# per byte, only 2.7x fewer in all). And the reordering must have hurt
+# without the buffer at all: 20 retransmits or more, or less than half
+# the throughput (in the icount guest, where make check runs this file,
+# TCP without the buffer sent 29-30 Mbit/s with 19-44 retransmits
+# against 170-173 with 0-1 with it).
+((retr_off >= 20 || bps_off * 2 < bps_on)) &&
+	((retr_off * (bps_on / 1000) >= 2 * retr_on * (bps_off / 1000)))
+check_err $? "retransmits per byte without resequencing ($retr_off at $((bps_off / 1000000)) Mbit/s) are not well above those with it ($retr_on at $((bps_on / 1000000)) Mbit/s), or the reordering did not hurt at all"
 ((bps_on * 10 >= bps_off * 9))
 check_err $? "throughput with resequencing ($bps_on) below that without ($bps_off)"
 log_test "resequencing cuts retransmits and keeps throughput" \
