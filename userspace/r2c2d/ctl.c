@@ -5,6 +5,9 @@
  * one command line, "show" or "matrix", and reads one JSON object; the
  * daemon closes the connection. r2c2ctl daemon show / matrix show use it.
  * Nothing here blocks: clients are polled with the loop's other sockets.
+ * Only root and r2c2d's own user are answered (the peer's credentials:
+ * an abstract socket has no file mode), and a matrix answer waits while
+ * CTL_PENDING_MAX of answers are unread.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -271,6 +274,7 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"announces\":%llu,\"refreshes_sent\":%llu,\"resyncs\":%llu,"
 		"\"alloc_errors\":%llu,\"skipped_flows\":%llu,"
 		"\"ctl_requests\":%llu,\"ctl_timeouts\":%llu,"
+		"\"ctl_denied\":%llu,\"ctl_busy\":%llu,"
 		"\"nl_requests\":%llu,\"nl_request_errors\":%llu}",
 		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
 		(unsigned long long)t->rounds_on_demand,
@@ -291,6 +295,8 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->skipped_flows,
 		(unsigned long long)t->ctl_requests,
 		(unsigned long long)t->ctl_timeouts,
+		(unsigned long long)t->ctl_denied,
+		(unsigned long long)t->ctl_busy,
 		(unsigned long long)d->nl.req_msgs,
 		(unsigned long long)d->nl.req_errors);
 	fputs(",\"state\":{\"file\":", f);
@@ -359,20 +365,38 @@ static void matrix(struct r2c2d *d, FILE *f)
 }
 
 /* the client's line, whatever it holds, as a JSON string (json_str()) */
-static void unknown(FILE *f, const char *cmd)
+static void error_answer(FILE *f, const char *msg)
 {
-	char msg[sizeof(((struct ctl_client *)0)->buf) + 64];
-
-	snprintf(msg, sizeof(msg), "unknown command '%s' (show, matrix)", cmd);
 	fputs("{\"error\":", f);
 	json_str(f, msg);
 	fputs("}\n", f);
 }
 
+static void unknown(FILE *f, const char *cmd)
+{
+	char msg[sizeof(((struct ctl_client *)0)->buf) + 64];
+
+	snprintf(msg, sizeof(msg), "unknown command '%s' (show, matrix)", cmd);
+	error_answer(f, msg);
+}
+
+/* bytes of the answers other clients have not read yet */
+static size_t pending(const struct r2c2d *d, const struct ctl_client *self)
+{
+	size_t b = 0;
+	int i;
+
+	for (i = 0; i < d->nctl; i++)
+		if (&d->ctl[i] != self && d->ctl[i].out)
+			b += d->ctl[i].outlen - d->ctl[i].off;
+	return b;
+}
+
 /* one answer, built in memory so that writing it never blocks the loop */
 static void answer(struct r2c2d *d, struct ctl_client *c)
 {
-	size_t len = 0;
+	size_t len = 0, want, wait;
+	char msg[160];
 	FILE *f;
 
 	c->buf[strcspn(c->buf, "\r\n")] = 0;
@@ -381,12 +405,30 @@ static void answer(struct r2c2d *d, struct ctl_client *c)
 		c->out = NULL;
 		return;
 	}
-	if (!strcmp(c->buf, "show"))
+	if (c->uid != 0 && c->uid != geteuid()) {
+		d->t.ctl_denied++;
+		snprintf(msg, sizeof(msg),
+			 "permission denied: uid %u; r2c2d answers root and its own user (uid %u)",
+			 (unsigned int)c->uid, (unsigned int)geteuid());
+		error_answer(f, msg);
+	} else if (!strcmp(c->buf, "show")) {
 		show(d, f);
-	else if (!strcmp(c->buf, "matrix"))
-		matrix(d, f);
-	else
+	} else if (!strcmp(c->buf, "matrix")) {
+		want = 256 + (size_t)d->mx.n * CTL_MATRIX_FLOW_BYTES;
+		wait = pending(d, c);
+		if (wait && wait + want > (d->ctl_pending_max ?
+					   d->ctl_pending_max : CTL_PENDING_MAX)) {
+			d->t.ctl_busy++;
+			snprintf(msg, sizeof(msg),
+				 "busy: %zu bytes of answers are not read yet; ask again",
+				 wait);
+			error_answer(f, msg);
+		} else {
+			matrix(d, f);
+		}
+	} else {
 		unknown(f, c->buf);
+	}
 	if (fclose(f)) {
 		free(c->out);
 		c->out = NULL;
@@ -445,6 +487,8 @@ void ctl_serve(struct r2c2d *d, const struct pollfd *p, int np)
 {
 	uint64_t now = r2c2d_now();
 	int i, fd, nfd = np - 1;
+	struct ucred cred;
+	socklen_t clen;
 	ssize_t n;
 
 	/* clients first: p[1 + i] is d->ctl[i] as ctl_pollfds() left it */
@@ -496,9 +540,15 @@ void ctl_serve(struct r2c2d *d, const struct pollfd *p, int np)
 		fd = accept4(d->ctl_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			break;
+		clen = sizeof(cred);
 		memset(&d->ctl[d->nctl], 0, sizeof(d->ctl[d->nctl]));
 		d->ctl[d->nctl].fd = fd;
 		d->ctl[d->nctl].since_ns = now;
+		/* no credentials (cannot happen on AF_UNIX): nobody's */
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) ||
+		    clen != sizeof(cred))
+			cred.uid = (uid_t)-1;
+		d->ctl[d->nctl].uid = cred.uid;
 		d->nctl++;
 	}
 }

@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "r2c2_alloc.h"
 #include "conf.h"
 #include "dnl.h"
@@ -26,7 +27,7 @@ struct r2c2d_timing {
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;
-	uint64_t ctl_requests, ctl_timeouts;
+	uint64_t ctl_requests, ctl_timeouts, ctl_denied, ctl_busy;
 	uint64_t state_saves, state_errors, state_restored;
 };
 
@@ -76,16 +77,26 @@ struct r2c2d_topo_stats {
 
 #define CTL_CLIENTS	16	/* control connections served at once */
 #define CTL_TIMEOUT_MS	10000	/* a client that sends nothing is dropped */
+/*
+ * Answers not yet read, in bytes, past which a large answer (matrix) is
+ * refused while others wait: the answers in memory stay below about this
+ * plus one matrix, however many clients ask
+ */
+#define CTL_PENDING_MAX	(64u << 20)
+#define CTL_MATRIX_FLOW_BYTES	256	/* a matrix answer's bytes a flow, at most */
 
 /**
  * struct ctl_client - one control connection (ctl.c)
  * @fd: the connection, non-blocking
+ * @uid: the client's user (SO_PEERCRED); served when it is root's or
+ *	r2c2d's own
  * @since_ns: when it was accepted
  * @buf: the command line read so far, @len bytes
  * @out: the answer (malloc'd), @outlen bytes, @off written
  */
 struct ctl_client {
 	int fd;
+	uid_t uid;
 	uint64_t since_ns;
 	char buf[64];
 	size_t len;
@@ -177,6 +188,7 @@ struct r2c2d {
 	int ctl_fd;
 	struct ctl_client ctl[CTL_CLIENTS];
 	int nctl;
+	size_t ctl_pending_max;		/* 0: CTL_PENDING_MAX (tests lower it) */
 	struct r2c2d_timing t;
 	struct rs rs;
 	int verbose;
