@@ -18,7 +18,8 @@
  *
  * Breadth-first search towards every destination over reversed links,
  * then path counts in order of increasing distance. O(n * (n + links)).
- * May sleep (allocates with GFP_KERNEL in the kernel).
+ * May sleep (allocates with GFP_KERNEL in the kernel, and offers the CPU
+ * once per destination).
  *
  * Return: 0, -EINVAL for a link to a node >= @n or more than
  * R2C2_MAX_PORTS links into one node, or -ENOMEM.
@@ -74,6 +75,8 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 		u32 *cnt = p->npaths + (size_t)d * n;
 		unsigned int head = 0, tail = 0;
 
+		/* n BFS of O(n + links): 2^28 steps at 16,384 nodes */
+		r2c2_cond_resched();
 		dist[d] = 0;
 		cnt[d] = 1;
 		queue[tail++] = d;

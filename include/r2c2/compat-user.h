@@ -26,6 +26,12 @@ typedef uint64_t u64;
 #endif
 
 #define r2c2_zalloc(size)	calloc(1, size)
+/*
+ * Where the kernel's table work offers the CPU (cond_resched()):
+ * counted per thread, for the tests (userspace/lib/topo.c)
+ */
+extern _Thread_local unsigned long r2c2_yields;
+#define r2c2_cond_resched()	((void)r2c2_yields++)
 #define r2c2_free(ptr)		free(ptr)
 #define r2c2_htons(x)		htons(x)
 #define r2c2_ntohs(x)		ntohs(x)

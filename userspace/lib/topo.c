@@ -14,6 +14,9 @@
 
 #include "r2c2_alloc.h"
 
+/* compat-user.h: r2c2_cond_resched() calls of common/ in this thread */
+_Thread_local unsigned long r2c2_yields;
+
 static void seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;

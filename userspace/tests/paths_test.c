@@ -38,9 +38,16 @@ int main(void)
 	u8 np[16 * R2C2_MAX_PORTS];
 	struct r2c2_paths p;
 	int pr, s, d, zero_ok = 1, neg_ok = 1;
+	unsigned long y0 = r2c2_yields;
+	char what[96];
 
 	r2c2_torus_nbrs(dims, 2, true, nbr, np);
 	ok(r2c2_paths_build(&p, 16, nbr, np) == 0, "4x4 torus tables build");
+	/* the kernel's build must not hold the CPU for O(n^2): 16,384 nodes */
+	snprintf(what, sizeof(what),
+		 "the build offers the CPU once per destination (%lu times for 16)",
+		 r2c2_yields - y0);
+	ok(r2c2_yields - y0 == 16, what);
 
 	/* scale 0 used to overflow the frontier list (reach == 0 as marker) */
 	for (pr = 0; pr < __R2C2_RP_MAX; pr++)
