@@ -31,7 +31,10 @@
 #                   system over 9p): `make -C selftests run_tests`
 #   7. vm-debug     the files of selftests/debug-subset on the debug kernel
 #                   (KASAN, kmemleak, lockdep, UBSAN: scripts/debug-kernel.sh),
-#                   with a kmemleak scan after each file. The kernel is
+#                   and one kmemleak check after the last of them (a file
+#                   "kmemleak" of its own: R2C2_KMEMLEAK_AT=end of
+#                   selftests/run.sh; R2C2_DEBUG_KMEMLEAK_AT=file scans
+#                   after each file, as make check-debug does). The kernel is
 #                   built in the background from the end of setup on, at
 #                   nice 5 as lane 2 (below), so that the stock guests
 #                   come first: on a fresh machine the build and then this
@@ -42,8 +45,8 @@
 #                   `make check-debug-6.12`).
 #
 # Steps 3 to 7 run in two lanes, side by side (a guest keeps about one of
-# the host's two cores busy): lane 1 the stock guests of step 5, install
-# and vng, lane 2 (nice 5) userspace, the icount guests, vm-debug and
+# the host's two cores busy): lane 1 the stock guests of step 5, install,
+# vng and userspace, lane 2 (nice 5) the icount guests, vm-debug and
 # kunit (last: on a fresh machine its first build would take the CPU the
 # debug kernel's build needs); then the rack alone. R2C2_CHECK_LANES=1:
 # one step after the other, in the order above.
@@ -84,6 +87,8 @@
 #                       (default: 3600)
 #   R2C2_DEBUG_FILE_TIMEOUT  limit of each selftest file there in seconds
 #                       (default: 1200; run.sh's own default is 600)
+#   R2C2_DEBUG_KMEMLEAK_AT  end (default): one kmemleak check after the
+#                       debug step's last file; file: after each file
 #   R2C2_SELFTESTS      selftest files to run (default: all; under CI a
 #                       subset is a failure)
 #   R2C2_CHECK_LANES    2 (default): two lanes of steps side by side; 1: one
@@ -671,6 +676,7 @@ step_debug()
 				--mem "${R2C2_VM_DEBUG_MEM:-1024}" \
 				--timeout "${R2C2_VM_DEBUG_TIMEOUT:-3600}" -- \
 				env R2C2_SELFTEST_TIMEOUT="${R2C2_DEBUG_FILE_TIMEOUT:-1200}" \
+				R2C2_KMEMLEAK_AT="${R2C2_DEBUG_KMEMLEAK_AT:-end}" \
 				selftests/run.sh "${dfiles[@]}" || rc=$?
 			count_selftests "$LOGDIR/vm-debug$sfx.log" "vm-debug$sfx"
 			((rc != 0 && tf == 0)) && tf=1
@@ -684,11 +690,12 @@ step_debug()
 # Two lanes (R2C2_CHECK_LANES=2, the default). A guest keeps about one of
 # the two cores busy, so two guests side by side take about the time of
 # one: lane 1, in the foreground, runs the stock-kernel guests, whose
-# checks time rates and windows in real time, the install step and
-# virtme-ng (lane 2 is the longer: at a slow hour 3,730 s against 2,893);
-# lane 2, in the background at nice 5, runs what does not depend on how
-# fast the host is: the userspace tests, the icount guests (guest time
-# from instructions), the debug kernel's guest (timeouts sized for
+# checks time rates and windows in real time, the install step,
+# virtme-ng and the userspace tests (lane 2 was the longer, 2,222 s
+# against 1,832 on a warm machine with userspace in it and a kmemleak
+# scan after each debug file); lane 2, in the background at nice 5, runs
+# what does not depend on how fast the host is: the icount guests (guest
+# time from instructions), the debug kernel's guest (timeouts sized for
 # KASAN) and KUnit. Lane 2's output is shown after lane 1's. The rack
 # (five guests) runs after both, alone. R2C2_CHECK_LANES=1: every step
 # one after the other.
@@ -696,7 +703,6 @@ lane2()
 {
 	local k
 
-	want userspace && step_userspace
 	if want vm; then
 		for k in $KERNELS; do step_icount "$k"; done
 	fi
@@ -714,6 +720,7 @@ lane1()
 	fi
 	want install && step_install
 	want vng && step_vng
+	want userspace && step_userspace
 	return 0
 }
 
@@ -745,7 +752,7 @@ else
 	) >"$LOGDIR/lane2.log" 2>&1 &
 	lane2_pid=$!
 	t_lanes=$SECONDS
-	section "two lanes: lane 2 (userspace, icount guests, debug, kunit) in the background, its output in build/check/lane2.log and after lane 1's"
+	section "two lanes: lane 2 (icount guests, debug, kunit) in the background, its output in build/check/lane2.log and after lane 1's"
 	lane1
 	t_lane1=$((SECONDS - t_lanes))
 	wait "$lane2_pid"
