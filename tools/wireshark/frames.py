@@ -52,6 +52,59 @@ def ctl(typ, tree, src, seq, body):
     return h[:6] + struct.pack("!H", c) + body
 
 
+def _rotl(x, b):
+    return ((x << b) | (x >> (64 - b))) & 0xFFFFFFFFFFFFFFFF
+
+
+def siphash24(key, data):
+    """SipHash-2-4 of data with a 16-byte key (the kernel's siphash())."""
+    k0, k1 = struct.unpack("<QQ", key)
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D,
+         k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+    mask = 0xFFFFFFFFFFFFFFFF
+
+    def rnd():
+        v[0] = (v[0] + v[1]) & mask
+        v[1] = _rotl(v[1], 13) ^ v[0]
+        v[0] = _rotl(v[0], 32)
+        v[2] = (v[2] + v[3]) & mask
+        v[3] = _rotl(v[3], 16) ^ v[2]
+        v[0] = (v[0] + v[3]) & mask
+        v[3] = _rotl(v[3], 21) ^ v[0]
+        v[2] = (v[2] + v[1]) & mask
+        v[1] = _rotl(v[1], 17) ^ v[2]
+        v[2] = _rotl(v[2], 32)
+
+    tail = len(data) & 7
+    for i in range(0, len(data) - tail, 8):
+        m = struct.unpack_from("<Q", data, i)[0]
+        v[3] ^= m
+        rnd()
+        rnd()
+        v[0] ^= m
+    b = (len(data) & 0xFF) << 56
+    for i, c in enumerate(data[len(data) - tail:]):
+        b |= c << (8 * i)
+    v[3] ^= b
+    rnd()
+    rnd()
+    v[0] ^= b
+    v[2] ^= 0xFF
+    for _ in range(4):
+        rnd()
+    return (v[0] ^ v[1] ^ v[2] ^ v[3]) & mask
+
+
+# the rack key of the keyed frames below (key id 1 and 2 alike)
+AUTH_KEY = bytes(range(16))
+
+
+def auth(frame, key_id, newest, frm, to, seq, resv=0):
+    """frame + its authentication trailer (struct r2c2_auth_trl)."""
+    t = frame + struct.pack("!BBHHHQ", key_id, newest, frm, to, resv, seq)
+    return t + struct.pack("<Q", siphash24(AUTH_KEY, t))
+
+
 def eth(dst, src, proto, payload):
     f = dst + src + struct.pack("!H", proto) + payload
     return f + b"\0" * max(0, 60 - len(f))
@@ -145,6 +198,27 @@ def frames():
     # 19: FLOW resync: node 4 asks node 2, of which it holds 2 flows
     body = struct.pack("!IHBBI", 0x01234567, 2, 1, 0x60, 2)
     out.append(eth(BCAST, MAC0, ETH_P_R2C2, ctl(5, 0, 4, 82, body)))
+    # With a rack key (an authentication trailer after the body):
+    # 20: HELLO of node 3 on a port without a neighbour yet, key 1,
+    #     newest 2, sequence 1764000000.123456789 s
+    out.append(eth(BCAST, MAC0, ETH_P_R2C2, auth(
+        ctl(2, 0, 3, 0, struct.pack("!BBHI", 5, 0, 1000, 0xCAFEF00D)),
+        1, 2, 3, 0xFFFF, 1_764_000_000_123_456_789)))
+    # 21: LSA of node 4 (2 links) relayed by node 7 to node 5, key 2
+    body = struct.pack("!IBBH", 10, 2, 0, 40)
+    body += b"".join(struct.pack("!BBH", p, np, n)
+                     for p, np, n in [(0, 1, 5), (1, 0, 3)])
+    out.append(eth(BCAST, MAC0, ETH_P_R2C2, auth(
+        ctl(3, 0, 4, 13, body), 2, 2, 7, 5, 1_764_000_000_200_000_000)))
+    # 22: FLOW start of node 0 sent to node 1, key 1
+    body = struct.pack("!IHBBI", 0x0000001B, 8, 1, 0x10, 0x3FFFFFFF)
+    out.append(eth(BCAST, MAC0, ETH_P_R2C2, auth(
+        ctl(5, 0, 0, 83, body), 1, 1, 0, 1, 1_764_000_000_300_000_000)))
+    # 23: ROUTES from node 0 with a trailer whose reserved field is 5
+    body = struct.pack("!HH", 1, 0) + struct.pack("!HIB", 3, 0x1A, 2)
+    out.append(eth(BCAST, MAC0, ETH_P_R2C2, auth(
+        ctl(6, 3, 0, 84, body), 1, 1, 0, 1, 1_764_000_000_400_000_000,
+        resv=5)))
     return out
 
 

@@ -6,7 +6,9 @@
 -- and Documentation/wire-format.md define it: the 40-byte data header
 -- with its source route hop by hop, its payload handed to Wireshark's own
 -- dissectors by ethertype (IPv4, IPv6, ARP...), and the control frames
--- (HELLO, LSA, BCAST_ETH with its inner Ethernet frame, FLOW, ROUTES).
+-- (HELLO, LSA, BCAST_ETH with its inner Ethernet frame, FLOW, ROUTES),
+-- with the authentication trailer a rack key adds to HELLO, LSA, FLOW
+-- and ROUTES (its MAC is shown, not checked: the dissector holds no key).
 -- Malformed and truncated frames get expert info (Analyze > Expert
 -- Information, or tshark -z expert).
 --
@@ -26,6 +28,8 @@ local LSA_MAX_AGE_S = 3600
 local DATA_HLEN = 40
 local CTL_HLEN = 8
 local DEMAND_UNLIMITED = 0x3fffffff
+local AUTH_LEN = 24
+local ADDR_NONE = 0xffff
 
 -- Wireshark 4.0 embeds Lua 5.2: no integer division or bit operators.
 local band, bnot, rshift = bit32.band, bit32.bnot, bit32.rshift
@@ -102,6 +106,16 @@ f.rt_entry = ProtoField.string("r2c2.routes.entry", "Entry")
 f.rt_src = ProtoField.uint16("r2c2.routes.src", "Flow source", base.DEC)
 f.rt_flow = ProtoField.uint32("r2c2.routes.flow", "Flow", base.HEX)
 f.rt_rproto = ProtoField.uint8("r2c2.routes.rproto", "Routing protocol", base.DEC, rprotos)
+-- authentication trailer (struct r2c2_auth_trl)
+f.auth = ProtoField.bytes("r2c2.auth", "Authentication trailer")
+f.auth_key = ProtoField.uint8("r2c2.auth.key_id", "Key id", base.DEC)
+f.auth_newest = ProtoField.uint8("r2c2.auth.newest_id", "Newest key id", base.DEC)
+f.auth_from = ProtoField.uint16("r2c2.auth.from", "Transmitter", base.DEC)
+f.auth_to = ProtoField.uint16("r2c2.auth.to", "Sent to", base.DEC)
+f.auth_resv = ProtoField.uint16("r2c2.auth.resv", "Reserved", base.HEX)
+f.auth_seq = ProtoField.uint64("r2c2.auth.seq", "Sequence (ns of real time)", base.DEC)
+f.auth_time = ProtoField.absolute_time("r2c2.auth.time", "Sequence as time", base.UTC)
+f.auth_mac = ProtoField.uint64("r2c2.auth.mac", "MAC (SipHash-2-4, not checked)", base.HEX)
 
 local e_trunc = ProtoExpert.new("r2c2.truncated", "Frame shorter than its headers",
 	expert.group.MALFORMED, expert.severity.ERROR)
@@ -168,6 +182,38 @@ local function hop_port(route, i)
 		v = v + route:get_index(byte + 1) * 256
 	end
 	return band(rshift(v, bit % 8), 7)
+end
+
+-- The authentication trailer after a body of n bytes, by the kernel's
+-- rule (Documentation/wire-format.md): present when the frame holds
+-- n + 24 bytes and its key id is not 0 (Ethernet padding reads as key
+-- id 0); else what follows the body is padding. Returns the bytes
+-- decoded.
+local function dissect_trailer(tvb, pinfo, tree, n)
+	local len = tvb:len()
+	if len < n + AUTH_LEN or tvb(n, 1):uint() == 0 then
+		if len > n then tree:add(f.pad, tvb(n)) end
+		return n
+	end
+	local at = tree:add(f.auth, tvb(n, AUTH_LEN))
+	local key, from, to = tvb(n, 1):uint(), tvb(n + 2, 2):uint(), tvb(n + 4, 2):uint()
+	at:set_text(string.format("Authentication trailer: key %d, from %d to %s",
+		key, from, to == ADDR_NONE and "none" or tostring(to)))
+	at:add(f.auth_key, tvb(n, 1))
+	at:add(f.auth_newest, tvb(n + 1, 1))
+	at:add(f.auth_from, tvb(n + 2, 2))
+	local it = at:add(f.auth_to, tvb(n + 4, 2))
+	if to == ADDR_NONE then it:append_text(" (no neighbour yet)") end
+	it = at:add(f.auth_resv, tvb(n + 6, 2))
+	if tvb(n + 6, 2):uint() ~= 0 then it:add_proto_expert_info(e_resv) end
+	local seq = tvb(n + 8, 8):uint64()
+	at:add(f.auth_seq, tvb(n + 8, 8))
+	at:add(f.auth_time, tvb(n + 8, 8), NSTime.new((seq / 1000000000):tonumber(),
+		(seq % 1000000000):tonumber())):set_generated()
+	at:add_le(f.auth_mac, tvb(n + 16, 8))
+	pinfo.cols.info:append(string.format(" [key %d from %d]", key, from))
+	if len > n + AUTH_LEN then tree:add(f.pad, tvb(n + AUTH_LEN)) end
+	return n + AUTH_LEN
 end
 
 local function truncated(tree, pinfo, tvb, need, what)
@@ -270,7 +316,7 @@ local function dissect_hello(tvb, pinfo, top, tree)
 	tree:add(f.hello_topo, tvb(12, 4))
 	pinfo.cols.info:set(string.format("HELLO from %d port %d interval %d ms",
 		tvb(2, 2):uint(), tvb(8, 1):uint(), tvb(10, 2):uint()))
-	tree:set_len(CTL_HLEN + 8)
+	dissect_trailer(tvb, pinfo, tree, CTL_HLEN + 8)
 end
 
 local function dissect_lsa(tvb, pinfo, top, tree)
@@ -310,9 +356,9 @@ local function dissect_lsa(tvb, pinfo, top, tree)
 		links[#links + 1] = string.format("%d:%d/%d", tvb(o, 1):uint(),
 			tvb(o + 2, 2):uint(), tvb(o + 1, 1):uint())
 	end
-	tree:set_len(body)
 	pinfo.cols.info:set(string.format("LSA from %d seq %d links %s",
 		tvb(2, 2):uint(), tvb(8, 4):uint(), table.concat(links, " ")))
+	dissect_trailer(tvb, pinfo, tree, body)
 end
 
 local function dissect_bcast_eth(tvb, pinfo, top, tree)
@@ -354,22 +400,21 @@ local function dissect_flow(tvb, pinfo, top, tree)
 	tree:add(f.fe_demand, tvb(16, 4))
 	local demand = band(rd, DEMAND_UNLIMITED)
 	tree:add(f.fe_unlimited, demand == DEMAND_UNLIMITED):set_generated()
-	tree:set_len(CTL_HLEN + 12)
 	-- a digest of the source's flows, or a request for them: no flow
 	if ev == 5 then
 		pinfo.cols.info:set(string.format("FLOW digest src %d: 0x%08x over %d flows%s",
 			tvb(2, 2):uint(), tvb(8, 4):uint(), demand,
 			band(tvb(14, 1):uint(), 2) ~= 0 and " (answer to a resync)" or ""))
-		return
 	elseif ev == 6 then
 		pinfo.cols.info:set(string.format("FLOW resync src %d asks %d for its flows (holds %d, digest 0x%08x)",
 			tvb(2, 2):uint(), tvb(12, 2):uint(), demand, tvb(8, 4):uint()))
-		return
+	else
+		pinfo.cols.info:set(string.format("FLOW %s src %d flow 0x%08x dst %d weight %d prio %d %s demand %s",
+			events[ev] or tostring(ev), tvb(2, 2):uint(), tvb(8, 4):uint(), tvb(12, 2):uint(),
+			tvb(14, 1):uint(), band(tvb(15, 1):uint(), 15), rprotos[rshift(rd, 30)] or "?",
+			demand == DEMAND_UNLIMITED and "unlimited" or (demand .. " Kbit/s")))
 	end
-	pinfo.cols.info:set(string.format("FLOW %s src %d flow 0x%08x dst %d weight %d prio %d %s demand %s",
-		events[ev] or tostring(ev), tvb(2, 2):uint(), tvb(8, 4):uint(), tvb(12, 2):uint(),
-		tvb(14, 1):uint(), band(tvb(15, 1):uint(), 15), rprotos[rshift(rd, 30)] or "?",
-		demand == DEMAND_UNLIMITED and "unlimited" or (demand .. " Kbit/s")))
+	dissect_trailer(tvb, pinfo, tree, CTL_HLEN + 12)
 end
 
 local function dissect_routes(tvb, pinfo, top, tree)
@@ -406,9 +451,9 @@ local function dissect_routes(tvb, pinfo, top, tree)
 		end
 		ents[#ents + 1] = s
 	end
-	tree:set_len(body)
 	pinfo.cols.info:set(string.format("ROUTES from %d %s", tvb(2, 2):uint(),
 		table.concat(ents, " ")))
+	dissect_trailer(tvb, pinfo, tree, body)
 end
 
 local ctl = {

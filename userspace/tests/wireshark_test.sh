@@ -21,7 +21,7 @@ python3 tools/wireshark/frames.py "$P" || { echo "not ok 1 - frames.py"; exit 1;
 f() { ws_fields "$P" "frame.number == $1" "${@:2}"; }
 
 ws_expect "the dissector loads and claims ethertype 0x88b5" \
-	"$(ws_fields "$P" r2c2 frame.number | wc -l)" 19
+	"$(ws_fields "$P" r2c2 frame.number | wc -l)" 23
 ws_expect "DATA: header fields" \
 	"$(f 1 r2c2.version r2c2.type r2c2.rlen r2c2.ridx r2c2.rproto r2c2.flow r2c2.src r2c2.dst r2c2.seq r2c2.plen r2c2.proto r2c2.csum.status)" \
 	"1|1|2|1|1|0x1234abcd|0|4|17|44|0x0800|1"
@@ -57,7 +57,24 @@ ws_expect "FLOW: a resync request" \
 	"$(f 19 r2c2.src r2c2.fe.flow r2c2.fe.dst r2c2.fe.event r2c2.fe.demand_kbps _ws.col.Info)" \
 	"4|0x01234567|2|6|2|FLOW resync src 4 asks 2 for its flows (holds 2, digest 0x01234567)"
 ws_expect "no expert info on the well-formed frames" \
-	"$(ws_fields "$P" "(frame.number <= 8 || frame.number >= 18) && _ws.expert" frame.number)" ""
+	"$(ws_fields "$P" "(frame.number <= 8 || (frame.number >= 18 && frame.number <= 22)) && _ws.expert" frame.number)" ""
+# The authentication trailer: each field where the kernel puts it, the
+# MAC read little-endian (frames.py computes it with SipHash-2-4), found
+# by the kernel's rule (n + 24 bytes, key id not 0), Ethernet padding
+# after a keyless HELLO not taken for one
+ws_expect "keyed HELLO: the trailer's fields, its sequence as time, the MAC" \
+	"$(f 20 r2c2.auth.key_id r2c2.auth.newest_id r2c2.auth.from r2c2.auth.to r2c2.auth.resv r2c2.auth.seq r2c2.auth.time r2c2.auth.mac r2c2.hello.topo_hash)" \
+	"1|2|3|65535|0x0000|1764000000123456789|Nov 24, 2025 16:00:00.123456789 UTC|0x51abdd8de8212994|0xcafef00d"
+ws_expect "keyed LSA relayed: the transmitter and the neighbour it was sent to, not the source" \
+	"$(f 21 r2c2.src r2c2.lsa.count r2c2.auth.key_id r2c2.auth.from r2c2.auth.to r2c2.auth.mac r2c2.csum.status _ws.col.Info)" \
+	"4|2|2|7|5|0x59b17de295a6222f|1|LSA from 4 seq 10 links 0:5/1 1:3/0 [key 2 from 7]"
+ws_expect "keyed FLOW: the trailer after the 12-byte body, Ethernet padding after it" \
+	"$(f 22 r2c2.fe.flow r2c2.auth.key_id r2c2.auth.from r2c2.auth.to r2c2.auth.mac r2c2.padding)" \
+	"0x0000001b|1|0|1|0x03d5d2d0163fa06f|0000"
+ws_expect "keyed ROUTES: a reserved field not zero in the trailer is flagged" \
+	"$(f 23 r2c2.routes.count r2c2.auth.resv _ws.expert.message)" "1|0x0005|Reserved field not zero"
+ws_expect "keyless HELLO: its Ethernet padding is padding, not a trailer" \
+	"$(f 3 r2c2.auth.key_id r2c2.padding)" "|000000000000000000000000000000000000000000000000000000000000"
 # One fault each: the expert message names it.
 ws_expect "truncated data header" "$(f 9 _ws.expert.message)" \
 	"Truncated: data header needs 40 bytes, the frame has 30"
