@@ -4,8 +4,10 @@
  *
  * Feeds: the input as a flow file (a memfd, by path) to
  * r2c2_flows_load(), as r2c2ctl alloc / route-select --flows FILE read
- * it, twice: on torus:4x4, and on a graph of 6 nodes whose links leave
- * some pairs without a path (one-way links, an island, a lone node).
+ * it, three times: on torus:4x4 and torus:3x4 (the torus tables' radix-2
+ * and general transforms), and on a graph of 6 nodes whose links leave
+ * some pairs without a path (parallel and one-way links, an island, a
+ * lone node).
  * Reaches: flowfile.c with r2c2_read_line() and r2c2_parse_rate() and
  * r2c2_parse_rproto() of topo.c; then what alloc does with what loads:
  * r2c2_rtab_prepare() of each flow's pair, r2c2_maxmin() and its
@@ -14,7 +16,7 @@
  * what the file format allows (weight 1..255, prio 0..15, a protocol);
  * the max-min allocation of them passes its own certificate.
  * Work per input: a file of -max_len bytes holds at most a few hundred
- * flows, on 16 or 6 nodes.
+ * flows, on 16, 12 or 6 nodes.
  */
 #include <math.h>
 #include <string.h>
@@ -24,7 +26,7 @@
 #include "r2c2_alloc.h"
 #include "fuzz.h"
 
-static struct r2c2_topo *topo[2];
+static struct r2c2_topo *topo[3];
 
 static void fail(const char *why)
 {
@@ -53,7 +55,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			cap[u * R2C2_MAX_PORTS + p] = p < deg[u] ? 1e9 * (p + 1) : 0;
 		}
 	if (r2c2_topo_parse(&topo[0], "torus:4x4", 10e9, err, sizeof(err)) ||
-	    r2c2_topo_from_adj(&topo[1], 6, nbr, cap))
+	    r2c2_topo_parse(&topo[1], "torus:3x4", 10e9, err, sizeof(err)) ||
+	    r2c2_topo_from_adj(&topo[2], 6, nbr, cap))
 		fail("the topologies do not build");
 	return 0;
 }
@@ -94,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nf, i;
 	bool *lg;
 
-	for (unsigned int k = 0; k < 2; k++) {
+	for (unsigned int k = 0; k < 3; k++) {
 		const struct r2c2_topo *t = topo[k];
 
 		err[0] = 0;
