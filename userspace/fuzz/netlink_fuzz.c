@@ -28,8 +28,8 @@
  * (mx_digest_walk()), the own count; every rate the round computed
  * finite and not negative; once every flow is removed, every source's
  * count and digest back at 0.
- * Work per input: at most as many events as 20-byte messages fit in
- * -max_len bytes, on 16 nodes.
+ * Work per input: the messages of -max_len bytes (a FLOW_EVENT takes 56
+ * at least: some 70 flows), one round on 16 nodes.
  */
 #include "../r2c2d/dnl.c"
 #include "fuzz_daemon.h"
