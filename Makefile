@@ -16,6 +16,9 @@
 #   make check-full      make check with every selftest file, the icount
 #                        guest and the rack on both stock kernels
 #   make check-fuzz      the frame fuzzer (selftests/fuzz_rack.sh), both kernels
+#   make check-fuzz-user the userspace parsers under libFuzzer, each
+#                        harness FUZZ_RUNS times (default 1000000; clang;
+#                        userspace/fuzz/, Documentation/reliability.md)
 #   make check-debug     every selftest on the debug kernel (make check runs
 #                        the files of selftests/debug-subset there);
 #                        DEBUG_KERNEL=6.12 for the 6.12 one
@@ -64,7 +67,7 @@ R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-lifecycle check-rack demo clean checkpatch bench-forward
+.PHONY: all modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-fuzz-user check-lifecycle check-rack demo clean checkpatch bench-forward
 .PHONY: figures figures-data mutants
 .PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb
 
@@ -153,6 +156,11 @@ check-fuzz: modules-all userspace
 	@for k in 6.1 6.12; do \
 		scripts/vm-run --kernel $$k -- selftests/run.sh fuzz_rack.sh || exit 1; \
 	done
+
+# No VM, no module: the parsers of r2c2d and r2c2ctl under libFuzzer
+# (userspace/Makefile fuzz-run; FUZZ_RUNS=N for another count)
+check-fuzz-user:
+	$(MAKE) -C userspace fuzz-run
 
 # The modules' whole life, LIFECYCLE_CYCLES times (default 50, ~15-20 s
 # each under TCG), on both stock kernels: not in make check for its time.

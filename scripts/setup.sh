@@ -84,6 +84,9 @@ BASE_PKGS=(
 	tshark python3-yaml python3-jsonschema linux-source-6.12
 	# make figures (userspace/tests/figures_test.sh draws them)
 	gnuplot-nox graphviz
+	# the libFuzzer harnesses of userspace/fuzz (make test builds and
+	# runs them briefly; make check-fuzz-user at length)
+	clang libclang-rt-14-dev
 )
 
 pkg_missing() {

@@ -1509,7 +1509,8 @@ static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	{
 		size_t used = e->inv16 ? (ws->istart[e->nl] + 1) / 2 : ws->istart[e->nl];
 
-		e->linv = ws->inv + used;
+		/* no inverse at all (no class has one): ws->inv is NULL */
+		e->linv = ws->inv ? ws->inv + used : NULL;
 		e->linvn = ws->ninv - used;
 	}
 	if (nsplit)

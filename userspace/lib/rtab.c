@@ -494,9 +494,12 @@ static void dft_torus(const struct r2c2_rtab *rt, double *z, double *tmp,
 		bool pow2;
 
 		K = t->dims[d];
-		/* K / 2 forward twiddles, then K / 2 inverse ones */
-		w = inverse ? rt->tw2[d] + K : rt->tw2[d];
 		pow2 = !(K & (K - 1));
+		/*
+		 * radix 2: K / 2 forward twiddles, then K / 2 inverse ones;
+		 * another radix has none (tw2[d] NULL)
+		 */
+		w = !pow2 ? NULL : inverse ? rt->tw2[d] + K : rt->tw2[d];
 		for (hi = 0; hi < n; hi += st * K)
 			for (lo = 0; lo < st; lo++) {
 				double *line = z + 2 * ((size_t)hi + lo);

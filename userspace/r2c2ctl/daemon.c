@@ -73,8 +73,19 @@ io:
 	return R2C2CTL_EXIT_ERR;
 }
 
-/* print JSON as text: "key value" pairs; objects inside arrays one a line */
-static const char *flat(const char *p, const char *prefix, int in_arr)
+/*
+ * Objects and arrays nested deeper than this are not printed (r2c2d's
+ * answers nest 3 deep): the answer comes from whoever listens on the
+ * socket, and each level is a call of flat()
+ */
+#define FLAT_DEPTH_MAX	32
+
+/*
+ * print JSON as text: "key value" pairs; objects inside arrays one a
+ * line; depth: the objects and arrays p is inside
+ */
+static const char *flat(const char *p, const char *prefix, int in_arr,
+			int depth)
 {
 	char key[128];
 
@@ -83,6 +94,8 @@ static const char *flat(const char *p, const char *prefix, int in_arr)
 	if (*p == '{' || *p == '[') {
 		int arr = *p == '[', first = 1;
 
+		if (depth >= FLAT_DEPTH_MAX)
+			return p + strlen(p);
 		p++;
 		for (;;) {
 			while (isspace((unsigned char)*p) || *p == ',')
@@ -108,10 +121,10 @@ static const char *flat(const char *p, const char *prefix, int in_arr)
 					printf("\n%s:", key);
 				else
 					printf("%s%s ", first && in_arr ? "" : (in_arr ? " " : "\n"), key);
-				p = flat(p, key, 0);
+				p = flat(p, key, 0, depth + 1);
 			} else {
 				printf("\n  ");
-				p = flat(p, prefix, 1);
+				p = flat(p, prefix, 1, depth + 1);
 			}
 			first = 0;
 		}
@@ -171,7 +184,7 @@ static int run(int argc, char **argv, const char *what, const char *cmd)
 	if (opts.json) {
 		fputs(ans, stdout);
 	} else {
-		flat(ans, "", 0);
+		flat(ans, "", 0, 0);
 		putchar('\n');
 	}
 	free(ans);

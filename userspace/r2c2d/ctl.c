@@ -77,19 +77,65 @@ void ctl_close(struct r2c2d *d)
 		unlink(d->conf.control);
 }
 
-/* s as a JSON string: quotes, backslashes and control characters escaped */
+/*
+ * Length of the UTF-8 sequence at s (a lead byte >= 0x80), or 0 when it
+ * is not one: overlong forms, surrogates and code points above U+10FFFF
+ * are not (RFC 3629; r2c2ctl's json.c decides the same)
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int cp, min;
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2; cp = s[0] & 0x1f; min = 0x80;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3; cp = s[0] & 0x0f; min = 0x800;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4; cp = s[0] & 0x07; min = 0x10000;
+	} else {
+		return 0;
+	}
+	/* a NUL is no continuation byte: the string's end stops it */
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * s as a JSON string: quotes, backslashes and control characters
+ * escaped, each byte that is not UTF-8 U+FFFD (JSON is UTF-8)
+ */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 
+	fputc('"', f);
+	while (*p) {
+		unsigned char ch = *p;
+
+		if (ch >= 0x80) {
+			n = utf8_len(p);
+			if (n)
+				fwrite(p, 1, n, f);
+			else
+				fputs("\\ufffd", f);
+			p += n ? n : 1;
+			continue;
+		}
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
 		else if (ch < 0x20)
 			fprintf(f, "\\u%04x", ch);
 		else
 			fputc(ch, f);
+		p++;
 	}
 	fputc('"', f);
 }

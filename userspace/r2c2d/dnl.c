@@ -53,12 +53,24 @@ static struct nla_policy pol[R2C2_A_MAX + 1] = {
 	[R2C2_A_TABLES_GEN]	= { .type = NLA_U32 },
 };
 
+/* nlctrl's notify messages: the family name, a NUL-terminated string */
+static struct nla_policy ctrl_pol[CTRL_ATTR_MAX + 1] = {
+	[CTRL_ATTR_FAMILY_NAME]	= { .type = NLA_STRING },
+};
+
+/*
+ * The genl header is read only when the message has room for it (libnl
+ * hands over exactly nlmsg_len bytes, and genlmsg_parse() checks the
+ * length only after the command was read)
+ */
 static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
 {
-	struct genlmsghdr *g = genlmsg_hdr(nlmsg_hdr(msg));
+	struct nlmsghdr *h = nlmsg_hdr(msg);
 
-	*cmd = g->cmd;
-	return genlmsg_parse(nlmsg_hdr(msg), 0, tb, R2C2_A_MAX, pol);
+	if (!genlmsg_valid_hdr(h, 0))
+		return -NLE_MSG_TOOSHORT;
+	*cmd = genlmsg_hdr(h)->cmd;
+	return genlmsg_parse(h, 0, tb, R2C2_A_MAX, pol);
 }
 
 int dnl_rcvbuf(int fd, int want, bool *forced)
@@ -209,8 +221,9 @@ static void ctrl_ev(struct dnl *d, struct nl_msg *msg)
 	struct nlattr *tb[CTRL_ATTR_MAX + 1];
 	struct nlmsghdr *h = nlmsg_hdr(msg);
 
-	if (genlmsg_hdr(h)->cmd != CTRL_CMD_DELFAMILY ||
-	    genlmsg_parse(h, 0, tb, CTRL_ATTR_MAX, NULL) ||
+	if (!genlmsg_valid_hdr(h, 0) ||
+	    genlmsg_hdr(h)->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse(h, 0, tb, CTRL_ATTR_MAX, ctrl_pol) ||
 	    !tb[CTRL_ATTR_FAMILY_NAME] ||
 	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), R2C2_GENL_NAME))
 		return;

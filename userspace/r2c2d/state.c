@@ -107,7 +107,7 @@ int st_load(const char *path, uint16_t node, struct st_ent **e, size_t *n,
 		}
 		if (seen && sscanf(line, "flow %x dst %u demand %u %c", &id,
 				   &dst, &dem, &c) == 3 &&
-		    dst < R2C2_ADDR_NONE && dem != R2C2_DEMAND_UNLIMITED) {
+		    dst < R2C2_ADDR_NONE && dem < R2C2_DEMAND_UNLIMITED) {
 			if (!mine)
 				continue;
 			if (nv == cap) {

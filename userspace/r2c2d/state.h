@@ -38,8 +38,10 @@ struct st_ent {
 int st_save(const char *path, uint16_t node, const struct mx *mx);
 /*
  * Read path into *e (sorted by id, malloc'ed) and *n. A file of another
- * node or none at all gives 0 entries; a line that does not parse gives
- * -EINVAL with the file and line in err, and no entries.
+ * node or none at all gives 0 entries; a line that does not parse (a
+ * demand that is not below R2C2_DEMAND_UNLIMITED among them: no flow
+ * event carries it) gives -EINVAL with the file and line in err, and no
+ * entries.
  * Return: 0 (also when path does not exist) or -errno.
  */
 int st_load(const char *path, uint16_t node, struct st_ent **e, size_t *n,

@@ -524,6 +524,35 @@ static void dense_torus(void)
 }
 
 /*
+ * One VLB flow on a torus, as "r2c2ctl alloc --topology torus:4x4" gets
+ * it from a flow file of one line (flowfile_fuzz): every class on the
+ * torus's shared tables, no inverse index, and the late index was set
+ * at NULL + 0 (UBSan under clang: "applying zero offset to null
+ * pointer"; gcc's UBSan does not check it)
+ */
+static void one_vlb_flow(void)
+{
+	struct r2c2_topo *t = NULL;
+	struct r2c2_rtab *rt = NULL;
+	struct r2c2_flow f = { .src = 3, .dst = 12, .rproto = R2C2_RP_VLB,
+			       .weight = 1 };
+	struct r2c2_check chk;
+	double x = 0, xb = 0;
+	char err[128];
+
+	ok(r2c2_topo_parse(&t, "torus:4x4", 10e9, err, sizeof(err)) == 0 &&
+	   r2c2_rtab_new(&rt, t) == 0, "torus:4x4 and its tables");
+	ok(r2c2_maxmin(rt, &f, 1, 0.05, &x, NULL) == 0 &&
+	   r2c2_maxmin_baseline(t, &f, 1, 0.05, &xb) == 0 &&
+	   fabs(x - xb) < 1e-9 * 10e9,
+	   "one VLB flow: engine == baseline (%g, %g)", x, xb);
+	ok(r2c2_maxmin_check(rt, &f, 1, 0.05, &x, 1e-9, &chk) == 0,
+	   "one VLB flow: certificate (%s)", chk.why ? chk.why : "ok");
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
+/*
  * torus:2, the ring of two nodes r2c2d builds for a two-node rack: with
  * so few links a protocol without classes met the threshold of the
  * offset masks, and its average entries per class divided by zero
@@ -570,6 +599,7 @@ static void two_node_ring(void)
 
 int main(void)
 {
+	one_vlb_flow();
 	two_node_ring();
 	figure3_and_extensions();
 	figure4();

@@ -643,5 +643,31 @@ flow 0x00000007 rate 1500bit (safe) qlen 0 backlog 0b packets 1 bytes 70 drops 2
 replay qflows -j qflow show
 json_check "qflow show -j" 'd[0] == {"flow": "0x0000001a", "dst": 5, "sport": 20000, "dport": 9, "rate": 4000000, "state": "set", "lease_ms": 1500, "qlen": 3, "backlog": 3126, "packets": 10, "bytes": 10420, "drops": 0, "age_ms": 1} and d[1]["state"] == "safe" and "sport" not in d[1]'
 
+# ---- daemon show: r2c2d's answer, whoever sends it --------------------------
+# serve_answer SOCKET FILE: answer one client on the abstract SOCKET with
+# FILE, as r2c2d would (any local user may listen there when no r2c2d does)
+serve_answer() {
+	python3 - "$1" "$2" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind("\0" + sys.argv[1][1:])
+s.listen(1)
+s.settimeout(30)
+open(sys.argv[2] + ".up", "w").close()
+c, _ = s.accept()
+c.recv(64)
+c.sendall(open(sys.argv[2], "rb").read())
+c.close()
+PY
+	srv=$!
+	for _ in $(seq 100); do [ -e "$2.up" ] && break; sleep 0.05; done
+}
+# an answer nested a million deep overflowed the stack of the text printer
+printf '%*s\n' 1000000 '' | tr ' ' '[' >"$T/deep.json"
+serve_answer "@r2c2ctl-test-$$" "$T/deep.json"
+R2C2D_SOCKET="@r2c2ctl-test-$$" run daemon show
+wait "$srv"
+expect_rc "daemon show: an answer nested a million deep is printed, not a crash" 0
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -930,6 +930,32 @@ static void ctl__json_escaping(void)
 	daemon_free(&d);
 }
 
+/*
+ * Bytes that are not UTF-8 went into the unknown-command answer as they
+ * came: no JSON (RFC 8259 wants UTF-8), and a strict client's parser
+ * refuses the whole answer (ctl_fuzz). Each such byte is U+FFFD now, as
+ * r2c2ctl's own JSON writer has it; UTF-8 passes as sent.
+ */
+static void ctl__json_utf8(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	/* a lone lead byte, an e acute, a surrogate, an overlong '/' */
+	static const char cmd[] = "\xf1\xc3\xa9\xed\xa0\x80x\xc0\xaf\n";
+	static const char want[] =
+		"{\"error\":\"unknown command '\\ufffd\xc3\xa9\\ufffd\\ufffd\\ufffdx"
+		"\\ufffd\\ufffd' (show, matrix)\"}\n";
+	char out[1024];
+	ssize_t r;
+
+	daemon_on(&d, 0, dims, 1);
+	r = ctl_ask(&d, cmd, strlen(cmd), out, sizeof(out));
+	ok(r > 0 && !strcmp(out, want),
+	   "bytes that are not UTF-8 are answered as U+FFFD, UTF-8 as sent (%s)",
+	   r > 0 ? out : "no answer");
+	daemon_free(&d);
+}
+
 static uint32_t demand_of(const struct r2c2d *d, uint16_t src, uint32_t id)
 {
 	uint32_t i = mx_find(&d->mx, src, id);
@@ -1230,6 +1256,7 @@ int main(void)
 	kernel__rcvbuf();
 	topo__retry_backoff();
 	ctl__json_escaping();
+	ctl__json_utf8();
 	event__own_echo();
 	tables__cache_bound();
 	ctl__access();
