@@ -27,25 +27,27 @@ struct alloc_args {
 
 static void alloc_usage(FILE *f)
 {
-	fputs("Usage: r2c2ctl [-j] alloc --topology SPEC --flows FILE\n"
-	      "                [--policy maxmin|propfair] [--headroom H] [--capacity RATE]\n"
+	fputs("Usage: r2c2ctl [-j] alloc topology SPEC flows FILE\n"
+	      "                [ policy { maxmin | propfair } ] [ headroom H ] [ capacity RATE ]\n"
 	      "SPEC := torus:K1[xK2[xK3]] | mesh:K1[xK2[xK3]] | file:PATH | PATH, K: 2..255\n"
 	      "FILE: one flow a line, SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb]\n"
 	      "      [demand=RATE] [long]; '#' comments. W: 1..255. Rates take k/M/G/T\n"
 	      "suffixes. Prints each flow's rate (bit/s). Defaults: maxmin, headroom 0.05,\n"
-	      "capacity 10G per directed link.\n", f);
+	      "capacity 10G per directed link. Each keyword may also be written as a long\n"
+	      "option (--topology SPEC, --flows FILE, ...).\n", f);
 }
 
 static void rs_usage(FILE *f)
 {
-	fputs("Usage: r2c2ctl [-j] route-select --topology SPEC --flows FILE\n"
-	      "                [--policy maxmin|propfair] [--headroom H] [--capacity RATE]\n"
-	      "                [--utility sum|min] [--protos rps,vlb,dor] [--seed N]\n"
-	      "                [--population N] [--mutation P] [--generations N]\n"
-	      "                [--stall N] [--time-budget MS] [--threads N]\n"
+	fputs("Usage: r2c2ctl [-j] route-select topology SPEC flows FILE\n"
+	      "                [ policy { maxmin | propfair } ] [ headroom H ] [ capacity RATE ]\n"
+	      "                [ utility { sum | min } ] [ protos rps,vlb,dor ] [ seed N ]\n"
+	      "                [ population N ] [ mutation P ] [ generations N ]\n"
+	      "                [ stall N ] [ time-budget MS ] [ threads N ]\n"
 	      "Chooses a routing protocol for every long flow (every flow if no\n"
 	      "line says 'long') with the genetic search of R2C2 §3.4 and compares\n"
-	      "its utility with all-RPS, all-VLB, all-DOR and a random assignment.\n", f);
+	      "its utility with all-RPS, all-VLB, all-DOR and a random assignment.\n"
+	      "Each keyword may also be written as a long option (--topology SPEC, ...).\n", f);
 }
 
 static int parse_double(const char *opt, const char *s, double lo, double hi,
@@ -75,7 +77,11 @@ static int parse_ulong(const char *opt, const char *s, unsigned long max,
 	return 0;
 }
 
-/* the options alloc (and route-select) take, with what their value is */
+/*
+ * the options alloc (and route-select) take, with what their value is:
+ * each a keyword (the name without its "--", as iproute2 and the rest of
+ * r2c2ctl write them) or the long option
+ */
 static const struct alloc_opt {
 	const char *name, *arg, *what;
 	bool rs;	/* route-select only */
@@ -101,7 +107,9 @@ static const struct alloc_opt *find_opt(const char *name, bool rs)
 	size_t i;
 
 	for (i = 0; i < sizeof(alloc_opts) / sizeof(alloc_opts[0]); i++)
-		if (!strcmp(name, alloc_opts[i].name) && (rs || !alloc_opts[i].rs))
+		if ((!strcmp(name, alloc_opts[i].name) ||
+		     !strcmp(name, alloc_opts[i].name + 2)) &&
+		    (rs || !alloc_opts[i].rs))
 			return &alloc_opts[i];
 	return NULL;
 }
@@ -113,9 +121,9 @@ static int opt_missing(const char *name, bool rs, bool given)
 	const char *cmd = rs ? "route-select" : "alloc";
 
 	if (given)
-		return usage_error("%s: \"%s\" needs a value: %s (%s)", cmd, d->name,
+		return usage_error("%s: \"%s\" needs a value: %s (%s)", cmd, d->name + 2,
 				   d->arg, d->what);
-	return usage_error("%s: %s %s is required (%s)", cmd, d->name, d->arg, d->what);
+	return usage_error("%s: %s %s is required (%s)", cmd, d->name + 2, d->arg, d->what);
 }
 
 /* returns 0, or the exit status of a usage error; *help set on "help" */
@@ -132,6 +140,7 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 	*help = false;
 	for (i = 0; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		const struct alloc_opt *d;
 		unsigned long u;
 		bool has = true;
 
@@ -144,35 +153,38 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 			print_init(true, opts.pretty);
 			continue;
 		}
-		if (!find_opt(o, rs))
+		d = find_opt(o, rs);
+		if (!d)
 			return unknown_arg(o);
 		if (!v)
-			return opt_missing(o, rs, true);
-		if (!strcmp(o, "--topology")) {
+			return opt_missing(d->name, rs, true);
+		/* the keyword, whichever form was written */
+		o = d->name + 2;
+		if (!strcmp(o, "topology")) {
 			a->topology = v;
-		} else if (!strcmp(o, "--flows")) {
+		} else if (!strcmp(o, "flows")) {
 			a->flows = v;
-		} else if (!strcmp(o, "--policy")) {
+		} else if (!strcmp(o, "policy")) {
 			if (!strcmp(v, "maxmin"))
 				a->policy = R2C2_POL_MAXMIN;
 			else if (!strcmp(v, "propfair"))
 				a->policy = R2C2_POL_PROPFAIR;
 			else
 				return invalid_arg(o, v, "expected maxmin or propfair");
-		} else if (!strcmp(o, "--headroom")) {
+		} else if (!strcmp(o, "headroom")) {
 			if (parse_double(o, v, 0, 0.999999, &a->headroom))
 				return R2C2CTL_EXIT_USAGE;
-		} else if (!strcmp(o, "--capacity")) {
+		} else if (!strcmp(o, "capacity")) {
 			if (r2c2_parse_rate(v, &a->capacity) || !(a->capacity > 0))
 				return invalid_arg(o, v, "expected a rate such as 10G, 0 < RATE <= 1e18 bit/s");
-		} else if (rs && !strcmp(o, "--utility")) {
+		} else if (rs && !strcmp(o, "utility")) {
 			if (!strcmp(v, "sum"))
 				a->ga.utility = R2C2_UTIL_SUM;
 			else if (!strcmp(v, "min"))
 				a->ga.utility = R2C2_UTIL_MIN;
 			else
 				return invalid_arg(o, v, "expected sum or min");
-		} else if (rs && !strcmp(o, "--protos")) {
+		} else if (rs && !strcmp(o, "protos")) {
 			/* 63 characters: the limit the messages and r2c2ctl.8 give */
 			char buf[64], *save = NULL, *t;
 
@@ -189,32 +201,32 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 			}
 			if (!a->ga.protos)
 				return invalid_arg(o, v, "no protocol");
-		} else if (rs && !strcmp(o, "--seed")) {
+		} else if (rs && !strcmp(o, "seed")) {
 			if (parse_ulong(o, v, ~0ul, &u))
 				return R2C2CTL_EXIT_USAGE;
 			a->ga.seed = u;
-		} else if (rs && !strcmp(o, "--population")) {
+		} else if (rs && !strcmp(o, "population")) {
 			if (parse_ulong(o, v, 100000, &u) || u < 2)
 				return u < 2 ? invalid_arg(o, v, "at least 2") : R2C2CTL_EXIT_USAGE;
 			a->ga.population = (unsigned int)u;
 			if (a->ga.elite > u)
 				a->ga.elite = (unsigned int)u;
-		} else if (rs && !strcmp(o, "--mutation")) {
+		} else if (rs && !strcmp(o, "mutation")) {
 			if (parse_double(o, v, 0, 1, &a->ga.mutation))
 				return R2C2CTL_EXIT_USAGE;
-		} else if (rs && !strcmp(o, "--generations")) {
+		} else if (rs && !strcmp(o, "generations")) {
 			if (parse_ulong(o, v, 10000000, &u))
 				return R2C2CTL_EXIT_USAGE;
 			a->ga.max_gen = (unsigned int)u;
-		} else if (rs && !strcmp(o, "--stall")) {
+		} else if (rs && !strcmp(o, "stall")) {
 			if (parse_ulong(o, v, 10000000, &u))
 				return R2C2CTL_EXIT_USAGE;
 			a->ga.stall_gen = (unsigned int)u;
-		} else if (rs && !strcmp(o, "--time-budget")) {
+		} else if (rs && !strcmp(o, "time-budget")) {
 			if (parse_ulong(o, v, 86400000, &u))
 				return R2C2CTL_EXIT_USAGE;
 			a->ga.time_budget_ms = (unsigned int)u;
-		} else if (rs && !strcmp(o, "--threads")) {
+		} else if (rs && !strcmp(o, "threads")) {
 			if (parse_ulong(o, v, 1024, &u))
 				return R2C2CTL_EXIT_USAGE;
 			a->ga.threads = (unsigned int)u;

@@ -85,9 +85,9 @@ static const struct object objects[] = {
 	{ "reseq",	"reseq",	cmd_reseq,	show_cmds,	"show" },
 	{ "daemon",	"daemon",	cmd_daemon,	show_cmds,	"show [ socket PATH ]" },
 	{ "matrix",	"matrix",	cmd_matrix,	show_cmds,	"show [ socket PATH ]" },
-	{ "alloc",	"alloc",	cmd_alloc,	NULL,		"--topology SPEC --flows FILE [ --policy maxmin|propfair ] ..." },
-	{ "route-select", "route-select", cmd_route_select, NULL,	"--topology SPEC --flows FILE [ --utility sum|min ] ..." },
-	{ "path",	"path",	cmd_path,	path_cmds,	"weights --topology SPEC [ --routing PROTO ] SRC DST" },
+	{ "alloc",	"alloc",	cmd_alloc,	NULL,		"topology SPEC flows FILE [ policy maxmin|propfair ] ..." },
+	{ "route-select", "route-select", cmd_route_select, NULL,	"topology SPEC flows FILE [ utility sum|min ] ..." },
+	{ "path",	"path",	cmd_path,	path_cmds,	"weights topology SPEC [ routing PROTO ] SRC DST" },
 };
 
 #define N_OBJECTS (sizeof(objects) / sizeof(objects[0]))

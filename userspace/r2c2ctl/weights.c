@@ -21,13 +21,14 @@
 
 static void usage(FILE *f)
 {
-	fputs("Usage: r2c2ctl [-j] path weights --topology SPEC [ --routing PROTO ] SRC DST\n"
+	fputs("Usage: r2c2ctl [-j] path weights topology SPEC [ routing PROTO ] SRC DST\n"
 	      "where  SPEC  := torus:K1[xK2[xK3]] | mesh:K1[xK2[xK3]] | file:PATH | PATH\n"
 	      "       PROTO := { rps | dor | vlb } (default rps)\n"
 	      "       SRC, DST := node indices of the topology, SRC != DST\n"
 	      "Prints every directed link (node, port) one packet from SRC to DST\n"
 	      "uses, with its expected number of crossings, as the kernel samples\n"
-	      "routes (common/paths.c). Needs no kernel module.\n", f);
+	      "routes (common/paths.c). Needs no kernel module. topology and routing\n"
+	      "may also be written --topology and --routing.\n", f);
 }
 
 /* node index: decimal, < n */
@@ -71,15 +72,15 @@ static int path_weights(int argc, char **argv)
 		if (!strcmp(o, "-j") || !strcmp(o, "--json")) {
 			opts.json = true;
 			print_init(true, opts.pretty);
-		} else if (!strcmp(o, "--topology")) {
+		} else if (!strcmp(o, "topology") || !strcmp(o, "--topology")) {
 			NEXT_ARG();
 			if (spec)
-				return duplicate_arg("--topology");
+				return duplicate_arg("topology");
 			spec = *argv;
-		} else if (!strcmp(o, "--routing")) {
+		} else if (!strcmp(o, "routing") || !strcmp(o, "--routing")) {
 			NEXT_ARG();
 			if (have_rp)
-				return duplicate_arg("--routing");
+				return duplicate_arg("routing");
 			if (parse_rproto(*argv, &rp))
 				return R2C2CTL_EXIT_USAGE;
 			have_rp = true;
@@ -92,7 +93,7 @@ static int path_weights(int argc, char **argv)
 		}
 	}
 	if (!spec)
-		return usage_error("path weights: missing --topology SPEC");
+		return usage_error("path weights: missing topology SPEC");
 	if (nwords < 2)
 		return usage_error("path weights: missing %s", nwords ? "DST" : "SRC and DST");
 

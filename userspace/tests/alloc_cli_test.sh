@@ -132,17 +132,27 @@ bad "missing flow file" "nosuch.flows" alloc --topology torus:4x4 --flows "$T/no
 printf '1 2\n' >"$T/unreach.flows"
 bad "unreachable pair" "unreach.flows:1: node 1 cannot reach node 2" alloc --topology "$T/fig4.topo" --flows "$T/unreach.flows"
 # a missing option or value names the option and what it takes
-bad "no --flows: the option and what it takes" 'alloc: --flows FILE is required (the flow file, one flow a line)' alloc --topology torus:4x4
-bad "--flows without a value: the option and what it takes" 'alloc: "--flows" needs a value: FILE (the flow file, one flow a line)' alloc --topology torus:4x4 --flows
-bad "route-select without --topology: the option and its forms" 'route-select: --topology SPEC is required (torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH)' route-select --flows "$T/jw.flows"
-bad "--seed without a value: the option and its range" 'route-select: "--seed" needs a value: N (0..18446744073709551615)' route-select --topology torus:4x4 --flows "$T/jw.flows" --seed
+bad "no --flows: the option and what it takes" 'alloc: flows FILE is required (the flow file, one flow a line)' alloc --topology torus:4x4
+bad "--flows without a value: the option and what it takes" 'alloc: "flows" needs a value: FILE (the flow file, one flow a line)' alloc --topology torus:4x4 --flows
+bad "route-select without --topology: the option and its forms" 'route-select: topology SPEC is required (torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH)' route-select --flows "$T/jw.flows"
+bad "--seed without a value: the option and its range" 'route-select: "seed" needs a value: N (0..18446744073709551615)' route-select --topology torus:4x4 --flows "$T/jw.flows" --seed
 bad "an unknown option last is unknown, not missing a value" 'unknown argument "--bogus"' alloc --topology torus:4x4 --flows "$T/jw.flows" --bogus
 # --protos: at most 63 characters; longer lists were cut there silently
 p63=$(printf 'rps,dor,vlb,%.0s' 1 2 3 4 5)rps
 "$R" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63" >/dev/null 2>"$T/err"; rc=$?
 check "--protos of 63 characters accepted (got $rc)" "[ $rc = 0 ]"
-bad "--protos of 64 characters refused with the limit" "invalid --protos \"$p63,\" (at most 63 characters, a comma list of rps, dor, vlb)" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,"
-bad "--protos with an unknown protocol past character 63 refused" "invalid --protos \"$p63,dor,bogus\" (at most 63 characters" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,dor,bogus"
+bad "--protos of 64 characters refused with the limit" "invalid protos \"$p63,\" (at most 63 characters, a comma list of rps, dor, vlb)" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,"
+bad "--protos with an unknown protocol past character 63 refused" "invalid protos \"$p63,dor,bogus\" (at most 63 characters" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,dor,bogus"
+# keywords as in the rest of r2c2ctl (iproute2's grammar); the long
+# options stay as aliases and give the same answer
+a=$("$R" -j alloc --topology torus:4x4 --flows "$T/jw.flows" --policy propfair --headroom 0.1 --capacity 1G 2>&1)
+b=$("$R" -j alloc topology torus:4x4 flows "$T/jw.flows" policy propfair headroom 0.1 capacity 1G 2>&1)
+check "alloc: keywords and long options give the same rates" "[ -n \"\$a\" ] && [ \"\$a\" = \"\$b\" ]"
+a=$("$R" -j route-select --topology torus:4x4 --flows "$T/jw.flows" --seed 7 --protos rps,dor --generations 5 --threads 1 2>&1)
+b=$("$R" -j route-select topology torus:4x4 flows "$T/jw.flows" seed 7 protos rps,dor generations 5 threads 1 2>&1)
+check "route-select: keywords and long options give the same choice" "[ -n \"\$a\" ] && [ \"\$a\" = \"\$b\" ]"
+bad "a keyword's value checked as the option's" 'invalid headroom "2" (out of range' alloc topology torus:4x4 flows "$T/jw.flows" headroom 2
+bad "a route-select keyword is not an alloc one" 'unknown argument "seed"' alloc topology torus:4x4 flows "$T/jw.flows" seed 3
 # a NUL byte: named with its line and column, not taken for a long line
 printf '0 1\n0 1\0 weight=2\n' >"$T/nul.flows"
 bad "NUL byte in a flow file: line and column" "nul.flows:2: NUL byte at column 4" alloc --topology torus:4x4 --flows "$T/nul.flows"

@@ -95,9 +95,18 @@ else
 	for i in 1 2 3 4 5 6; do echo "ok $((n += 1)) - JSON checks # SKIP jq not installed"; done
 fi
 
+# keywords as in the rest of r2c2ctl; the long options are aliases
+run -j path weights --topology torus:3x3x3 --routing vlb 0 13
+cp "$T/out" "$T/long.json"
+run -j path weights topology torus:3x3x3 routing vlb 0 13
+check "keywords topology and routing: the same answer as --topology, --routing" \
+	'[ $rc = 0 ] && [ -s "$T/out" ] && cmp -s "$T/out" "$T/long.json"'
+run path weights topology torus:3x3 routing dor topology torus:4x4 0 1
+check "a keyword given twice: usage error (2)" '[ $rc = 2 ] && grep -q "topology" "$T/err"'
+
 # --- errors ----------------------------------------------------------------
 run path weights 0 1
-check "no --topology: usage error (2)" '[ $rc = 2 ] && grep -q "missing --topology" "$T/err"'
+check "no --topology: usage error (2)" '[ $rc = 2 ] && grep -q "missing topology SPEC" "$T/err"'
 run path weights --topology torus:3x3 0
 check "no DST: usage error (2)" '[ $rc = 2 ] && grep -q "missing DST" "$T/err"'
 run path weights --topology torus:3x3 0 9
