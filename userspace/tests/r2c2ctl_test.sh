@@ -662,12 +662,52 @@ PY
 	srv=$!
 	for _ in $(seq 100); do [ -e "$2.up" ] && break; sleep 0.05; done
 }
+# answer NAME FILE [ARGS]: daemon show (or ARGS) against FILE as the answer
+answer() {
+	local f=$2
+	shift 2
+	serve_answer "@r2c2ctl-test-$$" "$f"
+	R2C2D_SOCKET="@r2c2ctl-test-$$" run "${@:-daemon show}"
+	wait "$srv"
+	rm -f "$f.up"
+}
 # an answer nested a million deep overflowed the stack of the text printer
 printf '%*s\n' 1000000 '' | tr ' ' '[' >"$T/deep.json"
-serve_answer "@r2c2ctl-test-$$" "$T/deep.json"
-R2C2D_SOCKET="@r2c2ctl-test-$$" run daemon show
-wait "$srv"
-expect_rc "daemon show: an answer nested a million deep is printed, not a crash" 0
+answer deep "$T/deep.json" daemon show
+expect_rc "daemon show: an answer nested a million deep is refused, not a crash" 1
+grep -q 'not one JSON value' "$T/err" && [ ! -s "$T/out" ]
+rc=$?
+expect_rc "daemon show: ... with a message and nothing printed" 0
+# the text printer reads JSON strings as JSON: escapes decoded, an
+# escaped quote inside a value, \u escapes (a surrogate pair too)
+printf '%s\n' '{"config":{"flow_file":"/etc/a \"b\"\\c","name":"caf\u00e9 \ud83d\ude00"},"n":[1,-2.5e3,true,null]}' >"$T/esc.json"
+answer esc "$T/esc.json" daemon show
+expect_out "daemon show: escaped strings decoded" "
+config:
+flow_file /etc/a \"b\"\\c
+name café 😀
+n:
+  1
+  -2.5e3
+  true
+  null"
+# what is not one JSON value is refused whole, printing nothing
+for bad in '{"a":1' '{"a":1}x' '{"a" 1}' '{"a":01}' '{"a":"\q"}' '{"a":"\ud800"}' "{\"a\":\"$(printf '\t')\"}" '[1,]' ' '; do
+	printf '%s' "$bad" >"$T/bad.json"
+	answer bad "$T/bad.json" daemon show
+	[ "$rc" = 1 ] && grep -q 'not one JSON value' "$T/err" && [ ! -s "$T/out" ]
+	rc=$?
+	expect_rc "daemon show: '$bad' refused, nothing printed" 0
+done
+# r2c2d's error: the message decoded, exit 1; an "error" key deeper is data
+printf '%s\n' '{"error":"permission denied: \"uid 7\""}' >"$T/err.json"
+answer err "$T/err.json" daemon show
+[ "$rc" = 1 ] && grep -qx 'r2c2ctl: r2c2d: permission denied: "uid 7"' "$T/err"
+rc=$?
+expect_rc "daemon show: r2c2d's error message decoded, exit 1" 0
+printf '%s\n' '{"flows":[{"error":"none"}]}' >"$T/nested.json"
+answer nested "$T/nested.json" daemon show
+expect_rc "daemon show: an \"error\" key inside the answer is not an error" 0
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
