@@ -218,7 +218,9 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		"\"failing\":%llu,\"retry_ms\":%u,"
 		"\"cache_bytes\":%zu,\"cache_need_bytes\":%zu,"
 		"\"cache_limit_mb\":%u,\"cache_clears\":%llu,"
-		"\"cache_freed_bytes\":%llu",
+		"\"cache_freed_bytes\":%llu,\"building\":%s,"
+		"\"table_builds\":%llu,\"build_us_last\":%.1f,"
+		"\"build_us_max\":%.1f",
 		t->kind == R2C2_TOPO_TORUS ? "torus" :
 		t->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
 		t == d->ctopo ? "true" : "false", t->n, s->nodes, t->nlinks,
@@ -231,7 +233,10 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 		us(s->follow_ns_max), (unsigned long long)s->failing,
 		s->retry_ms, r2c2d_cache_bytes(d), s->cache_need,
 		d->conf.table_cache_mb, (unsigned long long)s->cache_clears,
-		(unsigned long long)s->cache_freed);
+		(unsigned long long)s->cache_freed,
+		tb_busy(&d->tb) ? "true" : "false",
+		(unsigned long long)d->tb.builds, us(d->tb.ns_last),
+		us(d->tb.ns_max));
 	fputs(",\"last_error\":", f);
 	json_str(f, s->last_error);
 	if (s->rebuilds) {

@@ -842,66 +842,53 @@ static bool topo_is(const struct r2c2_topo *t, uint32_t n,
 	return true;
 }
 
-/* routing tables and allocator state for t; on success they replace d's */
-static int topo_install(struct r2c2d *d, struct r2c2_topo *t)
+/*
+ * Tables a build made (tables.c) replace d's: the graph, its routing
+ * tables and the allocator's state for them. Not while a route search
+ * reads the tables.
+ */
+static void tables_swap(struct r2c2d *d, struct tb_out *o)
 {
-	bool pf = d->conf.policy == R2C2_POL_PROPFAIR;
-	struct r2c2_rtab *rt = NULL;
-	struct r2c2_pf *p = NULL;
-	struct r2c2_ws *ws = NULL;
-	int r;
-
-	r = r2c2_rtab_new(&rt, t);
-	if (!r) {
-		ws = r2c2_ws_new();
-		p = pf ? r2c2_pf_new(rt, NULL) : NULL;
-		if (!ws || (pf && !p))
-			r = -ENOMEM;
-	}
-	if (r) {
-		r2c2_pf_free(p);
-		r2c2_ws_free(ws);
-		r2c2_rtab_free(rt);
-		return r;
-	}
 	r2c2_pf_free(d->pf);
 	r2c2_ws_free(d->ws);
 	r2c2_rtab_free(d->rt);
 	if (d->topo != d->ctopo)
 		r2c2_topo_free(d->topo);
-	d->topo = t;
-	d->rt = rt;
-	d->ws = ws;
-	d->pf = p;
+	d->topo = o->t;
+	d->rt = o->rt;
+	d->ws = o->ws;
+	d->pf = o->pf;
+	memset(o, 0, sizeof(*o));
 	/* a new cache: what the flows need is measured again */
 	d->ts.cache_need = 0;
 	d->ts.cache_measure = true;
-	return 0;
 }
 
 /*
- * d->reach[a]: node a is in the graph the kernel routes on, that is, a
- * path of its links leads from this node to a (breadth first over nbr,
- * n addresses). Addresses the graph does not name are not reachable.
+ * reach[a] (TOPO_MAX_NODES entries): node a is in the graph the kernel
+ * routes on, that is, a path of its links leads from this node to a
+ * (breadth first over nbr, n addresses). Addresses the graph does not
+ * name are not reachable.
  */
-static void reach_from(struct r2c2d *d, const uint16_t *nbr, uint32_t n)
+static void reach_from(struct r2c2d *d, const uint16_t *nbr, uint32_t n,
+		       uint8_t *reach)
 {
 	uint16_t *q = d->reach_q;
 	uint32_t head = 0, tail = 0, a, p;
 	uint16_t b;
 
-	memset(d->reach, 0, sizeof(d->reach));
+	memset(reach, 0, TOPO_MAX_NODES);
 	if (d->node.addr >= n)
 		return;
-	d->reach[d->node.addr] = 1;
+	reach[d->node.addr] = 1;
 	q[tail++] = (uint16_t)d->node.addr;
 	while (head < tail) {
 		a = q[head++];
 		for (p = 0; p < R2C2_MAX_PORTS; p++) {
 			b = nbr[(size_t)a * R2C2_MAX_PORTS + p];
-			if (b >= n || d->reach[b])
+			if (b >= n || reach[b])
 				continue;
-			d->reach[b] = 1;
+			reach[b] = 1;
 			q[tail++] = b;
 		}
 	}
@@ -929,23 +916,24 @@ static void topo_changed(struct r2c2d *d)
 
 /*
  * Read the graph the kernel routes on (TOPO_GET: its current tables) and,
- * when it is not the allocator's, install it: the configured topology
- * when the graph is exactly that (a torus keeps its symmetric tables),
- * else the graph itself, with the configured capacities (link_cap()).
- * r2c2.ko routes on the discovered graph whether or not a torus was
- * declared, so the allocator does too. Not while a route search runs
- * (the worker reads the tables).
+ * when it is not the allocator's, start building tables for it (tables.c,
+ * in a worker; tables_collect() swaps them in): for the configured
+ * topology when the graph is exactly that (a torus keeps its symmetric
+ * tables), else for the graph itself, with the configured capacities
+ * (link_cap()). r2c2.ko routes on the discovered graph whether or not a
+ * torus was declared, so the allocator does too. Not while a route
+ * search runs (the worker reads the tables) or a build is under way.
  *
- * Return: 1 installed, 0 unchanged, -ENOENT the kernel has no tables,
- * or another negative error (the old tables stay; -EIO: TOPO_GET failed),
- * with why in d->ts.last_error.
+ * Return: 1 a build started, 0 unchanged, -ENOENT the kernel has no
+ * tables, or another negative error (the old tables stay; -EIO: TOPO_GET
+ * failed), with why in d->ts.last_error.
  */
 static int topo_sync(struct r2c2d *d)
 {
 	size_t i, nl = (size_t)TOPO_MAX_NODES * R2C2_MAX_PORTS;
 	uint16_t *nbr = malloc(nl * sizeof(*nbr));
 	double *cap = calloc(nl, sizeof(*cap));
-	struct r2c2_topo *t = NULL;
+	const struct r2c2_topo *ct = NULL;
 	uint32_t n = 0, nodes = 0;
 	int r = -ENOMEM;
 
@@ -969,35 +957,40 @@ static int topo_sync(struct r2c2d *d)
 			cap[i] = link_cap(d, (uint32_t)(i / R2C2_MAX_PORTS),
 					  (uint32_t)(i % R2C2_MAX_PORTS), nbr[i]);
 	d->ts.nodes = nodes;
-	reach_from(d, nbr, n);
-	if (topo_is(d->topo, n, nbr, cap))
+	if (topo_is(d->topo, n, nbr, cap)) {
+		reach_from(d, nbr, n, d->reach);
 		goto out;	/* r = 0 */
-	if (topo_is(d->ctopo, n, nbr, cap))
-		t = d->ctopo;
-	else
-		r = r2c2_topo_from_adj(&t, (u16)n, nbr, cap);
-	if (r) {
+	}
+	if (topo_is(d->ctopo, n, nbr, cap)) {
+		ct = d->ctopo;
+	} else {
 		/* say which link: a neighbour the dump did not name */
 		for (i = 0; i < nl && (nbr[i] == R2C2_IDX_NONE || nbr[i] < n); i++)
 			;
-		if (r == -EINVAL && i < nl)
+		if (i < nl) {
 			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
 				 "node %zu port %zu names neighbour %u, not one of the graph's %u addresses (r2c2d takes 0..%u)",
 				 i / R2C2_MAX_PORTS, i % R2C2_MAX_PORTS, nbr[i],
 				 n, TOPO_MAX_NODES - 1);
-		else
-			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
-				 "a graph of %u addresses: %s", n, strerror(-r));
-	} else {
-		r = topo_install(d, t);
-		if (r)
-			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
-				 "routing tables for a graph of %u addresses: %s",
-				 n, strerror(-r));
+			r = -EINVAL;
+			goto out;
+		}
 	}
-	if (r && t != d->ctopo)
-		r2c2_topo_free(t);
-	if (!r)
+	/* applied when the tables are swapped in, with the flows' fate */
+	reach_from(d, nbr, n, d->tb_reach);
+	d->tb_nodes = n;
+	d->tb_dirty_ns = d->topo_dirty_ns;
+	r = tb_start(&d->tb, ct, ct ? NULL : nbr, ct ? NULL : cap, n,
+		     d->conf.policy == R2C2_POL_PROPFAIR);
+	if (!ct) {
+		nbr = NULL;	/* the build's now */
+		cap = NULL;
+	}
+	if (r)
+		snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+			 "routing tables for a graph of %u addresses: %s", n,
+			 strerror(-r));
+	else
 		r = 1;
 out:
 	free(nbr);
@@ -1065,11 +1058,65 @@ static void topo_read_ok(struct r2c2d *d)
 	d->topo_retry_ns = 0;
 }
 
+/*
+ * A table build (topo_sync()) is over: its tables replace the old ones,
+ * as the kernel's graph changed; wait: join the worker whatever it takes
+ * (else only once it is over). Not while a route search reads the old
+ * tables: its end wakes the loop, which comes back here. A build that
+ * failed leaves the old tables and is retried as a failed read.
+ */
+static void tables_collect(struct r2c2d *d, bool wait)
+{
+	char prev[sizeof(d->ts.last_error)];
+	struct tb_out o;
+	struct timespec ts;
+	uint64_t now;
+	int r;
+
+	if (tb_join(&d->tb, wait) || rs_busy(&d->rs))
+		return;
+	memcpy(prev, d->ts.last_error, sizeof(prev));
+	r = tb_take(&d->tb, &o);
+	now = r2c2d_now();
+	if (r) {
+		snprintf(d->ts.last_error, sizeof(d->ts.last_error),
+			 "routing tables for a graph of %u addresses: %s",
+			 d->tb_nodes, strerror(-r));
+		d->ts.errors++;
+		topo_failed(d, now, r, prev);
+		return;
+	}
+	tables_swap(d, &o);
+	memcpy(d->reach, d->tb_reach, sizeof(d->reach));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	d->ts.rebuilds++;
+	d->ts.rebuild_ns = now;
+	d->ts.rebuild_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+				(uint64_t)ts.tv_nsec;
+	topo_changed(d);
+	d->mx.gen++;	/* a round on the new tables */
+	/*
+	 * timed to the first round after it, from the first of the bursts
+	 * since the last round; only with flows of our own (else the first
+	 * round waits for a flow, not for the tables) and not at the start
+	 * (it waits for warmup_ms)
+	 */
+	if (now < d->warm_until_ns || !d->mx.own)
+		d->ts.burst_ns = 0;
+	else if (!d->ts.burst_ns)
+		d->ts.burst_ns = d->tb_dirty_ns;
+	if (d->verbose)
+		fprintf(stderr, "r2c2d: tables rebuilt in %.1f ms: %s, %u nodes, %u links\n",
+			(double)d->tb.ns_last / 1e6,
+			d->topo->kind == R2C2_TOPO_TORUS ? "torus" :
+			d->topo->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
+			d->topo->n, d->topo->nlinks);
+}
+
 /* a burst of TOPO_EVENTs is over: follow the kernel */
 static void topo_step(struct r2c2d *d, uint64_t now)
 {
 	char prev[sizeof(d->ts.last_error)];
-	struct timespec ts;
 	int r;
 
 	memcpy(prev, d->ts.last_error, sizeof(prev));
@@ -1077,25 +1124,7 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 	d->ts.syncs++;
 	d->ts.sync_ns_last = r2c2d_now() - now;
 	d->topo_dirty = false;
-	if (r == 1) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		d->ts.rebuilds++;
-		d->ts.rebuild_ns = now;
-		d->ts.rebuild_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull +
-					(uint64_t)ts.tv_nsec;
-		topo_changed(d);
-		d->mx.gen++;	/* a round on the new tables */
-		/*
-		 * timed to the first round after it, from the first of the
-		 * bursts since the last round; only with flows of our own
-		 * (else the first round waits for a flow, not for the
-		 * tables) and not at the start (it waits for warmup_ms)
-		 */
-		if (now < d->warm_until_ns || !d->mx.own)
-			d->ts.burst_ns = 0;
-		else if (!d->ts.burst_ns)
-			d->ts.burst_ns = d->topo_dirty_ns;
-	} else if (r < 0) {
+	if (r < 0) {
 		d->ts.errors++;
 		/* no tables yet: their TOPO_EVENT will come; else retry */
 		if (r != -ENOENT)
@@ -1105,7 +1134,8 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 		topo_read_ok(d);
 	if (d->verbose)
 		fprintf(stderr, "r2c2d: topology %s: %s, %u nodes, %u links, tables gen %u (%d)\n",
-			r == 1 ? "rebuilt" : r ? "not read" : "unchanged",
+			r == 1 ? "changed, tables being built" :
+			r ? "not read" : "unchanged",
 			d->topo->kind == R2C2_TOPO_TORUS ? "torus" :
 			d->topo->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
 			d->topo->n, d->topo->nlinks, d->ts.last_gen, r);
@@ -1115,13 +1145,26 @@ static void topo_step(struct r2c2d *d, uint64_t now)
 
 static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 {
+	struct tb_out o;
 	int r;
 
 	r = conf_topo(d, err, errlen);
 	if (r)
 		return r;
 	if (!d->ctopo) {
+		/* the first tables: waited for, the loop needs them */
 		r = topo_sync(d);
+		if (r == 1) {
+			tb_join(&d->tb, true);
+			r = tb_take(&d->tb, &o);
+			if (r)
+				snprintf(d->ts.last_error,
+					 sizeof(d->ts.last_error),
+					 "routing tables for a graph of %u addresses: %s",
+					 d->tb_nodes, strerror(-r));
+		} else if (!r) {
+			r = -ENOENT;	/* not reached: there were no tables */
+		}
 		if (r < 0) {
 			snprintf(err, errlen,
 				 "no topology: set 'topology' or let discovery finish (%s)",
@@ -1129,9 +1172,14 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 				 d->ts.last_error);
 			return r;
 		}
+		tables_swap(d, &o);
+		memcpy(d->reach, d->tb_reach, sizeof(d->reach));
 		return 0;
 	}
-	r = topo_install(d, d->ctopo);
+	r = tb_build(d->ctopo, NULL, NULL, 0,
+		     d->conf.policy == R2C2_POL_PROPFAIR, &o);
+	if (!r)
+		tables_swap(d, &o);
 	if (r) {
 		snprintf(err, errlen, "routing tables: %s", strerror(-r));
 		return r;
@@ -1471,7 +1519,10 @@ static void tick(struct r2c2d *d)
 	}
 	if (rs_busy(&d->rs))
 		route_collect(d, false);
-	if (d->topo_dirty && !rs_busy(&d->rs) && now >= topo_due(d))
+	if (tb_busy(&d->tb))
+		tables_collect(d, false);
+	if (d->topo_dirty && !rs_busy(&d->rs) && !tb_busy(&d->tb) &&
+	    now >= topo_due(d))
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
@@ -1533,7 +1584,8 @@ static uint64_t at_most(uint64_t a, uint64_t b)
  * - a resync (ENOBUFS, start): now;
  * - TOPO_EVENT: reading the kernel's graph, TOPO_HOLDOFF_MS after the
  *   first event of a burst (when no route search runs: its end wakes
- *   the loop), or a failed read's retry (topo_due());
+ *   the loop; and no table build: its end too), or a failed read's
+ *   retry (topo_due()); a table build that is over: now;
  * - sampling our own flows (demand_interval_ms, else refresh_ms), the
  *   REFRESH of our own flows (refresh_ms), expiry (every 100 ms), the
  *   lease check (lease_refresh_ms / 4);
@@ -1573,8 +1625,11 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 			r = b;
 		t = at_most(t, r > d->warm_until_ns ? r : d->warm_until_ns);
 	}
-	if (d->topo_dirty && !rs_busy(&d->rs))
+	if (d->topo_dirty && !rs_busy(&d->rs) && !tb_busy(&d->tb))
 		t = at_most(t, topo_due(d));
+	/* new tables wait for a route search's end (which wakes the loop) */
+	if (tb_over(&d->tb) && !rs_busy(&d->rs))
+		return now;
 	if (d->conf.ga_interval_ms && d->topo->n) {
 		uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall, slot;
 		struct timespec ts;
@@ -1608,7 +1663,10 @@ static int daemon_alloc(struct r2c2d *d)
  */
 static int daemon_setup(struct r2c2d *d, char *err, size_t errlen)
 {
-	int r = build_topo(d, err, errlen);
+	int r;
+
+	tb_init(&d->tb);
+	r = build_topo(d, err, errlen);
 
 	if (r)
 		return r;
@@ -1740,7 +1798,7 @@ int main(int argc, char **argv)
 		d.conf.cpu_budget, d.conf.cpu_budget > 0 ? "" : " (none)");
 	log_rcvbuf(&d);
 	while (!stop) {
-		struct pollfd p[4 + CTL_CLIENTS];
+		struct pollfd p[5 + CTL_CLIENTS];
 		uint64_t exp, now, next;
 		int nc;
 
@@ -1775,8 +1833,9 @@ int main(int argc, char **argv)
 		p[0] = (struct pollfd){ .fd = dnl_ev_fd(&d.nl), .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = tfd, .events = POLLIN };
 		p[2] = (struct pollfd){ .fd = rs_fd(&d.rs), .events = POLLIN };
-		nc = ctl_pollfds(&d, p + 3);
-		if (poll(p, (nfds_t)(3 + nc), -1) < 0) {
+		p[3] = (struct pollfd){ .fd = tb_fd(&d.tb), .events = POLLIN };
+		nc = ctl_pollfds(&d, p + 4);
+		if (poll(p, (nfds_t)(4 + nc), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			perror("r2c2d: poll");
@@ -1796,8 +1855,10 @@ int main(int argc, char **argv)
 		}
 		if (p[2].revents)
 			route_collect(&d, false);
+		if (p[3].revents)
+			tables_collect(&d, false);
 		note_change(&d);
-		ctl_serve(&d, p + 3, nc);
+		ctl_serve(&d, p + 4, nc);
 		if (p[1].revents && read(tfd, &exp, sizeof(exp)) > 0)
 			armed = 0;	/* fired: tick at the top if due */
 	}
@@ -1812,6 +1873,12 @@ int main(int argc, char **argv)
 	dnl_close(&d.nl);
 	rc_batch_fini(&d.batch);
 	rs_fini(&d.rs);
+	/*
+	 * a build still running is not waited for (it may take a minute
+	 * on a large rack): exit ends it
+	 */
+	if (!d.tb.running)
+		tb_fini(&d.tb);
 	mx_fini(&d.mx);
 	dg_fini(&d.dg);
 	r2c2_pf_free(d.pf);

@@ -13,6 +13,7 @@
 #include "matrix.h"
 #include "ratectl.h"
 #include "routesel.h"
+#include "tables.h"
 #include "state.h"
 
 /**
@@ -184,6 +185,15 @@ struct r2c2d {
 	struct r2c2d_topo_stats ts;
 	uint8_t reach[TOPO_MAX_NODES];	/* in the kernel's graph */
 	uint16_t reach_q[TOPO_MAX_NODES];
+	/*
+	 * tables for a new graph, built off the loop (tables.h); the graph's
+	 * reach, its addresses and the first event of its burst wait with
+	 * them
+	 */
+	struct tb tb;
+	uint8_t tb_reach[TOPO_MAX_NODES];
+	uint32_t tb_nodes;
+	uint64_t tb_dirty_ns;
 
 	int ctl_fd;
 	struct ctl_client ctl[CTL_CLIENTS];

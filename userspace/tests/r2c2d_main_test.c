@@ -167,6 +167,7 @@ static int daemon_on(struct r2c2d *d, uint16_t addr, const uint8_t *dims,
 static void daemon_free(struct r2c2d *d)
 {
 	rs_fini(&d->rs);
+	tb_fini(&d->tb);
 	mx_fini(&d->mx);
 	rc_batch_fini(&d->batch);
 	r2c2_pf_free(d->pf);
@@ -1175,6 +1176,7 @@ static void tables__cache_bound(void)
 {
 	static struct r2c2d d[2];
 	uint8_t dims[1] = { 3 }, mdims[2] = { 16, 16 };
+	struct tb_out o;
 	uint64_t seed = 7;
 	size_t peak[2] = { 0, 0 }, b;
 	double worst = 0;
@@ -1188,8 +1190,10 @@ static void tables__cache_bound(void)
 		daemon_conf(&d[k], 0, dims, 1, k ? "table_cache_mb=0" :
 			    "table_cache_mb=1");
 		r2c2_topo_grid(&t, mdims, 2, false, d[k].conf.link_capacity);
-		if (topo_install(&d[k], t))
+		if (tb_build(t, NULL, NULL, 0, false, &o))
 			bad++;
+		else
+			tables_swap(&d[k], &o);
 	}
 	for (r = 0, id = 1; r < 40; r++) {
 		uint64_t s0 = seed;
@@ -1238,6 +1242,87 @@ static void tables__cache_bound(void)
 	daemon_free(&d[1]);
 }
 
+/*
+ * A new graph's tables are built by a worker thread: topo_step() reads
+ * the graph, starts the build and returns with the old tables in place,
+ * so the loop goes on (a round on them here); tables_collect() swaps the
+ * new ones in, with the graph's consequences (rebuilds, a round due).
+ * On the node's torus:3, the kernel's graph becomes the line 0-1-2.
+ */
+static void tables__off_the_loop(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	const struct r2c2_topo *old;
+	char out[16384];
+	uint64_t gen;
+	unsigned int dumps, i;
+	double before;
+
+	daemon_conf(&d, 0, dims, 1, "digest_ms=0;ga_interval_ms=0");
+	old = d.topo;
+	/* 0 -> 2: one hop on the ring, two on the line (its other way) */
+	add_flow(&d, 0, 1, 2, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 1, 2, 2, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	ok(compute(&d) == 0, "a round on the ring");
+	before = rate_of(&d, 0, 1);
+	memset(fake_nbr, 0xff, sizeof(fake_nbr));
+	for (i = 0; i < 2; i++) {
+		fake_nbr[i * R2C2_MAX_PORTS + 0] = (uint16_t)(i + 1);
+		fake_nbr[(i + 1) * R2C2_MAX_PORTS + 1] = (uint16_t)i;
+	}
+	fake_topo_n = 3;
+	dumps = fake_topo_dumps;
+	gen = d.mx.gen;
+	d.topo_dirty = true;
+	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+	topo_step(&d, r2c2d_now());
+	ok(fake_topo_dumps == dumps + 1 && d.tb.running && d.topo == old &&
+	   d.topo->kind == R2C2_TOPO_TORUS && !d.ts.rebuilds &&
+	   d.mx.gen == gen,
+	   "topo_step() read the graph and returned with a build running and the ring's tables in place");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"building\":true,\"table_builds\":0,"),
+	   "daemon show during the build: building true, table_builds 0");
+	d.mx.gen++;
+	ok(compute(&d) == 0 && rate_of(&d, 0, 1) == before,
+	   "a round meanwhile runs on the old tables (%.0f bit/s)",
+	   rate_of(&d, 0, 1));
+	/*
+	 * a TOPO_EVENT during the build; the loop's next tick, once the
+	 * worker is over, takes the tables and then reads the graph again
+	 * (nothing else is due)
+	 */
+	d.topo_dirty = true;
+	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+	for (i = 0; i < 10000 && !tb_over(&d.tb); i++)
+		usleep(1000);
+	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns = r2c2d_now();
+	d.last_lease_ns = d.last_digest_ns = d.last_round_ns = r2c2d_now();
+	d.need_resync = false;
+	d.computed_gen = d.mx.gen;
+	ok(next_deadline(&d, r2c2d_now()) <= r2c2d_now(),
+	   "the build is over: the loop is due at once");
+	tick(&d);
+	ok(!tb_busy(&d.tb) && d.topo != old &&
+	   d.topo->kind == R2C2_TOPO_GRAPH && d.topo->nlinks == 4 &&
+	   d.ts.rebuilds == 1 && d.mx.gen == gen + 2 && d.tb.builds == 1 &&
+	   fake_topo_dumps == dumps + 2 && !d.topo_dirty,
+	   "tick(): the line's graph (%u links) swapped in, %llu rebuild, a round due (gen +%llu), the graph read again (%u reads)",
+	   d.topo->nlinks, (unsigned long long)d.ts.rebuilds,
+	   (unsigned long long)(d.mx.gen - gen), fake_topo_dumps - dumps);
+	ok(compute(&d) == 0 &&
+	   fabs(rate_of(&d, 0, 1) - before / 2) <= 1e-9 * before,
+	   "the next round is on the line: 0->2 and 1->2 share link 1->2 (%.0f = %.0f / 2)",
+	   rate_of(&d, 0, 1), before);
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"building\":false,\"table_builds\":1,") &&
+	   strstr(out, "\"rebuilds\":1,"),
+	   "daemon show after: building false, table_builds 1, rebuilds 1");
+	fake_topo_n = 0;
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -1259,6 +1344,7 @@ int main(void)
 	ctl__json_utf8();
 	event__own_echo();
 	tables__cache_bound();
+	tables__off_the_loop();
 	ctl__access();
 	return tap_done();
 }

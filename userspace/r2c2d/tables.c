@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tables.c - r2c2d's routing tables built off the loop (see tables.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
+#include "tables.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void tb_init(struct tb *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->efd = -1;
+}
+
+void tb_out_free(struct tb_out *o, const struct r2c2_topo *ct)
+{
+	r2c2_pf_free(o->pf);
+	r2c2_ws_free(o->ws);
+	r2c2_rtab_free(o->rt);
+	if (o->t != ct)
+		r2c2_topo_free(o->t);
+	memset(o, 0, sizeof(*o));
+}
+
+void tb_fini(struct tb *b)
+{
+	struct tb_out o;
+
+	if (b->running)
+		tb_join(b, true);
+	if (b->ready && !tb_take(b, &o))
+		tb_out_free(&o, b->ct);
+	if (b->efd >= 0)
+		close(b->efd);
+	tb_init(b);
+}
+
+int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, double *cap,
+	     uint32_t n, bool pf, struct tb_out *out)
+{
+	struct r2c2_topo *t = (struct r2c2_topo *)ct;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!ct)
+		r = n > 0xfffe ? -EINVAL :
+		    r2c2_topo_from_adj(&t, (u16)n, nbr, cap);
+	free(nbr);
+	free(cap);
+	if (r)
+		return r;
+	out->t = t;
+	r = r2c2_rtab_new(&out->rt, t);
+	if (!r) {
+		out->ws = r2c2_ws_new();
+		out->pf = pf ? r2c2_pf_new(out->rt, NULL) : NULL;
+		if (!out->ws || (pf && !out->pf))
+			r = -ENOMEM;
+	}
+	if (r)
+		tb_out_free(out, ct);
+	return r;
+}
+
+static void *tb_worker(void *arg)
+{
+	struct tb *b = arg;
+	uint64_t t0 = mono_ns(), one = 1;
+
+	b->ret = tb_build(b->ct, b->nbr, b->cap, b->n, b->pf, &b->out);
+	b->nbr = NULL;
+	b->cap = NULL;
+	b->ns = mono_ns() - t0;
+	/* publishes the result; the eventfd only wakes the loop */
+	atomic_store_explicit(&b->done, true, memory_order_release);
+	if (write(b->efd, &one, sizeof(one)) < 0)
+		return NULL;	/* the loop finds done at its next tick */
+	return NULL;
+}
+
+int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
+	     double *cap, uint32_t n, bool pf)
+{
+	int r;
+
+	if (tb_busy(b))
+		r = -EBUSY;
+	else if (b->efd < 0 &&
+		 (b->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		r = -errno;
+	else
+		r = 0;
+	if (r) {
+		free(nbr);
+		free(cap);
+		return r;
+	}
+	b->ct = ct;
+	b->nbr = nbr;
+	b->cap = cap;
+	b->n = n;
+	b->pf = pf;
+	b->ret = 0;
+	atomic_store(&b->done, false);
+	r = pthread_create(&b->thr, NULL, tb_worker, b);
+	if (r) {
+		free(nbr);
+		free(cap);
+		b->nbr = NULL;
+		b->cap = NULL;
+		return -r;
+	}
+	b->running = true;
+	return 0;
+}
+
+int tb_fd(const struct tb *b)
+{
+	return b->running ? b->efd : -1;
+}
+
+bool tb_busy(const struct tb *b)
+{
+	return b->running || b->ready;
+}
+
+bool tb_over(const struct tb *b)
+{
+	return b->ready ||
+	       (b->running &&
+		atomic_load_explicit(&b->done, memory_order_acquire));
+}
+
+int tb_join(struct tb *b, bool wait)
+{
+	uint64_t v;
+
+	if (b->ready)
+		return 0;
+	if (!b->running)
+		return -ECHILD;
+	if (!wait && !atomic_load_explicit(&b->done, memory_order_acquire))
+		return -EAGAIN;
+	pthread_join(b->thr, NULL);
+	/* consume the wakeup (it may not have been written yet: then 0) */
+	if (read(b->efd, &v, sizeof(v)) < 0)
+		v = 0;
+	b->running = false;
+	b->ready = true;
+	return 0;
+}
+
+int tb_take(struct tb *b, struct tb_out *out)
+{
+	if (!b->ready)
+		return -ECHILD;
+	*out = b->out;
+	memset(&b->out, 0, sizeof(b->out));
+	b->ready = false;
+	b->builds++;
+	b->ns_last = b->ns;
+	if (b->ns > b->ns_max)
+		b->ns_max = b->ns;
+	return b->ret;
+}

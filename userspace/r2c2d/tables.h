@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tables.h - r2c2d's routing tables built off the loop.
+ *
+ * Building the allocator's tables for a new graph (r2c2_topo_from_adj(),
+ * r2c2_rtab_new(), the propfair state) takes 0.1 s at 512 nodes and
+ * more than a minute at 4,096. The loop hands the graph to a worker
+ * thread and goes on hearing events, serving clients, running rounds and
+ * refreshing leases on the tables it has; when the worker is over, the
+ * loop swaps the new tables in (tb_take()).
+ */
+#ifndef _R2C2D_TABLES_H
+#define _R2C2D_TABLES_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "r2c2_alloc.h"
+
+/**
+ * struct tb_out - what a build made
+ * @t: the graph (the configured one given to tb_start(), or one built
+ *	from its adjacency)
+ * @rt: its routing tables
+ * @ws: allocator scratch for them
+ * @pf: proportional-fair state (NULL unless asked for)
+ */
+struct tb_out {
+	struct r2c2_topo *t;
+	struct r2c2_rtab *rt;
+	struct r2c2_ws *ws;
+	struct r2c2_pf *pf;
+};
+
+/**
+ * struct tb - a table build, run by a worker thread
+ * @ct: the configured topology to build tables for (shared, read only),
+ *	or NULL: build the graph from @nbr and @cap, @n addresses
+ * @pf: also make the proportional-fair state
+ * @out: the result, the caller's once tb_take() returned 0
+ * @ret: the build's 0 or negative errno
+ * @ns: how long the build took (CLOCK_MONOTONIC)
+ * @running: a worker thread owns @ct .. @ns
+ * @ready: the worker is joined, its result waits for tb_take()
+ * @done: set by the worker (release) when it is over; @efd (an eventfd)
+ *	wakes the loop then
+ * @builds, @ns_last, @ns_max: builds taken, and how long they took
+ *
+ * While @running the loop reads only @running, @ready, @done, @efd and
+ * the counters.
+ */
+struct tb {
+	const struct r2c2_topo *ct;
+	uint16_t *nbr;
+	double *cap;
+	uint32_t n;
+	bool pf;
+	struct tb_out out;
+	int ret;
+	uint64_t ns;
+	bool running, ready;
+	atomic_bool done;
+	int efd;
+	pthread_t thr;
+	uint64_t builds, ns_last, ns_max;
+};
+
+void tb_init(struct tb *b);
+/* joins a running build and frees what it made */
+void tb_fini(struct tb *b);
+
+/*
+ * The tables for ct (not NULL), or else for the graph of n addresses
+ * whose links are nbr/cap (n * R2C2_MAX_PORTS each; taken over by the
+ * build, freed by it), with the propfair state if pf: in the calling
+ * thread (tb_build()), or in a worker (tb_start(): -EBUSY while a build
+ * is running or waits to be taken; on an error nbr and cap are freed).
+ */
+int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, double *cap,
+	     uint32_t n, bool pf, struct tb_out *out);
+int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
+	     double *cap, uint32_t n, bool pf);
+/* the eventfd that becomes readable when the worker is over, else -1 */
+int tb_fd(const struct tb *b);
+/* a build runs, or its result waits: no other starts */
+bool tb_busy(const struct tb *b);
+/* the worker is over (joined or not): tb_take() will not wait */
+bool tb_over(const struct tb *b);
+/*
+ * Join the worker once it is over (wait: whatever it takes), keeping
+ * its result: -EAGAIN while it runs, -ECHILD when none was started, else
+ * 0 (the result is ready).
+ */
+int tb_join(struct tb *b, bool wait);
+/*
+ * The ready result into *out, the caller's now: returns the build's 0 or
+ * negative errno (then *out is empty); -ECHILD when none is ready.
+ */
+int tb_take(struct tb *b, struct tb_out *out);
+/* free what a build made (a graph that is not ct) */
+void tb_out_free(struct tb_out *o, const struct r2c2_topo *ct);
+
+#endif /* _R2C2D_TABLES_H */

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * r2c2d_tables_tsan_test.c - r2c2d's table builds in a worker thread
+ * (tables.c: tb_start, tb_join, tb_take), built with ThreadSanitizer
+ * (TAP). While the worker builds the tables of a new graph, this thread
+ * does what the rate loop does meanwhile: max-min rounds on the old
+ * tables, and polls the worker's eventfd. TSan reports any access the
+ * two threads share without synchronisation; the tables taken must give
+ * the rates of tables built in this thread.
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../r2c2d/tables.c"
+#include "alloc_tap.h"
+
+/* the links of a dims torus as an adjacency: malloc'd, for tb_start() */
+static void adjacency(const u8 *dims, unsigned int nd, uint16_t **nbr,
+		      double **cap, uint32_t *n)
+{
+	struct r2c2_topo *t;
+	size_t nl;
+
+	r2c2_topo_grid(&t, dims, nd, true, 10e9);
+	nl = R2C2_NLINKS(t->n);
+	*n = t->n;
+	*nbr = malloc(nl * sizeof(**nbr));
+	*cap = malloc(nl * sizeof(**cap));
+	memcpy(*nbr, t->nbr, nl * sizeof(**nbr));
+	memcpy(*cap, t->cap, nl * sizeof(**cap));
+	r2c2_topo_free(t);
+}
+
+/* nf flows of n nodes, their pairs prepared in the graph tables rt */
+static void flows(struct r2c2_flow *f, size_t nf, uint32_t n,
+		  struct r2c2_rtab *rt)
+{
+	uint64_t s = 5;
+
+	for (size_t i = 0; i < nf; i++) {
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		f[i].src = (u16)((s >> 33) % n);
+		f[i].dst = (u16)((f[i].src + 1 + (s >> 13) % (n - 1)) % n);
+		f[i].rproto = (u8)((s >> 7) % 3);
+		f[i].weight = 1;
+		r2c2_rtab_prepare(rt, f[i].src, f[i].dst, f[i].rproto);
+	}
+}
+
+int main(void)
+{
+	const u8 d4[2] = { 4, 4 }, d6[3] = { 6, 6, 6 };
+	struct r2c2_flow f[300] = { 0 };
+	double x[300], y[300], worst = 0;
+	struct tb_out cur, got, ref;
+	struct tb b;
+	uint16_t *nbr;
+	double *cap;
+	uint32_t n;
+	unsigned int rounds = 0, polls = 0;
+	int r, busy;
+
+	/* the tables the loop has: a 4x4 torus, with a round's flows */
+	adjacency(d4, 2, &nbr, &cap, &n);
+	ok(tb_build(NULL, nbr, cap, n, false, &cur) == 0 &&
+	   cur.t->kind == R2C2_TOPO_GRAPH && cur.t->nlinks == 64,
+	   "tb_build() in this thread: a 4x4 torus as a graph (64 links)");
+	flows(f, 100, 16, cur.rt);
+
+	tb_init(&b);
+	ok(tb_take(&b, &got) == -ECHILD && tb_fd(&b) == -1 && !tb_busy(&b),
+	   "no build: nothing to take, no fd, not busy");
+	adjacency(d6, 3, &nbr, &cap, &n);
+	r = tb_start(&b, NULL, nbr, cap, n, true);
+	adjacency(d4, 2, &nbr, &cap, &n);
+	busy = tb_start(&b, NULL, nbr, cap, n, false);
+	ok(r == 0 && busy == -EBUSY && tb_busy(&b) && tb_fd(&b) >= 0,
+	   "tb_start(): a 6x6x6 build runs; a second start is -EBUSY (%d)",
+	   busy);
+	/* the loop meanwhile: rounds on the old tables, polling the fd */
+	while (!tb_over(&b)) {
+		struct pollfd p = { .fd = tb_fd(&b), .events = POLLIN };
+
+		rounds += r2c2_maxmin(cur.rt, f, 100, 0.05, x, cur.ws) == 0;
+		polls += poll(&p, 1, 0) > 0;
+	}
+	ok(tb_join(&b, false) == 0 && tb_busy(&b) && tb_fd(&b) == -1 &&
+	   rounds > 0,
+	   "joined once over: still busy (not taken), no fd (%u rounds meanwhile, the eventfd readable at %u polls)",
+	   rounds, polls);
+	ok(tb_take(&b, &got) == 0 && !tb_busy(&b) && got.t && got.rt &&
+	   got.ws && got.pf && got.t->n == 216 && got.t->nlinks == 1296 &&
+	   b.builds == 1 && b.ns_last > 0 && b.ns_max == b.ns_last,
+	   "tb_take(): the 6x6x6 graph (%u links) with tables, scratch and propfair state; one build of %.1f ms",
+	   got.t ? got.t->nlinks : 0, (double)b.ns_last / 1e6);
+	adjacency(d6, 3, &nbr, &cap, &n);
+	tb_build(NULL, nbr, cap, n, false, &ref);
+	flows(f, 300, 216, got.rt);
+	flows(f, 300, 216, ref.rt);
+	ok(r2c2_maxmin(got.rt, f, 300, 0.05, x, got.ws) == 0 &&
+	   r2c2_maxmin(ref.rt, f, 300, 0.05, y, ref.ws) == 0,
+	   "max-min on the worker's tables and on this thread's");
+	for (size_t i = 0; i < 300; i++)
+		worst = fmax(worst, fabs(x[i] - y[i]) / y[i]);
+	ok(worst == 0, "the same rates (largest relative difference %.2g)",
+	   worst);
+	tb_out_free(&got, NULL);
+	tb_out_free(&ref, NULL);
+
+	/* a build of the configured topology; tb_fini() joins one running */
+	r = tb_start(&b, cur.t, NULL, NULL, 0, false);
+	tb_fini(&b);
+	ok(r == 0 && !tb_busy(&b) && b.efd == -1,
+	   "tb_fini() joins a running build and frees what it made");
+	tb_out_free(&cur, NULL);
+	return tap_done();
+}
