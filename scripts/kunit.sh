@@ -88,6 +88,14 @@ fi
 
 # 2. The suites in the tree: hooks in net/Kconfig and net/Makefile.
 mkdir -p "$WORK/$TREE"
+# The build is incremental by file times: objects another checkout built
+# can be newer than this checkout's sources and would be kept. The
+# suites' objects go when the links move to another checkout.
+if [ "$HOOK_ONLY" = 0 ] && [ -L "$WORK/$TREE/kunit" ] &&
+	[ "$(readlink "$WORK/$TREE/kunit")" != "$REPO/kunit" ]; then
+	log "suites built from $(readlink "$WORK/$TREE/kunit"): rebuilding them from $REPO"
+	rm -rf "${BUILD:?}/$TREE"
+fi
 for d in kunit common include kmod; do
 	[ -d "$REPO/$d" ] && ln -sfn "$REPO/$d" "$WORK/$TREE/$d"
 done
