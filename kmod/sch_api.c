@@ -300,9 +300,15 @@ int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			cb->args[0] = 0;
 		}
 		cb->args[1] = s->dev->ifindex;
-		cursor = cb->args[0];
-		err = s->ops->qflow_walk(s->priv, &cursor, r2c2_qflow_fill, &d);
-		cb->args[0] = cursor;
+		/* the walk takes the qdisc lock a bounded while at a time */
+		do {
+			cursor = cb->args[0];
+			err = s->ops->qflow_walk(s->priv, &cursor,
+						 r2c2_qflow_fill, &d);
+			cb->args[0] = cursor;
+			if (err == -EAGAIN)
+				cond_resched();
+		} while (err == -EAGAIN);
 		if (err)
 			break;
 	}

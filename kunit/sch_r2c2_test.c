@@ -303,6 +303,102 @@ static void r2c2q_insert__initial_state(struct kunit *test)
 						    struct r2c2q_flow, idle), f);
 }
 
+/* what a walk saw: each flow's visits (id = index), calls, refusals */
+struct walk_seen {
+	u8 *visits;
+	unsigned int calls;	/* of fn in the current r2c2q_walk() */
+	unsigned int refuse_every;	/* fn refuses every Nth call (0: never) */
+	unsigned int total, refused;
+};
+
+static int walk_fn(struct r2c2q_flow *f, void *arg)
+{
+	struct walk_seen *w = arg;
+
+	w->calls++;
+	if (w->refuse_every && ++w->total % w->refuse_every == 0) {
+		w->refused++;
+		return -EMSGSIZE;
+	}
+	w->visits[f->id]++;
+	return 0;
+}
+
+/*
+ * Walk a table of 2^log buckets holding nflows flows (ids 0..nflows-1)
+ * with a budget a call until it ends: every flow seen exactly once, no
+ * call past the budget; returns the calls that ran out of budget.
+ */
+static unsigned int walk_all(struct kunit *test, u32 log, u32 nflows,
+			     unsigned int budget, unsigned int refuse_every)
+{
+	struct r2c2q_core *c = core_new(test, log);
+	struct walk_seen w = { .refuse_every = refuse_every };
+	unsigned long cursor = 0;
+	unsigned int again = 0, calls = 0, once = 0, i;
+	int err;
+
+	w.visits = kunit_kzalloc(test, nflows, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w.visits);
+	for (i = 0; i < nflows; i++)
+		flow_new(test, c, i, 0);
+	do {
+		w.calls = 0;
+		err = r2c2q_walk(c, &cursor, budget, walk_fn, &w);
+		KUNIT_EXPECT_LE(test, w.calls, budget);
+		again += err == -EAGAIN;
+		KUNIT_ASSERT_LT(test, ++calls, 100000U);
+	} while (err == -EAGAIN || err == -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	for (i = 0; i < nflows; i++)
+		once += w.visits[i] == 1;
+	KUNIT_EXPECT_EQ(test, once, nflows);
+	KUNIT_EXPECT_EQ(test, w.refused, calls - again - 1);
+	return again;
+}
+
+/* 4,096 buckets, 3,000 flows, 1,024 a call: at least 7 calls of work */
+static void r2c2q_walk__budget_bounds_each_call(struct kunit *test)
+{
+	KUNIT_EXPECT_GE(test, walk_all(test, 12, 3000, 1024, 0), 6U);
+}
+
+/* 4 buckets of ~750 flows: the budget runs out inside chains */
+static void r2c2q_walk__resumes_inside_a_chain(struct kunit *test)
+{
+	KUNIT_EXPECT_GE(test, walk_all(test, 2, 3000, 100, 0), 29U);
+}
+
+/* fn refuses (a full message) every 7th flow: the walk resumes there */
+static void r2c2q_walk__resumes_at_a_refused_flow(struct kunit *test)
+{
+	walk_all(test, 4, 500, 64, 7);
+}
+
+/* the budget counts buckets too: an empty table of 2^20 takes 1,024 calls */
+static void r2c2q_walk__empty_buckets_count(struct kunit *test)
+{
+	struct core_fixture *fx;
+	struct r2c2q_core *c;
+	unsigned long cursor = 0;
+	unsigned int calls = 0;
+	int err;
+
+	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	fx->hash = kvcalloc(1U << 20, sizeof(*fx->hash), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx->hash);
+	c = &fx->c;
+	r2c2q_core_init(c, fx->hash, 20);
+	do {
+		err = r2c2q_walk(c, &cursor, 1024, walk_fn, NULL);
+		calls++;
+	} while (err == -EAGAIN && calls < 2000);
+	kvfree(fx->hash);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, calls, 1024U);
+}
+
 static void r2c2q_overflow_init__safe_rate_outside_the_table(struct kunit *test)
 {
 	struct r2c2q_core *c = core_new(test, 4);
@@ -849,6 +945,10 @@ static struct kunit_case r2c2q_cases[] = {
 	KUNIT_CASE(r2c2q_lease_check__pending_has_none),
 	KUNIT_CASE(r2c2q_lookup__many_flows),
 	KUNIT_CASE(r2c2q_insert__initial_state),
+	KUNIT_CASE(r2c2q_walk__budget_bounds_each_call),
+	KUNIT_CASE(r2c2q_walk__resumes_inside_a_chain),
+	KUNIT_CASE(r2c2q_walk__resumes_at_a_refused_flow),
+	KUNIT_CASE(r2c2q_walk__empty_buckets_count),
 	KUNIT_CASE(r2c2q_overflow_init__safe_rate_outside_the_table),
 	KUNIT_CASE(r2c2q_announce_due__no_threshold_at_once),
 	KUNIT_CASE(r2c2q_announce_due__time),

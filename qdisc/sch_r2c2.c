@@ -754,41 +754,43 @@ static bool r2c2q_flow_info(struct r2c2q_sched *q, struct r2c2q_flow *f,
 	return moved;
 }
 
-/* cursor: bucket in bits 0..19, position in the bucket above */
+struct r2c2q_dump {
+	struct r2c2q_sched *q;
+	u64 now;
+	bool moved;
+	r2c2_qflow_fill_t fill;
+	void *arg;
+};
+
+static int r2c2q_dump_flow(struct r2c2q_flow *f, void *arg)
+{
+	struct r2c2q_dump *d = arg;
+	struct r2c2_qflow_info fi;
+
+	d->moved |= r2c2q_flow_info(d->q, f, d->now, &fi);
+	return d->fill(d->arg, &fi);
+}
+
+/*
+ * At most R2C2_SCH_WALK_BUDGET buckets and flows a call (-EAGAIN: more
+ * to come; r2c2q_walk()), so that the root lock is not held, with bottom
+ * halves off, across a whole table of up to 2^20 buckets.
+ */
 static int r2c2q_op_qflow_walk(void *priv, unsigned long *cursor,
 			       r2c2_qflow_fill_t fill, void *arg)
 {
-	struct r2c2q_sched *q = priv;
-	struct Qdisc *sch = q->sch;
+	struct r2c2q_dump d = { .q = priv, .fill = fill, .arg = arg };
 	spinlock_t *lock;	/* the tree's root lock */
-	unsigned long b = *cursor & 0xfffff, skip = *cursor >> 20, n;
-	struct r2c2_qflow_info fi;
-	struct r2c2q_flow *f;
-	bool moved = false;
-	int err = 0;
-	u64 now;
+	int err;
 
 	rcu_read_lock();
-	lock = r2c2q_tree_lock(sch);
-	now = ktime_get_ns();
-	for (; b < (1UL << q->core.hash_log); b++, skip = 0) {
-		n = 0;
-		hlist_for_each_entry(f, &q->core.hash[b], hnode) {
-			if (n++ < skip)
-				continue;
-			moved |= r2c2q_flow_info(q, f, now, &fi);
-			err = fill(arg, &fi);
-			if (err) {
-				*cursor = b | (n - 1) << 20;
-				goto out;
-			}
-		}
-	}
-	*cursor = b;
-out:
+	lock = r2c2q_tree_lock(d.q->sch);
+	d.now = ktime_get_ns();
+	err = r2c2q_walk(&d.q->core, cursor, R2C2_SCH_WALK_BUDGET,
+			 r2c2q_dump_flow, &d);
 	/* a flow that fell back may be due earlier now */
-	if (moved)
-		qdisc_watchdog_schedule_ns(&q->watchdog, now);
+	if (d.moved)
+		qdisc_watchdog_schedule_ns(&d.q->watchdog, d.now);
 	spin_unlock_bh(lock);
 	rcu_read_unlock();
 	return err;

@@ -342,6 +342,63 @@ static inline void r2c2q_insert(struct r2c2q_core *c, struct r2c2q_flow *f,
 }
 
 /**
+ * r2c2q_walk() - visit the table's flows from a cursor on, a bounded
+ *	amount of work at a time
+ * @c: the core
+ * @cursor: in, where to begin; out, where to go on: the bucket in bits
+ *	0..19, the position in its chain above (0: from the first bucket)
+ * @budget: buckets and flows to visit at most (>= 1)
+ * @fn: called for each flow in turn; a non-zero return stops the walk
+ *	there, and the cursor names that flow again
+ * @arg: @fn's argument
+ *
+ * A dump takes the qdisc lock, with bottom halves off, around each call:
+ * the budget bounds that time whatever the table's size (up to 2^20
+ * buckets). The table must not change between calls for a walk to see
+ * every flow once; a resized table ends or restarts it harmlessly.
+ *
+ * Return: 0 when the flows ran out, -EAGAIN when the budget did, else
+ * @fn's.
+ */
+static inline int r2c2q_walk(struct r2c2q_core *c, unsigned long *cursor,
+			     unsigned int budget,
+			     int (*fn)(struct r2c2q_flow *f, void *arg),
+			     void *arg)
+{
+	unsigned long b = *cursor & 0xfffff, skip = *cursor >> 20, n = 0;
+	unsigned int work = 0;
+	struct r2c2q_flow *f;
+	int err = 0;
+
+	for (; b < (1UL << c->hash_log); b++, skip = 0) {
+		n = skip;
+		if (++work > budget) {
+			err = -EAGAIN;
+			break;
+		}
+		n = 0;
+		hlist_for_each_entry(f, &c->hash[b], hnode) {
+			if (n < skip) {
+				n++;
+				continue;
+			}
+			if (++work > budget) {
+				err = -EAGAIN;
+				break;
+			}
+			err = fn(f, arg);
+			if (err)
+				break;
+			n++;
+		}
+		if (err)
+			break;
+	}
+	*cursor = err ? b | n << 20 : b;
+	return err;
+}
+
+/**
  * r2c2q_overflow_init() - set up the core's shared overflow flow
  * @c: the core
  * @f: zeroed memory, owned by the caller

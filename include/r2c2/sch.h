@@ -156,9 +156,19 @@ typedef int (*r2c2_qflow_fill_t)(void *arg, const struct r2c2_qflow_info *fi);
  *	entries applied; the others are another qdisc's of the device (an
  *	mq child's) or unknown. Process context, may take the qdisc lock
  * @qflow_walk: call @fill for the flows from *@cursor on, until it
- *	returns an error (the cursor then names that flow) or the flows
- *	run out (return 0); process context
+ *	returns an error (the cursor then names that flow), the flows run
+ *	out (return 0) or the walk has done R2C2_SCH_WALK_BUDGET units of
+ *	work, a bucket or a flow each, under the qdisc lock (-EAGAIN, the
+ *	cursor naming where to go on: the caller may reschedule and call
+ *	again); process context
  */
+/*
+ * Buckets and flows one call of qflow_walk visits under the qdisc's root
+ * lock, with bottom halves off: at 2^20 buckets a walk in one hold kept
+ * them off for the whole table
+ */
+#define R2C2_SCH_WALK_BUDGET	1024
+
 struct r2c2_sch_ops {
 	void (*rate_set)(void *priv, struct r2c2_rate_ent *ent, unsigned int n);
 	int (*qflow_walk)(void *priv, unsigned long *cursor,
