@@ -14,22 +14,41 @@
 # For the selftests under virtme-ng (vng): Debian's generic 6.1 kernel of
 # the same ABI (it has 9p, which vng needs to share the host's files) with
 # its headers, and virtme-ng 1.35 from Debian trixie (not packaged for
-# bookworm; its dependencies are): the .deb is fetched from the Debian
-# archive's pool and checked against the SHA-256 below, then installed
-# with apt, so no trixie source is added.
+# bookworm; its dependencies are): the .deb is fetched from the pool of
+# the Debian mirror apt uses (--mirror prints it; R2C2_DEBIAN_MIRROR sets
+# it) and checked against the SHA-256 below, then installed with apt, so
+# no trixie source is added. The extra sources name that mirror too.
 #
 # --debug-kernel (or R2C2_DEBUG_KERNEL=1) also builds the debug kernel of
 # scripts/debug-kernel.sh (KASAN, kmemleak, lockdep...; 20+ minutes on 2
 # cores the first time, nothing when cached) for vm-run --kernel debug.
 set -euo pipefail
 
+# The Debian mirror this machine's apt takes bookworm from, so that a
+# machine behind a mirror of its own keeps it for the extra sources and
+# the virtme-ng .deb: R2C2_DEBIAN_MIRROR, else the source of bookworm's
+# main Packages in apt's configuration (apt-get indextargets: deb822 and
+# one-line sources alike, downloaded or not), else deb.debian.org.
+debian_mirror() {
+	local m=${R2C2_DEBIAN_MIRROR:-}
+
+	# shellcheck disable=SC2016 # apt's $(FIELD) placeholders, not ours
+	[ -n "$m" ] || m=$(apt-get indextargets --no-release-info \
+		--format '$(REPO_URI) $(RELEASE) $(COMPONENT) $(CREATED_BY)' 2>/dev/null |
+		awk '$2 == "bookworm" && $3 == "main" && $4 == "Packages" { print $1; exit }')
+	[ -n "$m" ] || m=http://deb.debian.org/debian
+	echo "${m%/}"
+}
+
 DEBUG_KERNEL=${R2C2_DEBUG_KERNEL:-0}
 for arg in "$@"; do
 	case $arg in
 	--debug-kernel) DEBUG_KERNEL=1 ;;
-	*) echo "usage: $0 [--debug-kernel]" >&2; exit 2 ;;
+	--mirror) debian_mirror; exit 0 ;;
+	*) echo "usage: $0 [--debug-kernel] [--mirror]" >&2; exit 2 ;;
 	esac
 done
+MIRROR=$(debian_mirror)
 
 R2C2_CACHE=${R2C2_CACHE:-/var/cache/r2c2}
 SUDO=
@@ -41,16 +60,16 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 add_sources() {
 	local f=/etc/apt/sources.list.d/r2c2.sources
 	[ -f "$f" ] && return 0
-	log "adding bookworm-backports and deb-src to $f"
-	$SUDO tee "$f" >/dev/null <<'SRC'
+	log "adding bookworm-backports and deb-src of $MIRROR to $f"
+	$SUDO tee "$f" >/dev/null <<SRC
 Types: deb
-URIs: http://deb.debian.org/debian
+URIs: $MIRROR
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 Types: deb-src
-URIs: http://deb.debian.org/debian
+URIs: $MIRROR
 Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
@@ -139,7 +158,7 @@ install_kernels() {
 }
 
 VNG_DEB=virtme-ng_1.35-1_all.deb
-VNG_URL=http://deb.debian.org/debian/pool/main/v/virtme-ng/$VNG_DEB
+VNG_URL=$MIRROR/pool/main/v/virtme-ng/$VNG_DEB
 VNG_SHA256=e7b9d2f28e34766446db5c40b7fdd9a09ed561af21e4aa580a660ff9a0a86f5a
 
 # The generic kernel for vng (its ABI in $R2C2_CACHE/vng-kernel) and vng.
