@@ -14,6 +14,9 @@
 #	  |  ^   |      |
 #	     tcpdump -i p1 in r2c2-1
 #
+# Every node holds a rack key (id 7): the control frames carry the
+# authentication trailer.
+#
 # Traffic: node 0 pings node 4 (its ARP request is a BCAST_ETH, the echo
 # requests DATA frames), sends a FLOW update and a ROUTES frame; hellos
 # and LSA refreshes come by themselves. The guest checks that every frame
@@ -38,14 +41,22 @@ OUT=$(mktemp -d)
 cleanup_add "rm -rf $OUT"
 FLOW_EVT="flow 0x1234abcd dst 5 type update weight 7 prio 3 demand 12M routing vlb"
 ROUTES="3:0x1a=vlb 4:0x2=rps"
+KEY_ID=7
+KEY=00112233445566778899aabbccddeeff
 
 RET=0
 TORUS_HELLO_MS=100 torus_create 3 3
 check_err $? "torus_create failed"
+# every node holds rack key KEY_ID: HELLO, LSA, FLOW and ROUTES frames
+# carry its trailer (DATA and BCAST_ETH none), for the dissector to show
+for ((i = 0; i < 9; i++)); do
+	torus_exec "$i" r2c2ctl key set "$KEY_ID" "$KEY"
+	check_err $? "node $i: key set $KEY_ID refused"
+done
 ((RET == 0)) && { torus_wait_converged 60; check_err $? "torus did not converge"; }
 torus_exec 0 r2c2ctl node set routing dor
 check_err $? "node 0: routing dor refused"
-log_test_or_exit "3x3 torus up, node 0 routes by DOR"
+log_test_or_exit "3x3 torus up with rack key $KEY_ID, node 0 routes by DOR"
 
 RET=0
 torus_exec 1 tcpdump -n -i p1 -s 512 -U -w "$OUT/capture.pcap" \
@@ -107,6 +118,7 @@ capture node 1 port 1 peer node 0 port 0
 ping 0 $(torus_addr4 0) -> 4 $(torus_addr4 4) routing dor
 event $FLOW_EVT
 routes $ROUTES
+key $KEY_ID
 EOS
 if [[ -z ${R2C2_OUT:-} ]]; then
 	log_test_skip "capture handed to the host" "no R2C2_OUT (vm-run --out FILE)"

@@ -99,4 +99,20 @@ c "FLOW from node 0 = $(sed -n 's/^event //p' "$D/sent")" \
 c "ROUTES from node 0 = $(sed -n 's/^routes //p' "$D/sent")" \
 	"$(ws_fields "$P" "r2c2.type == 6" r2c2.src r2c2.routes.count r2c2.routes.src r2c2.routes.flow r2c2.routes.rproto | sort -u)" \
 	"0|2|3,4|0x0000001a,0x00000002|2,0"
+
+# The authentication trailer: with a rack key (sent: "key ID"), every
+# HELLO, LSA, FLOW and ROUTES frame carries one of that key, from one
+# end of the link to the other; without, none does. DATA and BCAST_ETH
+# frames never carry one.
+key=$(sed -n 's/^key //p' "$D/sent")
+if [[ -n $key ]]; then
+	c "key $key: every HELLO, LSA, FLOW and ROUTES frame signed with it, node 0 to 1 or 1 to 0" \
+		"$(ws_fields "$P" "r2c2.type == 2 || r2c2.type == 3 || r2c2.type == 5 || r2c2.type == 6" r2c2.auth.key_id r2c2.auth.from r2c2.auth.to | sort -u | tr '\n' ' ')" \
+		"$key|0|1 $key|1|0 "
+else
+	c "no key: no frame carries a trailer" \
+		"$(ws_fields "$P" "r2c2.auth" frame.number | wc -l)" 0
+fi
+c "DATA and BCAST_ETH frames carry no trailer" \
+	"$(ws_fields "$P" "(r2c2.type == 1 || r2c2.type == 4) && r2c2.auth" frame.number | wc -l)" 0
 ws_done
