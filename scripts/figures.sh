@@ -132,13 +132,15 @@ draw_conv() {
 	# times from B's first qflow sample (sampled every 1 ms, so 0 is
 	# "by the first sample" and a daemon's push may come out negative).
 	gnuplot <<-EOF
-	set terminal pngcairo noenhanced size 1400,600 font "Helvetica,11"
+	set terminal pngcairo noenhanced size 1400,660 font "Helvetica,11"
 	set output "$FIG/conv-cdf.png"
 	set multiplot layout 1,2 title "r2c2d convergence after flow B starts next to A (3x3 torus, rho 500 us, r2c2d on every node; $n runs; guest time under --icount 0)"
 	set grid
 	set ylabel "fraction of runs"
 	set yrange [0:1.05]
-	set key inside right center opaque width -6
+	# the keys below the panels: inside, they covered the curves
+	set key below vertical Left reverse
+	set bmargin 8
 	set title "inside the daemons (their own clocks)"
 	set logscale x
 	set format x "%g"
@@ -147,9 +149,8 @@ draw_conv() {
 	     "$T/bcast" using 1:2 with steps lw 2 title "broadcast: node 3 learnt -> node 0 heard$(off "$T/bcast" "\$1 <= 0" '<= 0, not drawn')"
 	unset logscale x
 	set title "after B's first packet (qdiscs sampled every 1 ms)"
-	set xlabel "ms"
+	set xlabel "ms from B's first qdisc sample (< 0: the push came before that sample)"
 	set xrange [*:$xr]
-	set key inside left top reverse Left opaque width -6
 	plot "$T/last" using 1:2 with steps lw 2 lc 3 title "last push of both daemons$(off "$T/last" "\$1 > $xr" "beyond $xr ms")", \\
 	     "$T/qdisc" using 1:2 with steps lw 2 lc 4 title "qdisc rate within 5 % of final (A, B)$(off "$T/qdisc" "\$1 > $xr" "beyond $xr ms")"
 	unset multiplot
