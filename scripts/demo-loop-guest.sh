@@ -14,7 +14,8 @@
 #
 # Both runs also leave time series in $TMP/series: each flow's rate
 # (iperf3's intervals of 0.5 s, sender side) and the tbf backlog at p0
-# (sampled every 0.1 s) from the flows' start, with the runs' events.
+# (sampled every 0.1 s) from the flows' start, with the runs' events, and
+# the rate r2c2ctl alloc gives each flow on node 0's matrix (targets).
 # With R2C2_OUT set (scripts/vm-run --out FILE) they are handed to the
 # host as a "demo-loop" block, with node 0's `r2c2ctl -j topo show`;
 # scripts/figures.sh data turns them into Documentation/figures/data/.
@@ -222,6 +223,16 @@ jq -rn --slurpfile m "$TMP/m.json" --slurpfile al "$TMP/alloc.json" \
 			"$n" "$id" "$p" "$w" "$d" "$al" "$pu" "$ac"
 	done
 echo "flow C offers 2.09 Mbit/s (iperf3 -b 2M with its headers)"
+# the allocation each flow is to be judged against, for the figure:
+# "flow weight demand_kbps target_mbit" (demand -1: unlimited)
+jq -rn --slurpfile m "$TMP/m.json" --slurpfile al "$TMP/alloc.json" \
+	--slurpfile qb "$TMP/b.json" '
+	$qb[0][] | select(.dport >= 5201 and .dport <= 5203) as $q |
+	($m[0].flows | to_entries[] | select("0x" + .value.flow == $q.flow)) as $e |
+	[(["A", "B", "C"][$q.dport - 5201]), $e.value.weight,
+	 $e.value.demand_kbps,
+	 ($al[0].flows[] | select(.index == $e.key) | .rate_bps / 1e6)] | @tsv' |
+	sort >"$TMP/series/targets"
 
 step "tbf backlog at p0 (bytes over ${WIN} s, sampled every 0.1 s)"
 printf '%-12s %10s %10s\n' "" max mean

@@ -20,7 +20,8 @@
 #   demo-loop.png  the rate loop of `scripts/demo.sh loop`: each flow's rate
 #                  and the tbf backlog over time, plain TCP and with
 #                  sch_r2c2 + r2c2d (demo-loop-rates.tsv, demo-loop-queue.tsv,
-#                  demo-loop-events.tsv; scripts/figures-guest.sh in a
+#                  demo-loop-events.tsv, demo-loop-targets.tsv: r2c2ctl
+#                  alloc on node 0's matrix, dashed; scripts/figures-guest.sh in a
 #                  6.1 VM, R2C2_DEMO_KERNEL=6.12 for the other kernel)
 #   conv-cdf.png   the CDF of r2c2d's convergence times after a flow start
 #                  (conv.tsv: `bench/r2c2d.sh conv 3x3`, FIG_CONV_REPS
@@ -49,11 +50,14 @@ need() {
 
 draw_demo() {
 	local ev
-	for f in demo-loop-rates.tsv demo-loop-queue.tsv demo-loop-events.tsv; do
+	for f in demo-loop-rates.tsv demo-loop-queue.tsv demo-loop-events.tsv \
+		 demo-loop-targets.tsv; do
 		[[ -s $DATA/$f ]] || die "$DATA/$f missing (make figures-data)"
 	done
 	# the runs' events as gnuplot variables: plain_window_start=3.1 ...
 	ev=$(awk -F'\t' '!/^#/ && NF == 3 { printf "%s_%s=%s; ", $1, $2, $3 }' "$DATA/demo-loop-events.tsv")
+	# each flow's allocation: target_A=2.467 ...
+	ev+=$(awk -F'\t' '!/^#/ && NF == 4 { printf "target_%s=%s; ", $1, $4 }' "$DATA/demo-loop-targets.tsv")
 	# both queue panels on the larger run's scale (KB)
 	ev+=$(awk '!/^#/ && NF == 2 && $2 > m { m = $2 } END { printf "qmax=%.1f;", m * 1.05 / 1000 + 1 }' "$DATA/demo-loop-queue.tsv")
 	gnuplot <<-EOF
@@ -67,6 +71,8 @@ draw_demo() {
 	stats Q index 0 using 1 nooutput; x0 = (STATS_max > x0 ? STATS_max : x0)
 	stats R index 1 using 1 nooutput; x1 = STATS_max
 	stats Q index 1 using 1 nooutput; x1 = (STATS_max > x1 ? STATS_max : x1)
+	# one time axis for both runs, so that they compare at a glance
+	x0 = (x1 > x0 ? x1 : x0); x1 = x0
 	set multiplot layout 2,2 title "Rate loop demo: 3 flows from node 0 to node 1 through a 10 Mbit/s tbf (3x3 torus; weights 1, 2, 4; C offers 2 Mbit/s)"
 	set grid
 	set key top right
@@ -75,18 +81,23 @@ draw_demo() {
 	set yrange [0:11]
 	set title "plain TCP"
 	set object 1 rect from plain_window_start, graph 0 to plain_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
-	plot "$DATA/demo-loop-rates.tsv" index 0 using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "A (weight 1)", \
-	     "" index 0 using 1:3 with linespoints pt 7 ps 0.5 lw 2 title "B (weight 2)", \
-	     "" index 0 using 1:4 with linespoints pt 7 ps 0.5 lw 2 title "C (weight 4, 2 Mbit/s)"
+	# dashed: each flow's max-min rate (r2c2ctl alloc on node 0's matrix)
+	plot "$DATA/demo-loop-rates.tsv" index 0 using 1:2 with linespoints pt 7 ps 0.5 lw 2 lc 1 title "A (weight 1)", \
+	     "" index 0 using 1:3 with linespoints pt 7 ps 0.5 lw 2 lc 2 title "B (weight 2)", \
+	     "" index 0 using 1:4 with linespoints pt 7 ps 0.5 lw 2 lc 3 title "C (weight 4, 2 Mbit/s)", \
+	     target_A with lines dt 2 lw 1.5 lc 1 notitle, target_B with lines dt 2 lw 1.5 lc 2 notitle, \
+	     target_C with lines dt 2 lw 1.5 lc 3 title "dashed: max-min allocation"
 	unset object 1
 	set title "sch_r2c2 + r2c2d"
 	set xrange [0:x1]
 	set object 1 rect from r2c2_window_start, graph 0 to r2c2_window_end, graph 1 fc rgb "#e8e8e8" fs solid noborder behind
 	set arrow 1 from r2c2_pushed, graph 0 to r2c2_pushed, graph 1 nohead dt 2 lc rgb "black"
-	set label 1 "rates pushed" at r2c2_pushed, graph 0.06 offset 0.5,0
-	plot "$DATA/demo-loop-rates.tsv" index 1 using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "A (weight 1)", \
-	     "" index 1 using 1:3 with linespoints pt 7 ps 0.5 lw 2 title "B (weight 2)", \
-	     "" index 1 using 1:4 with linespoints pt 7 ps 0.5 lw 2 title "C (weight 4, 2 Mbit/s)"
+	set label 1 "rates pushed" at r2c2_pushed, graph 0.95 right offset -0.5,0
+	plot "$DATA/demo-loop-rates.tsv" index 1 using 1:2 with linespoints pt 7 ps 0.5 lw 2 lc 1 title "A (weight 1)", \
+	     "" index 1 using 1:3 with linespoints pt 7 ps 0.5 lw 2 lc 2 title "B (weight 2)", \
+	     "" index 1 using 1:4 with linespoints pt 7 ps 0.5 lw 2 lc 3 title "C (weight 4, 2 Mbit/s)", \
+	     target_A with lines dt 2 lw 1.5 lc 1 notitle, target_B with lines dt 2 lw 1.5 lc 2 notitle, \
+	     target_C with lines dt 2 lw 1.5 lc 3 title "dashed: max-min allocation"
 	unset object 1; unset arrow 1; unset label 1
 	set xlabel "seconds after the flows started"
 	set ylabel "tbf backlog at node 0's p0 (KB)"
@@ -229,6 +240,11 @@ data_demo() {
 		echo "# run	event	t_s"
 		cat "$T/d/events"
 	} >"$DATA/demo-loop-events.tsv"
+	{
+		header "Rate-loop demo, the rate r2c2ctl alloc gives each flow on node 0's matrix after r2c2d settled (Mbit/s; demand -1: unlimited), the max-min allocation both runs are judged against" "$cmd" "$kernel" "$date"
+		echo "# flow	weight	demand_kbps	target_mbit"
+		cat "$T/d/targets"
+	} >"$DATA/demo-loop-targets.tsv"
 	{
 		header "Node 0's r2c2ctl -j topo show of the demo's 3x3 torus" "$cmd" "$kernel" "$date"
 		cat "$T/d/topo-3x3.json"
