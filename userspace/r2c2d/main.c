@@ -1877,7 +1877,7 @@ int main(int argc, char **argv)
 	 * a build still running is not waited for (it may take a minute
 	 * on a large rack): exit ends it
 	 */
-	if (!d.tb.running)
+	if (!wk_running(&d.tb.wk))
 		tb_fini(&d.tb);
 	mx_fini(&d.mx);
 	dg_fini(&d.dg);

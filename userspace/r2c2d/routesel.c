@@ -6,31 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/eventfd.h>
 
 #include "routesel.h"
 
 void rs_init(struct rs *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->efd = -1;
+	wk_init(&s->wk);
 }
 
 void rs_fini(struct rs *s)
 {
 	struct rs_decision dec;
 
-	if (s->busy)
+	if (wk_running(&s->wk))
 		rs_finish(s, true, &dec);
-	if (s->efd >= 0)
-		close(s->efd);
+	wk_fini(&s->wk);
 	free(s->ent);
 	free(s->f);
 	free(s->is_long);
 	free(s->key);
 	memset(s, 0, sizeof(*s));
-	s->efd = -1;
+	wk_init(&s->wk);
 }
 
 bool rs_my_turn(struct rs *s, uint64_t wall_ns, uint64_t now_ns,
@@ -193,62 +190,38 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 
 /* ---- the search in a worker thread ---- */
 
-static void *rs_worker(void *arg)
+static void rs_job(void *arg)
 {
 	struct rs *s = arg;
-	uint64_t one = 1;
 
 	s->wret = rs_search(s, s->wrt);
-	/* publishes the result; the eventfd only wakes the loop */
-	atomic_store_explicit(&s->done, true, memory_order_release);
-	if (write(s->efd, &one, sizeof(one)) < 0)
-		return NULL;	/* the loop finds done at its next tick */
-	return NULL;
 }
 
 int rs_start(struct rs *s, const struct r2c2_rtab *rt)
 {
-	int r;
-
-	if (s->busy)
+	if (wk_running(&s->wk))
 		return -EBUSY;
-	if (s->efd < 0)
-		s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (s->efd < 0)
-		return -errno;
 	s->wrt = rt;
 	s->wret = 0;
-	atomic_store(&s->done, false);
-	r = pthread_create(&s->thr, NULL, rs_worker, s);
-	if (r)
-		return -r;
-	s->busy = true;
-	return 0;
+	return wk_start(&s->wk, rs_job, s);
 }
 
 int rs_fd(const struct rs *s)
 {
-	return s->busy ? s->efd : -1;
+	return wk_fd(&s->wk);
 }
 
 bool rs_busy(const struct rs *s)
 {
-	return s->busy;
+	return wk_running(&s->wk);
 }
 
 int rs_finish(struct rs *s, bool wait, struct rs_decision *dec)
 {
-	uint64_t v;
+	int r = wk_join(&s->wk, wait);
 
-	if (!s->busy)
-		return -ECHILD;
-	if (!wait && !atomic_load_explicit(&s->done, memory_order_acquire))
-		return -EAGAIN;
-	pthread_join(s->thr, NULL);
-	/* consume the wakeup (it may not have been written yet: then 0) */
-	if (read(s->efd, &v, sizeof(v)) < 0)
-		v = 0;
-	s->busy = false;
+	if (r)
+		return r;
 	*dec = s->dec;
 	return s->wret;
 }

@@ -18,8 +18,6 @@
 #ifndef _R2C2D_ROUTESEL_H
 #define _R2C2D_ROUTESEL_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +26,7 @@
 
 #include "r2c2_alloc.h"
 #include "matrix.h"
+#include "worker.h"
 
 /**
  * struct rs_ent - one routing assignment: flow (@src, @id) uses @rproto
@@ -110,10 +109,9 @@ struct rs_decision {
  *
  * The search's snapshot (rs_prepare) and result (rs_search): @f, @is_long
  * and @key (the flow each f[i] stands for, with its protocol at the
- * snapshot), @nf of them; @p, @dec. While @busy, a worker thread owns
- * them, @ent and @nent (rs_start .. rs_finish); the loop touches only the
- * other fields. @done (release/acquire) publishes the worker's result,
- * @efd (an eventfd) wakes the loop.
+ * snapshot), @nf of them; @p, @dec. While @wk runs (rs_start ..
+ * rs_finish), its thread owns them, @ent, @nent, @wrt and @wret; the loop
+ * touches only the other fields.
  */
 struct rs {
 	uint64_t last_slot;
@@ -134,10 +132,7 @@ struct rs {
 	struct rs_params p;
 	struct rs_decision dec;
 	/* the worker */
-	bool busy;
-	atomic_bool done;
-	int efd;
-	pthread_t thr;
+	struct wk wk;
 	const struct r2c2_rtab *wrt;
 	int wret;
 };

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/eventfd.h>
 
 #include "tables.h"
 
@@ -22,7 +20,7 @@ static uint64_t mono_ns(void)
 void tb_init(struct tb *b)
 {
 	memset(b, 0, sizeof(*b));
-	b->efd = -1;
+	wk_init(&b->wk);
 }
 
 void tb_out_free(struct tb_out *o, const struct r2c2_topo *ct)
@@ -39,12 +37,11 @@ void tb_fini(struct tb *b)
 {
 	struct tb_out o;
 
-	if (b->running)
+	if (wk_running(&b->wk))
 		tb_join(b, true);
 	if (b->ready && !tb_take(b, &o))
 		tb_out_free(&o, b->ct);
-	if (b->efd >= 0)
-		close(b->efd);
+	wk_fini(&b->wk);
 	tb_init(b);
 }
 
@@ -75,20 +72,15 @@ int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, double *cap,
 	return r;
 }
 
-static void *tb_worker(void *arg)
+static void tb_job(void *arg)
 {
 	struct tb *b = arg;
-	uint64_t t0 = mono_ns(), one = 1;
+	uint64_t t0 = mono_ns();
 
 	b->ret = tb_build(b->ct, b->nbr, b->cap, b->n, b->pf, &b->out);
 	b->nbr = NULL;
 	b->cap = NULL;
 	b->ns = mono_ns() - t0;
-	/* publishes the result; the eventfd only wakes the loop */
-	atomic_store_explicit(&b->done, true, memory_order_release);
-	if (write(b->efd, &one, sizeof(one)) < 0)
-		return NULL;	/* the loop finds done at its next tick */
-	return NULL;
 }
 
 int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
@@ -96,17 +88,10 @@ int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
 {
 	int r;
 
-	if (tb_busy(b))
-		r = -EBUSY;
-	else if (b->efd < 0 &&
-		 (b->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
-		r = -errno;
-	else
-		r = 0;
-	if (r) {
+	if (tb_busy(b)) {
 		free(nbr);
 		free(cap);
-		return r;
+		return -EBUSY;
 	}
 	b->ct = ct;
 	b->nbr = nbr;
@@ -114,53 +99,41 @@ int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
 	b->n = n;
 	b->pf = pf;
 	b->ret = 0;
-	atomic_store(&b->done, false);
-	r = pthread_create(&b->thr, NULL, tb_worker, b);
+	r = wk_start(&b->wk, tb_job, b);
 	if (r) {
 		free(nbr);
 		free(cap);
 		b->nbr = NULL;
 		b->cap = NULL;
-		return -r;
 	}
-	b->running = true;
-	return 0;
+	return r;
 }
 
 int tb_fd(const struct tb *b)
 {
-	return b->running ? b->efd : -1;
+	return wk_fd(&b->wk);
 }
 
 bool tb_busy(const struct tb *b)
 {
-	return b->running || b->ready;
+	return wk_running(&b->wk) || b->ready;
 }
 
 bool tb_over(const struct tb *b)
 {
-	return b->ready ||
-	       (b->running &&
-		atomic_load_explicit(&b->done, memory_order_acquire));
+	return b->ready || wk_over(&b->wk);
 }
 
 int tb_join(struct tb *b, bool wait)
 {
-	uint64_t v;
+	int r;
 
 	if (b->ready)
 		return 0;
-	if (!b->running)
-		return -ECHILD;
-	if (!wait && !atomic_load_explicit(&b->done, memory_order_acquire))
-		return -EAGAIN;
-	pthread_join(b->thr, NULL);
-	/* consume the wakeup (it may not have been written yet: then 0) */
-	if (read(b->efd, &v, sizeof(v)) < 0)
-		v = 0;
-	b->running = false;
-	b->ready = true;
-	return 0;
+	r = wk_join(&b->wk, wait);
+	if (!r)
+		b->ready = true;
+	return r;
 }
 
 int tb_take(struct tb *b, struct tb_out *out)

@@ -12,12 +12,11 @@
 #ifndef _R2C2D_TABLES_H
 #define _R2C2D_TABLES_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "r2c2_alloc.h"
+#include "worker.h"
 
 /**
  * struct tb_out - what a build made
@@ -42,14 +41,11 @@ struct tb_out {
  * @out: the result, the caller's once tb_take() returned 0
  * @ret: the build's 0 or negative errno
  * @ns: how long the build took (CLOCK_MONOTONIC)
- * @running: a worker thread owns @ct .. @ns
+ * @wk: the worker; while it runs, it owns @ct .. @ns
  * @ready: the worker is joined, its result waits for tb_take()
- * @done: set by the worker (release) when it is over; @efd (an eventfd)
- *	wakes the loop then
  * @builds, @ns_last, @ns_max: builds taken, and how long they took
  *
- * While @running the loop reads only @running, @ready, @done, @efd and
- * the counters.
+ * While @wk runs the loop reads only @wk, @ready and the counters.
  */
 struct tb {
 	const struct r2c2_topo *ct;
@@ -60,10 +56,8 @@ struct tb {
 	struct tb_out out;
 	int ret;
 	uint64_t ns;
-	bool running, ready;
-	atomic_bool done;
-	int efd;
-	pthread_t thr;
+	struct wk wk;
+	bool ready;
 	uint64_t builds, ns_last, ns_max;
 };
 

@@ -11,6 +11,7 @@
 
 #include "../r2c2d/matrix.c"
 #include "../r2c2d/digest.c"
+#include "../r2c2d/worker.c"
 #include "../r2c2d/routesel.c"
 #include "alloc_tap.h"
 

@@ -1277,7 +1277,7 @@ static void tables__off_the_loop(void)
 	d.topo_dirty = true;
 	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
 	topo_step(&d, r2c2d_now());
-	ok(fake_topo_dumps == dumps + 1 && d.tb.running && d.topo == old &&
+	ok(fake_topo_dumps == dumps + 1 && wk_running(&d.tb.wk) && d.topo == old &&
 	   d.topo->kind == R2C2_TOPO_TORUS && !d.ts.rebuilds &&
 	   d.mx.gen == gen,
 	   "topo_step() read the graph and returned with a build running and the ring's tables in place");

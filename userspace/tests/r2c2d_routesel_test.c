@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../r2c2d/matrix.c"
+#include "../r2c2d/worker.c"
 #include "../r2c2d/routesel.c"
 #include "alloc_tap.h"
 

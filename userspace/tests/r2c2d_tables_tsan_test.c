@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../r2c2d/worker.c"
 #include "../r2c2d/tables.c"
 #include "alloc_tap.h"
 
@@ -114,7 +115,7 @@ int main(void)
 	/* a build of the configured topology; tb_fini() joins one running */
 	r = tb_start(&b, cur.t, NULL, NULL, 0, false);
 	tb_fini(&b);
-	ok(r == 0 && !tb_busy(&b) && b.efd == -1,
+	ok(r == 0 && !tb_busy(&b) && b.wk.efd == -1,
 	   "tb_fini() joins a running build and frees what it made");
 	tb_out_free(&cur, NULL);
 	return tap_done();

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../r2c2d/matrix.c"
+#include "../r2c2d/worker.c"
 #include "../r2c2d/routesel.c"
 #include "alloc_tap.h"
 
@@ -163,7 +164,7 @@ static void worker__vs_sync(void)
 	r = rs_prepare(&s, &ref, rt, t->n, now, &p);
 	ok(r > 0 && rs_start(&s, rt) == 0, "another search started");
 	rs_fini(&s);
-	ok(!rs_busy(&s) && s.efd == -1, "rs_fini joins it");
+	ok(!rs_busy(&s) && s.wk.efd == -1, "rs_fini joins it");
 
 	/* wait = true collects whatever it takes */
 	rs_init(&s);
