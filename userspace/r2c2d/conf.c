@@ -46,6 +46,7 @@ void conf_defaults(struct r2c2d_conf *c)
 	c->ga_utility = R2C2_UTIL_SUM;
 	c->ga_protos = 1u << R2C2_RP_RPS | 1u << R2C2_RP_DOR | 1u << R2C2_RP_VLB;
 	c->table_cache_mb = 256;
+	c->round_worker_us = 1000;
 }
 
 /* "rps,dor,vlb" (any non-empty subset) -> mask */
@@ -138,6 +139,7 @@ static const struct {
 	U32KEY(ga_threads, 0, 256),
 	DBLKEY(cpu_budget, 0, 100),
 	U32KEY(table_cache_mb, 0, 1048576),
+	U32KEY(round_worker_us, 0, 60000000),
 };
 
 /* keys whose value is one of two words: an int, or a bool (@is_bool) */

@@ -56,6 +56,9 @@
  * @table_cache_mb: a graph's cache of per-pair link weights is cleared
  *	when it holds more than this many MB and twice what the flows
  *	needed after its last clear (256; 0: never cleared)
+ * @round_worker_us: a round whose solve is expected to take at least this
+ *	long (the last round's time, scaled by the flows) is solved in a
+ *	worker thread while the loop goes on (1000; 0: every round)
  */
 struct r2c2d_conf {
 	uint32_t rho_us;
@@ -93,6 +96,7 @@ struct r2c2d_conf {
 	unsigned int ga_protos;
 	double cpu_budget;
 	uint32_t table_cache_mb;
+	uint32_t round_worker_us;
 };
 
 void conf_defaults(struct r2c2d_conf *c);

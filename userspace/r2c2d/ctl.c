@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <linux/types.h>
@@ -249,6 +250,17 @@ static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
 	fputc('}', f);
 }
 
+/* CPU time of the whole process, every thread (the workers' too) */
+static double process_cpu_us(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 static void show(struct r2c2d *d, FILE *f)
 {
 	const struct r2c2d_conf *c = &d->conf;
@@ -272,7 +284,8 @@ static void show(struct r2c2d *d, FILE *f)
 		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
 		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
 		"\"cpu_budget\":%g,\"max_flows\":%u,"
-		"\"max_flows_per_src\":%u,\"table_cache_mb\":%u},",
+		"\"max_flows_per_src\":%u,\"table_cache_mb\":%u,"
+		"\"round_worker_us\":%u},",
 		d->topo->n,
 		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
 		c->warmup_ms, c->expire_ms, c->digest_ms, c->demand_interval_ms,
@@ -280,7 +293,7 @@ static void show(struct r2c2d *d, FILE *f)
 		c->demand_window_ms, c->demand_windows, c->demand_low,
 		c->demand_high, c->demand_slack, c->announce_delay_ms,
 		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src,
-		c->table_cache_mb);
+		c->table_cache_mb, c->round_worker_us);
 	fprintf(f, "\"warming_up\":%s,",
 		r2c2d_now() < d->warm_until_ns ? "true" : "false");
 	fprintf(f, "\"kernel\":{\"family\":\"%s\",\"family_id\":%d,"
@@ -316,6 +329,9 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->own_echoes);
 	fprintf(f, "\"timings\":{\"ticks\":%llu,\"rounds\":%llu,"
 		"\"rounds_on_demand\":%llu,\"rounds_deferred\":%llu,"
+		"\"cpu_us\":%.0f,"
+		"\"rounds_off_loop\":%llu,\"solving\":%s,"
+		"\"round_flows_gone\":%llu,\"solve_us_last\":%.1f,"
 		"\"budget_us\":%.1f,"
 		"\"compute_us_last\":%.1f,\"compute_us_max\":%.1f,"
 		"\"compute_us_mean\":%.1f,\"loop_us_last\":%.1f,"
@@ -330,6 +346,10 @@ static void show(struct r2c2d *d, FILE *f)
 		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
 		(unsigned long long)t->rounds_on_demand,
 		(unsigned long long)t->rounds_deferred,
+		process_cpu_us(),
+		(unsigned long long)d->rd.off_loop,
+		rd_busy(&d->rd) ? "true" : "false",
+		(unsigned long long)d->rd.gone, us(d->rd.ns),
 		d->budget.share > 0 ? (double)d->budget.tokens_ns / 1000 : 0,
 		us(t->compute_ns_last), us(t->compute_ns_max),
 		t->rounds ? us(t->compute_ns_sum) / (double)t->rounds : 0,

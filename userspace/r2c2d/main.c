@@ -411,30 +411,6 @@ static void digest_step(struct r2c2d *d, uint64_t now)
 
 /* ---- rates ---- */
 
-static int grow(struct r2c2d *d, size_t n)
-{
-	size_t cap = d->acap ? d->acap : 256;
-	void *a, *b, *c;
-
-	if (n <= d->acap)
-		return 0;
-	while (cap < n)
-		cap *= 2;
-	a = realloc(d->af, cap * sizeof(*d->af));
-	if (a)
-		d->af = a;
-	b = realloc(d->ai, cap * sizeof(*d->ai));
-	if (b)
-		d->ai = b;
-	c = realloc(d->ar, cap * sizeof(*d->ar));
-	if (c)
-		d->ar = c;
-	if (!a || !b || !c)
-		return -ENOMEM;
-	d->acap = cap;
-	return 0;
-}
-
 /* bytes of a graph's cache of pair weights (0 on a torus: no cache) */
 size_t r2c2d_cache_bytes(const struct r2c2d *d)
 {
@@ -469,15 +445,22 @@ static void cache_trim(struct r2c2d *d)
 	d->ts.cache_measure = true;
 }
 
-static int compute(struct r2c2d *d)
+/*
+ * A round's first step, in the loop: the matrix's flows into the snapshot
+ * d->rd, their pairs prepared in the tables. Not while a solve runs in
+ * the worker (it reads the tables and the snapshot). Returns 0, -ENOMEM,
+ * or -EAGAIN while a route search reads the tables and a new pair's
+ * weights are wanted (its end wakes the loop, and the round is taken
+ * again).
+ */
+static int round_prepare(struct r2c2d *d)
 {
 	const struct r2c2_topo *t = d->topo;
-	uint64_t t0 = r2c2d_now(), dt;
+	struct rd *rd = &d->rd;
 	size_t n = 0;
 	uint32_t i;
-	int r;
 
-	if (grow(d, d->mx.n))
+	if (rd_reserve(rd, d->mx.n))
 		return -ENOMEM;
 	cache_trim(d);
 	d->t.skipped_flows = 0;
@@ -497,7 +480,7 @@ static int compute(struct r2c2d *d)
 		 * Outside the graph, or no path (a node gone, a partition):
 		 * the kernel cannot route it either; no rate until it can
 		 */
-		if (!mx_alloc_flow(f, t->n, &d->af[n]) ||
+		if (!mx_alloc_flow(f, t->n, &rd->f[n]) ||
 		    t->paths.dist[(size_t)f->dst * t->n + f->src] ==
 		    R2C2_DIST_INF) {
 			f->rate = 0;
@@ -507,8 +490,7 @@ static int compute(struct r2c2d *d)
 		/*
 		 * A graph's tables hold the link weights of the pairs met so
 		 * far (a torus has all): a new pair's are computed here, but
-		 * not while a route search reads the tables (its end wakes
-		 * the loop, and the round is taken again).
+		 * not while a route search reads the tables.
 		 */
 		if (!r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
 			if (rs_busy(&d->rs))
@@ -520,37 +502,77 @@ static int compute(struct r2c2d *d)
 				continue;
 			}
 		}
-		d->ai[n++] = i;
+		rd->idx[n] = i;
+		rd->id[n++] = f->id;
 	}
+	rd->n = n;
 	if (d->ts.cache_measure) {
 		d->ts.cache_need = r2c2d_cache_bytes(d);
 		d->ts.cache_measure = false;
 	}
-	if (d->conf.policy == R2C2_POL_PROPFAIR)
-		r = r2c2_propfair(d->pf, d->af, n, d->conf.headroom, d->ar,
-				  NULL);
-	else
-		r = r2c2_maxmin(d->rt, d->af, n, d->conf.headroom, d->ar,
-				d->ws);
-	if (r) {
+	rd->rt = d->rt;
+	rd->ws = d->ws;
+	rd->pf = d->conf.policy == R2C2_POL_PROPFAIR ? d->pf : NULL;
+	rd->headroom = d->conf.headroom;
+	return 0;
+}
+
+/*
+ * A round's last step, in the loop: the solve's rates into the matrix
+ * (a flow left nothing, below an unlimited flow of higher priority, is
+ * pushed the lowest rate: not pushing it would leave it at the qdisc's
+ * initial rate). prep_ns: how long round_prepare() took; the round's
+ * time is that, the solve's and this step's. Returns the allocator's 0
+ * or errno.
+ */
+static int round_apply(struct r2c2d *d, uint64_t prep_ns)
+{
+	uint64_t t0 = r2c2d_now(), dt;
+
+	if (d->rd.ret) {
 		d->t.alloc_errors++;
-		return r;
+		return d->rd.ret;
 	}
-	/*
-	 * A flow left nothing (below an unlimited flow of higher priority)
-	 * is pushed the lowest rate: not pushing it would leave it at the
-	 * qdisc's initial rate
-	 */
-	for (i = 0; i < n; i++)
-		d->mx.f[d->ai[i]].rate = d->ar[i] > 0 ? d->ar[i] :
-					 (double)R2C2_RATE_MIN;
-	dt = r2c2d_now() - t0;
+	rd_apply_to(&d->rd, &d->mx);
+	dt = prep_ns + d->rd.ns + (r2c2d_now() - t0);
 	d->t.rounds++;
+	d->t.round_flows_last = d->rd.n;
 	d->t.compute_ns_last = dt;
 	d->t.compute_ns_sum += dt;
 	if (dt > d->t.compute_ns_max)
 		d->t.compute_ns_max = dt;
 	return 0;
+}
+
+/* a whole round in the loop's thread */
+static int compute(struct r2c2d *d)
+{
+	uint64_t t0 = r2c2d_now();
+	int r = round_prepare(d);
+
+	if (r)
+		return r;
+	t0 = r2c2d_now() - t0;
+	rd_solve(&d->rd);
+	return round_apply(d, t0);
+}
+
+/*
+ * Whether a due round's solve goes to the worker: when the last round,
+ * scaled by the flows the matrix holds now, took at least
+ * round_worker_us (0: every round). A first round has nothing to go by
+ * and runs in the loop.
+ */
+static bool round_off_loop(const struct r2c2d *d)
+{
+	uint64_t lim = (uint64_t)d->conf.round_worker_us * 1000, last;
+
+	if (!lim)
+		return true;
+	if (!d->t.round_flows_last)
+		return false;
+	last = d->t.compute_ns_last;
+	return (double)last * d->mx.n / d->t.round_flows_last >= (double)lim;
 }
 
 /**
@@ -594,7 +616,7 @@ int r2c2d_rates_fresh(struct r2c2d *d)
 
 	if (d->mx.gen == d->computed_gen || round_due(d))
 		return 0;
-	if (rs_busy(&d->rs))
+	if (rs_busy(&d->rs) || rd_busy(&d->rd))
 		return -EAGAIN;
 	d->computed_gen = d->mx.gen;
 	d->last_round_ns = r2c2d_now();
@@ -748,7 +770,8 @@ static void route_select(struct r2c2d *d, uint64_t now)
 	struct timespec ts;
 	int r;
 
-	if (rs_busy(&d->rs))
+	/* the search prepares pairs in the tables, which a round reads */
+	if (rs_busy(&d->rs) || rd_busy(&d->rd))
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	wall = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -1073,7 +1096,7 @@ static void tables_collect(struct r2c2d *d, bool wait)
 	uint64_t now;
 	int r;
 
-	if (tb_join(&d->tb, wait) || rs_busy(&d->rs))
+	if (tb_join(&d->tb, wait) || rs_busy(&d->rs) || rd_busy(&d->rd))
 		return;
 	memcpy(prev, d->ts.last_error, sizeof(prev));
 	r = tb_take(&d->tb, &o);
@@ -1332,7 +1355,9 @@ static int reload(struct r2c2d *d, FILE *log)
 /*
  * Charge the budget the main thread's CPU time since the last charge:
  * rounds, pushes, events read, samples, control requests; all of it,
- * though only rounds can wait (the route search's thread is not counted)
+ * though only rounds can wait (the route search's thread is not counted;
+ * a round solved in the worker is charged its thread's CPU time when it
+ * is collected, round_collect())
  */
 static void budget_account(struct r2c2d *d)
 {
@@ -1485,6 +1510,64 @@ static bool family_back(struct r2c2d *d, uint64_t now)
 	return true;
 }
 
+/* the first round on rebuilt tables is over, its rates pushed */
+static void round_followed(struct r2c2d *d)
+{
+	uint64_t dt;
+
+	if (d->computed_gen != d->mx.gen || !d->ts.burst_ns ||
+	    r2c2d_now() < d->warm_until_ns)
+		return;
+	dt = r2c2d_now() - d->ts.burst_ns;
+	d->ts.follow_ns_last = dt;
+	if (dt > d->ts.follow_ns_max)
+		d->ts.follow_ns_max = dt;
+	d->ts.follows++;
+	d->ts.burst_ns = 0;
+}
+
+/*
+ * A round whose solve goes to the worker (round_off_loop()): the snapshot
+ * here, the solve there; round_collect() applies and pushes its rates.
+ * Returns 1 when the worker has it, else as compute() (no thread: the
+ * solve ran here).
+ */
+static int round_start(struct r2c2d *d)
+{
+	uint64_t t0 = r2c2d_now();
+	int r = round_prepare(d);
+
+	if (r)
+		return r;
+	d->rd_prep_ns = r2c2d_now() - t0;
+	d->rd.gen = d->mx.gen;
+	if (rd_start(&d->rd) == 0)
+		return 1;
+	rd_solve(&d->rd);
+	return round_apply(d, d->rd_prep_ns);
+}
+
+/*
+ * A solve in the worker is over (wait: join it whatever it takes): its
+ * rates go to the flows still in the matrix, and out, as a round in
+ * tick() does. The matrix may have changed meanwhile: round_due() then
+ * holds, and the next round follows rho after this one began. The
+ * worker's CPU time is charged to cpu_budget.
+ */
+static void round_collect(struct r2c2d *d, bool wait)
+{
+	int r;
+
+	if (rd_join(&d->rd, wait))
+		return;
+	if (d->budget.share > 0)
+		rc_budget_charge(&d->budget, d->rd.cpu_ns);
+	r = round_apply(d, d->rd_prep_ns);
+	if (!r && !d->fam_waiting)
+		push(d);
+	round_followed(d);
+}
+
 static void tick(struct r2c2d *d)
 {
 	uint64_t now = r2c2d_now(), t0 = now, dt;
@@ -1519,6 +1602,8 @@ static void tick(struct r2c2d *d)
 	}
 	if (rs_busy(&d->rs))
 		route_collect(d, false);
+	if (rd_busy(&d->rd))
+		round_collect(d, false);
 	if (tb_busy(&d->tb))
 		tables_collect(d, false);
 	if (d->topo_dirty && !rs_busy(&d->rs) && !tb_busy(&d->tb) &&
@@ -1526,15 +1611,15 @@ static void tick(struct r2c2d *d)
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
-	if (round_due(d) && !warm &&
+	if (round_due(d) && !warm && !rd_busy(&d->rd) &&
 	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000 &&
 	    round_budget(d, now)) {
 		int r;
 
-		round = true;
 		d->computed_gen = d->mx.gen;
 		d->last_round_ns = now;
-		r = compute(d);
+		r = round_off_loop(d) ? round_start(d) : compute(d);
+		round = r != 1;		/* 1: in the worker, collected later */
 		if (r == 0)
 			lease = true;
 		else if (r == -EAGAIN)	/* after the route search */
@@ -1542,17 +1627,10 @@ static void tick(struct r2c2d *d)
 	}
 	if (lease && !warm)
 		push(d);
-	/* the first round on rebuilt tables is over, its rates pushed */
-	if (round && d->computed_gen == d->mx.gen && d->ts.burst_ns && !warm) {
-		dt = r2c2d_now() - d->ts.burst_ns;
-		d->ts.follow_ns_last = dt;
-		if (dt > d->ts.follow_ns_max)
-			d->ts.follow_ns_max = dt;
-		d->ts.follows++;
-		d->ts.burst_ns = 0;
-	}
-	if (round)
+	if (round) {
+		round_followed(d);
 		budget_account(d);
+	}
 	dt = r2c2d_now() - t0;
 	d->t.loop_ns_last = dt;
 	d->t.loop_ns_sum += dt;
@@ -1617,7 +1695,8 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 	if (d->conf.lease_refresh_ms)
 		t = at_most(t, d->last_lease_ns +
 			    (uint64_t)d->conf.lease_refresh_ms * MS / 4);
-	if (round_due(d)) {
+	/* a round waits for the worker's (whose end wakes the loop) */
+	if (round_due(d) && !rd_busy(&d->rd)) {
 		uint64_t r = d->last_round_ns + rho,
 			 b = rc_budget_next(&d->budget, now);
 
@@ -1627,8 +1706,13 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 	}
 	if (d->topo_dirty && !rs_busy(&d->rs) && !tb_busy(&d->tb))
 		t = at_most(t, topo_due(d));
-	/* new tables wait for a route search's end (which wakes the loop) */
-	if (tb_over(&d->tb) && !rs_busy(&d->rs))
+	/*
+	 * new tables wait for a route search's and a round's end (which
+	 * wake the loop)
+	 */
+	if (tb_over(&d->tb) && !rs_busy(&d->rs) && !rd_busy(&d->rd))
+		return now;
+	if (rd_over(&d->rd))
 		return now;
 	if (d->conf.ga_interval_ms && d->topo->n) {
 		uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall, slot;
@@ -1639,7 +1723,8 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 		       (uint64_t)ts.tv_nsec;
 		slot = wall / iv;
 		if (slot % d->topo->n == d->node.addr &&
-		    d->rs.last_slot != slot + 1 && !rs_busy(&d->rs))
+		    d->rs.last_slot != slot + 1 && !rs_busy(&d->rs) &&
+		    !rd_busy(&d->rd))
 			return now;
 		t = at_most(t, now + (slot + 1) * iv - wall);
 	}
@@ -1666,6 +1751,7 @@ static int daemon_setup(struct r2c2d *d, char *err, size_t errlen)
 	int r;
 
 	tb_init(&d->tb);
+	rd_init(&d->rd);
 	r = build_topo(d, err, errlen);
 
 	if (r)
@@ -1798,7 +1884,7 @@ int main(int argc, char **argv)
 		d.conf.cpu_budget, d.conf.cpu_budget > 0 ? "" : " (none)");
 	log_rcvbuf(&d);
 	while (!stop) {
-		struct pollfd p[5 + CTL_CLIENTS];
+		struct pollfd p[6 + CTL_CLIENTS];
 		uint64_t exp, now, next;
 		int nc;
 
@@ -1834,8 +1920,9 @@ int main(int argc, char **argv)
 		p[1] = (struct pollfd){ .fd = tfd, .events = POLLIN };
 		p[2] = (struct pollfd){ .fd = rs_fd(&d.rs), .events = POLLIN };
 		p[3] = (struct pollfd){ .fd = tb_fd(&d.tb), .events = POLLIN };
-		nc = ctl_pollfds(&d, p + 4);
-		if (poll(p, (nfds_t)(4 + nc), -1) < 0) {
+		p[4] = (struct pollfd){ .fd = rd_fd(&d.rd), .events = POLLIN };
+		nc = ctl_pollfds(&d, p + 5);
+		if (poll(p, (nfds_t)(5 + nc), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			perror("r2c2d: poll");
@@ -1855,15 +1942,19 @@ int main(int argc, char **argv)
 		}
 		if (p[2].revents)
 			route_collect(&d, false);
+		if (p[4].revents)
+			round_collect(&d, false);
 		if (p[3].revents)
 			tables_collect(&d, false);
 		note_change(&d);
-		ctl_serve(&d, p + 4, nc);
+		ctl_serve(&d, p + 5, nc);
 		if (p[1].revents && read(tfd, &exp, sizeof(exp)) > 0)
 			armed = 0;	/* fired: tick at the top if due */
 	}
 	if (rs_busy(&d.rs))
 		route_collect(&d, true);
+	if (rd_busy(&d.rd))
+		round_collect(&d, true);
 	/* the last changes, however recent */
 	d.st_saved_ns = 0;
 	state_save(&d, UINT64_MAX / 2);
@@ -1887,9 +1978,7 @@ int main(int argc, char **argv)
 	if (d.topo != d.ctopo)
 		r2c2_topo_free(d.topo);
 	r2c2_topo_free(d.ctopo);
-	free(d.af);
-	free(d.ai);
-	free(d.ar);
+	rd_fini(&d.rd);
 	free(d.ann_ids);
 	free(d.st);
 	free(d.ov_key);

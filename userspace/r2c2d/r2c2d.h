@@ -12,6 +12,7 @@
 #include "digest.h"
 #include "matrix.h"
 #include "ratectl.h"
+#include "round.h"
 #include "routesel.h"
 #include "tables.h"
 #include "state.h"
@@ -25,6 +26,7 @@ struct r2c2d_timing {
 	uint64_t announces, refreshes_sent, resyncs, overruns, samples;
 	uint64_t own_echoes;	/* own flows' events heard back, not applied */
 	uint64_t compute_ns_last, compute_ns_max, compute_ns_sum;
+	uint64_t round_flows_last;	/* flows the last round solved */
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;
@@ -135,10 +137,12 @@ struct r2c2d {
 	 */
 	uint32_t *ann_ids;
 	size_t ann_n, ann_cap;
-	struct r2c2_flow *af;		/* allocator input, grown on demand */
-	uint32_t *ai;			/* matrix index of af[i] */
-	double *ar;
-	size_t acap;
+	/*
+	 * the rate round: its snapshot, solved in the loop or in a worker
+	 * (round.h); how long its snapshot took
+	 */
+	struct rd rd;
+	uint64_t rd_prep_ns;
 	uint64_t computed_gen;
 	uint64_t start_ns, last_sample_ns, last_refresh_ns, last_expire_ns;
 	uint64_t last_lease_ns, last_round_ns;

@@ -167,6 +167,7 @@ static int daemon_on(struct r2c2d *d, uint16_t addr, const uint8_t *dims,
 static void daemon_free(struct r2c2d *d)
 {
 	rs_fini(&d->rs);
+	rd_fini(&d->rd);
 	tb_fini(&d->tb);
 	mx_fini(&d->mx);
 	rc_batch_fini(&d->batch);
@@ -176,9 +177,6 @@ static void daemon_free(struct r2c2d *d)
 	if (d->topo != d->ctopo)
 		r2c2_topo_free(d->topo);
 	r2c2_topo_free(d->ctopo);
-	free(d->af);
-	free(d->ai);
-	free(d->ar);
 	free(d->ann_ids);
 }
 
@@ -1235,7 +1233,7 @@ static void tables__cache_bound(void)
 	   "the rates with clears equal those without (largest relative difference %.2g)",
 	   worst);
 	ok(ctl_ask(&d[0], "show\n", 5, out, sizeof(out)) > 0 &&
-	   strstr(out, "\"table_cache_mb\":1}") && strstr(out, "\"cache_clears\":") &&
+	   strstr(out, "\"table_cache_mb\":1,") && strstr(out, "\"cache_clears\":") &&
 	   strstr(out, "\"cache_limit_mb\":1,"),
 	   "daemon show: config.table_cache_mb, topology.cache_bytes, cache_clears");
 	daemon_free(&d[0]);
@@ -1301,6 +1299,12 @@ static void tables__off_the_loop(void)
 	d.last_lease_ns = d.last_digest_ns = d.last_round_ns = r2c2d_now();
 	d.need_resync = false;
 	d.computed_gen = d.mx.gen;
+	d.rd.wk.running = true;	/* a round's solve reads the old tables */
+	atomic_store(&d.rd.wk.done, false);
+	tick(&d);
+	ok(tb_over(&d.tb) && d.topo == old && !d.ts.rebuilds,
+	   "while a round's solve reads the old tables, the new ones wait");
+	d.rd.wk.running = false;
 	ok(next_deadline(&d, r2c2d_now()) <= r2c2d_now(),
 	   "the build is over: the loop is due at once");
 	tick(&d);
@@ -1321,6 +1325,165 @@ static void tables__off_the_loop(void)
 	   "daemon show after: building false, table_builds 1, rebuilds 1");
 	fake_topo_n = 0;
 	daemon_free(&d);
+}
+
+/* every periodic duty done just now: only a round can be due */
+static void duties_done(struct r2c2d *d)
+{
+	uint64_t now = r2c2d_now();
+
+	d->last_sample_ns = d->last_refresh_ns = d->last_expire_ns = now;
+	d->last_lease_ns = d->last_digest_ns = now;
+	d->need_resync = false;
+}
+
+static void flow_event(struct r2c2d *d, uint8_t type, uint16_t src,
+		       uint32_t id, uint16_t dst)
+{
+	struct mx_evt e = {
+		.type = type, .src = src, .id = id, .dst = dst, .weight = 1,
+		.rproto = R2C2_RP_RPS, .demand_kbps = R2C2_DEMAND_UNLIMITED,
+	};
+
+	mx_apply(&d->mx, &e, 1);
+}
+
+/* the largest relative difference of d's rates from ref's, flow by flow */
+static double rates_apart(const struct r2c2d *d, const struct r2c2d *ref)
+{
+	double worst = 0, a, b;
+	uint32_t i;
+
+	for (i = 0; i < ref->mx.n; i++) {
+		const struct mx_flow *f = &ref->mx.f[i];
+
+		a = rate_of(d, f->src, f->id);
+		b = f->rate;
+		if (a < 0)
+			return INFINITY;
+		if (fabs(a - b) > worst * b)
+			worst = fabs(a - b) / b;
+	}
+	return worst;
+}
+
+/*
+ * round_worker_us: a round's solve in the worker while the loop goes on,
+ * the matrix changing under its snapshot; the same rates as rounds in
+ * the loop
+ */
+static void rounds__off_the_loop(void)
+{
+	static struct r2c2d d, ref;
+	uint8_t dims[3] = { 4, 4, 4 };
+	struct pollfd p;
+	uint64_t pushes, gen, now;
+	uint32_t i, set = 0;
+	char out[16384];
+
+	daemon_conf(&d, 0, dims, 3,
+		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0;"
+		    "demand_interval_ms=1000");
+	daemon_conf(&ref, 0, dims, 3, "digest_ms=0;ga_interval_ms=0;warmup_ms=0");
+	for (i = 0; i < 600; i++) {
+		uint16_t src = (uint16_t)(i % 64),
+			 dst = (uint16_t)((src + 1 + i * 7 % 63) % 64);
+
+		add_flow(&d, src, 1000 + i, dst, (uint8_t)(1 + i % 3),
+			 (uint8_t)(i % 3), R2C2_DEMAND_UNLIMITED);
+		add_flow(&ref, src, 1000 + i, dst, (uint8_t)(1 + i % 3),
+			 (uint8_t)(i % 3), R2C2_DEMAND_UNLIMITED);
+	}
+	ok(compute(&ref) == 0, "the reference: a round in the loop");
+	duties_done(&d);
+	d.last_round_ns = r2c2d_now() - 1000 * MS;
+	gen = d.mx.gen;
+	tick(&d);
+	for (i = 0; i < d.mx.n; i++)
+		set += d.mx.f[i].rate != 0;
+	ok(rd_busy(&d.rd) && d.rd.off_loop == 1 && d.t.rounds == 0 &&
+	   !set && d.computed_gen == gen && d.rd.n == 600,
+	   "round_worker_us=0: tick() returned with the solve of 600 flows in the worker, no rate yet");
+	/* the matrix changes during the solve: flow 0:1000 leaves, 5:1 comes */
+	flow_event(&d, R2C2_FE_FINISH, 0, 1000, 1);
+	flow_event(&d, R2C2_FE_START, 5, 1, 9);
+	p = (struct pollfd){ .fd = rd_fd(&d.rd), .events = POLLIN };
+	ok(poll(&p, 1, 60000) == 1 && rd_over(&d.rd) &&
+	   next_deadline(&d, r2c2d_now()) <= r2c2d_now(),
+	   "the worker's eventfd wakes the loop, which is due at once");
+	pushes = d.t.pushes;
+	round_collect(&d, false);
+	ok(!rd_busy(&d.rd) && d.t.rounds == 1 && d.rd.gone == 1 &&
+	   rate_of(&d, 5, 1) == 0 && d.t.pushes > pushes,
+	   "collected: the rates applied and pushed (%llu), the flow that left skipped (gone %llu), the new one waits",
+	   (unsigned long long)(d.t.pushes - pushes),
+	   (unsigned long long)d.rd.gone);
+	{
+		double w = 0, a, b;
+
+		for (i = 0; i < ref.mx.n; i++) {
+			const struct mx_flow *f = &ref.mx.f[i];
+
+			if (f->src == 0 && f->id == 1000)
+				continue;
+			a = rate_of(&d, f->src, f->id);
+			b = f->rate;
+			w = a < 0 ? INFINITY : fmax(w, fabs(a - b) / b);
+		}
+		ok(w <= 1e-12,
+		   "each flow that stayed has the rate of the same round in the loop (largest relative difference %g)",
+		   w);
+	}
+	/* the next round, rho after this one began, takes the changes */
+	flow_event(&ref, R2C2_FE_FINISH, 0, 1000, 1);
+	flow_event(&ref, R2C2_FE_START, 5, 1, 9);
+	ok(compute(&ref) == 0 && round_due(&d), "the matrix changed: a round is due");
+	duties_done(&d);
+	d.last_round_ns = r2c2d_now() - 1000 * MS;
+	tick(&d);
+	ok(rd_busy(&d.rd) && d.rd.off_loop == 2, "the next tick starts it");
+	round_collect(&d, true);
+	ok(d.t.rounds == 2 && rate_of(&d, 5, 1) > 0 &&
+	   rates_apart(&d, &ref) <= 1e-12 && !round_due(&d),
+	   "and its rates are those of the loop's (largest relative difference %g)",
+	   rates_apart(&d, &ref));
+	/*
+	 * while a solve runs (held here: the worker is marked running and
+	 * not done, with no thread), a due round waits for it and the loop
+	 * sleeps: the worker's end wakes it
+	 */
+	flow_event(&d, R2C2_FE_START, 6, 1, 9);
+	duties_done(&d);
+	d.last_round_ns = r2c2d_now() - 1000 * MS;
+	d.rd.wk.running = true;
+	atomic_store(&d.rd.wk.done, false);
+	now = r2c2d_now();
+	ok(round_due(&d) && next_deadline(&d, now) > now + 50 * MS,
+	   "a round is due but a solve runs: the loop is not due");
+	tick(&d);
+	ok(d.rd.off_loop == 2 && d.t.rounds == 2 && rate_of(&d, 6, 1) == 0 &&
+	   round_due(&d),
+	   "tick() starts no second solve, and the round stays due");
+	ok(r2c2d_rates_fresh(&d) == 0 && round_due(&d),
+	   "nor does a control client");
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 &&
+	   strstr(out, "\"rounds_off_loop\":2,\"solving\":true,\"round_flows_gone\":1,") &&
+	   strstr(out, "\"round_worker_us\":0}"),
+	   "daemon show: rounds_off_loop 2, solving true, round_flows_gone 1, round_worker_us 0");
+	d.rd.wk.running = false;
+	/* which rounds go: the last one's time, scaled by the flows */
+	d.conf.round_worker_us = 1000;
+	d.t.round_flows_last = d.mx.n;
+	d.t.compute_ns_last = 1000 * 1000;
+	ok(round_off_loop(&d), "round_worker_us=1000: after a round of 1 ms, to the worker");
+	d.t.compute_ns_last = 999 * 1000;
+	ok(!round_off_loop(&d), "after one of 0.999 ms, in the loop");
+	d.t.round_flows_last = d.mx.n / 2;
+	ok(round_off_loop(&d), "and to the worker when the flows doubled since");
+	d.t.round_flows_last = 0;
+	ok(!round_off_loop(&d), "a first round in the loop");
+	daemon_free(&d);
+	daemon_free(&ref);
 }
 
 int main(void)
@@ -1345,6 +1508,7 @@ int main(void)
 	event__own_echo();
 	tables__cache_bound();
 	tables__off_the_loop();
+	rounds__off_the_loop();
 	ctl__access();
 	return tap_done();
 }

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * round.h - one rate round's solve, in the loop's thread or in a worker.
+ *
+ * A round is three steps. The loop snapshots the matrix's flows into a
+ * struct rd (their allocator input, matrix index and flow id) and
+ * prepares their pairs in the tables; the allocator solves the snapshot
+ * (r2c2_maxmin() or r2c2_propfair()); the loop applies the rates to the
+ * flows still in the matrix. A solve expected to take longer than
+ * round_worker_us runs in a worker (rd_start()), so that a round of
+ * 10^5 flows (tens of ms) does not hold the loop: meanwhile it hears
+ * events, serves clients and refreshes leases, and the matrix may
+ * change under the snapshot (rd_apply_to() finds each flow again by
+ * its key).
+ */
+#ifndef _R2C2D_ROUND_H
+#define _R2C2D_ROUND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "r2c2_alloc.h"
+#include "matrix.h"
+#include "worker.h"
+
+/**
+ * struct rd - a round's snapshot, solve and result
+ * @f: the allocator's input, @n flows (@cap allocated)
+ * @idx: the matrix index of f[i] when the snapshot was taken
+ * @id: its flow id: (f[i].src, id[i]) is the flow's key
+ * @rate: the result, bit/s (0: the flow was left nothing)
+ * @rt, @ws, @pf: the tables, the max-min scratch, and the proportional-fair
+ *	state (NULL: max-min); the worker reads @rt and writes @ws or @pf
+ * @headroom: as for r2c2_maxmin()
+ * @ret: the allocator's 0 or negative errno
+ * @ns: how long the solve took (CLOCK_MONOTONIC); @cpu_ns: its thread's
+ *	CPU time
+ * @wk: the worker; while it runs its thread owns @f .. @cpu_ns, and the
+ *	loop must not write the tables (prepare pairs, clear the cache,
+ *	swap them) nor touch @ws or @pf
+ * @gen: the matrix generation the snapshot was taken at (the caller's)
+ * @off_loop: rounds solved in the worker; @gone: flows whose rate was
+ *	not applied because they left the matrix during the solve
+ */
+struct rd {
+	struct r2c2_flow *f;
+	uint32_t *idx;
+	uint32_t *id;
+	double *rate;
+	size_t n, cap;
+	const struct r2c2_rtab *rt;
+	struct r2c2_ws *ws;
+	struct r2c2_pf *pf;
+	double headroom;
+	int ret;
+	uint64_t ns, cpu_ns;
+	struct wk wk;
+	uint64_t gen;
+	uint64_t off_loop, gone;
+};
+
+void rd_init(struct rd *r);
+/* joins a running solve, frees the snapshot */
+void rd_fini(struct rd *r);
+/* room for n flows (the snapshot is emptied): -EBUSY while a solve runs */
+int rd_reserve(struct rd *r, size_t n);
+/* solve the snapshot in the calling thread: returns r->ret */
+int rd_solve(struct rd *r);
+/* the same in the worker: -EBUSY while one runs, else 0 or -errno */
+int rd_start(struct rd *r);
+/* the eventfd that becomes readable when the worker is over, else -1 */
+int rd_fd(const struct rd *r);
+bool rd_busy(const struct rd *r);
+/* the worker is over: rd_join() will not wait */
+bool rd_over(const struct rd *r);
+/* as wk_join(): 0 once the solve is over (its result in r), -EAGAIN, -ECHILD */
+int rd_join(struct rd *r, bool wait);
+/*
+ * The rates of a solved snapshot into the matrix: each flow still in it
+ * (at its index, else found by its key) takes its rate, R2C2_RATE_MIN
+ * when it was left nothing. Returns the flows set; r->gone counts the
+ * others.
+ */
+size_t rd_apply_to(struct rd *r, struct mx *m);
+
+#endif /* _R2C2D_ROUND_H */
