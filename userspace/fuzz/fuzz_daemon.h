@@ -134,9 +134,10 @@ int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint32_t max_n,
  * A daemon as main() leaves it after setup (daemon_alloc(), NODE_GET,
  * daemon_setup(), the netlink handle's callbacks), node addr of the
  * topology spec topo, with the configuration keys of conf
- * ("key=value;..." or NULL) set first. Route selection is off (its
- * worker thread and the wall clock would make runs differ), and the
- * matrix's hash key is fixed for the same reason. Aborts on failure.
+ * ("key=value;..." or NULL) set first. Route selection is off and every
+ * round stays in the loop (a worker thread and the wall clock would make
+ * runs differ; conf may set round_worker_us again), and the matrix's
+ * hash key is fixed for the same reason. Aborts on failure.
  */
 static void fuzz_daemon_init(struct r2c2d *d, uint16_t addr, const char *topo,
 			     const char *conf)
@@ -149,6 +150,7 @@ static void fuzz_daemon_init(struct r2c2d *d, uint16_t addr, const char *topo,
 	fuzz_d = d;
 	conf_defaults(&d->conf);
 	d->conf.ga_interval_ms = 0;
+	d->conf.round_worker_us = ROUND_WORKER_NEVER;
 	snprintf(d->conf.topology, sizeof(d->conf.topology), "%s", topo);
 	snprintf(buf, sizeof(buf), "%s", conf ? conf : "");
 	for (kv = strtok_r(buf, ";", &save); kv;

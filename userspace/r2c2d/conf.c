@@ -139,7 +139,7 @@ static const struct {
 	U32KEY(ga_threads, 0, 256),
 	DBLKEY(cpu_budget, 0, 100),
 	U32KEY(table_cache_mb, 0, 1048576),
-	U32KEY(round_worker_us, 0, 60000000),
+	U32KEY(round_worker_us, 0, ROUND_WORKER_NEVER),
 };
 
 /* keys whose value is one of two words: an int, or a bool (@is_bool) */

@@ -58,7 +58,8 @@
  *	needed after its last clear (256; 0: never cleared)
  * @round_worker_us: a round whose solve is expected to take at least this
  *	long (the last round's time, scaled by the flows) is solved in a
- *	worker thread while the loop goes on (1000; 0: every round)
+ *	worker thread while the loop goes on (1000; 0: every round;
+ *	ROUND_WORKER_NEVER: none, every round in the loop)
  */
 struct r2c2d_conf {
 	uint32_t rho_us;
@@ -98,6 +99,9 @@ struct r2c2d_conf {
 	uint32_t table_cache_mb;
 	uint32_t round_worker_us;
 };
+
+/* round_worker_us's largest value: no round goes to the worker */
+#define ROUND_WORKER_NEVER	60000000u
 
 void conf_defaults(struct r2c2d_conf *c);
 /* one "key = value"; 0 or -EINVAL with a message in err */

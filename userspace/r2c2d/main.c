@@ -510,6 +510,7 @@ static int round_prepare(struct r2c2d *d)
 		d->ts.cache_need = r2c2d_cache_bytes(d);
 		d->ts.cache_measure = false;
 	}
+	rd->gen = d->mx.gen;
 	rd->rt = d->rt;
 	rd->ws = d->ws;
 	rd->pf = d->conf.policy == R2C2_POL_PROPFAIR ? d->pf : NULL;
@@ -534,6 +535,7 @@ static int round_apply(struct r2c2d *d, uint64_t prep_ns)
 		return d->rd.ret;
 	}
 	rd_apply_to(&d->rd, &d->mx);
+	d->t.applied_gen = d->rd.gen;
 	dt = prep_ns + d->rd.ns + (r2c2d_now() - t0);
 	d->t.rounds++;
 	d->t.round_flows_last = d->rd.n;
@@ -560,8 +562,10 @@ static int compute(struct r2c2d *d)
 /*
  * Whether a due round's solve goes to the worker: when the last round,
  * scaled by the flows the matrix holds now, took at least
- * round_worker_us (0: every round). A first round has nothing to go by
- * and runs in the loop.
+ * round_worker_us (0: every round; its largest value, never). A first
+ * round has nothing to go by and goes to the worker too: it may be of
+ * 10^5 flows, or a proportional-fair solve from cold prices, which takes
+ * seconds.
  */
 static bool round_off_loop(const struct r2c2d *d)
 {
@@ -569,8 +573,10 @@ static bool round_off_loop(const struct r2c2d *d)
 
 	if (!lim)
 		return true;
-	if (!d->t.round_flows_last)
+	if (d->conf.round_worker_us >= ROUND_WORKER_NEVER)
 		return false;
+	if (!d->t.round_flows_last)
+		return true;
 	last = d->t.compute_ns_last;
 	return (double)last * d->mx.n / d->t.round_flows_last >= (double)lim;
 }
@@ -1540,7 +1546,6 @@ static int round_start(struct r2c2d *d)
 	if (r)
 		return r;
 	d->rd_prep_ns = r2c2d_now() - t0;
-	d->rd.gen = d->mx.gen;
 	if (rd_start(&d->rd) == 0)
 		return 1;
 	rd_solve(&d->rd);

@@ -27,6 +27,7 @@ struct r2c2d_timing {
 	uint64_t own_echoes;	/* own flows' events heard back, not applied */
 	uint64_t compute_ns_last, compute_ns_max, compute_ns_sum;
 	uint64_t round_flows_last;	/* flows the last round solved */
+	uint64_t applied_gen;	/* the matrix gen of the rates last applied */
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;

@@ -39,7 +39,7 @@
  * @wk: the worker; while it runs its thread owns @f .. @cpu_ns, and the
  *	loop must not write the tables (prepare pairs, clear the cache,
  *	swap them) nor touch @ws or @pf
- * @gen: the matrix generation the snapshot was taken at (the caller's)
+ * @gen: the matrix generation the snapshot was taken at
  * @off_loop: rounds solved in the worker; @gone: flows whose rate was
  *	not applied because they left the matrix during the solve
  */

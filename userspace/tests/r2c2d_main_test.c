@@ -1481,7 +1481,12 @@ static void rounds__off_the_loop(void)
 	d.t.round_flows_last = d.mx.n / 2;
 	ok(round_off_loop(&d), "and to the worker when the flows doubled since");
 	d.t.round_flows_last = 0;
-	ok(!round_off_loop(&d), "a first round in the loop");
+	ok(round_off_loop(&d), "a first round, with nothing to go by, to the worker");
+	d.conf.round_worker_us = ROUND_WORKER_NEVER;
+	d.t.round_flows_last = d.mx.n;
+	d.t.compute_ns_last = 60ull * 1000 * 1000 * 1000;
+	ok(!round_off_loop(&d), "round_worker_us=%u: none, even after a round of a minute",
+	   ROUND_WORKER_NEVER);
 	daemon_free(&d);
 	daemon_free(&ref);
 }
