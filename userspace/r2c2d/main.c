@@ -489,10 +489,12 @@ static int round_prepare(struct r2c2d *d)
 		}
 		/*
 		 * A graph's tables hold the link weights of the pairs met so
-		 * far (a torus has all): a new pair's are computed here, but
-		 * not while a route search reads the tables.
+		 * far (a torus has all, and is not asked: the question costs
+		 * a third of the snapshot): a new pair's are computed here,
+		 * but not while a route search reads the tables.
 		 */
-		if (!r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
+		if (t->kind != R2C2_TOPO_TORUS &&
+		    !r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
 			if (rs_busy(&d->rs))
 				return -EAGAIN;
 			if (r2c2_rtab_prepare(d->rt, f->src, f->dst,
