@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loop_bench.c - r2c2d's loop under churn, natively: how long the loop
+ * is held (its longest iteration), how long a flow event waits for the
+ * round that includes it, and the daemon's CPU, with rounds solved in
+ * the loop or in its worker (round_worker_us).
+ *
+ * usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS]
+ *                   [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P POLICY]
+ *                   [-S SEED]
+ *
+ * The daemon is r2c2d's own main.c, with the kernel faked as in
+ * tests/r2c2d_main_test.c (fuzz/fuzz_daemon.h): node 0 of TOPO
+ * (torus:8x8x8), rho 500 us, rounds = always (every change computed,
+ * as on a node that sends), no digests, refreshes or expiry in the
+ * window, round_worker_us as given (1000; 0: every round in the worker;
+ * 60000000: every round in the loop), policy POLICY (maxmin; propfair).
+ * FLOWS (10^4) flows of uniform
+ * random pairs, weight 1, routing PROTO (rps), are in the matrix; then
+ * for SECONDS (10) of real time, flow events arrive at EVENTS_PER_S
+ * (200; Poisson; FINISH of a random flow and START of a new one,
+ * alternately) and are applied as the daemon's event socket would
+ * (on_event()). Between events this program does what r2c2d's main()
+ * does: tick() when next_deadline() is due, poll() on the worker's
+ * eventfd and round_collect() when it is readable.
+ *
+ * Prints the loop's iterations (an event applied, a tick, a collect:
+ * each one the loop is busy with and cannot hear anything else) as
+ * median, p99 and max in ms, and the longest of each kind; each event's wait until the rates of a
+ * matrix that includes it were applied (median, p99, max, ms); the
+ * rounds (in the loop, in the worker); and the process's CPU time
+ * (getrusage: every thread's) as a share of one core.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "../fuzz/fuzz_daemon.h"
+#include "bench.h"
+
+static double proc_cpu_ms(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+static double pct(double *v, size_t n, double q)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmpd);
+	return v[(size_t)(q * (double)(n - 1))];
+}
+
+struct ev {
+	uint64_t gen;	/* the matrix gen after it was applied */
+	double at;	/* when it arrived, ms */
+};
+
+static uint8_t proto(const char *p)
+{
+	if (!strcmp(p, "mix"))
+		return (uint8_t)(xr() % 3);
+	return !strcmp(p, "dor") ? R2C2_RP_DOR :
+	       !strcmp(p, "vlb") ? R2C2_RP_VLB : R2C2_RP_RPS;
+}
+
+int main(int argc, char **argv)
+{
+	static struct r2c2d d;
+	const char *topo = "torus:8x8x8", *pr = "rps", *pol = "maxmin";
+	double rate = 200, secs = 10, t0, tend, next_ev, c0, c1;
+	double *it, *wait;
+	size_t nit = 0, nwait = 0, cap_it = 1 << 20, head = 0, nev = 0;
+	unsigned long flows = 10000, worker_us = 1000;
+	uint32_t next_id = 1, n;
+	uint64_t rounds0, off0;
+	struct ev *evs;
+	char conf[320];
+	bool finish = true;
+	double kmax[3] = { 0 };	/* longest event, tick, collect */
+	double cmax = 0, cs;	/* longest iteration in the loop's CPU time */
+	double prep = 0;	/* longest snapshot of a round in the worker */
+	int opt;
+
+	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:")) != -1) {
+		switch (opt) {
+		case 't': topo = optarg; break;
+		case 'f': flows = strtoul(optarg, NULL, 0); break;
+		case 'e': rate = atof(optarg); break;
+		case 'd': secs = atof(optarg); break;
+		case 'w': worker_us = strtoul(optarg, NULL, 0); break;
+		case 'p': pr = optarg; break;
+		case 'P': pol = optarg; break;
+		case 'S': xr_state = strtoull(optarg, NULL, 0); break;
+		default:
+			fprintf(stderr, "usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS] [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P maxmin|propfair] [-S SEED]\n");
+			return 2;
+		}
+	}
+	snprintf(conf, sizeof(conf),
+		 "warmup_ms=0;digest_ms=0;rounds=always;round_worker_us=%lu;"
+		 "refresh_ms=3600000;expire_ms=36000000;lease_refresh_ms=0;"
+		 "demand_interval_ms=60000;max_flows=16777216;"
+		 "max_flows_per_src=16777216;policy=%s", worker_us, pol);
+	fuzz_daemon_init(&d, 0, topo, conf);
+	n = d.topo->n;
+	for (unsigned long i = 0; i < flows; i++) {
+		struct mx_evt e = {
+			.type = R2C2_FE_START, .id = next_id++, .weight = 1,
+			.demand_kbps = R2C2_DEMAND_UNLIMITED,
+		};
+
+		e.src = (uint16_t)(1 + xr() % (n - 1));
+		do
+			e.dst = (uint16_t)(xr() % n);
+		while (e.dst == e.src);
+		e.rproto = proto(pr);
+		mx_apply(&d.mx, &e, r2c2d_now());
+	}
+	compute(&d);	/* the first round, in the loop; tables warm */
+	d.computed_gen = d.mx.gen;
+	it = malloc(cap_it * sizeof(*it));
+	wait = malloc(cap_it * sizeof(*wait));
+	evs = malloc(cap_it * sizeof(*evs));
+	rounds0 = d.t.rounds;
+	off0 = d.rd.off_loop;
+	c0 = proc_cpu_ms();
+	t0 = now_ms();
+	tend = t0 + secs * 1e3;
+	next_ev = t0 - log(1 - (double)(xr() % 1000000) / 1e6) * 1e3 / rate;
+	while (now_ms() < tend && nit < cap_it && nev < cap_it) {
+		uint64_t now = r2c2d_now(), dl = next_deadline(&d, now);
+		double t = now_ms(), start, until;
+		struct pollfd p = { .fd = rd_fd(&d.rd), .events = POLLIN };
+		int to;
+
+		if (t >= next_ev) {
+			struct mx_evt e = {
+				.weight = 1,
+				.demand_kbps = R2C2_DEMAND_UNLIMITED,
+			};
+			struct mx_flow *f;
+
+			start = now_ms();
+			cs = cpu_ms();
+			if (finish && d.mx.n) {
+				f = &d.mx.f[xr() % d.mx.n];
+				e.type = R2C2_FE_FINISH;
+				e.src = f->src;
+				e.id = f->id;
+				e.dst = f->dst;
+			} else {
+				e.type = R2C2_FE_START;
+				e.id = next_id++;
+				e.src = (uint16_t)(1 + xr() % (n - 1));
+				do
+					e.dst = (uint16_t)(xr() % n);
+				while (e.dst == e.src);
+				e.rproto = proto(pr);
+			}
+			finish = !finish;
+			on_event(&d, &e);
+			evs[nev].gen = d.mx.gen;
+			evs[nev++].at = next_ev;
+			it[nit] = now_ms() - start;
+			kmax[0] = fmax(kmax[0], it[nit++]);
+			cmax = fmax(cmax, cpu_ms() - cs);
+			next_ev -= log(1 - (double)(xr() % 1000000) / 1e6) *
+				   1e3 / rate;
+			continue;
+		}
+		if (dl <= now) {
+			start = now_ms();
+			cs = cpu_ms();
+			tick(&d);
+			it[nit] = now_ms() - start;
+			if (rd_busy(&d.rd))
+				prep = fmax(prep, (double)d.rd_prep_ns / 1e6);
+			kmax[1] = fmax(kmax[1], it[nit++]);
+			cmax = fmax(cmax, cpu_ms() - cs);
+		} else {
+			until = fmin(next_ev, t + (double)(dl - now) / 1e6);
+			to = (int)ceil(until - t);
+			if (poll(&p, p.fd >= 0 ? 1 : 0, to) == 1) {
+				start = now_ms();
+				cs = cpu_ms();
+				round_collect(&d, false);
+				it[nit] = now_ms() - start;
+				kmax[2] = fmax(kmax[2], it[nit++]);
+				cmax = fmax(cmax, cpu_ms() - cs);
+			}
+		}
+		/* the events whose matrix has its rates now */
+		while (head < nev && evs[head].gen <= d.t.applied_gen)
+			wait[nwait++] = now_ms() - evs[head++].at;
+	}
+	c1 = proc_cpu_ms();
+	tend = now_ms();
+	if (rd_busy(&d.rd))
+		round_collect(&d, true);
+	printf("loop_bench %s flows %lu events/s %.0f seconds %.1f round_worker_us %lu proto %s policy %s\n",
+	       topo, flows, rate, (tend - t0) / 1e3, worker_us, pr, pol);
+	printf("  events %zu, rounds %llu (in the worker %llu), solve last %.2f ms\n",
+	       nev, (unsigned long long)(d.t.rounds - rounds0),
+	       (unsigned long long)(d.rd.off_loop - off0),
+	       (double)d.rd.ns / 1e6);
+	printf("  loop iteration ms: median %.3f p99 %.3f max %.3f (%zu)\n",
+	       pct(it, nit, 0.5), pct(it, nit, 0.99), pct(it, nit, 1), nit);
+	printf("  longest: event %.3f tick %.3f collect %.3f ms; in the loop's CPU time %.3f ms; snapshot %.3f ms\n",
+	       kmax[0], kmax[1], kmax[2], cmax, prep);
+	printf("  event -> its rates applied ms: median %.3f p99 %.3f max %.3f (%zu of %zu)\n",
+	       pct(wait, nwait, 0.5), pct(wait, nwait, 0.99),
+	       pct(wait, nwait, 1), nwait, nev);
+	printf("  cpu: %.1f %% of a core (every thread)\n",
+	       100 * (c1 - c0) / (tend - t0));
+	free(it);
+	free(wait);
+	free(evs);
+	rd_fini(&d.rd);
+	return 0;
+}
