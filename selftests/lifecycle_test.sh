@@ -241,7 +241,12 @@ if [[ $FLOW == 0x* ]]; then
 	for proto in dor rps dor; do
 		torus_exec "$S" r2c2ctl flow set "$FLOW" routing "$proto"
 		check_err $? "flow set $FLOW routing $proto failed"
-		read -r _ routing _ <<<"$(flow_of_s)"
+		# by its id: idle since the last burst longer than R2C2_FLOW_IDLE
+		# (10 s; a debug guest's measure takes that long), the flow was
+		# forgotten, and flow set made it again with no destination
+		# until its next packet
+		routing=$(torus_exec "$S" r2c2ctl -j flow show |
+			jq -r --arg f "$FLOW" 'map(select(.flow == $f))[0].routing')
 		[[ $routing == "$proto" ]]
 		check_err $? "flow show says $routing after flow set $proto"
 		counts=$(measure "$BURST")
