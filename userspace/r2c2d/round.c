@@ -6,17 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "round.h"
-
-static uint64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void rd_init(struct rd *r)
 {
@@ -67,8 +58,8 @@ int rd_reserve(struct rd *r, size_t n)
 
 int rd_solve(struct rd *r)
 {
-	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
-	uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
+	uint64_t c0 = wk_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
 	if (r->pf)
 		r->ret = r2c2_propfair(r->pf, r->f, r->n, r->headroom,
@@ -76,8 +67,8 @@ int rd_solve(struct rd *r)
 	else
 		r->ret = r2c2_maxmin(r->rt, r->f, r->n, r->headroom, r->rate,
 				     r->ws);
-	r->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
-	r->ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	r->cpu_ns = wk_clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	r->ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
 	return r->ret;
 }
 

@@ -75,19 +75,11 @@ static int rs_grow(struct rs *s, size_t n)
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	       uint32_t nnodes, uint64_t now, const struct rs_params *p)
 {
 	struct rs_decision *dec = &s->dec;
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
 	size_t n = 0, nl = 0;
 	uint32_t k;
 	int r;
@@ -121,7 +113,7 @@ int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	s->nf = n;
 	dec->flows = (uint32_t)n;
 	dec->long_flows = (uint32_t)nl;
-	dec->duration_ns = mono_ns() - t0;
+	dec->duration_ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
 	return (int)nl;
 }
 
@@ -131,7 +123,7 @@ int rs_search(struct rs *s, const struct r2c2_rtab *rt)
 	const struct rs_params *p = &s->p;
 	struct r2c2_ga_opts o;
 	struct r2c2_ga_result res = { 0 };
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
 	size_t n = s->nf, i;
 	int r;
 
@@ -147,7 +139,7 @@ int rs_search(struct rs *s, const struct r2c2_rtab *rt)
 	o.protos = p->protos;
 	o.headroom = p->headroom;
 	r = r2c2_ga_select(rt, s->f, n, s->is_long, &o, &res);
-	dec->duration_ns += mono_ns() - t0;
+	dec->duration_ns += wk_clock_ns(CLOCK_MONOTONIC) - t0;
 	if (r)
 		return dec->err = r;
 	dec->before = res.initial;

@@ -5,17 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tables.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void tb_init(struct tb *b)
 {
@@ -75,12 +66,12 @@ int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, double *cap,
 static void tb_job(void *arg)
 {
 	struct tb *b = arg;
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
 
 	b->ret = tb_build(b->ct, b->nbr, b->cap, b->n, b->pf, &b->out);
 	b->nbr = NULL;
 	b->cap = NULL;
-	b->ns = mono_ns() - t0;
+	b->ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
 }
 
 int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,

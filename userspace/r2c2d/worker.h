@@ -12,6 +12,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
 
 /**
  * struct wk - a worker thread
@@ -31,6 +33,9 @@ struct wk {
 	int efd;
 	pthread_t thr;
 };
+
+/* clock c (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...) in ns: how jobs time themselves */
+uint64_t wk_clock_ns(clockid_t c);
 
 void wk_init(struct wk *w);
 /* joins a running job, closes the eventfd */
