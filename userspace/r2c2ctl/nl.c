@@ -205,6 +205,7 @@ static int open_replay(const char *path)
 	const char *sent = getenv("R2C2CTL_SENT");
 	struct nl_cb *cb;
 
+	replay_eof = false;
 	replay_in = fopen(path, "rb");
 	if (!replay_in) {
 		fprintf(stderr, "r2c2ctl: R2C2CTL_REPLAY: %s: %s\n", path,
@@ -438,6 +439,18 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/*
+ * The errno of a kernel's error code @e (-errno; an ACK is 0): one no
+ * kernel sends (beyond MAX_ERRNO, 4095, or INT_MIN, which has no
+ * negation) is a protocol error.
+ */
+static int kernel_errno(int e)
+{
+	if (e < -4095 || e > 4095)
+		return EPROTO;
+	return e < 0 ? -e : e;
+}
+
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 {
 	struct talk *t = arg;
@@ -445,7 +458,7 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 
 	(void)nla;
 	t->done = true;
-	t->error = err->error < 0 ? -err->error : err->error;
+	t->error = kernel_errno(err->error);
 	report(t, h, t->error, sizeof(*err));
 	return NL_STOP;
 }
@@ -470,7 +483,7 @@ static int on_finish(struct nl_msg *msg, void *arg)
 	if (nlmsg_datalen(h) >= (int)sizeof(int))
 		memcpy(&err, nlmsg_data(h), sizeof(err));
 	if (err < 0) {
-		t->error = -err;
+		t->error = kernel_errno(err);
 		report(t, h, t->error, sizeof(int));
 	}
 	return NL_STOP;

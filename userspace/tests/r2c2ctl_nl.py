@@ -188,6 +188,9 @@ SCENARIOS = {
     "error_extack": lambda: [err_msg(16, "port 3 is already attached")],
     "error_plain": lambda: [err_msg(19)],
     "error_eperm": lambda: [err_msg(1)],
+    # error codes no kernel sends: INT_MIN has no negation
+    "error_intmin": lambda: [err_msg(2 ** 31)],
+    "dump_intmin": lambda: [port(0, "p0", "R2C2_PS_UP"), done(2 ** 31)],
     "node": lambda: [genl("NODE_GET", *node_attrs()), ACK],
     "node_none": lambda: [genl("NODE_GET", *node_attrs(dims=(), ok=None)), ACK],
     "node_mismatch": lambda: [genl("NODE_GET", *node_attrs(dims=(4, 2, 2), ok=0,

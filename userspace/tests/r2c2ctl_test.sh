@@ -456,6 +456,10 @@ expect_err "kernel error without extack: exit 1" 1 "r2c2ctl: node del: No such d
 replay error_eperm stats reset
 expect_err "EPERM: hint" 1 "r2c2ctl: stats reset: Operation not permitted
 r2c2ctl: changing r2c2 needs CAP_NET_ADMIN (run as root)"
+replay error_intmin node del
+expect_err "error code INT_MIN: a protocol error, exit 1" 1 "r2c2ctl: node del: Protocol error"
+replay dump_intmin port show
+expect_err "dump ending in INT_MIN: a protocol error, exit 1" 1 "r2c2ctl: port show: Protocol error"
 replay ack_warning node set hello 15
 expect_err "extack warning on success: exit 0" 0 "r2c2ctl: node set: warning: hello interval rounded to 10 ms"
 replay dump_error -j port show
