@@ -18,6 +18,7 @@
 #include <sys/un.h>
 
 #include "cmds.h"
+#include "json.h"
 
 static int ask(const char *path, const char *cmd, char **out)
 {
@@ -254,7 +255,7 @@ static const char *json_check(const char *p, int depth)
 }
 
 /* whether the whole answer is one JSON value (and white space) */
-static bool json_valid(const char *ans)
+bool json_valid(const char *ans)
 {
 	const char *p = json_check(ans, 0);
 

@@ -34,6 +34,12 @@ void jw_bool(struct json_writer *jw, bool v);
 void jw_null(struct json_writer *jw);
 void jw_double(struct json_writer *jw, double v);
 
+/*
+ * The strict reader (daemon.c, for r2c2d's answers): whether @s is one
+ * JSON value (RFC 8259, nested at most 32 deep) and white space.
+ */
+bool json_valid(const char *s);
+
 /* Print layer: one global output, stdout. */
 void print_init(bool json, bool pretty);
 void print_fini(void);

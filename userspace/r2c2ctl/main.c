@@ -437,7 +437,9 @@ int main(int argc, char **argv)
 	}
 	ctl_nl_close();
 	free(cur_netns);
+	cur_netns = NULL;
 	if (orig_netns_fd >= 0)
 		close(orig_netns_fd);
+	orig_netns_fd = -1;
 	return ret;
 }
