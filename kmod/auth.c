@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * auth.c - authenticated control frames: the rack key, set over netlink,
- * the trailer every HELLO, LSA, FLOW and ROUTES frame carries on every
- * hop while a key is set, and the replay state of the transmitters.
+ * auth.c - authenticated frames: the rack key, set over netlink, the
+ * trailer every HELLO, LSA, BCAST_ETH, FLOW and ROUTES frame carries on
+ * every hop while a key is set, the trailer a data frame holding ARP or
+ * ND carries from its source to its destination, and the replay state of
+ * the transmitters.
  *
  * The MAC is SipHash-2-4 (<linux/siphash.h>, a 128-bit key, a 64-bit
  * tag) over the control header, the body and the trailer's fields:
@@ -13,8 +15,10 @@
  * Authentication is hop by hop: a node that relays a frame checks the
  * trailer it came with, strips it and appends its own, so the replay
  * state is per transmitter (a neighbour) and a new neighbour is sent the
- * link-state database with fresh trailers. Data and BCAST_ETH frames are
- * not authenticated.
+ * link-state database with fresh trailers. A data frame is signed by its
+ * source for its destination (relays do not look at data frames), and
+ * only when it holds ARP or ND (r2c2_lladdr_frame()): what else r2c0
+ * sends is the business of the protocols above it.
  */
 #include <crypto/algapi.h>
 #include <linux/moduleparam.h>
@@ -55,19 +59,30 @@ static bool r2c2_auth_type(u8 vt)
 
 	return r2c2_hdr_version(vt) == R2C2_VERSION &&
 	       (type == R2C2_T_HELLO || type == R2C2_T_LSA ||
-		type == R2C2_T_FLOW || type == R2C2_T_ROUTES);
+		type == R2C2_T_BCAST_ETH || type == R2C2_T_FLOW ||
+		type == R2C2_T_ROUTES);
 }
 
 /*
- * Bytes of header and body of a HELLO, LSA, FLOW or ROUTES frame at
- * skb->data, pulled into the linear part; 0 when they are not all there
- * or the entry count is out of range.
+ * Bytes of header and body of a HELLO, LSA, BCAST_ETH, FLOW or ROUTES
+ * frame at skb->data, pulled into the linear part; 0 when they are not
+ * all there or the entry count is out of range. A BCAST_ETH body (an
+ * Ethernet frame) has no length of its own: it is the rest of the frame,
+ * less the trailer when @rx. The shortest, an Ethernet header, already
+ * makes 60 bytes on the wire with the port's header and the trailer, so
+ * no link pads it and the trailer is always the frame's last 24 bytes.
  */
-static unsigned int r2c2_auth_ctl_len(struct sk_buff *skb)
+static unsigned int r2c2_auth_ctl_len(struct sk_buff *skb, bool rx)
 {
 	unsigned int len, count;
 
 	switch (r2c2_hdr_type(skb->data[0])) {
+	case R2C2_T_BCAST_ETH:
+		len = skb->len - (rx ? R2C2_AUTH_LEN : 0);
+		if (skb->len < R2C2_AUTH_LEN ||
+		    len < R2C2_CTL_HLEN + ETH_HLEN)
+			return 0;
+		break;
 	case R2C2_T_HELLO:
 		len = R2C2_CTL_HLEN + R2C2_HELLO_LEN;
 		break;
@@ -131,8 +146,9 @@ static bool r2c2_auth_prev_live(const struct r2c2_auth *a)
 /**
  * r2c2_auth_sign() - append the trailer to a control frame being sent
  * @port: the port it leaves by
- * @skb: a frame at its R2C2 header; a HELLO, LSA, FLOW or ROUTES frame
- *	gets a trailer while a key is set, others are left alone
+ * @skb: a frame at its R2C2 header; a HELLO, LSA, BCAST_ETH, FLOW or
+ *	ROUTES frame gets a trailer while a key is set, others are left
+ *	alone
  *
  * The key is the newest one the neighbour on @port announced, if the node
  * holds it (the previous key during a rotation the neighbour has not
@@ -155,7 +171,7 @@ int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb)
 	if (!rcu_access_pointer(node->auth) || !skb->len ||
 	    !r2c2_auth_type(skb->data[0]))
 		return 0;
-	len = r2c2_auth_ctl_len(skb);
+	len = r2c2_auth_ctl_len(skb, false);
 	if (!len)
 		return 0;	/* malformed: dropped by the receiver anyway */
 	if (pskb_trim(skb, len))
@@ -194,7 +210,10 @@ out:
 }
 
 /*
- * Whether @seq of transmitter @from is new; records it if so. A frame is
+ * Whether @seq of transmitter @from is new; records it if so. @from is a
+ * node address, or R2C2_AUTH_E2E | the address of the source of data
+ * frames signed end to end (their sequences are a subsequence of the
+ * source's and take paths of their own: state apart). A frame is
  * a replay when its sequence is off our clock by more than
  * r2c2.auth_window_s (when not 0), more than R2C2_AUTH_REORDER_NS older
  * than the newest accepted from @from, one of the R2C2_AUTH_SEEN largest
@@ -202,7 +221,8 @@ out:
  * nothing sent more than R2C2_AUTH_REORDER_NS before its newest frame is
  * taken again, however few frames came since. Context: softirq.
  */
-static bool r2c2_auth_fresh(struct r2c2_node *node, u16 from, u64 seq)
+static bool r2c2_auth_fresh(struct r2c2_node *node, unsigned long from,
+			    u64 seq)
 {
 	u64 w = (u64)READ_ONCE(r2c2_auth_window_s) * NSEC_PER_SEC;
 	struct r2c2_auth_peer *p;
@@ -274,8 +294,9 @@ static bool r2c2_auth_from_ok(struct r2c2_port *port, const u8 *frame,
 /**
  * r2c2_auth_rcv() - check and strip the trailer of a received frame
  * @port: the port it came on
- * @skb: a frame at its R2C2 header; a HELLO, LSA, FLOW or ROUTES frame
- *	is checked while a key is set, and trimmed to its body when good
+ * @skb: a frame at its R2C2 header; a HELLO, LSA, BCAST_ETH, FLOW or
+ *	ROUTES frame is checked while a key is set, and trimmed to its body
+ *	when good
  *
  * Return: R2C2_S_UNSPEC when the frame may go on; else the drop reason
  * (R2C2_S_DROP_AUTH, R2C2_S_DROP_REPLAY or R2C2_S_DROP_NOMEM), the frame
@@ -297,7 +318,7 @@ enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb)
 	a = rcu_dereference(node->auth);
 	if (!a || !r2c2_auth_type(skb->data[0]))
 		return R2C2_S_UNSPEC;
-	len = r2c2_auth_ctl_len(skb);
+	len = r2c2_auth_ctl_len(skb, true);
 	if (!len || !pskb_may_pull(skb, len + R2C2_AUTH_LEN))
 		return R2C2_S_DROP_AUTH;
 	trl = (const struct r2c2_auth_trl *)(skb->data + len);
@@ -325,6 +346,142 @@ enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb)
 	/* trl is not to be read from here on */
 	if (pskb_trim(skb, len))
 		return R2C2_S_DROP_NOMEM;
+	return R2C2_S_UNSPEC;
+}
+
+/* Fill in the trailer at @trl of the data frame at @skb->data, its MAC
+ * over everything after the data header up to the MAC.
+ */
+static void r2c2_auth_data_trl(struct sk_buff *skb, struct r2c2_auth_trl *trl,
+			       const struct r2c2_auth_key *key, u8 newest,
+			       u64 seq)
+{
+	const struct r2c2_data_hdr *h = (const void *)skb->data;
+	__le64 mac;
+
+	trl->key_id = key->id;
+	trl->newest_id = newest;
+	trl->from = h->src;
+	trl->to = h->dst;
+	trl->resv = h->proto;
+	trl->seq = cpu_to_be64(seq);
+	mac = cpu_to_le64(siphash(skb->data + R2C2_DATA_HLEN,
+				  (u8 *)trl->mac - skb->data - R2C2_DATA_HLEN,
+				  &key->k));
+	memcpy(trl->mac, &mac, sizeof(mac));
+}
+
+/**
+ * r2c2_auth_data_sign() - sign a data frame for its destination
+ * @node: the node, its source
+ * @skb: a data frame holding ARP or ND, at its R2C2 header, its header
+ *	filled in; the trailer is appended after the @plen bytes of payload
+ *
+ * The MAC covers the payload and the trailer's fields, which name the
+ * source, the destination and the ethertype (@resv): what the data
+ * header says of them outside the MAC must agree. The source cannot know
+ * which keys its destination holds during a rotation, so while its
+ * previous key is accepted the frame carries two trailers: the first
+ * made with the current key, the second with the previous one (its MAC
+ * covering the first trailer too). Both carry one sequence.
+ *
+ * Context: RCU read side, BHs off (r2c0's transmit).
+ * Return: 0, or -ENOMEM (@skb is the caller's to free).
+ */
+int r2c2_auth_data_sign(struct r2c2_node *node, struct sk_buff *skb)
+{
+	struct r2c2_auth_trl *trl;
+	const struct r2c2_auth *a;
+	unsigned int n, plen;
+	u64 seq;
+
+	a = rcu_dereference(node->auth);
+	if (!a)
+		return 0;
+	n = r2c2_auth_prev_live(a) ? 2 : 1;
+	plen = ntohs(((const struct r2c2_data_hdr *)skb->data)->plen);
+	if (pskb_trim(skb, R2C2_DATA_HLEN + plen))
+		return -ENOMEM;
+	if (skb_cloned(skb) || skb_is_nonlinear(skb) ||
+	    skb_tailroom(skb) < n * R2C2_AUTH_LEN) {
+		if (skb_is_nonlinear(skb) && skb_linearize(skb))
+			return -ENOMEM;
+		if (pskb_expand_head(skb, 0, n * R2C2_AUTH_LEN, GFP_ATOMIC))
+			return -ENOMEM;
+	}
+	seq = r2c2_auth_next_seq(node);
+	trl = skb_put_zero(skb, R2C2_AUTH_LEN);
+	r2c2_auth_data_trl(skb, trl, &a->cur, a->cur.id, seq);
+	if (n == 2) {
+		trl = skb_put_zero(skb, R2C2_AUTH_LEN);
+		r2c2_auth_data_trl(skb, trl, &a->prev, a->cur.id, seq);
+	}
+	return 0;
+}
+
+/* The key of @a with id @id that is accepted now, or NULL. */
+static const struct r2c2_auth_key *r2c2_auth_key_of(const struct r2c2_auth *a,
+						    u8 id)
+{
+	if (id == a->cur.id)
+		return &a->cur;
+	if (r2c2_auth_prev_live(a) && id == a->prev.id)
+		return &a->prev;
+	return NULL;
+}
+
+/**
+ * r2c2_auth_data_rcv() - check the trailer of a data frame for this node
+ * @node: the node, its destination
+ * @skb: a data frame holding ARP or ND, at its R2C2 header, whose @plen
+ *	bytes of payload are there; the trailers are left for the caller's
+ *	trim
+ *
+ * The first trailer whose key the node accepts is checked (the second is
+ * there during its source's rotation only).
+ *
+ * Return: R2C2_S_UNSPEC when good; else R2C2_S_DROP_AUTH (no trailer, no
+ * key accepted, a wrong MAC, or a header that disagrees with what the
+ * MAC covers) or R2C2_S_DROP_REPLAY (signed for another node, seen
+ * before, or too old).
+ *
+ * Context: softirq, RCU read side.
+ */
+enum r2c2_stat r2c2_auth_data_rcv(struct r2c2_node *node, struct sk_buff *skb)
+{
+	const struct r2c2_auth_key *key = NULL;
+	const struct r2c2_auth_trl *trl;
+	const struct r2c2_data_hdr *h;
+	const struct r2c2_auth *a;
+	unsigned int off, i;
+	__le64 mac;
+
+	a = rcu_dereference(node->auth);
+	if (!a)
+		return R2C2_S_UNSPEC;
+	off = R2C2_DATA_HLEN +
+	      ntohs(((const struct r2c2_data_hdr *)skb->data)->plen);
+	for (i = 0; i < 2 && !key; i++, off += R2C2_AUTH_LEN) {
+		if (!pskb_may_pull(skb, off + R2C2_AUTH_LEN))
+			return R2C2_S_DROP_AUTH;
+		trl = (const struct r2c2_auth_trl *)(skb->data + off);
+		key = r2c2_auth_key_of(a, trl->key_id);
+	}
+	if (!key)
+		return R2C2_S_DROP_AUTH;
+	trl = (const struct r2c2_auth_trl *)(skb->data + off - R2C2_AUTH_LEN);
+	h = (const struct r2c2_data_hdr *)skb->data;
+	mac = cpu_to_le64(siphash(skb->data + R2C2_DATA_HLEN,
+				  (const u8 *)trl->mac - skb->data -
+				  R2C2_DATA_HLEN, &key->k));
+	if (crypto_memneq(&mac, trl->mac, sizeof(mac)))
+		return R2C2_S_DROP_AUTH;
+	if (trl->from != h->src || trl->resv != h->proto)
+		return R2C2_S_DROP_AUTH;
+	if (ntohs(trl->to) != READ_ONCE(node->addr) ||
+	    !r2c2_auth_fresh(node, R2C2_AUTH_E2E | ntohs(trl->from),
+			     be64_to_cpu(trl->seq)))
+		return R2C2_S_DROP_REPLAY;
 	return R2C2_S_UNSPEC;
 }
 

@@ -231,6 +231,9 @@ static bool r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 {
 	/* read before skb_cow_head(), which may move the head */
 	__be16 proto = ((const struct ethhdr *)skb->data)->h_proto;
+	/* with a rack key, ARP and ND are signed for their destination */
+	bool sign = unlikely(r2c2_auth_on(node)) &&
+		    r2c2_lladdr_frame(skb, ETH_HLEN, proto);
 	u8 hops[R2C2_MAX_HOPS], rproto;
 	const struct r2c2_tables *t;
 	struct r2c2_data_hdr *h;
@@ -290,6 +293,8 @@ static bool r2c2_dev_unicast(struct r2c2_node *node, struct sk_buff *skb,
 	h->proto = proto;
 	r2c2_route_pack(h->route, hops, len);
 	h->csum = (__force __sum16)r2c2_data_csum(h);
+	if (sign && r2c2_auth_data_sign(node, skb))
+		return r2c2_dev_drop(node, skb, R2C2_S_DROP_NOMEM);
 	r2c2_stat_add(node, port, R2C2_S_ORIGINATED, 1);
 	r2c2_port_xmit(port, skb, nbr->mac);
 	return true;

@@ -66,6 +66,98 @@ static bool r2c2_nd_ok(struct r2c2_node *node, const struct sk_buff *skb,
 	return true;
 }
 
+/* What r2c2_lladdr_find() found. */
+enum r2c2_lladdr_kind {
+	R2C2_LL_NONE,		/* neither ARP nor ND */
+	R2C2_LL_REFUSE,		/* more VLAN tags than it looks behind */
+	R2C2_LL_ARP,		/* ARP at *off */
+	R2C2_LL_ND,		/* ND message of type *type at *off, ending at *end */
+};
+
+/*
+ * Find an ARP or ND packet in an Ethernet payload of ethertype @proto
+ * that starts at *@off of @skb: behind up to R2C2_LLADDR_VLANS VLAN tags,
+ * which would take it to a VLAN device over r2c0, and an ND message
+ * behind IPv6 extension headers, which ndisc_rcv() accepts as well. A
+ * packet cut short before it says what it holds is none (the stack drops
+ * it). Context: any.
+ */
+static enum r2c2_lladdr_kind r2c2_lladdr_find(const struct sk_buff *skb,
+					      __be16 proto, unsigned int *off,
+					      unsigned int *end, u8 *type)
+{
+	const struct vlan_hdr *vh;
+	struct vlan_hdr vbuf;
+	struct ipv6hdr ibuf;
+	const struct ipv6hdr *ip6;
+	unsigned int tags;
+	__be16 frag;
+	u8 tbuf, nexthdr;
+	const u8 *t;
+	int noff;
+
+	for (tags = 0; eth_type_vlan(proto); tags++) {
+		if (tags == R2C2_LLADDR_VLANS)
+			return R2C2_LL_REFUSE;
+		vh = skb_header_pointer(skb, *off, sizeof(vbuf), &vbuf);
+		if (!vh)
+			return R2C2_LL_NONE;	/* cut short */
+		proto = vh->h_vlan_encapsulated_proto;
+		*off += VLAN_HLEN;
+	}
+	if (proto == htons(ETH_P_ARP))
+		return R2C2_LL_ARP;
+	if (proto != htons(ETH_P_IPV6))
+		return R2C2_LL_NONE;
+	ip6 = skb_header_pointer(skb, *off, sizeof(ibuf), &ibuf);
+	if (!ip6)
+		return R2C2_LL_NONE;
+	*end = min_t(unsigned int, skb->len,
+		     *off + sizeof(*ip6) + ntohs(ip6->payload_len));
+	nexthdr = ip6->nexthdr;
+	noff = ipv6_skip_exthdr(skb, *off + sizeof(*ip6), &nexthdr, &frag);
+	/* not ICMPv6, or a fragment (ND is never fragmented: RFC 6980) */
+	if (noff < 0 || nexthdr != IPPROTO_ICMPV6 || frag)
+		return R2C2_LL_NONE;
+	t = skb_header_pointer(skb, noff, 1, &tbuf);
+	if (!t)
+		return R2C2_LL_NONE;
+	switch (*t) {
+	case NDISC_ROUTER_SOLICITATION:
+	case NDISC_ROUTER_ADVERTISEMENT:
+	case NDISC_NEIGHBOUR_SOLICITATION:
+	case NDISC_NEIGHBOUR_ADVERTISEMENT:
+	case NDISC_REDIRECT:
+		*type = *t;
+		*off = noff;
+		return R2C2_LL_ND;
+	default:
+		return R2C2_LL_NONE;
+	}
+}
+
+/**
+ * r2c2_lladdr_frame() - whether an Ethernet payload holds ARP or ND
+ * @skb: the frame
+ * @off: where the payload starts (behind the Ethernet or R2C2 header)
+ * @proto: its ethertype
+ *
+ * These are what r2c2_lladdr_ok() checks, and what a rack key
+ * authenticates end to end in a data frame (auth.c).
+ *
+ * Context: any.
+ * Return: true for ARP, ND, and a frame with more VLAN tags than
+ * r2c2_lladdr_ok() looks behind (which it refuses).
+ */
+bool r2c2_lladdr_frame(const struct sk_buff *skb, unsigned int off,
+		       __be16 proto)
+{
+	unsigned int end;
+	u8 type;
+
+	return r2c2_lladdr_find(skb, proto, &off, &end, &type) != R2C2_LL_NONE;
+}
+
 /**
  * r2c2_lladdr_ok() - whether a frame of the fabric may reach r2c0's
  *	neighbour tables
@@ -81,12 +173,9 @@ static bool r2c2_nd_ok(struct r2c2_node *node, const struct sk_buff *skb,
  * Otherwise a forged ARP or ND packet, of an address no node has or
  * with a MAC that is none, leaves an IP address of the rack pointing at
  * a MAC r2c0 cannot send to (drop_no_route) until the neighbour entry
- * times out, long after the forger has gone. Other frames pass.
- *
- * The packet is found behind VLAN tags (up to R2C2_LLADDR_VLANS; a frame
- * with more is refused), which would take it to a VLAN device over r2c0,
- * and an ND message behind IPv6 extension headers, which ndisc_rcv()
- * accepts as well.
+ * times out, long after the forger has gone. Other frames pass. The
+ * packet is found by r2c2_lladdr_find(); a frame with more VLAN tags
+ * than it looks behind is refused.
  *
  * Context: RCU read side; @skb->len >= ETH_HLEN.
  * Return: true when the frame may be handed to r2c0.
@@ -97,73 +186,41 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
 		struct arphdr h;
 		u8 sha[ETH_ALEN];
 	} __packed abuf;
-	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
-	unsigned int off = ETH_HLEN, end, tags;
-	const struct vlan_hdr *vh;
-	struct vlan_hdr vbuf;
-	struct ipv6hdr ibuf;
-	const struct ipv6hdr *ip6;
-	__be16 proto = eth->h_proto, frag;
-	u8 tbuf, fixed, nexthdr;
-	const u8 *type;
-	int noff;
+	const typeof(abuf) *a;
+	unsigned int off = ETH_HLEN, end = 0, fixed;
+	u8 type = 0;
 
-	for (tags = 0; eth_type_vlan(proto); tags++) {
-		if (tags == R2C2_LLADDR_VLANS)
-			return false;
-		vh = skb_header_pointer(skb, off, sizeof(vbuf), &vbuf);
-		if (!vh)
-			return true;	/* cut short: no packet to take */
-		proto = vh->h_vlan_encapsulated_proto;
-		off += VLAN_HLEN;
-	}
-	switch (proto) {
-	case htons(ETH_P_ARP): {
-		const typeof(abuf) *a;
-
+	switch (r2c2_lladdr_find(skb, ((const struct ethhdr *)skb->data)->h_proto,
+				 &off, &end, &type)) {
+	case R2C2_LL_NONE:
+		return true;
+	case R2C2_LL_REFUSE:
+		return false;
+	case R2C2_LL_ARP:
 		a = skb_header_pointer(skb, off, sizeof(abuf), &abuf);
 		if (!a || a->h.ar_hln != ETH_ALEN)
 			return true;	/* arp_rcv() drops it */
 		return r2c2_node_reachable(node, src) &&
 		       r2c2_lladdr_claim_ok(node, a->sha, src, false);
+	case R2C2_LL_ND:
+		break;
 	}
-	case htons(ETH_P_IPV6):
-		ip6 = skb_header_pointer(skb, off, sizeof(ibuf), &ibuf);
-		if (!ip6)
-			return true;
-		end = min_t(unsigned int, skb->len,
-			    off + sizeof(*ip6) + ntohs(ip6->payload_len));
-		nexthdr = ip6->nexthdr;
-		noff = ipv6_skip_exthdr(skb, off + sizeof(*ip6), &nexthdr, &frag);
-		/* not ICMPv6, or a fragment (ND is never fragmented: RFC 6980) */
-		if (noff < 0 || nexthdr != IPPROTO_ICMPV6 || frag)
-			return true;
-		off = noff;
-		type = skb_header_pointer(skb, off, 1, &tbuf);
-		if (!type)
-			return true;
-		switch (*type) {
-		case NDISC_ROUTER_SOLICITATION:
-			fixed = 8;
-			break;
-		case NDISC_ROUTER_ADVERTISEMENT:
-			fixed = 16;
-			break;
-		case NDISC_NEIGHBOUR_SOLICITATION:
-		case NDISC_NEIGHBOUR_ADVERTISEMENT:
-			fixed = 24;
-			break;
-		case NDISC_REDIRECT:
-			fixed = 40;
-			break;
-		default:
-			return true;
-		}
-		return r2c2_node_reachable(node, src) &&
-		       r2c2_nd_ok(node, skb, off + fixed, end, *type, src);
-	default:
-		return true;
+	switch (type) {
+	case NDISC_ROUTER_SOLICITATION:
+		fixed = 8;
+		break;
+	case NDISC_ROUTER_ADVERTISEMENT:
+		fixed = 16;
+		break;
+	case NDISC_REDIRECT:
+		fixed = 40;
+		break;
+	default:	/* neighbour solicitation and advertisement */
+		fixed = 24;
+		break;
 	}
+	return r2c2_node_reachable(node, src) &&
+	       r2c2_nd_ok(node, skb, off + fixed, end, type, src);
 }
 
 /**
@@ -199,6 +256,7 @@ static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
 	u32 flow = ntohl(h->flow), seq = ntohl(h->seq);
 	u8 rproto = h->rproto;
 	__be16 proto = h->proto;
+	enum r2c2_stat why;
 	struct ethhdr *eth;
 
 	if (skb->len < R2C2_DATA_HLEN + plen) {
@@ -208,6 +266,15 @@ static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)
 	if (!dev) {
 		r2c2_drop(node, R2C2_S_DROP_NO_NODE, port, skb);
 		return;
+	}
+	/* with a rack key: ARP and ND only as their source signed them */
+	if (unlikely(r2c2_auth_on(node)) &&
+	    r2c2_lladdr_frame(skb, R2C2_DATA_HLEN, proto)) {
+		why = r2c2_auth_data_rcv(node, skb);
+		if (why != R2C2_S_UNSPEC) {
+			r2c2_drop(node, why, port, skb);
+			return;
+		}
 	}
 	skb_pull(skb, R2C2_DATA_HLEN);
 	if (pskb_trim(skb, plen) || skb_cow_head(skb, ETH_HLEN)) {
@@ -361,7 +428,9 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 		r2c2_drop(node, R2C2_S_DROP_VERSION, port, skb);
 		return NET_RX_DROP;
 	}
-	/* with a rack key: HELLO, LSA, FLOW, ROUTES checked and trimmed */
+	/* with a rack key: HELLO, LSA, BCAST_ETH, FLOW, ROUTES checked and
+	 * trimmed
+	 */
 	if (unlikely(r2c2_auth_on(node))) {
 		why = r2c2_auth_rcv(port, skb);
 		if (why != R2C2_S_UNSPEC) {

@@ -98,6 +98,8 @@ struct r2c2_stats {
 /* idle time after which replay state is forgotten with auth_window_s 0 */
 #define R2C2_AUTH_IDLE_S	300
 #define R2C2_AUTH_PEERS_MAX	R2C2_DUP_MAX
+/* replay state of a source's end-to-end signed data frames: apart */
+#define R2C2_AUTH_E2E		BIT(16)
 
 /**
  * struct r2c2_auth_key - one rack key
@@ -356,7 +358,8 @@ struct r2c2_tables {
  * @auth: rack keys, NULL when authentication is off (written under RTNL)
  * @auth_seq: last authentication sequence sent
  * @auth_lock: protects @auth_peers and @nauth_peers
- * @auth_peers: struct r2c2_auth_peer by transmitter address
+ * @auth_peers: struct r2c2_auth_peer by transmitter address (and by
+ *	R2C2_AUTH_E2E | source address for data frames signed end to end)
  * @nauth_peers: entries in @auth_peers
  */
 struct r2c2_node {
@@ -476,6 +479,8 @@ int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev);
 void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb);
 bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src);
+bool r2c2_lladdr_frame(const struct sk_buff *skb, unsigned int off,
+		       __be16 proto);
 
 /* dev.c */
 struct net_device *r2c2_dev_create(struct r2c2_node *node,
@@ -525,6 +530,8 @@ void r2c2_routes_apply(struct r2c2_node *node,
 /* auth.c */
 int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb);
 enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb);
+int r2c2_auth_data_sign(struct r2c2_node *node, struct sk_buff *skb);
+enum r2c2_stat r2c2_auth_data_rcv(struct r2c2_node *node, struct sk_buff *skb);
 void r2c2_auth_clear(struct r2c2_node *node);
 void r2c2_auth_peers_gc(struct r2c2_node *node, bool all);
 int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info);

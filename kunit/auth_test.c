@@ -128,6 +128,72 @@ static unsigned int lsa_len(unsigned int count)
 	       count * sizeof(struct r2c2_lsa_ent);
 }
 
+/* A BCAST_ETH frame: r2c0's Ethernet header and an ARP packet. */
+#define BCAST_LEN	(R2C2_CTL_HLEN + ETH_HLEN + 28)
+
+static struct sk_buff *au_bcast(void)
+{
+	struct sk_buff *skb = alloc_skb(64 + BCAST_LEN + R2C2_AUTH_LEN,
+					GFP_KERNEL);
+	struct r2c2_ctl_hdr *ch;
+	u8 *eth;
+
+	skb_reserve(skb, 64);
+	ch = skb_put_zero(skb, BCAST_LEN);
+	ch->ver_type = r2c2_ver_type(R2C2_T_BCAST_ETH);
+	ch->src = htons(9);
+	eth = (u8 *)(ch + 1);
+	memset(eth, 0xff, ETH_ALEN);
+	eth[12] = 0x08;
+	eth[13] = 0x06;
+	eth[ETH_HLEN + 7] = 1;		/* ARP request */
+	return skb;
+}
+
+/* A data frame of node 7 for this node holding an ARP packet. */
+#define DATA_PLEN	28
+
+static struct sk_buff *au_data(void)
+{
+	struct sk_buff *skb = alloc_skb(64 + R2C2_DATA_HLEN + DATA_PLEN +
+					R2C2_AUTH_LEN, GFP_KERNEL);
+	struct r2c2_data_hdr *h;
+
+	skb_reserve(skb, 64);
+	h = skb_put_zero(skb, R2C2_DATA_HLEN + DATA_PLEN);
+	h->ver_type = r2c2_ver_type(R2C2_T_DATA);
+	h->src = htons(7);
+	h->dst = htons(ADDR);
+	h->plen = htons(DATA_PLEN);
+	h->proto = htons(ETH_P_ARP);
+	((u8 *)(h + 1))[7] = 2;		/* ARP reply */
+	return skb;
+}
+
+static int au_data_sign(struct au *au, struct sk_buff *skb)
+{
+	int err;
+
+	local_bh_disable();
+	rcu_read_lock();
+	err = r2c2_auth_data_sign(au->node, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+	return err;
+}
+
+static enum r2c2_stat au_data_rcv(struct au *au, struct sk_buff *skb)
+{
+	enum r2c2_stat why;
+
+	local_bh_disable();
+	rcu_read_lock();
+	why = r2c2_auth_data_rcv(au->node, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+	return why;
+}
+
 /* ---------------------------------------------------------------- */
 /* Tests                                                            */
 /* ---------------------------------------------------------------- */
@@ -158,6 +224,138 @@ static void r2c2_auth_sign__data_untouched(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r2c2_auth_sign(au->port, skb), 0);
 	KUNIT_EXPECT_EQ(test, skb->len, R2C2_DATA_HLEN);
 	kfree_skb(skb);
+}
+
+/* r2c0's broadcasts (ARP, ND) are signed hop by hop like FLOW frames,
+ * the trailer after the whole Ethernet frame, and trimmed on receipt.
+ */
+static void r2c2_auth_sign__bcast_eth(struct kunit *test)
+{
+	struct au *au = test->priv;
+	struct sk_buff *skb = au_bcast(), *copy;
+	const struct r2c2_auth_trl *t;
+
+	KUNIT_ASSERT_EQ(test, r2c2_auth_sign(au->port, skb), 0);
+	KUNIT_ASSERT_EQ(test, skb->len, BCAST_LEN + R2C2_AUTH_LEN);
+	t = (const void *)(skb->data + BCAST_LEN);
+	KUNIT_EXPECT_EQ(test, t->key_id, 1);
+	KUNIT_EXPECT_EQ(test, ntohs(t->from), ADDR);
+	copy = skb_copy(skb, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, au_rcv(au, skb), R2C2_S_UNSPEC);
+	KUNIT_EXPECT_EQ(test, skb->len, BCAST_LEN);
+	KUNIT_EXPECT_EQ(test, au_rcv(au, copy), R2C2_S_DROP_REPLAY);
+	kfree_skb(skb);
+	kfree_skb(copy);
+}
+
+/* Without a trailer, or with its Ethernet frame changed: refused. */
+static void r2c2_auth_rcv__bcast_eth_forged(struct kunit *test)
+{
+	struct au *au = test->priv;
+	struct sk_buff *skb = au_bcast(), *bare = au_bcast();
+	struct sk_buff *tiny = au_bcast();
+
+	KUNIT_EXPECT_EQ(test, au_rcv(au, bare), R2C2_S_DROP_AUTH);
+	KUNIT_ASSERT_EQ(test, r2c2_auth_sign(au->port, skb), 0);
+	skb->data[R2C2_CTL_HLEN + ETH_HLEN + 8] ^= 1;	/* the ARP sender */
+	KUNIT_EXPECT_EQ(test, au_rcv(au, skb), R2C2_S_DROP_AUTH);
+	/* shorter than an Ethernet header and a trailer */
+	skb_trim(tiny, R2C2_CTL_HLEN + ETH_HLEN + R2C2_AUTH_LEN - 1);
+	KUNIT_EXPECT_EQ(test, au_rcv(au, tiny), R2C2_S_DROP_AUTH);
+	kfree_skb(skb);
+	kfree_skb(bare);
+	kfree_skb(tiny);
+}
+
+/* A data frame holding ARP: signed by its source for its destination,
+ * accepted once, its trailer left after plen for the caller's trim.
+ */
+static void r2c2_auth_data__signed_once(struct kunit *test)
+{
+	struct au *au = test->priv;
+	struct sk_buff *skb = au_data(), *copy;
+	const struct r2c2_auth_trl *t;
+
+	KUNIT_ASSERT_EQ(test, au_data_sign(au, skb), 0);
+	KUNIT_ASSERT_EQ(test, skb->len,
+			R2C2_DATA_HLEN + DATA_PLEN + R2C2_AUTH_LEN);
+	t = (const void *)(skb->data + R2C2_DATA_HLEN + DATA_PLEN);
+	KUNIT_EXPECT_EQ(test, ntohs(t->from), 7);
+	KUNIT_EXPECT_EQ(test, ntohs(t->to), ADDR);
+	KUNIT_EXPECT_EQ(test, ntohs(t->resv), ETH_P_ARP);
+	copy = skb_copy(skb, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, skb), R2C2_S_UNSPEC);
+	KUNIT_EXPECT_EQ(test, skb->len,
+			R2C2_DATA_HLEN + DATA_PLEN + R2C2_AUTH_LEN);
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, copy), R2C2_S_DROP_REPLAY);
+	kfree_skb(skb);
+	kfree_skb(copy);
+}
+
+/* What an attacker without the key can change, each refused. */
+static void r2c2_auth_data__forged(struct kunit *test)
+{
+	struct au *au = test->priv;
+	struct sk_buff *bare = au_data(), *body = au_data();
+	struct sk_buff *src = au_data(), *proto = au_data(), *dst = au_data();
+	struct r2c2_data_hdr *h;
+
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, bare), R2C2_S_DROP_AUTH);
+	KUNIT_ASSERT_EQ(test, au_data_sign(au, body), 0);
+	body->data[R2C2_DATA_HLEN + 8] ^= 1;		/* the ARP sender */
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, body), R2C2_S_DROP_AUTH);
+	/* the header, outside the MAC, must agree with the trailer */
+	KUNIT_ASSERT_EQ(test, au_data_sign(au, src), 0);
+	h = (void *)src->data;
+	h->src = htons(8);
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, src), R2C2_S_DROP_AUTH);
+	KUNIT_ASSERT_EQ(test, au_data_sign(au, proto), 0);
+	h = (void *)proto->data;
+	h->proto = htons(ETH_P_IPV6);
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, proto), R2C2_S_DROP_AUTH);
+	/* signed for another node: a replay here */
+	h = (void *)dst->data;
+	h->dst = htons(ADDR + 1);
+	KUNIT_ASSERT_EQ(test, au_data_sign(au, dst), 0);
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, dst), R2C2_S_DROP_REPLAY);
+	kfree_skb(bare);
+	kfree_skb(body);
+	kfree_skb(src);
+	kfree_skb(proto);
+	kfree_skb(dst);
+}
+
+/* During a rotation's overlap a data frame carries two trailers, made
+ * with the current and the previous key: a node that has not rotated yet
+ * checks the second, one whose own overlap has ended the first.
+ */
+static void r2c2_auth_data__rotation(struct kunit *test)
+{
+	struct au *au = test->priv;
+	struct sk_buff *skb = au_data(), *copy, *cut;
+	const struct r2c2_auth_trl *t;
+
+	au_set(au, au_keys(2, 0x22, 1, 0x11, 60 * HZ));
+	KUNIT_ASSERT_EQ(test, au_data_sign(au, skb), 0);
+	KUNIT_ASSERT_EQ(test, skb->len,
+			R2C2_DATA_HLEN + DATA_PLEN + 2 * R2C2_AUTH_LEN);
+	t = (const void *)(skb->data + R2C2_DATA_HLEN + DATA_PLEN);
+	KUNIT_EXPECT_EQ(test, t[0].key_id, 2);
+	KUNIT_EXPECT_EQ(test, t[1].key_id, 1);
+	KUNIT_EXPECT_EQ(test, t[1].newest_id, 2);
+	copy = skb_copy(skb, GFP_KERNEL);
+	cut = skb_copy(skb, GFP_KERNEL);
+	skb_trim(cut, cut->len - R2C2_AUTH_LEN);
+	au_set(au, au_keys(1, 0x11, 0, 0, 0));	/* not rotated yet */
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, skb), R2C2_S_UNSPEC);
+	/* without the second trailer such a node holds no key of the frame */
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, cut), R2C2_S_DROP_AUTH);
+	r2c2_auth_peers_gc(au->node, true);
+	au_set(au, au_keys(2, 0x22, 0, 0, 0));	/* rotated, overlap over */
+	KUNIT_EXPECT_EQ(test, au_data_rcv(au, copy), R2C2_S_UNSPEC);
+	kfree_skb(skb);
+	kfree_skb(copy);
+	kfree_skb(cut);
 }
 
 static void r2c2_auth_rcv__good_trimmed(struct kunit *test)
@@ -448,6 +646,11 @@ static void r2c2_auth_mac__cost(struct kunit *test)
 static struct kunit_case r2c2_auth_cases[] = {
 	KUNIT_CASE(r2c2_auth_sign__appends_trailer),
 	KUNIT_CASE(r2c2_auth_sign__data_untouched),
+	KUNIT_CASE(r2c2_auth_sign__bcast_eth),
+	KUNIT_CASE(r2c2_auth_rcv__bcast_eth_forged),
+	KUNIT_CASE(r2c2_auth_data__signed_once),
+	KUNIT_CASE(r2c2_auth_data__forged),
+	KUNIT_CASE(r2c2_auth_data__rotation),
 	KUNIT_CASE(r2c2_auth_rcv__good_trimmed),
 	KUNIT_CASE(r2c2_auth_rcv__no_trailer),
 	KUNIT_CASE(r2c2_auth_rcv__body_changed),

@@ -9,9 +9,10 @@
 #	 r2c2-ka (A, 1)          r2c2-kb (B, 2)          r2c2-kc (C, 3)
 #	 +-----------+           +-----------+           +-----------+
 #	 |      p0 --|-----------|-- p1   p0 |-----------|-- p1      |
-#	 | r2c0      |  tcpdump  |    p3     |           | r2c0      |
-#	 | 10.42.0.1 |  on A p0  +----|------+           | 10.42.0.3 |
-#	 +-----------+                |                  +-----------+
+#	 | r2c0      |  tcpdump  | r2c0  p3  |           | r2c0      |
+#	 | 10.42.0.1 |  on A p0  | 10.42.0.2 |           | 10.42.0.3 |
+#	 | fd42::1   |           | fd42::2|  |           | fd42::3   |
+#	 +-----------+           +--------|--+           +-----------+
 #	                        inj0 -+  r2c2-km (M: no node, no key;
 #	                                 r2c2_replay, r2c2_ctlflood)
 #
@@ -25,13 +26,20 @@
 #     at B's p3, none is accepted (hello_rx, bcast_rx of p3 unchanged),
 #     no node learns 77, B hears no neighbour on p3.
 #  3. M replays the captured frames unchanged: every one is drop_replay.
-#     M's ARP broadcasts forged in A's name far ahead of A's sequence do
-#     not silence A's FLOW events (BCAST_ETH has a window of its own).
+#     M's ARP broadcasts forged in A's name far ahead of A's sequence are
+#     drop_auth and do not silence A's FLOW events.
+#  3c. ARP and ND: M forges, in C's name and with C's MAC, an ARP request
+#     and an ND solicitation (BCAST_ETH) and an ARP reply (a data frame
+#     for B) that say A's addresses are at C's MAC: all drop_auth, B's
+#     entries of A still hold A's MAC. With emptied neighbour tables A
+#     pings C over IPv4 and IPv6 (ARP and ND signed, relayed by B).
 #  4. Rotation to key 2 on A, B, C one by one: no drop_auth anywhere, no
-#     neighbour lost, A pings C; once the overlap ends (key 1 forgotten)
-#     still none.
+#     neighbour lost, C resolves and pings A while only A has key 2, A
+#     pings C; once the overlap ends (key 1 forgotten) still none.
 #  5. Keys deleted: the forgeries of 2 are accepted (B hears 99 on p3,
-#     B learns 77, hello_rx and bcast_rx of p3 grow, no drop_auth).
+#     B learns 77, hello_rx and bcast_rx of p3 grow, no drop_auth), and
+#     so are those of 3c (they reach B's r2c0; the ARP reply and the ND
+#     solicitation leave B's entries of A at C's MAC).
 #  6. Mixed: only A has a key: A drops B's frames (drop_auth), nothing
 #     crashes, B still hears A.
 
@@ -47,7 +55,7 @@ require_cmd ip jq ping tcpdump
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_replay r2c2_ctlflood
-ksft_plan 11
+ksft_plan 14
 
 A=r2c2-ka B=r2c2-kb C=r2c2-kc M=r2c2-km
 NODES=("$A" "$B" "$C")
@@ -73,15 +81,14 @@ setup()
 	ip netns exec "$B" r2c2ctl port add 3 dev p3 &&
 	ip netns exec "$C" r2c2ctl node set addr 3 &&
 	ip netns exec "$C" r2c2ctl port add 1 dev p1 || return 1
-	ip -n "$A" -b - <<-EOF || return 1
-		link set r2c0 up
-		addr add 10.42.0.1/16 dev r2c0
-	EOF
-	ip -n "$C" -b - <<-EOF || return 1
-		link set r2c0 up
-		addr add 10.42.0.3/16 dev r2c0
-	EOF
-	ip -n "$B" link set r2c0 up
+	for i in 1 2 3; do
+		ns=${NODES[i - 1]}
+		ip -n "$ns" -b - <<-EOF || return 1
+			link set r2c0 up
+			addr add 10.42.0.$i/16 dev r2c0
+			addr add fd42::$i/64 dev r2c0 nodad
+		EOF
+	done
 }
 
 # converged: A, B and C know 3 nodes and 4 links, B has its 2 neighbours
@@ -160,6 +167,42 @@ forge_all()
 	FORGED=$((FORGED + 5 + 3 + 2))
 }
 
+# flood ARGS...: r2c2_ctlflood from M into B's p3
+flood() { ip netns exec "$M" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" "$@"; }
+
+# lladdr IP: the MAC of B's neighbour entry of IP (empty if none)
+lladdr() { ip -n "$B" -j neigh show dev r2c0 to "$1" | jq -r '.[0].lladdr // empty'; }
+lladdr_is() { [[ $(lladdr "$1") == "$2" ]]; }
+
+# b_knows_a: B's entries of A's two addresses hold A's MAC (B pings A)
+b_knows_a()
+{
+	ip netns exec "$B" ping -n -q -c 1 -W 2 10.42.0.1 >/dev/null 2>&1 &&
+	ip netns exec "$B" ping -6 -n -q -c 1 -W 2 fd42::1 >/dev/null 2>&1 &&
+	lladdr_is 10.42.0.1 "$A_MAC" && lladdr_is fd42::1 "$A_MAC"
+}
+
+# forge_nbr WHAT: one of the three forgeries of 3c in C's name, each
+# saying that one of A's addresses is at C's MAC. A broadcast is sent at
+# two sequences half the space apart, so that without a key one of them
+# is ahead of C's own and not a duplicate.
+forge_nbr()
+{
+	local s
+
+	case $1 in
+	arp_req)
+		for s in 101 32869; do
+			flood arp 3 $s 10.42.0.1 "$C_MAC" 10.42.0.2 || return 1
+		done ;;
+	arp_rep) flood arp 3 102 10.42.0.1 "$C_MAC" 10.42.0.2 2 ;;
+	nd)
+		for s in 103 32871; do
+			flood nd 3 $s fd42::1 "$C_MAC" fd42::2 || return 1
+		done ;;
+	esac
+}
+
 # ---------------------------------------------------------------- setup
 RET=0
 setup
@@ -167,6 +210,8 @@ check_err $? "setup failed"
 wait_until 30 converged
 check_err $? "A, B and C did not converge without a key"
 B_P3_MAC=$(ip -n "$B" -j link show p3 | jq -r '.[0].address')
+A_MAC=$(ip -n "$A" -j link show r2c0 | jq -r '.[0].address')
+C_MAC=$(ip -n "$C" -j link show r2c0 | jq -r '.[0].address')
 log_test_or_exit "setup: three nodes converge without a key"
 
 # ---------------------------------------------------------------- 1
@@ -255,12 +300,13 @@ check_err $? "want drop_replay $n, nothing else"
 log_test "captured frames replayed: all drop_replay"
 
 # ---------------------------------------------------------------- 3b
-# BCAST_ETH frames (ARP, ND) are not authenticated. M forges ARP requests
-# in A's name 2,000 broadcasts ahead of A's sequence (the capture's last
-# FLOW or ROUTES frame), right before each of three flow events of A:
-# they reach B as new broadcasts, and A's events must still reach C. When
-# both kinds shared one duplicate window, B took each event, 2,000 behind
-# the forgeries, for a duplicate and C heard none.
+# M forges ARP requests in A's name 2,000 broadcasts ahead of A's
+# sequence (the capture's last FLOW or ROUTES frame), right before each
+# of three flow events of A: B refuses them (drop_auth: BCAST_ETH frames
+# are authenticated too), and A's events must reach C. When BCAST_ETH was
+# not authenticated, the forgeries reached B as new broadcasts; and when
+# it also shared one duplicate window with FLOW and ROUTES, B took each
+# event, 2,000 behind the forgeries, for a duplicate and C heard none.
 RET=0
 seq=$(jq -r .bcast_seq <<<"$CAP")
 ((seq >= 0))
@@ -285,10 +331,49 @@ wait_until 5 heard
 check_err $? "C heard $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") of A's 3 flow events"
 after
 log_info "B: bcast_rx +$(d "$B" bcast_rx), drop_dup +$(d "$B" drop_dup); C heard $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") events"
-(($(p3 bcast_rx) == 6))
-check_err $? "B's p3 took $(p3 bcast_rx) of the 6 forged broadcasts"
+(($(p3 bcast_rx) == 0 && $(p3 drop_auth) == 6))
+check_err $? "B's p3 took $(p3 bcast_rx) of the 6 forged broadcasts, refused $(p3 drop_auth)"
 kill "$mon" 2>/dev/null
-log_test "BCAST_ETH forged in A's name ahead of A's sequence: A's flow events still heard"
+log_test "BCAST_ETH forged in A's name ahead of A's sequence: drop_auth, A's flow events still heard"
+
+# ---------------------------------------------------------------- 3c
+# ARP and ND with a key. The forgeries give C's own MAC in C's name, so
+# that r2c2_lladdr_ok() alone would believe them (case 5 shows it does
+# without a key); with a key each is drop_auth at B's p3: the two
+# broadcasts hop by hop, the ARP reply (a data frame signed end to end
+# by its source) at B, its destination.
+RET=0
+wait_until 20 b_knows_a
+check_err $? "B's entries of A: $(lladdr 10.42.0.1), $(lladdr fd42::1); want $A_MAC"
+sleep 1.2	# past the ARP locktime: a reply may override the entry again
+before
+for what in arp_req arp_rep nd; do
+	forge_nbr "$what" || check_err 1 "r2c2_ctlflood: $what failed"
+done
+refused5() { (($(p3 drop_auth) == 5)); }
+after_until 10 refused5
+log_info "B p3: drop_auth +$(p3 drop_auth) bcast_rx +$(p3 bcast_rx); B: drop_lladdr +$(d "$B" drop_lladdr); entries $(lladdr 10.42.0.1) $(lladdr fd42::1)"
+(($(p3 drop_auth) == 5 && $(p3 bcast_rx) == 0 && $(d "$B" drop_lladdr) == 0))
+check_err $? "want the 5 forged frames drop_auth at B's p3, none relayed or seen by r2c0"
+lladdr_is 10.42.0.1 "$A_MAC" && lladdr_is fd42::1 "$A_MAC"
+check_err $? "B believed a forgery: 10.42.0.1 at $(lladdr 10.42.0.1), fd42::1 at $(lladdr fd42::1)"
+log_test "ARP and ND forged in C's name with C's MAC: drop_auth, B's entries of A unchanged"
+
+# Signed ARP and ND work: A and C, their neighbour tables emptied, find
+# each other across B (BCAST_ETH requests re-signed by B, replies signed
+# by their source for their destination) and nothing is refused.
+RET=0
+ip -n "$A" neigh flush dev r2c0 && ip -n "$C" neigh flush dev r2c0
+check_err $? "neigh flush failed"
+before
+ip netns exec "$A" ping -n -q -c 2 -i 0.2 -W 2 10.42.0.3 >/dev/null 2>&1
+check_err $? "A does not ping C over IPv4 with a key"
+ip netns exec "$A" ping -6 -n -q -c 2 -i 0.2 -W 2 fd42::3 >/dev/null 2>&1
+check_err $? "A does not ping C over IPv6 with a key"
+after
+[[ $(sum_d drop_auth) == 0 && $(sum_d drop_replay) == 0 ]]
+check_err $? "drop_auth +$(sum_d drop_auth), drop_replay +$(sum_d drop_replay) while A and C resolve each other"
+log_test "with a key, A and C resolve each other (ARP, ND) across B and ping; nothing refused"
 
 # ---------------------------------------------------------------- 4
 RET=0
@@ -296,7 +381,15 @@ wait_until 10 converged
 before
 for ns in "${NODES[@]}"; do
 	ip netns exec "$ns" r2c2ctl key set 2 "$KEY2" || check_err 1 "$ns: key set 2 failed"
-	sleep 1
+	if [[ $ns == "$A" ]]; then
+		# A holds key 2, C only key 1: C must still resolve A, whose ARP
+		# reply (signed end to end) carries a trailer of each key
+		ip -n "$A" neigh flush dev r2c0 && ip -n "$C" neigh flush dev r2c0 &&
+		ip netns exec "$C" ping -n -q -c 1 -W 2 10.42.0.1 >/dev/null 2>&1
+		check_err $? "C (key 1) cannot resolve and ping A (key 2) during the rotation"
+	else
+		sleep 1
+	fi
 done
 ip netns exec "$B" r2c2ctl -j key show | json_assert '.id == 2 and .prev_id == 1'
 check_err $? "B: key 1 not kept for the overlap"
@@ -341,6 +434,38 @@ check_err $? "B does not hear the forged neighbour 99 on p3"
 knows77
 check_err $? "B did not learn the forged node 77"
 log_test "without a key the same forgeries are accepted"
+
+# The forgeries of 3c without a key reach r2c0: the two broadcasts are
+# taken on B's p3 (one of each pair may be behind C's sequence, a
+# duplicate) and the ARP reply is delivered, none refused by the address
+# check. The ARP reply and the ND solicitation then leave B's entry of
+# one of A's addresses at C's MAC. (The forged ARP request reaches r2c0
+# too, but moved the entry in one run of four, on 6.12: the entry is
+# checked for the other two only.) So 3c's refusals are the key's.
+RET=0
+for what in arp_req arp_rep nd; do
+	ip=10.42.0.1
+	[[ $what == nd ]] && ip=fd42::1
+	ip -n "$B" neigh flush dev r2c0
+	wait_until 20 b_knows_a
+	check_err $? "$what: B's entries of A: $(lladdr 10.42.0.1), $(lladdr fd42::1)"
+	sleep 1.2
+	before
+	forge_nbr "$what" || check_err 1 "r2c2_ctlflood: $what failed"
+	if [[ $what == arp_req ]]; then
+		taken() { (($(p3 bcast_rx) >= 1)); }
+		after_until 5 taken
+		check_err $? "arp_req without a key not taken on B's p3: bcast_rx +$(p3 bcast_rx), drop_dup +$(p3 drop_dup)"
+	else
+		wait_until 5 lladdr_is "$ip" "$C_MAC"
+		check_err $? "$what without a key not believed: $ip at $(lladdr "$ip"), want $C_MAC"
+		after
+	fi
+	[[ $(d "$B" drop_lladdr) == 0 && $(d "$B" drop_auth) == 0 ]]
+	check_err $? "$what: drop_lladdr +$(d "$B" drop_lladdr), drop_auth +$(d "$B" drop_auth) without a key"
+	log_info "$what: B p3 bcast_rx +$(p3 bcast_rx) drop_dup +$(p3 drop_dup); B delivered +$(d "$B" delivered); $ip at $(lladdr "$ip")"
+done
+log_test "without a key ARP and ND forged in C's name reach r2c0 and are believed"
 
 # Without a key a replay meets duplicate suppression alone: two FLOW
 # frames of A, captured as they leave A's p0 and sent unchanged into B's

@@ -281,23 +281,34 @@ struct r2c2_route_ent {
 #define R2C2_AUTH_MAC_LEN	8
 
 /**
- * struct r2c2_auth_trl - trailer of an authenticated control frame
- * (24 bytes): with a rack key set, every HELLO, LSA, FLOW and ROUTES
- * frame carries one right after its body (the LSA or ROUTES entries), on
- * every hop: a node that relays a frame strips the trailer it came with
- * and appends its own. Without a key nothing is appended; a node without
- * a key reads the trailer as padding.
+ * struct r2c2_auth_trl - trailer of an authenticated frame (24 bytes):
+ * with a rack key set, every HELLO, LSA, BCAST_ETH, FLOW and ROUTES frame
+ * carries one right after its body (the LSA or ROUTES entries; a
+ * BCAST_ETH frame's whole Ethernet frame, so its trailer is the frame's
+ * last 24 bytes), on every hop: a node that relays a frame strips the
+ * trailer it came with and appends its own. A data frame holding ARP or
+ * IPv6 neighbour discovery carries one after its @plen bytes of payload,
+ * made by its source for its destination (relays leave data frames
+ * alone), and a second one while its source's previous key is accepted
+ * (a rotation): the first made with the current key, the second with the
+ * previous. Without a key nothing is appended; a node without a key reads
+ * the trailer as padding.
  * @key_id: id of the rack key the MAC was made with (1..255)
  * @newest_id: id of the newest key the transmitter holds (key rotation:
  *	a neighbour that holds it too sends with it)
- * @from: the transmitting node (for a relayed frame not the source)
+ * @from: the transmitting node (for a relayed frame not the source; for
+ *	a data frame its source)
  * @to: the neighbour the frame was sent to, R2C2_ADDR_NONE for a HELLO
- *	on a port without a neighbour yet
- * @resv: zero
+ *	on a port without a neighbour yet; for a data frame its destination
+ * @resv: zero; for a data frame the ethertype of its payload
  * @seq: the transmitter's authentication sequence: nanoseconds of its
  *	real-time clock, made strictly increasing (replay protection)
  * @mac: SipHash-2-4 (little-endian u64) with the key @key_id over the
- *	control header, the body and the first 16 bytes of this trailer
+ *	control header, the body and the first 16 bytes of this trailer; for
+ *	a data frame over the payload, the trailers before this one and the
+ *	first 16 bytes of this one (not the data header, which changes on
+ *	every hop: its source, destination and ethertype must equal @from,
+ *	@to and @resv)
  */
 struct r2c2_auth_trl {
 	__u8	key_id;
