@@ -219,6 +219,28 @@ def frames():
     out.append(eth(BCAST, MAC0, ETH_P_R2C2, auth(
         ctl(6, 3, 0, 84, body), 1, 1, 0, 1, 1_764_000_000_400_000_000,
         resv=5)))
+    # 24: BCAST_ETH of node 0 with a trailer after its Ethernet frame (an
+    #     ARP request, unpadded, as r2c0 sends it), relayed by node 7 to 5
+    inner = (BCAST + bytes.fromhex("025232430000") + struct.pack("!H", 0x0806) +
+             arp_request(bytes.fromhex("025232430000"), [10, 42, 0, 0],
+                         [10, 42, 0, 4]))
+    out.append(eth(BCAST, MAC0, ETH_P_R2C2, auth(
+        ctl(4, 2, 0, 85, inner), 1, 1, 7, 5, 1_764_000_000_500_000_000)))
+    # 25: DATA 4 -> 0 holding an ARP reply, signed by node 4 for node 0:
+    #     the trailer after plen, its reserved field the ethertype
+    rep = struct.pack("!HHBBH6s4s6s4s", 1, 0x0800, 6, 4, 2,
+                      bytes.fromhex("025232430004"), bytes([10, 42, 0, 4]),
+                      bytes.fromhex("025232430000"), bytes([10, 42, 0, 0]))
+    seq = 1_764_000_000_600_000_000
+    out.append(eth(MAC1, MAC0, ETH_P_R2C2,
+                   data_hdr([1], 1, 0, 9, 4, 0, 0, len(rep), 0x0806) +
+                   auth(rep, 1, 1, 4, 0, seq, resv=0x0806)))
+    # 26: the same during a rotation: a trailer with key 2, then one with
+    #     key 1 (whose MAC covers the first)
+    out.append(eth(MAC1, MAC0, ETH_P_R2C2,
+                   data_hdr([1], 1, 0, 9, 4, 0, 1, len(rep), 0x0806) +
+                   auth(auth(rep, 2, 2, 4, 0, seq + 1, resv=0x0806),
+                        1, 2, 4, 0, seq + 1, resv=0x0806)))
     return out
 
 

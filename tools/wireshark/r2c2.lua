@@ -7,8 +7,9 @@
 -- with its source route hop by hop, its payload handed to Wireshark's own
 -- dissectors by ethertype (IPv4, IPv6, ARP...), and the control frames
 -- (HELLO, LSA, BCAST_ETH with its inner Ethernet frame, FLOW, ROUTES),
--- with the authentication trailer a rack key adds to HELLO, LSA, FLOW
--- and ROUTES (its MAC is shown, not checked: the dissector holds no key).
+-- with the authentication trailer a rack key adds to HELLO, LSA, BCAST_ETH,
+-- FLOW and ROUTES, and to data frames holding ARP or ND (its MAC is
+-- shown, not checked: the dissector holds no key).
 -- Malformed and truncated frames get expert info (Analyze > Expert
 -- Information, or tshark -z expert).
 --
@@ -113,6 +114,7 @@ f.auth_newest = ProtoField.uint8("r2c2.auth.newest_id", "Newest key id", base.DE
 f.auth_from = ProtoField.uint16("r2c2.auth.from", "Transmitter", base.DEC)
 f.auth_to = ProtoField.uint16("r2c2.auth.to", "Sent to", base.DEC)
 f.auth_resv = ProtoField.uint16("r2c2.auth.resv", "Reserved", base.HEX)
+f.auth_proto = ProtoField.uint16("r2c2.auth.proto", "Ethertype (data frames)", base.HEX)
 f.auth_seq = ProtoField.uint64("r2c2.auth.seq", "Sequence (ns of real time)", base.DEC)
 f.auth_time = ProtoField.absolute_time("r2c2.auth.time", "Sequence as time", base.UTC)
 f.auth_mac = ProtoField.uint64("r2c2.auth.mac", "MAC (SipHash-2-4, not checked)", base.HEX)
@@ -188,8 +190,10 @@ end
 -- rule (Documentation/wire-format.md): present when the frame holds
 -- n + 24 bytes and its key id is not 0 (Ethernet padding reads as key
 -- id 0); else what follows the body is padding. Returns the bytes
--- decoded.
-local function dissect_trailer(tvb, pinfo, tree, n)
+-- decoded. A data frame's trailer (proto: its header's ethertype) holds
+-- that ethertype where a control frame's holds zero, and may be followed
+-- by a second one (a rotation): more is padding.
+local function dissect_trailer(tvb, pinfo, tree, n, proto)
 	local len = tvb:len()
 	if len < n + AUTH_LEN or tvb(n, 1):uint() == 0 then
 		if len > n then tree:add(f.pad, tvb(n)) end
@@ -204,14 +208,26 @@ local function dissect_trailer(tvb, pinfo, tree, n)
 	at:add(f.auth_from, tvb(n + 2, 2))
 	local it = at:add(f.auth_to, tvb(n + 4, 2))
 	if to == ADDR_NONE then it:append_text(" (no neighbour yet)") end
-	it = at:add(f.auth_resv, tvb(n + 6, 2))
-	if tvb(n + 6, 2):uint() ~= 0 then it:add_proto_expert_info(e_resv) end
+	if proto then
+		it = at:add(f.auth_proto, tvb(n + 6, 2))
+		if tvb(n + 6, 2):uint() ~= proto then
+			it:add_proto_expert_info(e_body, string.format(
+				"Trailer's ethertype 0x%04x is not the header's 0x%04x",
+				tvb(n + 6, 2):uint(), proto))
+		end
+	else
+		it = at:add(f.auth_resv, tvb(n + 6, 2))
+		if tvb(n + 6, 2):uint() ~= 0 then it:add_proto_expert_info(e_resv) end
+	end
 	local seq = tvb(n + 8, 8):uint64()
 	at:add(f.auth_seq, tvb(n + 8, 8))
 	at:add(f.auth_time, tvb(n + 8, 8), NSTime.new((seq / 1000000000):tonumber(),
 		(seq % 1000000000):tonumber())):set_generated()
 	at:add_le(f.auth_mac, tvb(n + 16, 8))
 	pinfo.cols.info:append(string.format(" [key %d from %d]", key, from))
+	if proto and len >= n + 2 * AUTH_LEN and tvb(n + AUTH_LEN, 1):uint() ~= 0 then
+		return dissect_trailer(tvb, pinfo, tree, n + AUTH_LEN, proto)
+	end
 	if len > n + AUTH_LEN then tree:add(f.pad, tvb(n + AUTH_LEN)) end
 	return n + AUTH_LEN
 end
@@ -299,8 +315,9 @@ local function dissect_data(tvb, pinfo, top, tree)
 			data_dissector:call(payload, pinfo, top)
 		end
 	end
+	-- with a rack key, ARP and ND carry a trailer (two in a rotation)
 	if len > DATA_HLEN + plen then
-		tree:add(f.pad, tvb(DATA_HLEN + plen))
+		dissect_trailer(tvb, pinfo, tree, DATA_HLEN + plen, ptype)
 	end
 end
 
@@ -361,8 +378,30 @@ local function dissect_lsa(tvb, pinfo, top, tree)
 	dissect_trailer(tvb, pinfo, tree, body)
 end
 
+-- The length of the Ethernet frame at off as its own headers give it (ARP,
+-- IPv4, IPv6, behind VLAN tags), or nil: a BCAST_ETH frame has no length
+-- field, and with a rack key its trailer is the frame's last 24 bytes.
+local function inner_len(tvb, off)
+	local len, o = tvb:len(), off + 12
+	while o + 2 <= len and (tvb(o, 2):uint() == 0x8100 or tvb(o, 2):uint() == 0x88a8) do
+		o = o + 4
+	end
+	if o + 2 > len then return nil end
+	local et = tvb(o, 2):uint()
+	o = o + 2
+	if et == 0x0806 and o + 6 <= len then
+		return o - off + 8 + 2 * (tvb(o + 4, 1):uint() + tvb(o + 5, 1):uint())
+	elseif et == 0x0800 and o + 4 <= len then
+		return o - off + tvb(o + 2, 2):uint()
+	elseif et == 0x86dd and o + 6 <= len then
+		return o - off + 40 + tvb(o + 4, 2):uint()
+	end
+	return nil
+end
+
 local function dissect_bcast_eth(tvb, pinfo, top, tree)
-	if tvb:len() < CTL_HLEN + 14 then
+	local len = tvb:len()
+	if len < CTL_HLEN + 14 then
 		truncated(tree, pinfo, tvb, CTL_HLEN + 14, "BCAST_ETH")
 		return
 	end
@@ -370,8 +409,17 @@ local function dissect_bcast_eth(tvb, pinfo, top, tree)
 	tree:set_len(CTL_HLEN)
 	pinfo.cols.protocol:set("R2C2")
 	local src = tvb(2, 2):uint()
-	eth_dissector:call(tvb(CTL_HLEN):tvb(), pinfo, top)
+	local eth_len = len - CTL_HLEN
+	local n = inner_len(tvb, CTL_HLEN)
+	if n and n + AUTH_LEN == eth_len and tvb(len - AUTH_LEN, 1):uint() ~= 0 then
+		eth_len = n
+	end
+	eth_dissector:call(tvb(CTL_HLEN, eth_len):tvb(), pinfo, top)
 	pinfo.cols.info:prepend(string.format("BCAST_ETH from %d tree %d: ", src, tvb(1, 1):uint()))
+	if eth_len < len - CTL_HLEN then
+		local t = top:add(p, tvb(CTL_HLEN + eth_len), "R2C2 authentication")
+		dissect_trailer(tvb, pinfo, t, CTL_HLEN + eth_len)
+	end
 end
 
 local function dissect_flow(tvb, pinfo, top, tree)

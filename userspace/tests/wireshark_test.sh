@@ -21,7 +21,7 @@ python3 tools/wireshark/frames.py "$P" || { echo "not ok 1 - frames.py"; exit 1;
 f() { ws_fields "$P" "frame.number == $1" "${@:2}"; }
 
 ws_expect "the dissector loads and claims ethertype 0x88b5" \
-	"$(ws_fields "$P" r2c2 frame.number | wc -l)" 23
+	"$(ws_fields "$P" r2c2 frame.number | wc -l)" 26
 ws_expect "DATA: header fields" \
 	"$(f 1 r2c2.version r2c2.type r2c2.rlen r2c2.ridx r2c2.rproto r2c2.flow r2c2.src r2c2.dst r2c2.seq r2c2.plen r2c2.proto r2c2.csum.status)" \
 	"1|1|2|1|1|0x1234abcd|0|4|17|44|0x0800|1"
@@ -73,6 +73,17 @@ ws_expect "keyed FLOW: the trailer after the 12-byte body, Ethernet padding afte
 	"0x0000001b|1|0|1|0x03d5d2d0163fa06f|0000"
 ws_expect "keyed ROUTES: a reserved field not zero in the trailer is flagged" \
 	"$(f 23 r2c2.routes.count r2c2.auth.resv _ws.expert.message)" "1|0x0005|Reserved field not zero"
+ws_expect "keyed BCAST_ETH: the ARP request decoded, the trailer after it" \
+	"$(f 24 r2c2.src arp.opcode arp.dst.proto_ipv4 r2c2.auth.key_id r2c2.auth.from r2c2.auth.to r2c2.auth.mac)" \
+	"0|1|10.42.0.4|1|7|5|$(python3 -c 'import sys; sys.path.insert(0, "tools/wireshark"); import frames; print("0x%016x" % int.from_bytes(frames.frames()[23][-8:], "little"))')"
+ws_expect "keyed DATA: an ARP reply signed end to end, the ethertype in the trailer" \
+	"$(f 25 r2c2.src r2c2.dst r2c2.plen arp.opcode r2c2.auth.key_id r2c2.auth.from r2c2.auth.to r2c2.auth.proto r2c2.padding)" \
+	"4|0|28|2|1|4|0|0x0806|"
+ws_expect "keyed DATA in a rotation: two trailers, keys 2 and 1" \
+	"$(f 26 r2c2.auth.key_id r2c2.auth.newest_id r2c2.auth.proto r2c2.padding)" \
+	"2,1|2,2|0x0806,0x0806|"
+ws_expect "no expert info on the keyed BCAST_ETH and DATA frames" \
+	"$(ws_fields "$P" "frame.number >= 24 && _ws.expert" frame.number)" ""
 ws_expect "keyless HELLO: its Ethernet padding is padding, not a trailer" \
 	"$(f 3 r2c2.auth.key_id r2c2.padding)" "|000000000000000000000000000000000000000000000000000000000000"
 # One fault each: the expert message names it.
