@@ -33,10 +33,12 @@
 #                 fuzzing (120; ARP correcting forged entries, see below)
 #   FUZZ_KEY      1: every node of the torus holds a rack key (r2c2ctl
 #                 key set), the fuzzer does not, and the seeds carry
-#                 trailers. Every HELLO, LSA, FLOW and ROUTES frame must
-#                 then be drop_auth, or drop_replay when it still carries
-#                 its seed's trailer over unchanged bytes (5 % of the
-#                 frames are seeds sent as they are); none is accepted:
+#                 trailers. Every HELLO, LSA, BCAST_ETH, FLOW and ROUTES
+#                 frame, and every data frame for node 4 holding ARP or
+#                 ND, must then be drop_auth, or drop_replay when it
+#                 still carries its seed's trailer over unchanged bytes
+#                 (5 % of the frames are seeds sent as they are); none
+#                 is accepted:
 #                 no forged node in any graph, no FLOW or ROUTES event at
 #                 any node, node 4's flows as before, no neighbour on p4
 # The larger runs (Documentation/reliability.md, "Frame fuzzing"):

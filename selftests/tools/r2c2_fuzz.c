@@ -27,7 +27,8 @@
  *                forward or drop (drop_port_down)
  *     -K         the attacked node holds a rack key (Documentation/
  *                design.md, "Fabric trust"), this tool does not: every
- *                HELLO, LSA, FLOW and ROUTES frame is predicted
+ *                HELLO, LSA, BCAST_ETH, FLOW and ROUTES frame, and every
+ *                data frame for it holding ARP or ND, is predicted
  *                drop_auth, or drop_replay when it still carries its
  *                seed's trailer and the bytes that trailer's MAC covers
  *                unchanged (seeds captured in a keyed rack)
@@ -61,7 +62,10 @@
  * are forwarded, "fwd_maybe" ones forwarded or drop_port_down.
  * With -K the authentication check comes right after the version: the
  * tool predicts drop_auth and drop_replay exactly instead, and no
- * HELLO, LSA, FLOW or ROUTES frame reaches the checks behind it.
+ * HELLO, LSA, BCAST_ETH, FLOW or ROUTES frame reaches the checks behind
+ * it; a data frame for the attacked node holding ARP or ND (found as
+ * kmod/fwd.c's r2c2_lladdr_frame() finds it) is checked where it would
+ * be delivered.
  *
  * At the end one JSON line on stdout: {"seed":..,"sent":..,"secs":..,
  * "rate":..,"csum_fixed":..,"keyed":..,"unmutated":..,"by_type":{..},
@@ -250,7 +254,58 @@ static long ctl_need(const u8 *p, size_t len, unsigned int t)
 static int auth_type(unsigned int t)
 {
 	return t == R2C2_T_HELLO || t == R2C2_T_LSA || t == R2C2_T_FLOW ||
-	       t == R2C2_T_ROUTES;
+	       t == R2C2_T_ROUTES || t == R2C2_T_BCAST_ETH;
+}
+
+/*
+ * kmod/fwd.c, r2c2_lladdr_frame(): whether the @len bytes at @p, an
+ * Ethernet payload of ethertype @proto, hold ARP or ND (behind up to 8
+ * VLAN tags, more count as such; ND behind IPv6 extension headers,
+ * skipped as ipv6_skip_exthdr() skips them).
+ */
+static int lladdr_frame(const u8 *p, size_t len, u16 proto)
+{
+	unsigned int tags, hdrlen;
+	size_t off = 0;
+	u16 frag = 0;
+	u8 nh;
+
+	for (tags = 0; proto == 0x8100 || proto == 0x88a8; tags++) {
+		if (tags == 8)
+			return 1;
+		if (off + 4 > len)
+			return 0;
+		proto = get16(p + off + 2);
+		off += 4;
+	}
+	if (proto == 0x0806)
+		return 1;
+	if (proto != 0x86dd || off + 40 > len)
+		return 0;
+	nh = p[off + 6];
+	off += 40;
+	while (nh == 0 || nh == 43 || nh == 44 || nh == 51 || nh == 59 ||
+	       nh == 60) {
+		if (nh == 59 || off + 2 > len)
+			return 0;
+		if (nh == 44) {
+			if (off + 4 > len)
+				return 0;
+			frag = get16(p + off + 2);
+			if (frag & ~0x7)
+				break;
+			hdrlen = 8;
+		} else if (nh == 51) {
+			hdrlen = (p[off + 1] + 2u) << 2;
+		} else {
+			hdrlen = (p[off + 1] + 1u) << 3;
+		}
+		nh = p[off];
+		off += hdrlen;
+	}
+	if (nh != 58 || frag || off + 1 > len)
+		return 0;
+	return p[off] >= 133 && p[off] <= 137;
 }
 
 /*
@@ -265,6 +320,9 @@ static size_t signed_len(const u8 *b, size_t len)
 	if (!len || r2c2_hdr_version(b[0]) != R2C2_VERSION ||
 	    !auth_type(r2c2_hdr_type(b[0])))
 		return 0;
+	/* the trailer is a BCAST_ETH frame's last 24 bytes */
+	if (r2c2_hdr_type(b[0]) == R2C2_T_BCAST_ETH)
+		return len >= R2C2_CTL_HLEN + ETH_HLEN + R2C2_AUTH_LEN ? len : 0;
 	need = ctl_need(b, len, r2c2_hdr_type(b[0]));
 	if (need <= 0 || len < (size_t)need + R2C2_AUTH_LEN)
 		return 0;
@@ -296,6 +354,8 @@ static enum outcome predict(const u8 *p, size_t len, const u8 *sb,
 		 */
 		size_t sl = signed_len(sb, slen);
 
+		if (t == R2C2_T_BCAST_ETH && len != sl)
+			return O_AUTH;	/* its trailer is elsewhere */
 		if (sl && len >= sl && !memcmp(p, sb, sl))
 			return O_REPLAY;
 		return O_AUTH;
@@ -313,8 +373,32 @@ static enum outcome predict(const u8 *p, size_t len, const u8 *sb,
 			return O_RLEN;
 		if (h->ridx > h->rlen)
 			return O_RIDX;
+		if (h->ridx == h->rlen && ntohs(h->dst) != me)
+			return O_LOOP;
+		if (h->ridx == h->rlen && keyed &&
+		    lladdr_frame(p + R2C2_DATA_HLEN, len - R2C2_DATA_HLEN,
+				 ntohs(h->proto))) {
+			/*
+			 * r2c2_auth_data_rcv(): signed by its source for its
+			 * destination; with the seed's payload, trailer, source
+			 * and ethertype a replay (its sequence seen or its
+			 * destination another), else refused
+			 */
+			const struct r2c2_data_hdr *sh = (const void *)sb;
+			size_t end = R2C2_DATA_HLEN + ntohs(h->plen) +
+				     R2C2_AUTH_LEN;
+
+			if (slen >= end && len >= end &&
+			    r2c2_hdr_type(sb[0]) == R2C2_T_DATA &&
+			    sh->plen == h->plen && sh->src == h->src &&
+			    sh->proto == h->proto && sb[end - R2C2_AUTH_LEN] &&
+			    !memcmp(p + R2C2_DATA_HLEN, sb + R2C2_DATA_HLEN,
+				    end - R2C2_DATA_HLEN))
+				return O_REPLAY;
+			return O_AUTH;
+		}
 		if (h->ridx == h->rlen)
-			return ntohs(h->dst) == me ? O_DELIVER : O_LOOP;
+			return O_DELIVER;
 		num = r2c2_route_get(h->route, h->ridx);
 		if (!(port_mask & (1u << num)))
 			return O_NO_PORT;
