@@ -101,18 +101,25 @@ c "ROUTES from node 0 = $(sed -n 's/^routes //p' "$D/sent")" \
 	"0|2|3,4|0x0000001a,0x00000002|2,0"
 
 # The authentication trailer: with a rack key (sent: "key ID"), every
-# HELLO, LSA, FLOW and ROUTES frame carries one of that key, from one
-# end of the link to the other; without, none does. DATA and BCAST_ETH
-# frames never carry one.
+# HELLO, LSA, BCAST_ETH, FLOW and ROUTES frame carries one of that key,
+# from one end of the link to the other, and every DATA frame holding ARP
+# or ND one made by its source for its destination; other DATA frames
+# none. Without a key no frame does.
 key=$(sed -n 's/^key //p' "$D/sent")
+LLADDR="(arp || (icmpv6.type >= 133 && icmpv6.type <= 137))"
 if [[ -n $key ]]; then
-	c "key $key: every HELLO, LSA, FLOW and ROUTES frame signed with it, node 0 to 1 or 1 to 0" \
-		"$(ws_fields "$P" "r2c2.type == 2 || r2c2.type == 3 || r2c2.type == 5 || r2c2.type == 6" r2c2.auth.key_id r2c2.auth.from r2c2.auth.to | sort -u | tr '\n' ' ')" \
+	c "key $key: every HELLO, LSA, BCAST_ETH, FLOW and ROUTES frame signed with it, node 0 to 1 or 1 to 0" \
+		"$(ws_fields "$P" "r2c2.type >= 2 && r2c2.type <= 6" r2c2.auth.key_id r2c2.auth.from r2c2.auth.to | sort -u | tr '\n' ' ')" \
 		"$key|0|1 $key|1|0 "
+	c "key $key: DATA frames holding ARP or ND signed by their source for their destination" \
+		"$(ws_fields "$P" "r2c2.type == 1 && $LLADDR" r2c2.auth.key_id r2c2.src r2c2.auth.from r2c2.dst r2c2.auth.to r2c2.proto r2c2.auth.proto |
+			awk -F'|' -v k="$key" '{ n++; if ($1 != k || $2 != $3 || $4 != $5 || $6 != $7) bad++ }
+				END { print ((n > 0 && !bad) ? "all" : "not all (" bad + 0 " of " n + 0 ")") }')" \
+		"all"
+	c "key $key: other DATA frames carry no trailer" \
+		"$(ws_fields "$P" "r2c2.type == 1 && !$LLADDR && r2c2.auth" frame.number | wc -l)" 0
 else
 	c "no key: no frame carries a trailer" \
 		"$(ws_fields "$P" "r2c2.auth" frame.number | wc -l)" 0
 fi
-c "DATA and BCAST_ETH frames carry no trailer" \
-	"$(ws_fields "$P" "(r2c2.type == 1 || r2c2.type == 4) && r2c2.auth" frame.number | wc -l)" 0
 ws_done
