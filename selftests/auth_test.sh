@@ -38,7 +38,7 @@
 #     pings C; once the overlap ends (key 1 forgotten) still none.
 #  5. Keys deleted: the forgeries of 2 are accepted (B hears 99 on p3,
 #     B learns 77, hello_rx and bcast_rx of p3 grow, no drop_auth), and
-#     so are those of 3c (they reach B's r2c0; the ARP reply and the ND
+#     so are 3b's (taken, A's events still heard) and 3c's (they reach B's r2c0; the ARP reply and the ND
 #     solicitation leave B's entries of A at C's MAC).
 #  6. Mixed: only A has a key: A drops B's frames (drop_auth), nothing
 #     crashes, B still hears A.
@@ -55,7 +55,7 @@ require_cmd ip jq ping tcpdump
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_replay r2c2_ctlflood
-ksft_plan 14
+ksft_plan 15
 
 A=r2c2-ka B=r2c2-kb C=r2c2-kc M=r2c2-km
 NODES=("$A" "$B" "$C")
@@ -307,33 +307,46 @@ log_test "captured frames replayed: all drop_replay"
 # not authenticated, the forgeries reached B as new broadcasts; and when
 # it also shared one duplicate window with FLOW and ROUTES, B took each
 # event, 2,000 behind the forgeries, for a duplicate and C heard none.
+# eth_ahead AHEAD BASE: M forges two ARP requests in A's name AHEAD
+# broadcasts past A's captured sequence before each of three flow events
+# of A (flow BASE+1..3); C's monitor must hear all three. The caller
+# checks what B's p3 made of the six forgeries (before/after around it).
+eth_ahead()
+{
+	local ahead=$1 base=$2 r k mon
+
+	ip netns exec "$C" r2c2ctl -j monitor timeout 120 >"$FABRIC_TMP/mon_c" 2>&1 &
+	mon=$!
+	cleanup_add "kill $mon 2>/dev/null"
+	monitors_listen "$A" 3 "$FABRIC_TMP/mon_c"
+	check_err $? "C's monitor does not hear A's events"
+	before
+	for r in 1 2 3; do
+		for k in 0 1; do
+			ip netns exec "$M" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" \
+				arp 1 $(((seq + ahead + 2 * r + k) % 65536)) 10.42.0.1 \
+				02:52:32:43:00:01 10.42.0.3 || check_err 1 "r2c2_ctlflood arp failed"
+		done
+		ip netns exec "$A" r2c2ctl event send flow $((base + r)) dst 3 ||
+			check_err 1 "A: event send failed"
+	done
+	pat=$(printf '"0x%08x"|' $((base + 1)) $((base + 2)) $((base + 3)))
+	pat=${pat%|}
+	heard() { [[ $(grep -c -E "$pat" "$FABRIC_TMP/mon_c") == 3 ]]; }
+	wait_until 5 heard
+	check_err $? "C heard $(grep -c -E "$pat" "$FABRIC_TMP/mon_c") of A's 3 flow events"
+	after
+	log_info "B: bcast_rx +$(d "$B" bcast_rx), drop_dup +$(d "$B" drop_dup), p3 drop_auth +$(p3 drop_auth); C heard $(grep -c -E "$pat" "$FABRIC_TMP/mon_c") events"
+	kill "$mon" 2>/dev/null
+}
+
 RET=0
 seq=$(jq -r .bcast_seq <<<"$CAP")
 ((seq >= 0))
 check_err $? "no broadcast sequence of A in the capture: $CAP"
-ip netns exec "$C" r2c2ctl -j monitor timeout 120 >"$FABRIC_TMP/mon_c" 2>&1 &
-mon=$!
-cleanup_add "kill $mon"
-monitors_listen "$A" 3 "$FABRIC_TMP/mon_c"
-check_err $? "C's monitor does not hear A's events"
-before
-for r in 1 2 3; do
-	for k in 0 1; do
-		ip netns exec "$M" "$(tool r2c2_ctlflood)" -i inj0 -m "$B_P3_MAC" \
-			arp 1 $(((seq + 2000 + 2 * r + k) % 65536)) 10.42.0.1 \
-			02:52:32:43:00:01 10.42.0.3 || check_err 1 "r2c2_ctlflood arp failed"
-	done
-	ip netns exec "$A" r2c2ctl event send flow $((0xa0a00000 + r)) dst 3 ||
-		check_err 1 "A: event send failed"
-done
-heard() { [[ $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") == 3 ]]; }
-wait_until 5 heard
-check_err $? "C heard $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") of A's 3 flow events"
-after
-log_info "B: bcast_rx +$(d "$B" bcast_rx), drop_dup +$(d "$B" drop_dup); C heard $(grep -c '"0xa0a0000[123]"' "$FABRIC_TMP/mon_c") events"
+eth_ahead 2000 $((0xa0a00000))
 (($(p3 bcast_rx) == 0 && $(p3 drop_auth) == 6))
 check_err $? "B's p3 took $(p3 bcast_rx) of the 6 forged broadcasts, refused $(p3 drop_auth)"
-kill "$mon" 2>/dev/null
 log_test "BCAST_ETH forged in A's name ahead of A's sequence: drop_auth, A's flow events still heard"
 
 # ---------------------------------------------------------------- 3c
@@ -466,6 +479,17 @@ for what in arp_req arp_rep nd; do
 	log_info "$what: B p3 bcast_rx +$(p3 bcast_rx) drop_dup +$(p3 drop_dup); B delivered +$(d "$B" delivered); $ip at $(lladdr "$ip")"
 done
 log_test "without a key ARP and ND forged in C's name reach r2c0 and are believed"
+
+# 3b without a key: B takes the six forged broadcasts, 4,000 ahead of A's
+# captured sequence, and A's next flow events must still reach C: the
+# forged BCAST_ETH frames move only the window of A's BCAST_ETH. With one
+# window for both kinds (the code before it had its own), B took each
+# event for a duplicate and C heard none.
+RET=0
+eth_ahead 4000 $((0xa0a10000))
+(($(p3 bcast_rx) == 6 && $(p3 drop_auth) == 0))
+check_err $? "without a key B's p3 took $(p3 bcast_rx) of the 6 forged broadcasts, refused $(p3 drop_auth)"
+log_test "without a key BCAST_ETH forged ahead of A's sequence is taken, A's flow events still heard"
 
 # Without a key a replay meets duplicate suppression alone: two FLOW
 # frames of A, captured as they leave A's p0 and sent unchanged into B's
