@@ -104,7 +104,10 @@ c "ROUTES from node 0 = $(sed -n 's/^routes //p' "$D/sent")" \
 # HELLO, LSA, BCAST_ETH, FLOW and ROUTES frame carries one of that key,
 # from one end of the link to the other, and every DATA frame holding ARP
 # or ND one made by its source for its destination; other DATA frames
-# none. Without a key no frame does.
+# none. Without a key no frame does. (Whether an ARP reply crosses the
+# captured link depends on the route its sender samples: a capture may
+# hold none. The committed keyed fixture holds two, so the check is made
+# on real frames every time wireshark_test.sh runs.)
 key=$(sed -n 's/^key //p' "$D/sent")
 LLADDR="(arp || (icmpv6.type >= 133 && icmpv6.type <= 137))"
 if [[ -n $key ]]; then
@@ -114,7 +117,7 @@ if [[ -n $key ]]; then
 	c "key $key: DATA frames holding ARP or ND signed by their source for their destination" \
 		"$(ws_fields "$P" "r2c2.type == 1 && $LLADDR" r2c2.auth.key_id r2c2.src r2c2.auth.from r2c2.dst r2c2.auth.to r2c2.proto r2c2.auth.proto |
 			awk -F'|' -v k="$key" '{ n++; if ($1 != k || $2 != $3 || $4 != $5 || $6 != $7) bad++ }
-				END { print ((n > 0 && !bad) ? "all" : "not all (" bad + 0 " of " n + 0 ")") }')" \
+				END { print (!bad ? "all" : "not all (" bad + 0 " of " n + 0 ")") }')" \
 		"all"
 	c "key $key: other DATA frames carry no trailer" \
 		"$(ws_fields "$P" "r2c2.type == 1 && !$LLADDR && r2c2.auth" frame.number | wc -l)" 0
