@@ -115,8 +115,10 @@ static unsigned int r2c2_auth_ctl_len(struct sk_buff *skb, bool rx)
 }
 
 /*
- * MAC of the @len bytes of header and body and the trailer's fields
- * (which follow them), as it is stored: a little-endian u64.
+ * MAC of the @len bytes at @frame (a control frame's header and body; a
+ * data frame's payload and any trailer before this one) and the
+ * trailer's fields, which follow them, as it is stored: a little-endian
+ * u64.
  */
 static __le64 r2c2_auth_mac(const u8 *frame, unsigned int len,
 			    const siphash_key_t *k)
@@ -291,6 +293,17 @@ static bool r2c2_auth_from_ok(struct r2c2_port *port, const u8 *frame,
 	return !nbr || nbr->addr == from;
 }
 
+/* The key of @a with id @id that is accepted now, or NULL. */
+static const struct r2c2_auth_key *r2c2_auth_key_of(const struct r2c2_auth *a,
+						    u8 id)
+{
+	if (id == a->cur.id)
+		return &a->cur;
+	if (r2c2_auth_prev_live(a) && id == a->prev.id)
+		return &a->prev;
+	return NULL;
+}
+
 /**
  * r2c2_auth_rcv() - check and strip the trailer of a received frame
  * @port: the port it came on
@@ -322,11 +335,8 @@ enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb)
 	if (!len || !pskb_may_pull(skb, len + R2C2_AUTH_LEN))
 		return R2C2_S_DROP_AUTH;
 	trl = (const struct r2c2_auth_trl *)(skb->data + len);
-	if (trl->key_id == a->cur.id)
-		key = &a->cur;
-	else if (r2c2_auth_prev_live(a) && trl->key_id == a->prev.id)
-		key = &a->prev;
-	else
+	key = r2c2_auth_key_of(a, trl->key_id);
+	if (!key)
 		return R2C2_S_DROP_AUTH;
 	mac = r2c2_auth_mac(skb->data, len, &key->k);
 	if (crypto_memneq(&mac, trl->mac, sizeof(mac)))
@@ -365,9 +375,8 @@ static void r2c2_auth_data_trl(struct sk_buff *skb, struct r2c2_auth_trl *trl,
 	trl->to = h->dst;
 	trl->resv = h->proto;
 	trl->seq = cpu_to_be64(seq);
-	mac = cpu_to_le64(siphash(skb->data + R2C2_DATA_HLEN,
-				  (u8 *)trl->mac - skb->data - R2C2_DATA_HLEN,
-				  &key->k));
+	mac = r2c2_auth_mac(skb->data + R2C2_DATA_HLEN,
+			    (u8 *)trl - skb->data - R2C2_DATA_HLEN, &key->k);
 	memcpy(trl->mac, &mac, sizeof(mac));
 }
 
@@ -419,17 +428,6 @@ int r2c2_auth_data_sign(struct r2c2_node *node, struct sk_buff *skb)
 	return 0;
 }
 
-/* The key of @a with id @id that is accepted now, or NULL. */
-static const struct r2c2_auth_key *r2c2_auth_key_of(const struct r2c2_auth *a,
-						    u8 id)
-{
-	if (id == a->cur.id)
-		return &a->cur;
-	if (r2c2_auth_prev_live(a) && id == a->prev.id)
-		return &a->prev;
-	return NULL;
-}
-
 /**
  * r2c2_auth_data_rcv() - check the trailer of a data frame for this node
  * @node: the node, its destination
@@ -471,9 +469,9 @@ enum r2c2_stat r2c2_auth_data_rcv(struct r2c2_node *node, struct sk_buff *skb)
 		return R2C2_S_DROP_AUTH;
 	trl = (const struct r2c2_auth_trl *)(skb->data + off - R2C2_AUTH_LEN);
 	h = (const struct r2c2_data_hdr *)skb->data;
-	mac = cpu_to_le64(siphash(skb->data + R2C2_DATA_HLEN,
-				  (const u8 *)trl->mac - skb->data -
-				  R2C2_DATA_HLEN, &key->k));
+	mac = r2c2_auth_mac(skb->data + R2C2_DATA_HLEN,
+			    (const u8 *)trl - skb->data - R2C2_DATA_HLEN,
+			    &key->k);
 	if (crypto_memneq(&mac, trl->mac, sizeof(mac)))
 		return R2C2_S_DROP_AUTH;
 	if (trl->from != h->src || trl->resv != h->proto)
