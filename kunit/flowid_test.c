@@ -44,6 +44,8 @@ static struct sk_buff *get_skb(struct kunit *test, struct sock *sk)
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	skb->sk = sk;
+	/* as in a qdisc: the flow dissector finds its netns from the device */
+	skb->dev = init_net.loopback_dev;
 	return skb;
 }
 
