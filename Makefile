@@ -65,6 +65,8 @@ KDIR	?= /lib/modules/$(KVER)/build
 BUILD	:= $(CURDIR)/build/$(KVER)
 R2C2_CACHE ?= /var/cache/r2c2
 KSRC_DIRS := kmod qdisc common include
+# and the KUnit suites, built only against a kernel with KUnit (Kbuild)
+KBUILD_DIRS := $(KSRC_DIRS) kunit
 W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-fuzz-user check-lifecycle check-rack demo clean checkpatch bench-forward
@@ -84,11 +86,11 @@ modules:
 
 modules-locked:
 	@mkdir -p $(BUILD)
-	@for d in $(KSRC_DIRS); do \
+	@for d in $(KBUILD_DIRS); do \
 		rm -rf $(BUILD)/$$d; cp -rs $(CURDIR)/$$d $(BUILD)/$$d; \
 	done; ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=$(W) modules
-	@for k in $$(find $(BUILD) -mindepth 2 -name '*.ko'); do ln -sf $$k $(BUILD)/; done
+	@for k in $$(find $(BUILD) -mindepth 2 -name '*.ko' -not -path '$(BUILD)/kunit/*'); do ln -sf $$k $(BUILD)/; done
 
 modules-all:
 	@test -f $(R2C2_CACHE)/kernels || { echo "run scripts/setup.sh first" >&2; exit 1; }

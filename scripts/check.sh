@@ -8,7 +8,10 @@
 #                   fails); make checkpatch; make userspace;
 #                   make -C tc, ip; make -C selftests/tools (when they exist)
 #   3. userspace    make -C userspace test (TAP)
-#   4. kunit        scripts/kunit.sh (UML, KASAN, lockdep)
+#   4. kunit        scripts/kunit.sh: the KUnit suites, one module each
+#                   (kunit/Kbuild), loaded in a guest of the 6.1 debug
+#                   kernel (KUnit, KASAN, lockdep, UBSAN); after step 7,
+#                   which builds that kernel and the modules
 #   5. vm-<kernel>  scripts/vm-run --kernel <abi> -- selftests/run.sh (TAP):
 #                   each file on the stock kernels selftests/kernels gives
 #                   it (both unless it names one), the files of
@@ -47,9 +50,9 @@
 # Steps 3 to 7 run in two lanes, side by side (a guest keeps about one of
 # the host's two cores busy): lane 1 the stock guests of step 5, install,
 # vng and userspace, lane 2 (nice 5) the icount guests, vm-debug and
-# kunit (last: on a fresh machine its first build would take the CPU the
-# debug kernel's build needs); then the rack alone. R2C2_CHECK_LANES=1:
-# one step after the other, in the order above.
+# kunit (both on the debug kernel, which a fresh machine builds meanwhile);
+# then the rack alone. R2C2_CHECK_LANES=1: one step after the other, in
+# the order above but kunit after vm-debug.
 #
 # A step whose tests do not exist yet (no userspace test target, no
 # kunit/*.c, no selftests/*_test.sh) is skipped; a step that exists and
@@ -106,6 +109,8 @@ KERNELS=${R2C2_CHECK_KERNELS:-6.1 6.12}
 FULL=${R2C2_CHECK_FULL:-0}
 [[ $FULL == 1 ]] || FULL=0
 DEBUG_KERNELS=${R2C2_CHECK_DEBUG_KERNELS:-6.1}
+# set by step debug once make modules-debug built the 6.1 suites
+debug_built_61=
 LOGDIR=$REPO/build/check
 mkdir -p "$LOGDIR"
 case ${CI:-} in
@@ -419,9 +424,10 @@ step_userspace()
 # ---------------------------------------------------------------- kunit
 step_kunit()
 {
-	section "kunit: scripts/kunit.sh (UML, KASAN, PROVE_LOCKING)"
+	section "kunit: scripts/kunit.sh (the suites as modules on the 6.1 debug kernel)"
 	rc=0
-	run_logged kunit bash scripts/kunit.sh || rc=$?
+	# the debug step built them (make modules-debug) unless it did not run
+	run_logged kunit bash scripts/kunit.sh ${debug_built_61:+--no-build} || rc=$?
 	line=$(grep -a '^kunit: [0-9]* passed' "$LOGDIR/kunit.log" | tail -n 1)
 	kp=$(sed -n 's/^kunit: \([0-9]*\) passed.*/\1/p' <<<"$line")
 	kf=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
@@ -635,7 +641,7 @@ step_vng()
 # ---------------------------------------------------------------- debug
 step_debug()
 {
-	local t0=$SECONDS dk sfx rc dfiles
+	local t0=$SECONDS dk sfx rc dfiles built
 
 	mapfile -t dfiles < <(subset_of selftests/debug-subset)
 	for dk in $DEBUG_KERNELS; do
@@ -656,9 +662,15 @@ step_debug()
 		printf -- '-- debug-kernel%s: exit status %d, waited %ds for it\n' "$sfx" "$rc" $((SECONDS - t0))
 		# in the summary: a wait here is a debug kernel built during the run
 		note "wait-debug-kernel$sfx" 0 0 0 "waited $((SECONDS - t0)) s for scripts/debug-kernel.sh $dk"
+		# the modules, with KUnit's suites (step kunit loads those)
+		built=0
+		if ((rc == 0)) && run_logged "build-debug$sfx" make modules-debug KVER="$dk"; then
+			built=1
+			[ "$dk" != 6.1 ] || debug_built_61=1
+		fi
 		if ((rc != 0)); then
 			note "vm-debug$sfx" 0 1 0 "scripts/debug-kernel.sh $dk failed (build/check/debug-kernel$sfx.log)"
-		elif ! run_logged "build-debug$sfx" make modules-debug KVER="$dk"; then
+		elif ((!built)); then
 			note "vm-debug$sfx" 0 1 0 "make modules-debug KVER=$dk failed"
 		elif ((${#dfiles[@]} == 0)); then
 			not_run "vm-debug$sfx" "selftests/debug-subset lists no file"
@@ -727,7 +739,6 @@ lane1()
 # shellcheck disable=SC2030,SC2031  # lane 2's totals, in a subshell on purpose
 if [[ ${R2C2_CHECK_LANES:-2} == 1 ]]; then
 	want userspace && step_userspace
-	want kunit && step_kunit
 	if want vm; then
 		for k in $KERNELS; do step_vm "$k"; step_icount "$k"; done
 	fi
@@ -735,6 +746,7 @@ if [[ ${R2C2_CHECK_LANES:-2} == 1 ]]; then
 	want rack && step_rack
 	want vng && step_vng
 	want debug && step_debug
+	want kunit && step_kunit
 else
 	# lane 2 in a subshell: its totals and summary lines come back in
 	# a file (lane2.result: "passed failed skipped", then the lines)

@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh - run the project's KUnit suites (kunit/*.c) in a UML kernel.
+# kunit.sh - run the project's KUnit suites (kunit/*.c).
 #
-# Debian kernels do not enable KUnit, so kunit.py builds a User Mode Linux
-# kernel from linux-source-6.1 (unpacked by scripts/setup.sh) with the
-# suites placed in the tree:
+#   scripts/kunit.sh [--no-build] [SUITE...]
+#
+# Debian kernels do not enable KUnit; the project's debug kernel
+# (scripts/debug-kernel.sh 6.1: KASAN, kmemleak, lockdep, UBSAN) does.
+# Each suite file kunit/<name>.c is a module, r2c2_<name>.ko (kunit/Kbuild;
+# `make modules-debug KVER=6.1` builds them with r2c2.ko), whose suites run
+# when it is loaded. This script builds the debug kernel unless it is
+# cached, builds the modules (not with --no-build: make modules-debug ran
+# already), boots the debug kernel (scripts/vm-run) and loads them one by
+# one there (SUITE: only those files, e.g. auth_test), collects their KTAP
+# from the kernel log and has the source's kunit.py parse it. A KASAN,
+# lockdep or UBSAN report, or a WARN, panics the guest: a failure.
+#
+#   scripts/kunit.sh --uml [kunit.py run options, e.g. a filter glob]
+#
+# runs them in a User Mode Linux kernel instead, which kunit.py builds from
+# linux-source-6.1 (unpacked by scripts/setup.sh) with the suites placed in
+# the tree (its first build takes about 11 minutes):
 #
 #   $R2C2_CACHE/kunit-src         writable copy of the source (hard links,
 #                                 made once; files we change are replaced,
@@ -17,16 +32,15 @@
 #   $R2C2_CACHE/kunit-build       kunit.py --build_dir (incremental)
 #
 # Suites #include the code under test ("../common/paths.c") and headers
-# (<r2c2/wire.h>, <linux/r2c2.h> from include/uapi). Each suite is linked
-# with every symbol made local, so several suites may include the same
-# source without clashing.
+# (<r2c2/wire.h>, <linux/r2c2.h> from include/uapi). In UML each suite is
+# linked with every symbol made local, so several suites may include the
+# same source without clashing (as modules, nothing is shared anyway).
 #
-# usage: scripts/kunit.sh [kunit.py run options, e.g. a filter glob]
-# Exit status: kunit.py's (0 all passed), 4 if there is no suite.
+# Exit status: 0 all passed, 4 if there is no suite, else non-zero.
 # The last line is "kunit: N passed, N failed, N skipped".
 #
 #        scripts/kunit.sh --hook-tree DIR
-# only places the suites in the kernel tree DIR (step 2 below: the
+# only places the suites in the kernel tree DIR (step 2 of --uml: the
 # net/r2c2_kunit directory and one line each in net/Kconfig and
 # net/Makefile; nothing else of DIR changes) and exits. kunit.py has no
 # option for an external module directory, so this is how a kernel tree
@@ -42,8 +56,16 @@ BUILD=${R2C2_KUNIT_BUILD:-$CACHE/kunit-build}
 JOBS=${R2C2_JOBS:-$(nproc)}
 TREE=net/r2c2_kunit
 
+MODE=vm
+case ${1:-} in
+--uml) MODE=uml; shift ;;
+--guest) MODE=guest; shift ;;
+-h|--help) sed -n '3,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+esac
+
 HOOK_ONLY=0
 if [ "${1:-}" = --hook-tree ]; then
+	MODE=uml
 	[ -f "${2:-}/tools/testing/kunit/kunit.py" ] ||
 		{ echo "kunit.sh: --hook-tree DIR: DIR must be a kernel source tree with tools/testing/kunit" >&2; exit 2; }
 	HOOK_ONLY=1 WORK=$(cd "$2" && pwd)
@@ -60,10 +82,115 @@ if [ "${#suites[@]}" -eq 0 ]; then
 	echo "kunit: 0 passed, 0 failed, 0 skipped"
 	exit 4
 fi
-[ -f "$REPO/kunit/.kunitconfig" ] || die "kunit/.kunitconfig is missing"
+
+# ---------------------------------------------------------------- guest
+# In the debug guest (scripts/vm-run --out: /dev/ttyS1 carries the KTAP
+# to the host, the console only what goes wrong). Each module's kernel
+# log, from a cleared ring buffer (128 KB, CONFIG_LOG_BUF_SHIFT 17), with
+# printk's time and caller prefix cut off.
+if [ "$MODE" = guest ]; then
+	out=/dev/ttyS1
+	[ -c "$out" ] || out=/dev/stdout
+	tab=$(printf '\t')
+	[ -d /sys/kernel/debug/kunit ] || [ -d /sys/module/kunit ] ||
+		grep -q ' kunit_run_tests$' /proc/kallsyms 2>/dev/null ||
+		die "$(uname -r) has no KUnit: boot the debug kernel (scripts/vm-run --kernel debug)"
+	rc=0
+	for m in "$@"; do
+		dmesg -c >/dev/null
+		if ! err=$(modprobe "$m" 2>&1); then
+			log "$m: modprobe failed: $err"
+			rc=1
+		fi
+		# "[   51.512778][   T85] msg": the message and its indent
+		dmesg | sed -E 's/^\[ *[0-9]+\.[0-9]+\](\[ *[TC][0-9]+\])? //' |
+			grep -vE '^r2c2_[a-z0-9_]+: loading out-of-tree module' |
+			sed "s/^/$m$tab/" >"$out"
+		modprobe -r "$m" 2>/dev/null || { log "$m: did not unload"; rc=1; }
+	done
+	echo "r2c2-kunit: end" >"$out"
+	exit "$rc"
+fi
+
+[ "$MODE" = vm ] || [ -f "$REPO/kunit/.kunitconfig" ] || die "kunit/.kunitconfig is missing"
 [ "$HOOK_ONLY" = 1 ] || [ -f "$SRC/tools/testing/kunit/kunit.py" ] ||
 	die "$SRC not found: run scripts/setup.sh first (it unpacks linux-source-6.1)"
 command -v python3 >/dev/null || die "python3 not found: run scripts/setup.sh"
+
+# ---------------------------------------------------------------- vm
+if [ "$MODE" = vm ]; then
+	build=1
+	if [ "${1:-}" = --no-build ]; then build=0; shift; fi
+	mods=()
+	for f in "${suites[@]}"; do mods+=("r2c2_$(basename "$f" .c)"); done
+	if [ $# -gt 0 ]; then
+		mods=()
+		for a in "$@"; do
+			a=${a%.c} a=${a#kunit/}
+			[ -f "$REPO/kunit/$a.c" ] || die "no suite file kunit/$a.c (the files: $(cd "$REPO" && echo kunit/*.c))"
+			mods+=("r2c2_$a")
+		done
+	fi
+	[ -f "$SRC/tools/testing/kunit/kunit.py" ] ||
+		die "$SRC not found: run scripts/setup.sh first (it unpacks linux-source-6.1)"
+	start=$SECONDS
+	if [ "$build" = 1 ]; then
+		"$REPO/scripts/debug-kernel.sh" 6.1 || die "scripts/debug-kernel.sh 6.1 failed"
+		make -C "$REPO" --no-print-directory modules-debug KVER=6.1 >&2 ||
+			die "make modules-debug KVER=6.1 failed"
+	fi
+	rel=$("$REPO/scripts/debug-kernel.sh" 6.1 --release) ||
+		die "no debug kernel: run scripts/debug-kernel.sh 6.1"
+	kdir=$REPO/build/$rel/kunit
+	for m in "${mods[@]}"; do
+		[ -f "$kdir/$m.ko" ] || die "no $kdir/$m.ko: make modules-debug KVER=6.1"
+	done
+	LOG=$(mktemp "${TMPDIR:-/tmp}/kunit.XXXXXX")
+	trap 'rm -f "$LOG" "$LOG".*' EXIT
+	log "${#mods[@]} suite module(s) on $rel: ${mods[*]}"
+	rc=0
+	# only the suites' modules in the guest (they hold the code they test)
+	"$REPO/scripts/vm-run" --kernel debug --mem "${R2C2_KUNIT_MEM:-1024}" \
+		--timeout "${R2C2_KUNIT_TIMEOUT:-1200}" --out "$LOG.ktap" \
+		--modules "$kdir" -- scripts/kunit.sh --guest "${mods[@]}" >&2 || rc=$?
+	# The modules' KTAP: a suite is a subtest, numbered by the kernel's
+	# count of suites run so far; number them 1..N here and say N. A
+	# module that printed no suite is a failed test of its own.
+	tr -d '\r' <"$LOG.ktap" 2>/dev/null | awk -F'\t' -v want="${mods[*]}" '
+		$0 == "r2c2-kunit: end" { ended = 1; next }
+		NF < 2 { next }
+		{
+			m = $1; line = substr($0, length(m) + 2)
+			if (!(m in seen)) { seen[m] = 1; order[++nm] = m }
+			if (match(line, /^(not )?ok [0-9]+ /)) {
+				n++; ok = (line ~ /^not /) ? "not ok" : "ok"
+				sub(/^(not )?ok [0-9]+ /, ok " " n " ", line)
+				suites[m]++
+			}
+			body[++nl] = line
+		}
+		END {
+			split(want, w, " ")
+			for (i in w) if (!(w[i] in suites)) missing[++nmiss] = w[i]
+			print "KTAP version 1"
+			print "1.." (n + nmiss)
+			for (i = 1; i <= nl; i++) print body[i]
+			for (i = 1; i <= nmiss; i++)
+				print "not ok " (n + i) " " missing[i] " # the module ran no suite"
+			if (!ended) print "# r2c2-kunit: the guest did not finish"
+		}' >"$LOG.tap"
+	python3 "$SRC/tools/testing/kunit/kunit.py" parse "$LOG.tap" | tee "$LOG" || rc=$((rc ? rc : 1))
+	grep -q '^r2c2-kunit: end' "$LOG.ktap" 2>/dev/null || { log "the guest did not finish (vm-run exit $rc)"; rc=$((rc ? rc : 1)); }
+	log "exit status $rc after $((SECONDS - start))s"
+	summary=$(grep -a 'Testing complete' "$LOG" | tail -n 1) || true
+	count() { sed -n "s/.*$1: \([0-9]*\).*/\1/p" <<<"$summary"; }
+	passed=$(count passed) failed=$(count failed) skipped=$(count skipped)
+	crashed=$(count crashed) errors=$(count errors)
+	passed=${passed:-0} failed=$((${failed:-0} + ${crashed:-0} + ${errors:-0})) skipped=${skipped:-0}
+	if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+	echo "kunit: $passed passed, $failed failed, $skipped skipped"
+	exit "$rc"
+fi
 
 # Replace a file of the hard-linked tree with new content (new inode), so
 # that the pristine source in $SRC is never modified.
