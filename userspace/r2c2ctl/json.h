@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * json.h - a tiny JSON writer and an iproute2-style print layer on top.
- *
- * The writer (jw_*) emits one or more top-level values to a FILE, each
- * followed by a newline (so a stream of objects is newline-delimited
- * JSON). Strings are escaped; bytes that are not valid UTF-8 become
- * U+FFFD, so the output is always valid JSON whatever the kernel sent.
+ * json.h - an iproute2-style print layer on the JSON writer of
+ * lib/r2c2_json.h, and the strict reader of r2c2d's answers.
  *
  * The print layer (print_*, open_*, close_*) is what the commands use:
  * each call names a JSON key and a text format, and does whichever the
@@ -18,21 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct json_writer;
-
-struct json_writer *jw_new(FILE *f, bool pretty);
-void jw_destroy(struct json_writer *jw);
-void jw_name(struct json_writer *jw, const char *name);
-void jw_obj_open(struct json_writer *jw);
-void jw_obj_close(struct json_writer *jw);
-void jw_arr_open(struct json_writer *jw);
-void jw_arr_close(struct json_writer *jw);
-void jw_string(struct json_writer *jw, const char *s);
-void jw_string_len(struct json_writer *jw, const char *s, size_t len);
-void jw_u64(struct json_writer *jw, uint64_t v);
-void jw_bool(struct json_writer *jw, bool v);
-void jw_null(struct json_writer *jw);
-void jw_double(struct json_writer *jw, double v);
+#include "r2c2_json.h"
 
 /*
  * The strict reader (daemon.c, for r2c2d's answers): whether @s is one

@@ -24,6 +24,7 @@
 #include <linux/types.h>
 #include <linux/r2c2.h>
 
+#include "r2c2_json.h"
 #include "r2c2d.h"
 
 static socklen_t ctl_addr(const char *path, struct sockaddr_un *sa)
@@ -78,67 +79,51 @@ void ctl_close(struct r2c2d *d)
 		unlink(d->conf.control);
 }
 
-/*
- * Length of the UTF-8 sequence at s (a lead byte >= 0x80), or 0 when it
- * is not one: overlong forms, surrogates and code points above U+10FFFF
- * are not (RFC 3629; r2c2ctl's json.c decides the same)
- */
-static size_t utf8_len(const unsigned char *s)
+/* "key": value, for the members of the answers below */
+static void j_u64(struct json_writer *jw, const char *k, uint64_t v)
 {
-	unsigned int cp, min;
-	size_t n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2; cp = s[0] & 0x1f; min = 0x80;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3; cp = s[0] & 0x0f; min = 0x800;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4; cp = s[0] & 0x07; min = 0x10000;
-	} else {
-		return 0;
-	}
-	/* a NUL is no continuation byte: the string's end stops it */
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	jw_name(jw, k);
+	jw_u64(jw, v);
 }
 
-/*
- * s as a JSON string: quotes, backslashes and control characters
- * escaped, each byte that is not UTF-8 U+FFFD (JSON is UTF-8)
- */
-static void json_str(FILE *f, const char *s)
+static void j_i64(struct json_writer *jw, const char *k, int64_t v)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
+	jw_name(jw, k);
+	jw_i64(jw, v);
+}
 
-	fputc('"', f);
-	while (*p) {
-		unsigned char ch = *p;
+/* a setting: the double itself, as short as reads back the same */
+static void j_dbl(struct json_writer *jw, const char *k, double v)
+{
+	jw_name(jw, k);
+	jw_double(jw, v);
+}
 
-		if (ch >= 0x80) {
-			n = utf8_len(p);
-			if (n)
-				fwrite(p, 1, n, f);
-			else
-				fputs("\\ufffd", f);
-			p += n ? n : 1;
-			continue;
-		}
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-		p++;
-	}
-	fputc('"', f);
+/* a measurement: @decimals digits after the point */
+static void j_fix(struct json_writer *jw, const char *k, double v,
+		  int decimals)
+{
+	jw_name(jw, k);
+	jw_fixed(jw, v, decimals);
+}
+
+/* a string: escaped, each byte that is not UTF-8 U+FFFD */
+static void j_str(struct json_writer *jw, const char *k, const char *v)
+{
+	jw_name(jw, k);
+	jw_string(jw, v);
+}
+
+static void j_bool(struct json_writer *jw, const char *k, bool v)
+{
+	jw_name(jw, k);
+	jw_bool(jw, v);
+}
+
+static void j_obj(struct json_writer *jw, const char *k)
+{
+	jw_name(jw, k);
+	jw_obj_open(jw);
 }
 
 static double us(uint64_t ns)
@@ -146,108 +131,125 @@ static double us(uint64_t ns)
 	return (double)ns / 1000;
 }
 
+/* "YYYY-MM-DDTHH:MM:SSZ" of a wall-clock time in ns, or "" */
+static void utc(char *buf, size_t len, uint64_t wall_ns)
+{
+	time_t sec = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+
+	buf[0] = 0;
+	if (gmtime_r(&sec, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 /* route selection: settings, counters, this node's last search */
-static void ga_show(struct r2c2d *d, FILE *f, uint64_t now)
+static void ga_show(struct r2c2d *d, struct json_writer *jw, uint64_t now)
 {
 	const struct r2c2d_conf *c = &d->conf;
 	const struct rs *s = &d->rs;
 	const struct rs_decision *x = &s->last;
-	char when[40] = "";
-	struct tm tm;
-	time_t sec;
-	int p, k = 0;
+	char protos[128] = "", when[40];
+	size_t len = 0;
+	int p;
 
-	fprintf(f, ",\"ga\":{\"interval_ms\":%u,\"long_ms\":%u,\"margin\":%g,"
-		"\"budget_ms\":%u,\"utility\":\"%s\",\"protos\":\"",
-		c->ga_interval_ms, c->ga_long_ms, c->ga_margin, c->ga_budget_ms,
-		c->ga_utility == R2C2_UTIL_MIN ? "min" : "sum");
-	for (p = 0; p < __R2C2_RP_MAX; p++)
+	j_obj(jw, "ga");
+	j_u64(jw, "interval_ms", c->ga_interval_ms);
+	j_u64(jw, "long_ms", c->ga_long_ms);
+	j_dbl(jw, "margin", c->ga_margin);
+	j_u64(jw, "budget_ms", c->ga_budget_ms);
+	j_str(jw, "utility", c->ga_utility == R2C2_UTIL_MIN ? "min" : "sum");
+	for (p = 0; p < __R2C2_RP_MAX && len < sizeof(protos); p++)
 		if (c->ga_protos & 1u << p)
-			fprintf(f, "%s%s", k++ ? "," : "", r2c2_rproto_name(p));
-	fprintf(f, "\",\"searching\":%s,\"runs\":%llu,\"adopted\":%llu,\"skipped\":%llu,"
-		"\"batches_sent\":%llu,\"entries_sent\":%llu,"
-		"\"send_errors\":%llu,\"routes_heard\":%llu,"
-		"\"entries_heard\":%llu,\"entries_applied\":%llu",
-		rs_busy(s) ? "true" : "false", (unsigned long long)s->runs, (unsigned long long)s->adopted,
-		(unsigned long long)s->skipped,
-		(unsigned long long)s->batches,
-		(unsigned long long)s->entries_sent,
-		(unsigned long long)s->send_errors,
-		(unsigned long long)s->heard,
-		(unsigned long long)s->entries_heard,
-		(unsigned long long)s->entries_applied);
-	if (s->heard_ns)
-		fprintf(f, ",\"last_heard\":{\"from\":%u,\"entries\":%u,"
-			"\"age_ms\":%llu}", s->heard_from, s->heard_entries,
-			(unsigned long long)((now - s->heard_ns) / 1000000));
-	if (s->runs) {
-		sec = (time_t)(x->wall_ns / 1000000000ull);
-		if (gmtime_r(&sec, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		fprintf(f, ",\"last\":{\"time\":\"%s\",\"age_ms\":%llu,"
-			"\"flows\":%u,\"long_flows\":%u,\"changed\":%u,"
-			"\"utility_before\":%.0f,\"utility_after\":%.0f,"
-			"\"adopted\":%s,\"rps\":%u,\"dor\":%u,\"vlb\":%u,"
-			"\"duration_ms\":%.2f,\"generations\":%u,"
-			"\"evaluations\":%lu,\"errno\":%d}",
-			when, (unsigned long long)((now - x->mono_ns) / 1000000),
-			x->flows, x->long_flows, x->changed, x->before, x->after,
-			x->adopted ? "true" : "false", x->count[R2C2_RP_RPS],
-			x->count[R2C2_RP_DOR], x->count[R2C2_RP_VLB],
-			(double)x->duration_ns / 1e6, x->generations,
-			x->evaluations, x->err);
+			len += (size_t)snprintf(protos + len, sizeof(protos) - len,
+						"%s%s", len ? "," : "",
+						r2c2_rproto_name(p));
+	j_str(jw, "protos", protos);
+	j_bool(jw, "searching", rs_busy(s));
+	j_u64(jw, "runs", s->runs);
+	j_u64(jw, "adopted", s->adopted);
+	j_u64(jw, "skipped", s->skipped);
+	j_u64(jw, "batches_sent", s->batches);
+	j_u64(jw, "entries_sent", s->entries_sent);
+	j_u64(jw, "send_errors", s->send_errors);
+	j_u64(jw, "routes_heard", s->heard);
+	j_u64(jw, "entries_heard", s->entries_heard);
+	j_u64(jw, "entries_applied", s->entries_applied);
+	if (s->heard_ns) {
+		j_obj(jw, "last_heard");
+		j_u64(jw, "from", s->heard_from);
+		j_u64(jw, "entries", s->heard_entries);
+		j_u64(jw, "age_ms", (now - s->heard_ns) / 1000000);
+		jw_obj_close(jw);
 	}
-	fputc('}', f);
+	if (s->runs) {
+		utc(when, sizeof(when), x->wall_ns);
+		j_obj(jw, "last");
+		j_str(jw, "time", when);
+		j_u64(jw, "age_ms", (now - x->mono_ns) / 1000000);
+		j_u64(jw, "flows", x->flows);
+		j_u64(jw, "long_flows", x->long_flows);
+		j_u64(jw, "changed", x->changed);
+		j_fix(jw, "utility_before", x->before, 0);
+		j_fix(jw, "utility_after", x->after, 0);
+		j_bool(jw, "adopted", x->adopted);
+		j_u64(jw, "rps", x->count[R2C2_RP_RPS]);
+		j_u64(jw, "dor", x->count[R2C2_RP_DOR]);
+		j_u64(jw, "vlb", x->count[R2C2_RP_VLB]);
+		j_fix(jw, "duration_ms", (double)x->duration_ns / 1e6, 2);
+		j_u64(jw, "generations", x->generations);
+		j_u64(jw, "evaluations", x->evaluations);
+		j_i64(jw, "errno", x->err);
+		jw_obj_close(jw);
+	}
+	jw_obj_close(jw);
 }
 
 /* the graph the allocator uses and how it follows the kernel's */
-static void topo_show(struct r2c2d *d, FILE *f, uint64_t now)
+static void topo_show(struct r2c2d *d, struct json_writer *jw, uint64_t now)
 {
 	const struct r2c2d_topo_stats *s = &d->ts;
 	const struct r2c2_topo *t = d->topo;
-	char when[40] = "";
-	struct tm tm;
-	time_t sec;
+	char when[40];
 
-	fprintf(f, ",\"topology\":{\"kind\":\"%s\",\"configured\":%s,"
-		"\"nodes\":%u,\"kernel_nodes\":%u,\"links\":%u,"
-		"\"events\":%llu,\"tables_gen\":%u,\"syncs\":%llu,"
-		"\"rebuilds\":%llu,\"errors\":%llu,\"pending\":%s,"
-		"\"reannounces\":%llu,\"left_flows\":%llu,"
-		"\"sync_us_last\":%.1f,\"follows\":%llu,"
-		"\"follow_us_last\":%.1f,\"follow_us_max\":%.1f,"
-		"\"failing\":%llu,\"retry_ms\":%u,"
-		"\"cache_bytes\":%zu,\"cache_need_bytes\":%zu,"
-		"\"cache_limit_mb\":%u,\"cache_clears\":%llu,"
-		"\"cache_freed_bytes\":%llu,\"building\":%s,"
-		"\"table_builds\":%llu,\"build_us_last\":%.1f,"
-		"\"build_us_max\":%.1f",
-		t->kind == R2C2_TOPO_TORUS ? "torus" :
-		t->kind == R2C2_TOPO_MESH ? "mesh" : "graph",
-		t == d->ctopo ? "true" : "false", t->n, s->nodes, t->nlinks,
-		(unsigned long long)s->events, s->last_gen,
-		(unsigned long long)s->syncs, (unsigned long long)s->rebuilds,
-		(unsigned long long)s->errors, d->topo_dirty ? "true" : "false",
-		(unsigned long long)s->reannounces,
-		(unsigned long long)s->left_flows, us(s->sync_ns_last),
-		(unsigned long long)s->follows, us(s->follow_ns_last),
-		us(s->follow_ns_max), (unsigned long long)s->failing,
-		s->retry_ms, r2c2d_cache_bytes(d), s->cache_need,
-		d->conf.table_cache_mb, (unsigned long long)s->cache_clears,
-		(unsigned long long)s->cache_freed,
-		tb_busy(&d->tb) ? "true" : "false",
-		(unsigned long long)d->tb.builds, us(d->tb.ns_last),
-		us(d->tb.ns_max));
-	fputs(",\"last_error\":", f);
-	json_str(f, s->last_error);
+	j_obj(jw, "topology");
+	j_str(jw, "kind", t->kind == R2C2_TOPO_TORUS ? "torus" :
+	      t->kind == R2C2_TOPO_MESH ? "mesh" : "graph");
+	j_bool(jw, "configured", t == d->ctopo);
+	j_u64(jw, "nodes", t->n);
+	j_u64(jw, "kernel_nodes", s->nodes);
+	j_u64(jw, "links", t->nlinks);
+	j_u64(jw, "events", s->events);
+	j_u64(jw, "tables_gen", s->last_gen);
+	j_u64(jw, "syncs", s->syncs);
+	j_u64(jw, "rebuilds", s->rebuilds);
+	j_u64(jw, "errors", s->errors);
+	j_bool(jw, "pending", d->topo_dirty);
+	j_u64(jw, "reannounces", s->reannounces);
+	j_u64(jw, "left_flows", s->left_flows);
+	j_fix(jw, "sync_us_last", us(s->sync_ns_last), 1);
+	j_u64(jw, "follows", s->follows);
+	j_fix(jw, "follow_us_last", us(s->follow_ns_last), 1);
+	j_fix(jw, "follow_us_max", us(s->follow_ns_max), 1);
+	j_u64(jw, "failing", s->failing);
+	j_u64(jw, "retry_ms", s->retry_ms);
+	j_u64(jw, "cache_bytes", r2c2d_cache_bytes(d));
+	j_u64(jw, "cache_need_bytes", s->cache_need);
+	j_u64(jw, "cache_limit_mb", d->conf.table_cache_mb);
+	j_u64(jw, "cache_clears", s->cache_clears);
+	j_u64(jw, "cache_freed_bytes", s->cache_freed);
+	j_bool(jw, "building", tb_busy(&d->tb));
+	j_u64(jw, "table_builds", d->tb.builds);
+	j_fix(jw, "build_us_last", us(d->tb.ns_last), 1);
+	j_fix(jw, "build_us_max", us(d->tb.ns_max), 1);
+	j_str(jw, "last_error", s->last_error);
 	if (s->rebuilds) {
-		sec = (time_t)(s->rebuild_wall_ns / 1000000000ull);
-		if (gmtime_r(&sec, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		fprintf(f, ",\"last_rebuild\":{\"time\":\"%s\",\"age_ms\":%llu}",
-			when, (unsigned long long)((now - s->rebuild_ns) / 1000000));
+		utc(when, sizeof(when), s->rebuild_wall_ns);
+		j_obj(jw, "last_rebuild");
+		j_str(jw, "time", when);
+		j_u64(jw, "age_ms", (now - s->rebuild_ns) / 1000000);
+		jw_obj_close(jw);
 	}
-	fputc('}', f);
+	jw_obj_close(jw);
 }
 
 /* CPU time of the whole process, every thread (the workers' too) */
@@ -261,194 +263,220 @@ static double process_cpu_us(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
-static void show(struct r2c2d *d, FILE *f)
+static void config_show(struct r2c2d *d, struct json_writer *jw)
 {
 	const struct r2c2d_conf *c = &d->conf;
-	const struct r2c2d_timing *t = &d->t;
-	const struct mx_stats *s = &d->mx.st;
-	uint64_t up = r2c2d_now() - d->start_ns;
-	fprintf(f, "{\"node\":%u,\"pid\":%d,\"uptime_ms\":%llu,"
-		"\"config\":{\"rho_us\":%u,\"policy\":\"%s\",\"rounds\":\"%s\","
-		"\"headroom\":%g,\"link_capacity\":%.0f,\"topology\":",
-		d->node.addr, (int)getpid(), (unsigned long long)(up / 1000000),
-		c->rho_us, c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin",
-		c->rounds_always ? "always" : "own", c->headroom,
-		c->link_capacity);
-	/* file:PATH: a path may hold anything */
-	json_str(f, c->topology);
-	fprintf(f, ",\"nodes\":%u,"
-		"\"push_threshold\":%g,\"lease_refresh_ms\":%u,"
-		"\"refresh_ms\":%u,\"warmup_ms\":%u,\"expire_ms\":%u,"
-		"\"digest_ms\":%u,\"demand_interval_ms\":%u,"
-		"\"demand_alpha\":%g,\"demand_window_ms\":%u,"
-		"\"demand_windows\":%u,\"demand_low\":%g,\"demand_high\":%g,"
-		"\"demand_slack\":%g,\"announce_delay_ms\":%u,"
-		"\"cpu_budget\":%g,\"max_flows\":%u,"
-		"\"max_flows_per_src\":%u,\"table_cache_mb\":%u,"
-		"\"round_worker_us\":%u},",
-		d->topo->n,
-		c->push_threshold, c->lease_refresh_ms, c->refresh_ms,
-		c->warmup_ms, c->expire_ms, c->digest_ms, c->demand_interval_ms,
-		c->demand_alpha,
-		c->demand_window_ms, c->demand_windows, c->demand_low,
-		c->demand_high, c->demand_slack, c->announce_delay_ms,
-		c->cpu_budget, d->mx.max_flows, d->mx.max_per_src,
-		c->table_cache_mb, c->round_worker_us);
-	fprintf(f, "\"warming_up\":%s,",
-		r2c2d_now() < d->warm_until_ns ? "true" : "false");
-	fprintf(f, "\"kernel\":{\"family\":\"%s\",\"family_id\":%d,"
-		"\"losses\":%llu,\"returns\":%llu,\"last_absence_ms\":%llu,"
-		"\"event_rcvbuf\":%d,\"event_rcvbuf_forced\":%s},",
-		d->fam_waiting ? "gone" : "up", d->nl.family,
-		(unsigned long long)d->fam_losses,
-		(unsigned long long)d->fam_returns,
-		(unsigned long long)d->fam_back_ms, d->nl.ev_rcvbuf,
-		d->nl.ev_rcvbuf_forced ? "true" : "false");
-	fprintf(f, "\"matrix_changed_ns\":%llu,",
-		(unsigned long long)d->mx_changed_ns);
-	fprintf(f, "\"flows\":%u,\"own_flows\":%u,\"matrix_gen\":%llu,"
-		"\"events\":{\"total\":%llu,\"starts\":%llu,\"finishes\":%llu,"
-		"\"updates\":%llu,\"refreshes\":%llu,\"dup_starts\":%llu,"
-		"\"unknown_finishes\":%llu,\"implicit_starts\":%llu,"
-		"\"expired\":%llu,\"resync_removed\":%llu,\"invalid\":%llu,"
-		"\"refused_full\":%llu,\"refused_quota\":%llu,"
-		"\"overruns\":%llu,\"own_echoes\":%llu},",
-		d->mx.n, d->mx.own, (unsigned long long)d->mx.gen,
-		(unsigned long long)s->events, (unsigned long long)s->starts,
-		(unsigned long long)s->finishes, (unsigned long long)s->updates,
-		(unsigned long long)s->refreshes,
-		(unsigned long long)s->dup_starts,
-		(unsigned long long)s->unknown_finishes,
-		(unsigned long long)s->implicit_starts,
-		(unsigned long long)s->expired,
-		(unsigned long long)s->resync_removed,
-		(unsigned long long)s->invalid,
-		(unsigned long long)s->refused_full,
-		(unsigned long long)s->refused_quota,
-		(unsigned long long)t->overruns,
-		(unsigned long long)t->own_echoes);
-	fprintf(f, "\"timings\":{\"ticks\":%llu,\"rounds\":%llu,"
-		"\"rounds_on_demand\":%llu,\"rounds_deferred\":%llu,"
-		"\"cpu_us\":%.0f,"
-		"\"rounds_off_loop\":%llu,\"solving\":%s,"
-		"\"round_flows_gone\":%llu,\"solve_us_last\":%.1f,"
-		"\"budget_us\":%.1f,"
-		"\"compute_us_last\":%.1f,\"compute_us_max\":%.1f,"
-		"\"compute_us_mean\":%.1f,\"loop_us_last\":%.1f,"
-		"\"loop_us_max\":%.1f,\"loop_us_mean\":%.1f,"
-		"\"sample_us_last\":%.1f,\"samples\":%llu,\"pushes\":%llu,"
-		"\"push_batches\":%llu,\"push_errors\":%llu,"
-		"\"announces\":%llu,\"refreshes_sent\":%llu,\"resyncs\":%llu,"
-		"\"alloc_errors\":%llu,\"skipped_flows\":%llu,"
-		"\"ctl_requests\":%llu,\"ctl_timeouts\":%llu,"
-		"\"ctl_denied\":%llu,\"ctl_busy\":%llu,"
-		"\"nl_requests\":%llu,\"nl_request_errors\":%llu}",
-		(unsigned long long)t->ticks, (unsigned long long)t->rounds,
-		(unsigned long long)t->rounds_on_demand,
-		(unsigned long long)t->rounds_deferred,
-		process_cpu_us(),
-		(unsigned long long)d->rd.off_loop,
-		rd_busy(&d->rd) ? "true" : "false",
-		(unsigned long long)d->rd.gone, us(d->rd.ns),
-		d->budget.share > 0 ? (double)d->budget.tokens_ns / 1000 : 0,
-		us(t->compute_ns_last), us(t->compute_ns_max),
-		t->rounds ? us(t->compute_ns_sum) / (double)t->rounds : 0,
-		us(t->loop_ns_last), us(t->loop_ns_max),
-		t->ticks ? us(t->loop_ns_sum) / (double)t->ticks : 0,
-		us(t->sample_ns_last), (unsigned long long)t->samples,
-		(unsigned long long)t->pushes,
-		(unsigned long long)t->push_batches,
-		(unsigned long long)t->push_errors,
-		(unsigned long long)t->announces,
-		(unsigned long long)t->refreshes_sent,
-		(unsigned long long)t->resyncs,
-		(unsigned long long)t->alloc_errors,
-		(unsigned long long)t->skipped_flows,
-		(unsigned long long)t->ctl_requests,
-		(unsigned long long)t->ctl_timeouts,
-		(unsigned long long)t->ctl_denied,
-		(unsigned long long)t->ctl_busy,
-		(unsigned long long)d->nl.req_msgs,
-		(unsigned long long)d->nl.req_errors);
-	fputs(",\"state\":{\"file\":", f);
-	json_str(f, d->conf.state_file);
-	fprintf(f, ",\"saves\":%llu,\"errors\":%llu,\"restored\":%llu}",
-		(unsigned long long)t->state_saves,
-		(unsigned long long)t->state_errors,
-		(unsigned long long)t->state_restored);
-	fprintf(f, ",\"digest\":{\"interval_ms\":%u,\"sent\":%llu,"
-		"\"heard\":%llu,\"matched\":%llu,\"mismatched\":%llu,"
-		"\"asked\":%llu,\"asks_heard\":%llu,\"answered\":%llu,"
-		"\"removed\":%llu,\"refused\":%llu,"
-		"\"last_repair_ns\":%llu}",
-		d->conf.digest_ms, (unsigned long long)d->dg.st.sent,
-		(unsigned long long)d->dg.st.heard,
-		(unsigned long long)d->dg.st.matched,
-		(unsigned long long)d->dg.st.mismatched,
-		(unsigned long long)d->dg.st.asked,
-		(unsigned long long)d->dg.st.asks_heard,
-		(unsigned long long)d->dg.st.answered,
-		(unsigned long long)d->dg.st.removed,
-		(unsigned long long)d->dg.st.refused,
-		(unsigned long long)d->dg.repaired_ns);
-	topo_show(d, f, r2c2d_now());
-	ga_show(d, f, r2c2d_now());
-	fputs("}\n", f);
+
+	j_obj(jw, "config");
+	j_u64(jw, "rho_us", c->rho_us);
+	j_str(jw, "policy", c->policy == R2C2_POL_PROPFAIR ? "propfair" : "maxmin");
+	j_str(jw, "rounds", c->rounds_always ? "always" : "own");
+	j_dbl(jw, "headroom", c->headroom);
+	j_fix(jw, "link_capacity", c->link_capacity, 0);
+	j_str(jw, "topology", c->topology);	/* file:PATH: a path may hold anything */
+	j_u64(jw, "nodes", d->topo->n);
+	j_dbl(jw, "push_threshold", c->push_threshold);
+	j_u64(jw, "lease_refresh_ms", c->lease_refresh_ms);
+	j_u64(jw, "refresh_ms", c->refresh_ms);
+	j_u64(jw, "warmup_ms", c->warmup_ms);
+	j_u64(jw, "expire_ms", c->expire_ms);
+	j_u64(jw, "digest_ms", c->digest_ms);
+	j_u64(jw, "demand_interval_ms", c->demand_interval_ms);
+	j_dbl(jw, "demand_alpha", c->demand_alpha);
+	j_u64(jw, "demand_window_ms", c->demand_window_ms);
+	j_u64(jw, "demand_windows", c->demand_windows);
+	j_dbl(jw, "demand_low", c->demand_low);
+	j_dbl(jw, "demand_high", c->demand_high);
+	j_dbl(jw, "demand_slack", c->demand_slack);
+	j_u64(jw, "announce_delay_ms", c->announce_delay_ms);
+	j_dbl(jw, "cpu_budget", c->cpu_budget);
+	j_u64(jw, "max_flows", d->mx.max_flows);
+	j_u64(jw, "max_flows_per_src", d->mx.max_per_src);
+	j_u64(jw, "table_cache_mb", c->table_cache_mb);
+	j_u64(jw, "round_worker_us", c->round_worker_us);
+	jw_obj_close(jw);
 }
 
-static void matrix(struct r2c2d *d, FILE *f)
+static void events_show(struct r2c2d *d, struct json_writer *jw)
 {
+	const struct mx_stats *s = &d->mx.st;
+	const struct r2c2d_timing *t = &d->t;
+
+	j_obj(jw, "events");
+	j_u64(jw, "total", s->events);
+	j_u64(jw, "starts", s->starts);
+	j_u64(jw, "finishes", s->finishes);
+	j_u64(jw, "updates", s->updates);
+	j_u64(jw, "refreshes", s->refreshes);
+	j_u64(jw, "dup_starts", s->dup_starts);
+	j_u64(jw, "unknown_finishes", s->unknown_finishes);
+	j_u64(jw, "implicit_starts", s->implicit_starts);
+	j_u64(jw, "expired", s->expired);
+	j_u64(jw, "resync_removed", s->resync_removed);
+	j_u64(jw, "invalid", s->invalid);
+	j_u64(jw, "refused_full", s->refused_full);
+	j_u64(jw, "refused_quota", s->refused_quota);
+	j_u64(jw, "overruns", t->overruns);
+	j_u64(jw, "own_echoes", t->own_echoes);
+	jw_obj_close(jw);
+}
+
+static void timings_show(struct r2c2d *d, struct json_writer *jw)
+{
+	const struct r2c2d_timing *t = &d->t;
+
+	j_obj(jw, "timings");
+	j_u64(jw, "ticks", t->ticks);
+	j_u64(jw, "rounds", t->rounds);
+	j_u64(jw, "rounds_on_demand", t->rounds_on_demand);
+	j_u64(jw, "rounds_deferred", t->rounds_deferred);
+	j_fix(jw, "cpu_us", process_cpu_us(), 0);
+	j_u64(jw, "rounds_off_loop", d->rd.off_loop);
+	j_bool(jw, "solving", rd_busy(&d->rd));
+	j_u64(jw, "round_flows_gone", d->rd.gone);
+	j_fix(jw, "solve_us_last", us(d->rd.ns), 1);
+	j_fix(jw, "budget_us", d->budget.share > 0 ?
+	      (double)d->budget.tokens_ns / 1000 : 0, 1);
+	j_fix(jw, "compute_us_last", us(t->compute_ns_last), 1);
+	j_fix(jw, "compute_us_max", us(t->compute_ns_max), 1);
+	j_fix(jw, "compute_us_mean", t->rounds ?
+	      us(t->compute_ns_sum) / (double)t->rounds : 0, 1);
+	j_fix(jw, "loop_us_last", us(t->loop_ns_last), 1);
+	j_fix(jw, "loop_us_max", us(t->loop_ns_max), 1);
+	j_fix(jw, "loop_us_mean", t->ticks ?
+	      us(t->loop_ns_sum) / (double)t->ticks : 0, 1);
+	j_fix(jw, "sample_us_last", us(t->sample_ns_last), 1);
+	j_u64(jw, "samples", t->samples);
+	j_u64(jw, "pushes", t->pushes);
+	j_u64(jw, "push_batches", t->push_batches);
+	j_u64(jw, "push_errors", t->push_errors);
+	j_u64(jw, "announces", t->announces);
+	j_u64(jw, "refreshes_sent", t->refreshes_sent);
+	j_u64(jw, "resyncs", t->resyncs);
+	j_u64(jw, "alloc_errors", t->alloc_errors);
+	j_u64(jw, "skipped_flows", t->skipped_flows);
+	j_u64(jw, "ctl_requests", t->ctl_requests);
+	j_u64(jw, "ctl_timeouts", t->ctl_timeouts);
+	j_u64(jw, "ctl_denied", t->ctl_denied);
+	j_u64(jw, "ctl_busy", t->ctl_busy);
+	j_u64(jw, "nl_requests", d->nl.req_msgs);
+	j_u64(jw, "nl_request_errors", d->nl.req_errors);
+	jw_obj_close(jw);
+}
+
+static void show(struct r2c2d *d, struct json_writer *jw)
+{
+	const struct r2c2d_timing *t = &d->t;
+	const struct dg_stats *g = &d->dg.st;
+	uint64_t up = r2c2d_now() - d->start_ns;
+
+	jw_obj_open(jw);
+	j_u64(jw, "node", d->node.addr);
+	j_i64(jw, "pid", getpid());
+	j_u64(jw, "uptime_ms", up / 1000000);
+	config_show(d, jw);
+	j_bool(jw, "warming_up", r2c2d_now() < d->warm_until_ns);
+	j_obj(jw, "kernel");
+	j_str(jw, "family", d->fam_waiting ? "gone" : "up");
+	j_i64(jw, "family_id", d->nl.family);
+	j_u64(jw, "losses", d->fam_losses);
+	j_u64(jw, "returns", d->fam_returns);
+	j_u64(jw, "last_absence_ms", d->fam_back_ms);
+	j_i64(jw, "event_rcvbuf", d->nl.ev_rcvbuf);
+	j_bool(jw, "event_rcvbuf_forced", d->nl.ev_rcvbuf_forced);
+	jw_obj_close(jw);
+	j_u64(jw, "matrix_changed_ns", d->mx_changed_ns);
+	j_u64(jw, "flows", d->mx.n);
+	j_u64(jw, "own_flows", d->mx.own);
+	j_u64(jw, "matrix_gen", d->mx.gen);
+	events_show(d, jw);
+	timings_show(d, jw);
+	j_obj(jw, "state");
+	j_str(jw, "file", d->conf.state_file);
+	j_u64(jw, "saves", t->state_saves);
+	j_u64(jw, "errors", t->state_errors);
+	j_u64(jw, "restored", t->state_restored);
+	jw_obj_close(jw);
+	j_obj(jw, "digest");
+	j_u64(jw, "interval_ms", d->conf.digest_ms);
+	j_u64(jw, "sent", g->sent);
+	j_u64(jw, "heard", g->heard);
+	j_u64(jw, "matched", g->matched);
+	j_u64(jw, "mismatched", g->mismatched);
+	j_u64(jw, "asked", g->asked);
+	j_u64(jw, "asks_heard", g->asks_heard);
+	j_u64(jw, "answered", g->answered);
+	j_u64(jw, "removed", g->removed);
+	j_u64(jw, "refused", g->refused);
+	j_u64(jw, "last_repair_ns", d->dg.repaired_ns);
+	jw_obj_close(jw);
+	topo_show(d, jw, r2c2d_now());
+	ga_show(d, jw, r2c2d_now());
+	jw_obj_close(jw);
+}
+
+static void matrix(struct r2c2d *d, struct json_writer *jw)
+{
+	char id[16];
 	uint64_t now;
 	uint32_t i;
 
 	/* no flow of our own: no rounds; compute what is printed */
 	r2c2d_rates_fresh(d);
 	now = r2c2d_now();
-	fprintf(f, "{\"node\":%u,\"gen\":%llu,\"now_ns\":%llu,"
-		"\"round_age_us\":%lld,\"flows\":[", d->node.addr,
-		(unsigned long long)d->mx.gen, (unsigned long long)now,
-		d->t.rounds ? (long long)((now - d->last_round_ns) / 1000) :
-		-1LL);
+	jw_obj_open(jw);
+	j_u64(jw, "node", d->node.addr);
+	j_u64(jw, "gen", d->mx.gen);
+	j_u64(jw, "now_ns", now);
+	j_i64(jw, "round_age_us", d->t.rounds ?
+	      (int64_t)((now - d->last_round_ns) / 1000) : -1);
+	jw_name(jw, "flows");
+	jw_arr_open(jw);
 	for (i = 0; i < d->mx.n; i++) {
 		const struct mx_flow *x = &d->mx.f[i];
 
-		fprintf(f, "%s{\"src\":%u,\"flow\":\"%08x\",\"dst\":%u,"
-			"\"weight\":%u,\"prio\":%u,\"routing\":\"%s\","
-			"\"demand_kbps\":%lld,\"rate\":%.0f,\"age_ms\":%llu,"
-			"\"refresh_age_ms\":%llu,\"changed_age_us\":%llu",
-			i ? "," : "", x->src, x->id, x->dst, x->weight, x->prio,
-			r2c2_rproto_name(x->rproto),
-			x->demand_kbps == R2C2_DEMAND_UNLIMITED ? -1LL :
-			(long long)x->demand_kbps, x->rate,
-			(unsigned long long)((now - x->born_ns) / 1000000),
-			(unsigned long long)((now - x->refresh_ns) / 1000000),
-			(unsigned long long)((now - x->changed_ns) / 1000));
-		if (x->src == d->node.addr)
-			fprintf(f, ",\"pushed\":%.0f,\"pushed_age_us\":%lld,"
-				"\"demand_est\":%.0f,"
-				"\"sent_rate\":%.0f,\"backlog_min\":%u",
-				x->pushed, x->moved_ns ?
-				(long long)((now - x->moved_ns) / 1000) : -1LL,
-				x->dem.est, x->dem.rate, x->dem.wqmin);
-		fputc('}', f);
+		jw_obj_open(jw);
+		j_u64(jw, "src", x->src);
+		snprintf(id, sizeof(id), "%08x", x->id);
+		j_str(jw, "flow", id);
+		j_u64(jw, "dst", x->dst);
+		j_u64(jw, "weight", x->weight);
+		j_u64(jw, "prio", x->prio);
+		j_str(jw, "routing", r2c2_rproto_name(x->rproto));
+		j_i64(jw, "demand_kbps", x->demand_kbps == R2C2_DEMAND_UNLIMITED ?
+		      -1 : (int64_t)x->demand_kbps);
+		j_fix(jw, "rate", x->rate, 0);
+		j_u64(jw, "age_ms", (now - x->born_ns) / 1000000);
+		j_u64(jw, "refresh_age_ms", (now - x->refresh_ns) / 1000000);
+		j_u64(jw, "changed_age_us", (now - x->changed_ns) / 1000);
+		if (x->src == d->node.addr) {
+			j_fix(jw, "pushed", x->pushed, 0);
+			j_i64(jw, "pushed_age_us", x->moved_ns ?
+			      (int64_t)((now - x->moved_ns) / 1000) : -1);
+			j_fix(jw, "demand_est", x->dem.est, 0);
+			j_fix(jw, "sent_rate", x->dem.rate, 0);
+			j_u64(jw, "backlog_min", x->dem.wqmin);
+		}
+		jw_obj_close(jw);
 	}
-	fputs("]}\n", f);
+	jw_arr_close(jw);
+	jw_obj_close(jw);
 }
 
-/* the client's line, whatever it holds, as a JSON string (json_str()) */
-static void error_answer(FILE *f, const char *msg)
+/* the client's line, whatever it holds, as a JSON string */
+static void error_answer(struct json_writer *jw, const char *msg)
 {
-	fputs("{\"error\":", f);
-	json_str(f, msg);
-	fputs("}\n", f);
+	jw_obj_open(jw);
+	j_str(jw, "error", msg);
+	jw_obj_close(jw);
 }
 
-static void unknown(FILE *f, const char *cmd)
+static void unknown(struct json_writer *jw, const char *cmd)
 {
 	char msg[sizeof(((struct ctl_client *)0)->buf) + 64];
 
 	snprintf(msg, sizeof(msg), "unknown command '%s' (show, matrix)", cmd);
-	error_answer(f, msg);
+	error_answer(jw, msg);
 }
 
 /* bytes of the answers other clients have not read yet */
@@ -467,6 +495,7 @@ static size_t pending(const struct r2c2d *d, const struct ctl_client *self)
 static void answer(struct r2c2d *d, struct ctl_client *c)
 {
 	size_t len = 0, want, wait;
+	struct json_writer *jw;
 	char msg[160];
 	FILE *f;
 
@@ -476,14 +505,21 @@ static void answer(struct r2c2d *d, struct ctl_client *c)
 		c->out = NULL;
 		return;
 	}
+	jw = jw_new(f, false);
+	if (!jw) {
+		fclose(f);
+		free(c->out);
+		c->out = NULL;
+		return;
+	}
 	if (c->uid != 0 && c->uid != geteuid()) {
 		d->t.ctl_denied++;
 		snprintf(msg, sizeof(msg),
 			 "permission denied: uid %u; r2c2d answers root and its own user (uid %u)",
 			 (unsigned int)c->uid, (unsigned int)geteuid());
-		error_answer(f, msg);
+		error_answer(jw, msg);
 	} else if (!strcmp(c->buf, "show")) {
-		show(d, f);
+		show(d, jw);
 	} else if (!strcmp(c->buf, "matrix")) {
 		want = 256 + (size_t)d->mx.n * CTL_MATRIX_FLOW_BYTES;
 		wait = pending(d, c);
@@ -493,13 +529,14 @@ static void answer(struct r2c2d *d, struct ctl_client *c)
 			snprintf(msg, sizeof(msg),
 				 "busy: %zu bytes of answers are not read yet; ask again",
 				 wait);
-			error_answer(f, msg);
+			error_answer(jw, msg);
 		} else {
-			matrix(d, f);
+			matrix(d, jw);
 		}
 	} else {
-		unknown(f, c->buf);
+		unknown(jw, c->buf);
 	}
+	jw_destroy(jw);
 	if (fclose(f)) {
 		free(c->out);
 		c->out = NULL;

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * json_test.c - TAP tests of r2c2ctl's JSON writer (r2c2ctl/json.c, built
- * into this test directly): string escaping, UTF-8 validation, numbers,
- * nesting, compact and pretty layouts, newline-delimited streams.
+ * json_test.c - TAP tests of the JSON writer r2c2ctl and r2c2d share
+ * (lib/json.c) and r2c2ctl's print layer (r2c2ctl/json.c, built into this
+ * test directly): string escaping, UTF-8 validation, numbers (doubles in
+ * their shortest exact form), nesting, compact and pretty layouts,
+ * newline-delimited streams.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,10 +195,81 @@ static void test_stream(void)
 	mem_check(&m, "top-level scalars end their lines", "7\nnull\n");
 }
 
+static void double_case(const char *name, double v, const char *want)
+{
+	struct mem m;
+
+	jw_double(mem_open(&m, false), v);
+	mem_check(&m, name, want);
+}
+
+static void test_numbers(void)
+{
+	struct mem m;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned int i, bad = 0, longer = 0;
+	char want[40];
+
+	double_case("0.1 as written, not 0.10000000000000001", 0.1, "0.1\n");
+	double_case("a third in 16 digits", 1.0 / 3, "0.3333333333333333\n");
+	double_case("0.1 + 0.2 needs 17", 0.1 + 0.2, "0.30000000000000004\n");
+	double_case("integral double", 1e9, "1000000000\n");
+	double_case("small", 2.5e-7, "2.5e-07\n");
+	double_case("large", 1e300, "1e+300\n");
+	double_case("negative zero", -0.0, "-0\n");
+	double_case("NaN is null", NAN, "null\n");
+	double_case("infinity is null", -INFINITY, "null\n");
+
+	/*
+	 * 10^5 doubles of random bits: each reads back exactly, in at most
+	 * 24 characters ("-1.2345678901234567e-308")
+	 */
+	for (i = 0; i < 100000; i++) {
+		double v, back;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f;
+		struct json_writer *jw;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		memcpy(&v, &x, sizeof(v));
+		if (!isfinite(v))
+			continue;
+		f = open_memstream(&buf, &len);
+		jw = f ? jw_new(f, false) : NULL;
+		if (!jw)
+			exit(1);
+		jw_double(jw, v);
+		jw_destroy(jw);
+		fclose(f);
+		back = strtod(buf, NULL);
+		if (memcmp(&back, &v, sizeof(v)))
+			bad++;
+		if (strlen(buf) > 24 + 1)
+			longer++;
+		free(buf);
+	}
+	snprintf(want, sizeof(want), "%u %u", bad, longer);
+	check("10^5 random doubles read back exactly, none over 24 characters",
+	      want, "0 0");
+
+	jw_i64(mem_open(&m, false), INT64_MIN);
+	mem_check(&m, "i64 minimum", "-9223372036854775808\n");
+	jw_i64(mem_open(&m, false), -1);
+	mem_check(&m, "i64 -1", "-1\n");
+	jw_fixed(mem_open(&m, false), 12.345, 1);
+	mem_check(&m, "fixed: one decimal", "12.3\n");
+	jw_fixed(mem_open(&m, false), 2.5e6, 0);
+	mem_check(&m, "fixed: no decimals", "2500000\n");
+	jw_fixed(mem_open(&m, false), NAN, 1);
+	mem_check(&m, "fixed: NaN is null", "null\n");
+}
+
 int main(void)
 {
 	test_strings();
 	test_values();
+	test_numbers();
 	test_nesting();
 	test_stream();
 	printf("1..%d\n", tests);

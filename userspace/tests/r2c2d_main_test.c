@@ -930,6 +930,33 @@ static void ctl__json_escaping(void)
 }
 
 /*
+ * r2c2d wrote its settings with %g: six digits, so demand_alpha
+ * 0.123456789 read back as 0.123457. The writer r2c2ctl and r2c2d share
+ * gives each double in the fewest digits that read back the same.
+ */
+static void ctl__json_settings_exact(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 };
+	char out[16384], got[64];
+	int r;
+
+	ok(daemon_conf(&d, 0, dims, 1, "demand_alpha=0.123456789;headroom=0.1") == 0,
+	   "demand_alpha 0.123456789, headroom 0.1");
+	r = ctl_ask(&d, "show\n", 5, out, sizeof(out));
+	r = r > 0 ? jq_read(out, "[.config.demand_alpha, .config.headroom] | tostring",
+			    got, sizeof(got)) : -1;
+	if (r == -2)
+		ok(1, "# SKIP no jq");
+	else
+		ok(r >= 0 && !strcmp(got, "[0.123456789,0.1]"),
+		   "daemon show gives both as set (%s)", r >= 0 ? got : out);
+	ok(strstr(out, "\"headroom\":0.1,") != NULL,
+	   "headroom written as 0.1, not 0.10000000000000001");
+	daemon_free(&d);
+}
+
+/*
  * Bytes that are not UTF-8 went into the unknown-command answer as they
  * came: no JSON (RFC 8259 wants UTF-8), and a strict client's parser
  * refuses the whole answer (ctl_fuzz). Each such byte is U+FFFD now, as
@@ -1509,6 +1536,7 @@ int main(void)
 	kernel__rcvbuf();
 	topo__retry_backoff();
 	ctl__json_escaping();
+	ctl__json_settings_exact();
 	ctl__json_utf8();
 	event__own_echo();
 	tables__cache_bound();
