@@ -22,6 +22,9 @@
 #    neighbour lost, and a TCP connection (iperf3, 8 s) from node 0 to
 #    the neighbour across the cut, which must survive. Then the link is
 #    restored and must be back in every graph;
+#  - one-way link: the same port only stops receiving; the far end still
+#    hears node 0, yet the link must go from every graph (a link counts
+#    when both ends advertise it) and node 0 must reach it around the link
 #  - daemon restart: flows 0 -> 3 and 1 -> 3 (UDP, 10 Mbit/s offered)
 #    share links; node 0's r2c2d is killed (-9): the qdisc's lease on
 #    the flow holds (10 s for this check, 2 s by default; then it runs
@@ -82,8 +85,8 @@ fail() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 info() { echo "# $*"; }
 x() { "$RACK" exec "$@"; }
-PLAN=12
-((quick)) && PLAN=7
+PLAN=13
+((quick)) && PLAN=8
 echo "TAP version 13"
 echo "1..$PLAN"
 
@@ -218,6 +221,37 @@ x "$A" "tc qdisc del dev eth$PA clsact" >/dev/null
 back=$(link_everywhere 1 "$A" "$PA" "$B" "$PB" 60)
 check "link restored: back in every graph (${back:-more than 60} s)" test -n "$back"
 x "$B" "pkill -x iperf3" >/dev/null
+
+# ---------------------------------------------------------------- one-way link
+# The same link fails one way: A's port stops receiving (an ingress drop;
+# carrier up, A's own frames still reach B). A stops hearing B's hellos
+# and withdraws the link; B still hears A and keeps advertising it, but a
+# link counts only when both ends advertise it: it must go from every
+# graph while B still hears A, and A's packets to B go around it.
+# hears NODE PORT NBR: NODE's port PORT heard node NBR in the last 3 hellos
+hears() {
+	x "$1" "r2c2ctl -j port show" 2>/dev/null | json_assert --argjson p "$2" \
+		--argjson nb "$3" --argjson max $((3 * hello)) \
+		'[.[] | select(.port == $p)] | nonempty | all(.neighbour.addr == $nb and .neighbour.age_ms <= $max)' >/dev/null
+}
+oneway_ok() {
+	local gone still sent recv
+
+	x "$A" "tc qdisc add dev eth$PA clsact &&
+		tc filter add dev eth$PA ingress matchall action drop" >/dev/null ||
+		{ info "one-way: the ingress drop on node $A's eth$PA failed"; return 1; }
+	gone=$(link_everywhere 0 "$A" "$PA" "$B" "$PB" 30)
+	hears "$B" "$PB" "$A" && still=yes
+	read -r sent recv < <(x "$A" "ping -n -q -i 0.05 -c 40 -W 1 $BADDR" 2>/dev/null |
+		sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p')
+	info "one-way: node $A port $PA receives nothing, node $B port $PB still hears node $A: ${still:-no};" \
+		"the link gone from every graph after ${gone:-more than 30} s; then node $A pings node $B: ${recv:-?}/${sent:-?} answered"
+	[[ -n $gone && $still == yes && ${sent:-0} -gt 0 && $recv == "$sent" ]]
+}
+check "link $A:$PA - $B:$PB fails one way (node $A hears nothing, node $B still hears node $A): gone from every graph, node $A reaches node $B around it" oneway_ok
+x "$A" "tc qdisc del dev eth$PA clsact" >/dev/null
+back=$(link_everywhere 1 "$A" "$PA" "$B" "$PB" 60)
+[[ -n $back ]] || info "one-way: the link not back in every graph 60 s after the drop went"
 
 # ---------------------------------------------------------------- daemon restart
 D=$((N - 1))
