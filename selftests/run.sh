@@ -162,8 +162,10 @@ trap 'rm -f "$out"' EXIT
 kml_end=
 [[ -z $kml || $kml_at != end ]] || kml_end=kmemleak
 
+nplan=${#tests[@]}
+[[ -z $kml_end ]] || nplan=$((nplan + 1))
 echo "TAP version 13"
-echo "1..$((${#tests[@]} + ${kml_end:+1}))"
+echo "1..$nplan"
 echo "# run.sh: files: ${tests[*]}${kml_end:+ $kml_end}"
 cpass=0 cfail=0 cskip=0
 pass=0 fail=0 skip=0 n=0
