@@ -28,7 +28,15 @@
 # Buffers (which also sees tables kvmalloc took from the page allocator)
 # is logged against the same bound.
 #
-# Knobs: FLOOD_S (default 20), FLOOD_NSRC (1500), FLOOD_GAP_US (0).
+# With FLOOD_KEY=1 the four nodes hold a rack key and the injector does
+# not: every frame it sends must be dropped as drop_auth on node 0's port
+# 4 before anything else looks at it (no LSA kept or refused for room, no
+# FLOW or ROUTES frame reaching a table), every node must keep exactly
+# the torus's 4 nodes, and the pairs must ping as without the flood. The
+# memory bound and the checks after the flood are the same.
+#
+# Knobs: FLOOD_S (default 20), FLOOD_NSRC (1500), FLOOD_GAP_US (0),
+# FLOOD_KEY (0).
 
 # shellcheck disable=SC2317  # functions called through wait_until
 lib_dir=$(dirname "$0")
@@ -49,6 +57,12 @@ ksft_plan 6
 FLOOD_S=${FLOOD_S:-20}
 NSRC=${FLOOD_NSRC:-1500}
 GAP=${FLOOD_GAP_US:-0}
+KEYED=${FLOOD_KEY:-0}
+if [[ $KEYED != [01] ]]; then
+	echo "# FLOOD_KEY: '$KEYED' is not 0 or 1" >&2
+	exit 1
+fi
+RACK_KEY=00112233445566778899aabbccddeeff
 FIRST=1000
 VICTIM=0
 VNS=$(torus_ns $VICTIM)
@@ -119,9 +133,18 @@ ip netns exec "$VNS" r2c2ctl port add 4 dev p4
 check_err $? "port add 4 on node $VICTIM failed"
 torus_wait_ready 60
 check_err $? "the torus did not converge"
+if ((KEYED)); then
+	for ns in $(torus_namespaces); do
+		ip netns exec "$ns" r2c2ctl key set 1 "$RACK_KEY" ||
+			check_err 1 "$ns: key set 1 failed"
+	done
+	# every hello, LSA and flow event is signed from here on
+	torus_wait_ready 60
+	check_err $? "the torus did not converge with the key"
+fi
 P4MAC=$(ip -n "$VNS" -j link show p4 | jq -r '.[0].address')
 read -r BOUND NODE_KB < <(mem_bound 4 "${MAXN:-1024}")
-log_test_or_exit "setup: 2x2 torus, injector on node $VICTIM's port 4, r2c2.max_nodes $MAXN"
+log_test_or_exit "setup: 2x2 torus$( ((KEYED)) && echo ' with a rack key (the injector has none)'), injector on node $VICTIM's port 4, r2c2.max_nodes $MAXN"
 lap setup
 
 # ---------------------------------------------------------------- flood
@@ -141,13 +164,21 @@ FLOODER=$!
 t0=$SECONDS
 
 # every pair pings, again and again, while the flood goes on: from the
-# moment node VICTIM's link-state database is full (it refuses LSAs)
+# moment node VICTIM's link-state database is full (it refuses LSAs), or
+# with the key from its first frame refused as drop_auth
 RET=0
 rounds=0 bad=0 fails=
-lsdb0=$(node_stat "$VNS" drop_lsdb_full)
-lsdb_full() { (($(node_stat "$VNS" drop_lsdb_full) > lsdb0)); }
-wait_until 20 lsdb_full
-check_err $? "node $VICTIM refused no LSA: the flood did not fill its database"
+if ((KEYED)); then
+	auth0=$(node_stat "$VNS" drop_auth)
+	refusing() { (($(node_stat "$VNS" drop_auth) > auth0)); }
+	wait_until 20 refusing
+	check_err $? "node $VICTIM refused no frame as drop_auth: the flood did not reach it"
+else
+	lsdb0=$(node_stat "$VNS" drop_lsdb_full)
+	lsdb_full() { (($(node_stat "$VNS" drop_lsdb_full) > lsdb0)); }
+	wait_until 20 lsdb_full
+	check_err $? "node $VICTIM refused no LSA: the flood did not fill its database"
+fi
 while [[ -e /proc/$FLOODER && $(awk '{ print $3 }' /proc/$FLOODER/stat 2>/dev/null) != Z ]]; do
 	if ! out=$(torus_all_pairs 4); then
 		bad=$((bad + 1))
@@ -185,13 +216,24 @@ D=$(jq -n -c --slurpfile b "$FABRIC_TMP/before" --slurpfile a "$FABRIC_TMP/after
 log_info "node $VICTIM: $D; softnet drops +$((sd1 - sd0))"
 
 RET=0
-json_assert --argjson m "${MAXN:-1024}" '
-	.port4.rx_packets > 0 and .port4.drop_lsdb_full > 0 and
-	.port4.drop_unknown_src > 0 and .port4.bcast_rx > 0 and
-	.routes_refused > 0 and (.routes_refused % 212) == 0 and
-	all(.nodes[]; . <= $m)' <<<"$D"
-check_err $? "refusals not counted as expected: $D"
-log_test "refusals counted: drop_lsdb_full, drop_unknown_src, routes_refused; every node holds <= ${MAXN:-1024} nodes"
+if ((KEYED)); then
+	# the deltas leave out the counters that did not move
+	json_assert '
+		.port4.rx_packets > 0 and .port4.drop_auth == .port4.rx_packets and
+		(.port4 | has("bcast_rx") or has("drop_lsdb_full") or
+		 has("drop_unknown_src") | not) and
+		.routes_refused == 0 and (.nodes | length == 4 and all(.[]; . == 4))' <<<"$D"
+	check_err $? "with the key, not every forged frame was drop_auth, or one reached a table: $D"
+	log_test "with the key: every frame of the injector drop_auth, none kept or refused further on; every node holds the 4 nodes of the torus"
+else
+	json_assert --argjson m "${MAXN:-1024}" '
+		.port4.rx_packets > 0 and .port4.drop_lsdb_full > 0 and
+		.port4.drop_unknown_src > 0 and .port4.bcast_rx > 0 and
+		.routes_refused > 0 and (.routes_refused % 212) == 0 and
+		all(.nodes[]; . <= $m)' <<<"$D"
+	check_err $? "refusals not counted as expected: $D"
+	log_test "refusals counted: drop_lsdb_full, drop_unknown_src, routes_refused; every node holds <= ${MAXN:-1024} nodes"
+fi
 
 # ---------------------------------------------------------------- memory
 RET=0
