@@ -33,6 +33,9 @@
 #    daemon's last push, the qdisc's rate at the kill (alone, the flow
 #    would get 3 times that); the kill waits for node 0's pushes to hold
 #    still for 2 s;
+#  - lease end: node 0's daemon is killed while a flow of its sits at the
+#    minimum rate (set to 1 kbit/s) with packets queued: the flow must
+#    fall to safe_rate at its lease end (2 s), seen by leases_expired
 #  - without --quick, module reload: node 1, with a flow and a ping to
 #    the last node running, unloads and loads both modules (r2c2-node
 #    down, modprobe -r, r2c2-node up); its r2c2d, not restarted, must
@@ -85,8 +88,8 @@ fail() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 info() { echo "# $*"; }
 x() { "$RACK" exec "$@"; }
-PLAN=13
-((quick)) && PLAN=8
+PLAN=14
+((quick)) && PLAN=9
 echo "TAP version 13"
 echo "1..$PLAN"
 
@@ -322,6 +325,58 @@ restart_ok() {
 check "node 0's r2c2d killed (-9): the qdisc's lease holds; started again, its first push is within 5 % of the daemon's last push" restart_ok
 x 0 "tc qdisc change dev r2c0 root r2c2 lease 2s" >/dev/null ||
 	info "tc qdisc change dev r2c0 root r2c2 lease 2s (the default again) failed"
+
+# ---------------------------------------------------------------- lease end
+# Node 0's daemon dies while one of its flows sits at the minimum rate
+# (1 kbit/s, what a demand of 0 gets: a 1,000-byte packet is due 8 s
+# after the last) with packets queued: the flow must fall to safe_rate at
+# the end of its lease (2 s), not when its next packet is due. Timed by
+# the kernel's trace clock from a trace_marker line written just before
+# the set to that flow's sch_r2c2_lease_lapse event (a qflow dump would
+# lapse the lease itself; the node's other flows lapse too, their daemon
+# gone). A UDP flow 0 -> 2 offers 2 Mbit/s.
+M=2
+minrate_ok() {
+	local out id ms after
+
+	x "$M" "iperf3 -s -D -p 5311 && sleep 0.3" >/dev/null
+	out=$(x 0 --timeout 90 "T=/sys/kernel/tracing
+		[ -e \$T/trace_marker ] || mount -t tracefs nodev \$T
+		setsid iperf3 -c $(addr4 "$M") -p 5311 -u -b 2M -l 1000 -t 30 </dev/null >/dev/null 2>&1 &
+		for i in \$(seq 200); do
+			id=\$(r2c2ctl -j qflow show dev r2c0 | jq -r '[.[] | select(.dst == $M and .state == \"set\" and .bytes > 100000)] | max_by(.bytes) | .flow // empty')
+			[ -n \"\$id\" ] && break
+			sleep 0.1
+		done
+		echo id \$id
+		[ -n \"\$id\" ] || exit 1
+		echo 0 >\$T/tracing_on; echo >\$T/trace
+		echo 1 >\$T/events/r2c2/sch_r2c2_lease_lapse/enable && echo 1 >\$T/tracing_on || echo trace-failed
+		pkill -9 -x r2c2d
+		echo r2c2-rack-set >\$T/trace_marker
+		r2c2ctl rate set dev r2c0 \$id 1kbit >/dev/null || echo set-failed
+		for i in \$(seq 150); do
+			grep -q \"sch_r2c2_lease_lapse: dev=r2c0 flow=\$id \" \$T/trace && break
+			sleep 0.1
+		done
+		echo 0 >\$T/events/r2c2/sch_r2c2_lease_lapse/enable
+		awk -v id=\$id '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9]+\\.[0-9]+:\$/) { ts = \$i + 0; break } }
+			/tracing_mark_write: r2c2-rack-set/ { m = ts }
+			index(\$0, \"sch_r2c2_lease_lapse: dev=r2c0 flow=\" id \" \") && m && !l { l = ts }
+			END { printf \"lapse %d\\n\", (m && l) ? (l - m) * 1000 : -1 }' \$T/trace
+		r2c2ctl -j qflow show dev r2c0 | jq -r --arg id \$id '.[] | select(.flow == \$id) | \"after \\(.state) \\(.rate)\"'
+		setsid r2c2d -c /etc/r2c2/r2c2d.conf >/var/log/r2c2d-minrate.log 2>&1 </dev/null &
+		pkill -x iperf3; true")
+	x "$M" "pkill -x iperf3" >/dev/null
+	id=$(awk '$1 == "id" { print $2 }' <<<"$out")
+	ms=$(awk '$1 == "lapse" { print $2 }' <<<"$out")
+	after=$(awk '$1 == "after" { print $2, $3 }' <<<"$out")
+	info "lease end: node 0's flow ${id:-?} to node $M set to 1 kbit/s, its daemon killed: lapsed ${ms:-?} ms after the set (lease 2 s; -1: not within 15 s);" \
+		"then the flow is ${after:-?} (state, bit/s)$(grep -qE 'set-failed|trace-failed' <<<"$out" && echo "; failed: $(grep -oE 'set-failed|trace-failed' <<<"$out" | tr '\n' ' ')")"
+	[[ -n $id && -n $ms ]] && ((ms >= 1900 && ms <= 3500)) && [[ $after == safe* ]] &&
+		! grep -qE 'set-failed|trace-failed' <<<"$out"
+}
+check "node 0's r2c2d killed while a flow sits at 1 kbit/s with packets queued: the flow falls to safe_rate at its lease end (2 s)" minrate_ok
 
 if ((quick)); then
 	echo "# rack-check: $((n - fails)) passed, $fails failed"
