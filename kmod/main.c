@@ -160,12 +160,15 @@ static void r2c2_node_stop_works(struct r2c2_node *node)
 
 static void r2c2_node_drop_tables(struct r2c2_node *node)
 {
-	struct r2c2_tables *old;
+	struct r2c2_tables *old, *prev;
+	unsigned long gp;
 
 	mutex_lock(&node->tbl_lock);
 	old = rcu_replace_pointer(node->tables, NULL,
 				  lockdep_is_held(&node->tbl_lock));
+	prev = r2c2_tables_retire(node, NULL, &gp);
 	mutex_unlock(&node->tbl_lock);
+	r2c2_tables_reap(prev, gp);
 	if (old)
 		call_rcu(&old->rcu, r2c2_tables_rcu_free);
 }

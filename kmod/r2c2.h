@@ -343,6 +343,12 @@ struct r2c2_tables {
  *	table computation's allocations are charged to it
  * @tbl_lock: serialises computing and sampling the tables
  * @tables: current tables
+ * @tables_retired: the tables the last computation replaced, under
+ *	@tbl_lock: freed once readers are done with them, by the next
+ *	computation (which waits for that) or by the tick, so a node holds
+ *	at most three sets of tables however slow grace periods are:
+ *	current, retired, being built (r2c2_tables_retire())
+ * @tables_retired_gp: the RCU grace-period cookie of @tables_retired
  * @tables_gen: generation counter
  * @bcast_seq: our broadcast sequence number
  * @bcast_rr: round robin over our trees
@@ -391,6 +397,8 @@ struct r2c2_node {
 
 	struct mutex tbl_lock;	/* see above */
 	struct r2c2_tables __rcu *tables;
+	struct r2c2_tables *tables_retired;
+	unsigned long tables_retired_gp;
 	u32 tables_gen;
 
 	atomic_t bcast_seq;
@@ -508,6 +516,10 @@ void r2c2_nbr_clear(struct r2c2_port *port);
 void r2c2_topo_changed(struct r2c2_node *node);
 void r2c2_lsdb_flush(struct r2c2_node *node);
 void r2c2_tables_free(struct r2c2_tables *t);
+struct r2c2_tables *r2c2_tables_retire(struct r2c2_node *node,
+				       struct r2c2_tables *old,
+				       unsigned long *gp);
+void r2c2_tables_reap(struct r2c2_tables *t, unsigned long gp);
 int r2c2_tables_idx(const struct r2c2_tables *t, u16 addr);
 
 /* bcast.c */
