@@ -34,8 +34,9 @@
 #    would get 3 times that); the kill waits for node 0's pushes to hold
 #    still for 2 s;
 #  - lease end: node 0's daemon is killed while a flow of its sits at the
-#    minimum rate (set to 1 kbit/s) with packets queued: the flow must
-#    fall to safe_rate at its lease end (2 s), seen by leases_expired
+#    minimum rate (set to 1 kbit/s) with packets queued and its sender
+#    stopped: the flow must fall to safe_rate at its lease end (2 s),
+#    timed by the qdisc's tracepoints
 #  - without --quick, module reload: node 1, with a flow and a ping to
 #    the last node running, unloads and loads both modules (r2c2-node
 #    down, modprobe -r, r2c2-node up); its r2c2d, not restarted, must
@@ -330,47 +331,69 @@ x 0 "tc qdisc change dev r2c0 root r2c2 lease 2s" >/dev/null ||
 # Node 0's daemon dies while one of its flows sits at the minimum rate
 # (1 kbit/s, what a demand of 0 gets: a 1,000-byte packet is due 8 s
 # after the last) with packets queued: the flow must fall to safe_rate at
-# the end of its lease (2 s), not when its next packet is due. Timed by
-# the kernel's trace clock from a trace_marker line written just before
-# the set to that flow's sch_r2c2_lease_lapse event (a qflow dump would
-# lapse the lease itself; the node's other flows lapse too, their daemon
-# gone). A UDP flow 0 -> 2 offers 2 Mbit/s.
+# the end of its lease (2 s), not when its next packet is due. Timed in
+# the kernel's trace clock from the set's own sch_r2c2_rate_set event
+# (after a trace_marker line) to the flow's next sch_r2c2_lease_lapse (a
+# qflow dump would lapse the lease itself; the lease the dead daemon gave
+# may lapse before the set, and the node's other flows lapse too). A UDP
+# flow 0 -> 2 offers 2 Mbit/s until 0.3 s after the set, so that its
+# packets stay queued and no later one comes to lapse the lease on its
+# way in.
 M=2
 minrate_ok() {
 	local out id ms after
 
 	x "$M" "iperf3 -s -D -p 5311 && sleep 0.3" >/dev/null
-	out=$(x 0 --timeout 90 "T=/sys/kernel/tracing
+	out=$(x 0 --timeout 150 "T=/sys/kernel/tracing
 		[ -e \$T/trace_marker ] || mount -t tracefs nodev \$T
 		setsid iperf3 -c $(addr4 "$M") -p 5311 -u -b 2M -l 1000 -t 30 </dev/null >/dev/null 2>&1 &
-		for i in \$(seq 200); do
-			id=\$(r2c2ctl -j qflow show dev r2c0 | jq -r '[.[] | select(.dst == $M and .state == \"set\" and .bytes > 100000)] | max_by(.bytes) | .flow // empty')
+		# its flow once r2c2d set its rate (a restarted daemon warms up)
+		for i in \$(seq 300); do
+			id=\$(r2c2ctl -j qflow show dev r2c0 | jq -r '[.[] | select(.dst == $M and .state == \"set\" and .bytes > 20000)] | max_by(.bytes) | .flow // empty')
 			[ -n \"\$id\" ] && break
-			sleep 0.1
+			sleep 0.2
 		done
 		echo id \$id
-		[ -n \"\$id\" ] || exit 1
+		[ -n \"\$id\" ] || { r2c2ctl -j qflow show dev r2c0 | jq -c '[.[] | {flow, dst, state, bytes}]' | sed 's/^/qflows /'; exit 1; }
 		echo 0 >\$T/tracing_on; echo >\$T/trace
-		echo 1 >\$T/events/r2c2/sch_r2c2_lease_lapse/enable && echo 1 >\$T/tracing_on || echo trace-failed
+		for e in sch_r2c2_rate_set sch_r2c2_lease_lapse; do
+			echo 1 >\$T/events/r2c2/\$e/enable || echo trace-failed
+		done
+		echo 1 >\$T/tracing_on || echo trace-failed
 		pkill -9 -x r2c2d
 		echo r2c2-rack-set >\$T/trace_marker
 		r2c2ctl rate set dev r2c0 \$id 1kbit >/dev/null || echo set-failed
+		# the sender stops: packets stay queued, none is enqueued after,
+		# so only the lease's own end (the qdisc's watchdog) can lapse it
+		sleep 0.3
+		pkill -x iperf3
+		# ms from the set (its own event: the lease starts there) to the
+		# flow's first lapse after it; the lease the dead daemon gave may
+		# lapse before the set and does not count
+		lapse() {
+			awk -v id=\$id '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9]+\\.[0-9]+:\$/) { ts = \$i + 0; break } }
+				/tracing_mark_write: r2c2-rack-set/ { m = 1 }
+				m && !s && index(\$0, \"sch_r2c2_rate_set: dev=r2c0 flow=\" id \" rate=1000 \") { s = ts; next }
+				s && !l && index(\$0, \"sch_r2c2_lease_lapse: dev=r2c0 flow=\" id \" \") { l = ts }
+				END { printf \"%d\\n\", (s && l) ? (l - s) * 1000 : -1 }' \$T/trace
+		}
 		for i in \$(seq 150); do
-			grep -q \"sch_r2c2_lease_lapse: dev=r2c0 flow=\$id \" \$T/trace && break
+			ms=\$(lapse)
+			[ \"\$ms\" -ge 0 ] && break
 			sleep 0.1
 		done
-		echo 0 >\$T/events/r2c2/sch_r2c2_lease_lapse/enable
-		awk -v id=\$id '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9]+\\.[0-9]+:\$/) { ts = \$i + 0; break } }
-			/tracing_mark_write: r2c2-rack-set/ { m = ts }
-			index(\$0, \"sch_r2c2_lease_lapse: dev=r2c0 flow=\" id \" \") && m && !l { l = ts }
-			END { printf \"lapse %d\\n\", (m && l) ? (l - m) * 1000 : -1 }' \$T/trace
+		for e in sch_r2c2_rate_set sch_r2c2_lease_lapse; do
+			echo 0 >\$T/events/r2c2/\$e/enable
+		done
+		echo lapse \$ms
 		r2c2ctl -j qflow show dev r2c0 | jq -r --arg id \$id '.[] | select(.flow == \$id) | \"after \\(.state) \\(.rate)\"'
 		setsid r2c2d -c /etc/r2c2/r2c2d.conf >/var/log/r2c2d-minrate.log 2>&1 </dev/null &
-		pkill -x iperf3; true")
+		true")
 	x "$M" "pkill -x iperf3" >/dev/null
 	id=$(awk '$1 == "id" { print $2 }' <<<"$out")
 	ms=$(awk '$1 == "lapse" { print $2 }' <<<"$out")
 	after=$(awk '$1 == "after" { print $2, $3 }' <<<"$out")
+	[[ -n $id ]] || info "lease end: no flow to node $M set by r2c2d within 60 s: $(grep '^qflows ' <<<"$out")"
 	info "lease end: node 0's flow ${id:-?} to node $M set to 1 kbit/s, its daemon killed: lapsed ${ms:-?} ms after the set (lease 2 s; -1: not within 15 s);" \
 		"then the flow is ${after:-?} (state, bit/s)$(grep -qE 'set-failed|trace-failed' <<<"$out" && echo "; failed: $(grep -oE 'set-failed|trace-failed' <<<"$out" | tr '\n' ' ')")"
 	[[ -n $id && -n $ms ]] && ((ms >= 1900 && ms <= 3500)) && [[ $after == safe* ]] &&
