@@ -83,6 +83,23 @@ if [ "${#suites[@]}" -eq 0 ]; then
 	exit 4
 fi
 
+# summarize LOG RC: kunit.py's summary in LOG ("Testing complete. Ran 87
+# tests: passed: 85, failed: 1, skipped: 1") as the last line, "kunit: N
+# passed, N failed, N skipped"; crashes and errors count as failures, and
+# a non-zero RC with none (a build failure, a crash or a timeout before
+# any result) as one.
+summarize() {
+	local summary passed failed skipped crashed errors
+
+	summary=$(grep -a 'Testing complete' "$1" | tail -n 1) || true
+	count() { sed -n "s/.*$1: \([0-9]*\).*/\1/p" <<<"$summary"; }
+	passed=$(count passed) failed=$(count failed) skipped=$(count skipped)
+	crashed=$(count crashed) errors=$(count errors)
+	passed=${passed:-0} failed=$((${failed:-0} + ${crashed:-0} + ${errors:-0})) skipped=${skipped:-0}
+	if [ "$2" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+	echo "kunit: $passed passed, $failed failed, $skipped skipped"
+}
+
 # ---------------------------------------------------------------- guest
 # In the debug guest (scripts/vm-run --out: /dev/ttyS1 carries the KTAP
 # to the host, the console only what goes wrong). Each module's kernel
@@ -182,13 +199,7 @@ if [ "$MODE" = vm ]; then
 	python3 "$SRC/tools/testing/kunit/kunit.py" parse "$LOG.tap" | tee "$LOG" || rc=$((rc ? rc : 1))
 	grep -q '^r2c2-kunit: end' "$LOG.ktap" 2>/dev/null || { log "the guest did not finish (vm-run exit $rc)"; rc=$((rc ? rc : 1)); }
 	log "exit status $rc after $((SECONDS - start))s"
-	summary=$(grep -a 'Testing complete' "$LOG" | tail -n 1) || true
-	count() { sed -n "s/.*$1: \([0-9]*\).*/\1/p" <<<"$summary"; }
-	passed=$(count passed) failed=$(count failed) skipped=$(count skipped)
-	crashed=$(count crashed) errors=$(count errors)
-	passed=${passed:-0} failed=$((${failed:-0} + ${crashed:-0} + ${errors:-0})) skipped=${skipped:-0}
-	if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
-	echo "kunit: $passed passed, $failed failed, $skipped skipped"
+	summarize "$LOG" "$rc"
 	exit "$rc"
 fi
 
@@ -291,15 +302,5 @@ rc=0
 	tee "$LOG" || rc=$?
 log "kunit.py exit status $rc after $((SECONDS - start))s"
 
-# "Testing complete. Ran 87 tests: passed: 85, failed: 1, skipped: 1"
-summary=$(grep -a 'Testing complete' "$LOG" | tail -n 1) || true
-count() { sed -n "s/.*$1: \([0-9]*\).*/\1/p" <<<"$summary"; }
-passed=$(count passed) failed=$(count failed) skipped=$(count skipped)
-crashed=$(count crashed) errors=$(count errors)
-passed=${passed:-0} failed=$((${failed:-0} + ${crashed:-0} + ${errors:-0})) skipped=${skipped:-0}
-if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
-	# Build failure, crash or timeout before any result: one failure.
-	failed=1
-fi
-echo "kunit: $passed passed, $failed failed, $skipped skipped"
+summarize "$LOG" "$rc"
 exit "$rc"
