@@ -1012,7 +1012,8 @@ err:
  * released: one set of replaced tables a node at a time, whereas one
  * call_rcu() a computation let them pile up wherever grace periods are
  * slower than computations (seconds on a debug kernel under a flood of
- * LSAs: 142 MB over the bound of four nodes' three sets each).
+ * LSAs: Slab + Vmalloc 142 MB above its start, where the bound of four
+ * nodes' three sets each is 76 MB).
  *
  * Context: @node->tbl_lock held.
  * Return: the tables retired before, or NULL.
