@@ -44,6 +44,9 @@
 #   LIFECYCLE_WARMUP    cycles before the memory baseline (default 10)
 #   LIFECYCLE_MEM_KB    bound on the growth after the warm-up (default 2048)
 #   LIFECYCLE_SLOPE_KB  bound on the growth a cycle, slope (default 16)
+#   LIFECYCLE_KEY       1: every node holds a rack key from step 2 on, so
+#                       every hello, LSA and flow event is signed and the
+#                       unload frees the keys' and replay state (default 0)
 # On the debug kernel (KASAN, kmemleak; run.sh scans for leaks after the
 # file), with fewer cycles:
 #   scripts/debug-kernel.sh && make modules-debug && \
@@ -70,6 +73,12 @@ CYCLES=${LIFECYCLE_CYCLES:-50}
 WARMUP=${LIFECYCLE_WARMUP:-10}
 MEM_KB=${LIFECYCLE_MEM_KB:-2048}
 SLOPE_KB=${LIFECYCLE_SLOPE_KB:-16}
+KEYED=${LIFECYCLE_KEY:-0}
+if [[ $KEYED != [01] ]]; then
+	echo "# LIFECYCLE_KEY: '$KEYED' is not 0 or 1" >&2
+	exit 1
+fi
+RACK_KEY=00112233445566778899aabbccddeeff
 ((WARMUP >= 1)) || WARMUP=1
 # one check a cycle, the memory checks and the kernel's health
 ksft_plan $((CYCLES + 3))
@@ -142,6 +151,14 @@ cycle()
 	need $? "cycle $c: torus_create failed" || return
 	torus_wait_ready 60
 	need $? "cycle $c: the 2x2 torus did not converge" || return
+	if ((KEYED)); then
+		for id in 0 1 2 3; do
+			torus_exec "$id" r2c2ctl key set 1 "$RACK_KEY"
+			need $? "cycle $c: node $id: key set 1 failed" || return
+		done
+		torus_wait_ready 60
+		need $? "cycle $c: the 2x2 torus did not converge with the key" || return
+	fi
 
 	for id in 0 3; do
 		torus_exec "$id" r2c2ctl class add 1 dport 5201 weight 2 prio 1 &&
@@ -205,7 +222,7 @@ cycle()
 MEM=()
 lap
 mem_start=$(meminfo)
-log_info "$CYCLES cycles; Slab + VmallocUsed at the start: $mem_start kB; net_namespace objects: ${NETNS0:-not in /proc/slabinfo}"
+log_info "$CYCLES cycles$( ((KEYED)) && echo ', a rack key on every node'); Slab + VmallocUsed at the start: $mem_start kB; net_namespace objects: ${NETNS0:-not in /proc/slabinfo}"
 for ((c = 1; c <= CYCLES; c++)); do
 	RET=0
 	CYCLE_S=
