@@ -51,6 +51,8 @@
 #                        sample configuration (DESTDIR, PREFIX; see
 #                        Documentation/install.md); make uninstall
 #   make deb             r2c2-dkms and r2c2-tools packages in build/deb/
+#   make deb-chroot      the source package, built in a clean Debian 12
+#                        chroot (mmdebstrap), and lintian on the result
 #   make check-install   install into a staging tree and bring a node pair
 #                        up from the installed files only, in a VM
 #   make check-deb       make deb, then dpkg -i the packages in a VM of each
@@ -71,7 +73,7 @@ W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-fuzz-user check-lifecycle check-rack demo clean checkpatch bench-forward
 .PHONY: figures figures-data mutants
-.PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb
+.PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb deb-chroot
 
 VERSION	:= 0.1.0
 
@@ -321,6 +323,10 @@ check-rack: modules-all userspace tc-plugin
 # r2c2-dkms and r2c2-tools .debs in build/deb/ (scripts/build-deb.sh)
 deb:
 	bash scripts/build-deb.sh
+
+# the source package, built in a clean Debian 12 chroot, then lintian
+deb-chroot:
+	bash scripts/build-deb.sh --chroot
 
 # The packages in a guest of each kernel (scripts/check-deb.sh).
 check-deb:

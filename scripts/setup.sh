@@ -7,7 +7,8 @@
 # Installs: the toolchain, libnl-3/libnl-genl-3, iproute2, iperf3, qemu,
 # Debian's stock cloud kernels (6.1 from bookworm, 6.12 from
 # bookworm-backports) with matching headers, linux-source-6.1 for KUnit,
-# and the iproute2 source for the tc plugin, which it builds and installs
+# and, where third_party/iproute2 is not of the installed iproute2's
+# version, its source for the tc plugin, which it builds and installs
 # for the host's tc. Downloads stay in apt's own cache (/var/cache/apt)
 # and in $R2C2_CACHE (default /var/cache/r2c2), never in the repository.
 #
@@ -183,11 +184,15 @@ install_vng() {
 		>>"$R2C2_CACHE/apt.log" 2>&1 || { tail -n 30 "$R2C2_CACHE/apt.log" >&2; exit 1; }
 }
 
-# iproute2 source of the installed tc, for the q_r2c2.so plugin.
+# iproute2 source of the installed tc, for the tc and ip plugins, where
+# third_party/iproute2 has the headers of another upstream version
 fetch_iproute2_src() {
-	local ver dir
+	local ver dir repo
+	repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	ver=$(dpkg-query -W -f='${Version}' iproute2)
 	dir="$R2C2_CACHE/iproute2-$ver"
+	[ "$(echo "$ver" | sed -e 's/^[0-9]*://' -e 's/-[^-]*$//')" = \
+	  "$(cat "$repo/third_party/iproute2/VERSION" 2>/dev/null)" ] && return 0
 	[ -d "$dir/src" ] && return 0
 	log "fetching iproute2 $ver source"
 	$SUDO mkdir -p "$dir"
