@@ -28,11 +28,9 @@
 #     (before they are deleted), then the namespaces deleted, none of
 #     ours left, no veth in the initial namespace, the kernel's count of
 #     network namespaces (net_namespace in /proc/slabinfo, when the cache
-#     is not merged) back to where it was, within two slabs a CPU (SLUB
-#     counts every object of a CPU's slab and partial slab as active:
-#     0 -> 8 after the first cycle on the debug kernel, 7 -> 14 on 6.1;
-#     four namespaces a cycle kept by a reference exceed it within a few
-#     cycles); Slab + VmallocUsed after
+#     is not merged, counted after shrinking the cache: see netns_objs)
+#     back to where it was, but for what the kernel frees late
+#     (NETNS_LAG); Slab + VmallocUsed after
 #     `echo 3 > drop_caches`, logged for every cycle
 # At the end: memory after the last cycle within LIFECYCLE_MEM_KB of
 # memory after the warm-up cycles (the first LIFECYCLE_WARMUP: the
@@ -104,17 +102,31 @@ meminfo()
 	awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
 }
 
-# netns_objs: active objects of the net_namespace slab cache (empty when
-# the kernel merged it into another cache or has no /proc/slabinfo)
+# netns_objs: objects of the net_namespace slab cache in use (empty when
+# the kernel merged it into another cache or has no /proc/slabinfo).
+# SLUB counts every object of a CPU's slab and partial slabs as active,
+# and KASAN's quarantine holds freed ones for a while (the debug kernel
+# went 0, 8, 16, 16, 24 over its first cycles): shrinking the cache
+# first (/sys/kernel/slab/net_namespace/shrink) flushes both, so the
+# count is exact. Without that file, two slabs a CPU of slack.
+NETNS_SHRINK=/sys/kernel/slab/net_namespace/shrink
 netns_objs()
 {
+	[[ ! -w $NETNS_SHRINK ]] || echo 1 >"$NETNS_SHRINK" 2>/dev/null
 	awk '$1 == "net_namespace" { print $2 }' /proc/slabinfo 2>/dev/null
 }
 NETNS0=$(netns_objs)
-# objects of two slabs a CPU: what SLUB may count active with none in use
-NETNS_SLACK=$(awk -v c="$(nproc)" '$1 == "net_namespace" { print 2 * c * $5 }' \
-	/proc/slabinfo 2>/dev/null)
-netns_back() { (($(netns_objs) <= NETNS0 + NETNS_SLACK)); }
+NETNS_SLACK=0
+[[ -w $NETNS_SHRINK ]] ||
+	NETNS_SLACK=$(awk -v c="$(nproc)" '$1 == "net_namespace" { print 2 * c * $5 }' \
+		/proc/slabinfo 2>/dev/null)
+# The kernel frees some deleted namespaces late, r2c2 or not: on 6.1, 3
+# made and deleted with nothing in them left 2 in use 37 s later, after
+# drop_caches too; the cycles here left 3, 5, 5. Two cycles' namespaces
+# (8) are allowed: a namespace kept a cycle exceeds it by cycle 9, all
+# four of a cycle by cycle 3.
+NETNS_LAG=8
+netns_back() { (($(netns_objs) <= NETNS0 + NETNS_LAG + NETNS_SLACK)); }
 
 # delivered NS...: data frames r2c2 delivered up at these nodes, summed
 delivered()
@@ -221,7 +233,7 @@ cycle()
 	# a reference r2c2 kept would hold one for ever
 	if [[ -n $NETNS0 ]]; then
 		wait_until 30 netns_back
-		check_err $? "cycle $c: net_namespace objects $(netns_objs), $NETNS0 before the first cycle (slack $NETNS_SLACK)"
+		check_err $? "cycle $c: net_namespace objects $(netns_objs), $NETNS0 before the first cycle (bound $((NETNS0 + NETNS_LAG + NETNS_SLACK)))"
 	fi
 	CYCLE_S=$((SECONDS - t0))
 }
@@ -229,7 +241,7 @@ cycle()
 MEM=()
 lap
 mem_start=$(meminfo)
-log_info "$CYCLES cycles$( ((KEYED)) && echo ', a rack key on every node'); Slab + VmallocUsed at the start: $mem_start kB; net_namespace objects: ${NETNS0:-not in /proc/slabinfo}${NETNS0:+ (slack $NETNS_SLACK)}"
+log_info "$CYCLES cycles$( ((KEYED)) && echo ', a rack key on every node'); Slab + VmallocUsed at the start: $mem_start kB; net_namespace objects: ${NETNS0:-not in /proc/slabinfo}${NETNS0:+ (bound after each cycle $((NETNS0 + NETNS_LAG + NETNS_SLACK)))}"
 for ((c = 1; c <= CYCLES; c++)); do
 	RET=0
 	CYCLE_S=
