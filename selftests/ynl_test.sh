@@ -6,7 +6,9 @@
 # family from Documentation/netlink/specs/r2c2.yaml alone: do and dump,
 # set commands whose effect r2c2ctl then shows, nested attributes
 # (stats, topology links), enums by name, and a policy range enforced
-# by the kernel coming back as an extack error.
+# by the kernel coming back as an extack error; and r2c0's link
+# attributes and sch_r2c2's options and statistics through the upstream
+# rt-link and tc specs with r2c2's fragments merged in.
 #
 #	  [ns ynl-a] p0 ---- p1 [ns ynl-b]     two nodes, one link; the cli
 #	   node 7               node 8         runs in ynl-a (and ynl-b)
@@ -22,7 +24,7 @@ require_cmd python3 jq ip
 require_module veth
 require_r2c2
 [[ -f $CLI ]] || ksft_skip_all "no YNL cli at $CLI (vm-run copies it from linux-source-6.12)"
-ksft_plan 7
+ksft_plan 9
 
 T=$(mktemp -d)
 cleanup_add "rm -rf $T"
@@ -98,5 +100,45 @@ check_fail $? "trees 17 accepted (the policy range is 1..16)"
 grep -q "Numerical result out of range\|out of range\|-34\|ERANGE" "$T/bad"
 check_err $? "no range error from the kernel: $(tail -n 3 "$T/bad")"
 log_test "ynl --do node-set trees 17: refused by the policy (range 1..16)"
+
+# r2c0's link attributes and sch_r2c2's options and statistics through
+# the upstream rt-link and tc specs, with r2c2's fragments merged in
+# (tools/ynl/spec-merge.py; vm-run puts 6.12's specs beside the cli)
+USPECS=/usr/local/lib/ynl/specs
+merged()
+{
+	python3 "$R2C2_REPO/tools/ynl/spec-merge.py" "$USPECS/$1.yaml" \
+		"$R2C2_REPO/Documentation/netlink/specs/$1-r2c2.yaml" -o "$T/$1.yaml" 2>"$T/merge"
+}
+RET=0
+if [[ ! -f $USPECS/rt_link.yaml ]]; then
+	log_test_skip "ynl getlink r2c0 with rt_link.yaml + rt_link-r2c2.yaml" "no $USPECS/rt_link.yaml"
+else
+	merged rt_link
+	check_err $? "spec-merge: $(cat "$T/merge")"
+	ns_exec ynl-a python3 "$CLI" --spec "$T/rt_link.yaml" --no-schema --output-json \
+		--do getlink --json '{"ifname": "r2c0"}' >"$T/link" 2>&1
+	json_assert '.linkinfo.kind == "r2c2" and .linkinfo.data.addr == 7 and
+		.linkinfo.data.rproto == "dor" and .linkinfo.data["hello-ms"] == 100' "$T/link"
+	check_err $? "getlink r2c0: $(head -c 600 "$T/link")"
+	log_test "ynl --do getlink r2c0 with rt_link.yaml + rt_link-r2c2.yaml: addr, rproto by name, hello-ms"
+fi
+
+RET=0
+if [[ ! -f $USPECS/tc.yaml ]]; then
+	log_test_skip "ynl getqdisc with tc.yaml + tc-r2c2.yaml" "no $USPECS/tc.yaml"
+else
+	merged tc
+	check_err $? "spec-merge: $(cat "$T/merge")"
+	ns_exec ynl-a tc qdisc add dev r2c0 root r2c2 limit 777 lease 250ms announce_bytes 10kb
+	check_err $? "tc qdisc add r2c2 failed"
+	ns_exec ynl-a python3 "$CLI" --spec "$T/tc.yaml" --no-schema --output-json \
+		--dump getqdisc --json '{"family": 0}' >"$T/qd" 2>&1
+	json_assert '[.[] | select(.kind == "r2c2")] | length == 1 and
+		(.[0].options | .limit == 777 and .["lease-ms"] == 250 and .["announce-bytes"] == 10240) and
+		.[0].xstats.version == 1' "$T/qd"
+	check_err $? "getqdisc: $(head -c 800 "$T/qd")"
+	log_test "ynl --dump getqdisc with tc.yaml + tc-r2c2.yaml: r2c2's options and xstats by name"
+fi
 
 ksft_exit

@@ -4,7 +4,9 @@
 # and tooling (Linux 6.12's, tools/ynl/ynl-src.sh), equal to what the
 # kernel declares (tools/ynl/spec-check.py), and each kind of drift
 # between the two (a policy range, a new attribute, a command's flags,
-# an attribute's type, enum values) is caught.
+# an attribute's type, enum values) is caught. The rt_link and tc
+# fragments (rt_link-r2c2.yaml, tc-r2c2.yaml) likewise, against the UAPI
+# header (tools/ynl/spec-merge.py --check).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
@@ -91,5 +93,64 @@ drift "an attribute's type in the spec" Documentation/netlink/specs/r2c2.yaml \
 drift "a spec the schema refuses" Documentation/netlink/specs/r2c2.yaml \
 	's/^      flags: \[ uns-admin-perm \]$/      flags: [ root-only ]/' \
 	"schema genetlink-legacy:"
+
+# r2c0's link attributes and sch_r2c2's options and statistics in the
+# terms of the upstream rt_link and tc specs: each fragment agrees with
+# the UAPI header, merges into the upstream spec, and the upstream ynl
+# library loads the result and finds the r2c2 formats.
+USPECS=$SRC/Documentation/netlink/specs
+for x in rt_link tc; do
+	if $PY tools/ynl/spec-merge.py --check include/uapi/linux/r2c2.h \
+		"$USPECS/$x.yaml" "Documentation/netlink/specs/$x-r2c2.yaml" \
+		-o "$T/$x.yaml" 2>"$T/out"; then
+		ok "$x-r2c2.yaml merged into 6.12's $x.yaml: $(sed -n 's/^spec-merge: //p' "$T/out")"
+	else
+		nok "$x-r2c2.yaml merged into 6.12's $x.yaml"; sed 's/^/# /' "$T/out"
+	fi
+done
+if $PY - "$SRC" "$T" >"$T/out" 2>&1 <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1] + "/tools/net/ynl")
+from lib import SpecFamily
+schema = sys.argv[1] + "/Documentation/netlink/netlink-raw.yaml"
+rt = SpecFamily(sys.argv[2] + "/rt_link.yaml", schema)
+tc = SpecFamily(sys.argv[2] + "/tc.yaml", schema)
+assert rt.sub_msgs["linkinfo-data-msg"].formats["r2c2"].attr_set == "linkinfo-r2c2-attrs"
+assert rt.attr_sets["linkinfo-r2c2-attrs"]["topo-dims"].value == 4
+assert tc.sub_msgs["tc-options-msg"].formats["r2c2"].attr_set == "tc-r2c2-attrs"
+assert tc.sub_msgs["tca-stats-app-msg"].formats["r2c2"].fixed_header == "tc-r2c2-xstats"
+assert tc.attr_sets["tc-r2c2-attrs"]["announce-bytes"].value == 13
+print("rt_link %d, tc %d messages" % (len(rt.msgs), len(tc.msgs)))
+PYEOF
+then
+	ok "the upstream ynl library loads both merged specs and their r2c2 formats ($(cat "$T/out"))"
+else
+	nok "the upstream ynl library loads both merged specs"; sed 's/^/# /' "$T/out"
+fi
+
+# rdrift NAME SED_EXPR EXPECTED_MESSAGE: spec-merge --check, on a copy of
+# the header edited, must fail and say EXPECTED_MESSAGE
+rdrift()
+{
+	local name=$1 expr=$2 msg=$3 x=$4
+	sed "$expr" include/uapi/linux/r2c2.h >"$T/r2c2.h"
+	if cmp -s include/uapi/linux/r2c2.h "$T/r2c2.h"; then
+		nok "raw drift: $name (the edit changed nothing)"
+	elif $PY tools/ynl/spec-merge.py --check "$T/r2c2.h" "$USPECS/$x.yaml" \
+		"Documentation/netlink/specs/$x-r2c2.yaml" >/dev/null 2>"$T/out"; then
+		nok "raw drift: $name: not caught"
+	elif grep -qF -- "$msg" "$T/out"; then
+		ok "raw drift: $name: $msg"
+	else
+		nok "raw drift: $name: caught, but not as '$msg'"; sed 's/^/# /' "$T/out"
+	fi
+}
+rdrift "a new qdisc option" 's/^\tTCA_R2C2_ANNOUNCE_BYTES,$/&\n\tTCA_R2C2_NEW_KNOB,/' \
+	"tc-r2c2-attrs: TCA_R2C2_NEW_KNOB in" tc
+rdrift "two link attributes swapped" \
+	's/^\tIFLA_R2C2_RPROTO,$/\tIFLA_R2C2_X,/; s/^\tIFLA_R2C2_HELLO_MS,$/\tIFLA_R2C2_RPROTO,/; s/IFLA_R2C2_X,/IFLA_R2C2_HELLO_MS,/' \
+	"linkinfo-r2c2-attrs rproto: 2 in the fragment, IFLA_R2C2_RPROTO = 3" rt_link
+rdrift "a statistic widened" 's/^\t__u32\tflows_active;$/\t__u64\tflows_active;/' \
+	"struct tc_r2c2_xstats.flows_active size: 4 in the fragment" tc
 echo "1..$n"
 ((fail == 0))
