@@ -83,14 +83,17 @@ all: modules userspace
 # shadow tree, which would pull objects from under a concurrent build.
 modules:
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR); run scripts/setup.sh or pass KVER=" >&2; exit 1; }
-	@mkdir -p $(CURDIR)/build
-	@flock $(CURDIR)/build/.modules.lock $(MAKE) --no-print-directory modules-locked KVER=$(KVER) KDIR=$(KDIR)
+	@# one line: make -n runs a line with $(MAKE) in it, so the lock's
+	@# directory must be made there too
+	@mkdir -p $(CURDIR)/build && \
+	flock $(CURDIR)/build/.modules.lock $(MAKE) --no-print-directory modules-locked KVER=$(KVER) KDIR=$(KDIR)
 
+# The shadow tree is made on the line of $(MAKE), so that make -n (which
+# runs such lines) gets a tree for kbuild's own dry run.
 modules-locked:
-	@mkdir -p $(BUILD)
-	@for d in $(KBUILD_DIRS); do \
+	@mkdir -p $(BUILD) && for d in $(KBUILD_DIRS); do \
 		rm -rf $(BUILD)/$$d; cp -rs $(CURDIR)/$$d $(BUILD)/$$d; \
-	done; ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild
+	done && ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild && \
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=$(W) modules
 	@for k in $$(find $(BUILD) -mindepth 2 -name '*.ko' -not -path '$(BUILD)/kunit/*'); do ln -sf $$k $(BUILD)/; done
 
