@@ -147,7 +147,7 @@ srv=$!
 sleep 1
 ip netns exec rdm-a iperf3 -c 10.42.0.2 -p 5001 -t 8 >"$T/iperf" 2>&1 &
 cli=$!
-heard() { ip netns exec rdm-b r2c2ctl -j matrix show 2>/dev/null | jq -e '[.flows[]? | select(.src == 1 and .dst == 2)] | length > 0' >/dev/null; }
+heard() { ip netns exec rdm-b r2c2ctl -j matrix show 2>/dev/null | json_assert '[.flows[]? | select(.src == 1 and .dst == 2)] | length > 0' >/dev/null; }
 busywait 6000 heard
 check_err $? "node 2's r2c2d has no flow 1 -> 2: $(ip netns exec rdm-b r2c2ctl -j matrix show 2>&1 | head -c 400)"
 wait "$cli"
