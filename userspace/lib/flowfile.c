@@ -29,17 +29,6 @@ static void seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return *end || errno || *out > max ? -1 : 0;
-}
-
 /**
  * r2c2_flows_load() - read a flow file
  * @path: file ("-" for stdin)
@@ -74,7 +63,7 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 	for (;;) {
 		struct r2c2_flow fl = { .weight = 1, .rproto = R2C2_RP_RPS };
 		char *save = NULL, *tok;
-		unsigned long v;
+		uint64_t v;
 		int field = 0, rl;
 		bool islong = false;
 
@@ -89,7 +78,7 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 			char *eq = strchr(tok, '=');
 
 			if (field < 2) {
-				if (eq || parse_uint(tok, ~0ul, &v)) {
+				if (eq || r2c2_parse_uint(tok, false, 0, UINT64_MAX, &v)) {
 					seterr(err, errlen, "%s:%u: expected node id, got '%s'",
 					       path, lineno, tok);
 					goto out;
@@ -116,22 +105,19 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 			}
 			*eq++ = 0;
 			if (!strcmp(tok, "weight")) {
-				char *end;
-
 				/*
 				 * The wire carries 1..255; weights far apart
 				 * (1e16 : 1) cancel in the allocator's sums,
 				 * and tiny or huge ones overflow
 				 */
-				fl.weight = strtod(eq, &end);
-				if (end == eq || *end || !(fl.weight >= R2C2_WEIGHT_MIN &&
-							   fl.weight <= R2C2_WEIGHT_MAX)) {
+				if (r2c2_parse_double(eq, R2C2_WEIGHT_MIN,
+						      R2C2_WEIGHT_MAX, &fl.weight)) {
 					seterr(err, errlen, "%s:%u: weight must be a number in %d..%d, got '%s'",
 					       path, lineno, R2C2_WEIGHT_MIN, R2C2_WEIGHT_MAX, eq);
 					goto out;
 				}
 			} else if (!strcmp(tok, "prio")) {
-				if (parse_uint(eq, R2C2_PRIO_LEVELS - 1, &v)) {
+				if (r2c2_parse_uint(eq, false, 0, R2C2_PRIO_LEVELS - 1, &v)) {
 					seterr(err, errlen, "%s:%u: prio must be 0..%d, got '%s'",
 					       path, lineno, R2C2_PRIO_LEVELS - 1, eq);
 					goto out;

@@ -90,6 +90,18 @@ void r2c2_topo_free(struct r2c2_topo *t);
 int r2c2_read_line(FILE *fp, char *buf, size_t size, const char *path,
 		   unsigned int *lineno, char *err, size_t errlen);
 
+/*
+ * Numbers and radices, one set of rules for every program (parse.c):
+ * the whole string, no sign or leading space, decimal (hexadecimal with
+ * "0x" only where hex is set; never octal), within the range given.
+ * 0, -EINVAL (malformed) or -ERANGE (out of range, overflow included).
+ */
+int r2c2_parse_uint(const char *s, bool hex, uint64_t min, uint64_t max,
+		    uint64_t *out);
+int r2c2_parse_double(const char *s, double lo, double hi, double *out);
+/* "8x8x8": 1..R2C2_MAX_DIMS radices of 2..255 */
+int r2c2_parse_dims(const char *s, u8 *dims, unsigned int *ndims);
+
 /* "10G", "2.5Gbit", "100M", "1e9", "40k": bit/s. -EINVAL if malformed. */
 int r2c2_parse_rate(const char *s, double *out);
 int r2c2_parse_rproto(const char *s);		/* enum r2c2_rproto or -EINVAL */

@@ -235,31 +235,6 @@ const char *r2c2_rproto_name(int rproto)
 	return rproto >= 0 && rproto < __R2C2_RP_MAX ? rproto_names[rproto] : "?";
 }
 
-/* "8x8x8" -> dims; 0 or -EINVAL */
-static int parse_dims(const char *s, u8 *dims, unsigned int *ndims)
-{
-	unsigned int nd = 0;
-	char *end;
-
-	for (;;) {
-		long v;
-
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		v = strtol(s, &end, 10);
-		if (v < 2 || v > 255 || nd == R2C2_MAX_DIMS)
-			return -EINVAL;
-		dims[nd++] = (u8)v;
-		if (!*end)
-			break;
-		if (*end != 'x' && *end != 'X')
-			return -EINVAL;
-		s = end + 1;
-	}
-	*ndims = nd;
-	return 0;
-}
-
 /**
  * r2c2_topo_parse() - build a topology from a command-line spec
  * @tp: out
@@ -281,7 +256,7 @@ int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
 	*tp = NULL;
 	if (!strncmp(spec, "torus:", 6) || !strncmp(spec, "mesh:", 5)) {
 		wrap = spec[0] == 't';
-		if (parse_dims(spec + (wrap ? 6 : 5), dims, &ndims)) {
+		if (r2c2_parse_dims(spec + (wrap ? 6 : 5), dims, &ndims)) {
 			seterr(err, errlen,
 			       "topology '%s': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255",
 			       spec);
@@ -354,13 +329,9 @@ static int split_words(char *line, char **w, int max)
 
 static int parse_node(const char *s, unsigned int n, unsigned int *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	v = strtoul(s, &end, 10);
-	if (*end || v >= n)
+	if (r2c2_parse_uint(s, false, 0, n - 1, &v))
 		return -EINVAL;
 	*out = (unsigned int)v;
 	return 0;
@@ -413,16 +384,13 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 		if (!nw)
 			continue;
 		if (!strcmp(w[0], "nodes")) {
-			char *end;
-			unsigned long v2;
+			uint64_t v2;
 
 			if (n) {
 				seterr(err, errlen, "%s:%u: 'nodes' given twice", path, lineno);
 				goto out;
 			}
-			v2 = nw == 2 ? strtoul(w[1], &end, 10) : 0;
-			if (nw != 2 || !isdigit((unsigned char)*w[1]) || *end ||
-			    v2 < 1 || v2 > 0xfffe) {
+			if (nw != 2 || r2c2_parse_uint(w[1], false, 1, 0xfffe, &v2)) {
 				seterr(err, errlen, "%s:%u: expected 'nodes N' with N in 1..65534",
 				       path, lineno);
 				goto out;

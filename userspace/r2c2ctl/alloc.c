@@ -53,27 +53,20 @@ static void rs_usage(FILE *f)
 static int parse_double(const char *opt, const char *s, double lo, double hi,
 			double *out)
 {
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !(v >= lo && v <= hi))
+	if (r2c2_parse_double(s, lo, hi, out))
 		return invalid_arg(opt, s, "out of range or not a number");
-	*out = v;
 	return 0;
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long max,
 		       unsigned long *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
+	int r = r2c2_parse_uint(s, false, 0, max, &v);
 
-	if (*s < '0' || *s > '9')
-		return invalid_arg(opt, s, "not a number");
-	v = strtoul(s, &end, 10);
-	if (*end || v > max)
-		return invalid_arg(opt, s, "out of range");
-	*out = v;
+	if (r)
+		return invalid_arg(opt, s, r == -ERANGE ? "out of range" : "not a number");
+	*out = (unsigned long)v;
 	return 0;
 }
 
@@ -141,7 +134,7 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 	for (i = 0; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		const struct alloc_opt *d;
-		unsigned long u;
+		unsigned long u = 0;
 		bool has = true;
 
 		if (is_help(o) || !strcmp(o, "--help") || !strcmp(o, "-h")) {

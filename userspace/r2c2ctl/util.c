@@ -144,39 +144,17 @@ static int bad(const char *what, const char *tok, const char *why)
 	return -1;
 }
 
-/* Decimal, or hex with 0x; no sign, no spaces, no octal surprises. */
-static int parse_ull(const char *s, unsigned long long *v)
-{
-	const char *p = s;
-	char *end;
-	int base = 10;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		p = s + 2;
-		if (!isxdigit((unsigned char)*p))
-			return -1;
-	} else if (!isdigit((unsigned char)*p)) {
-		return -1;
-	}
-	errno = 0;
-	*v = strtoull(p, &end, base);
-	if (errno || *end)
-		return -1;
-	return 0;
-}
-
+/* Decimal, or hex with 0x; no sign, no spaces, no octal (r2c2_parse_uint()) */
 int parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
 	      uint32_t *v)
 {
-	unsigned long long x;
+	uint64_t x;
 	char why[48];
 
-	snprintf(why, sizeof(why), "expected %u..%u", min, max);
-	if (parse_ull(s, &x))
+	if (r2c2_parse_uint(s, true, min, max, &x)) {
+		snprintf(why, sizeof(why), "expected %u..%u", min, max);
 		return bad(what, s, why);
-	if (x < min || x > max)
-		return bad(what, s, why);
+	}
 	*v = (uint32_t)x;
 	return 0;
 }
@@ -335,8 +313,7 @@ void format_rate(uint32_t kbps, char *buf, size_t len)
 int parse_topology(const char *s, uint8_t *dims, unsigned int *ndims)
 {
 	static const char why[] = "expected torus:K1[xK2[xK3]], each K in 2..255, or none";
-	const char *p;
-	unsigned int n = 0;
+	int r;
 
 	if (!strcmp(s, "none")) {
 		*ndims = 0;
@@ -344,33 +321,11 @@ int parse_topology(const char *s, uint8_t *dims, unsigned int *ndims)
 	}
 	if (strncmp(s, "torus:", 6))
 		return bad("topology", s, why);
-	p = s + 6;
-	for (;;) {
-		unsigned long v;
-		char *end;
-
-		if (!isdigit((unsigned char)*p))
-			return bad("topology", s, why);
-		if (n == 3)
-			return bad("topology", s, "at most 3 dimensions");
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (errno || v < 2 || v > 255) {
-			char msg[64];
-
-			snprintf(msg, sizeof(msg),
-				 "radix %.*s out of range 2..255",
-				 (int)(end - p > 20 ? 20 : end - p), p);
-			return bad("topology", s, msg);
-		}
-		dims[n++] = (uint8_t)v;
-		p = end;
-		if (!*p)
-			break;
-		if (*p++ != 'x')
-			return bad("topology", s, why);
-	}
-	*ndims = n;
+	r = r2c2_parse_dims(s + 6, dims, ndims);
+	if (r == -ERANGE)
+		return bad("topology", s, "a radix out of range 2..255");
+	if (r)
+		return bad("topology", s, why);
 	return 0;
 }
 

@@ -77,14 +77,9 @@ static int get_protos(const char *v, unsigned int *out)
 /* decimal only: "0500" is 500, not octal 320; "0x10" is junk */
 static int get_u32(const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
 {
-	unsigned long long x;
-	char *end;
+	uint64_t x;
 
-	if (!isdigit((unsigned char)*v))
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(v, &end, 10);
-	if (errno || end == v || *end || x < lo || x > hi)
+	if (r2c2_parse_uint(v, false, lo, hi, &x))
 		return -EINVAL;
 	*out = (uint32_t)x;
 	return 0;
@@ -92,15 +87,7 @@ static int get_u32(const char *v, uint32_t lo, uint32_t hi, uint32_t *out)
 
 static int get_dbl(const char *v, double lo, double hi, double *out)
 {
-	char *end;
-	double x;
-
-	errno = 0;
-	x = strtod(v, &end);
-	if (errno || end == v || *end || !(x >= lo && x <= hi))
-		return -EINVAL;
-	*out = x;
-	return 0;
+	return r2c2_parse_double(v, lo, hi, out) ? -EINVAL : 0;
 }
 
 #define U32KEY(name, lo, hi) { #name, 'u', offsetof(struct r2c2d_conf, name), lo, hi }

@@ -11,6 +11,7 @@
  * demand in kbit/s. Flows without a demand estimate (unlimited) are not
  * written: unlimited is what a new daemon assumes anyway.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include <linux/types.h>
 #include <linux/r2c2.h>
 
+#include "r2c2_alloc.h"
 #include "state.h"
 
 int st_save(const char *path, uint16_t node, const struct mx *mx)
@@ -67,6 +69,32 @@ int st_save(const char *path, uint16_t node, const struct mx *mx)
 	return r;
 }
 
+/* the words of line, at most max of them: their count, or max + 1 */
+static int words(char *line, char **w, int max)
+{
+	char *save = NULL, *t;
+	int n = 0;
+
+	for (t = strtok_r(line, " \t\r\n", &save); t;
+	     t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == max)
+			return max + 1;
+		w[n++] = t;
+	}
+	return n;
+}
+
+/* a flow id as the file writes it: 1 to 8 hex digits, no 0x */
+static int flow_id(const char *s, uint64_t *id)
+{
+	char hex[16];
+
+	if (strlen(s) > 8 || !isxdigit((unsigned char)*s))
+		return -EINVAL;
+	snprintf(hex, sizeof(hex), "0x%s", s);
+	return r2c2_parse_uint(hex, true, 0, UINT32_MAX, id);
+}
+
 static int cmp_ent(const void *a, const void *b)
 {
 	const struct st_ent *x = a, *y = b;
@@ -79,8 +107,9 @@ int st_load(const char *path, uint16_t node, struct st_ent **e, size_t *n,
 {
 	struct st_ent *v = NULL, *g;
 	size_t nv = 0, cap = 0;
-	unsigned int a, id, dst, dem;
-	char line[256], c;
+	uint64_t a, id, dst, dem;
+	char line[256], *w[7];
+	int nw;
 	int lineno = 0, r = 0;
 	bool mine = false, seen = false;
 	FILE *f;
@@ -99,15 +128,19 @@ int st_load(const char *path, uint16_t node, struct st_ent **e, size_t *n,
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "node %u %c", &a, &c) == 1 && !seen &&
-		    a < R2C2_ADDR_NONE) {
+		/* the words exactly as st_save() writes them */
+		nw = words(line, w, 6);
+		if (nw == 2 && !strcmp(w[0], "node") && !seen &&
+		    !r2c2_parse_uint(w[1], false, 0, R2C2_ADDR_NONE - 1, &a)) {
 			seen = true;
 			mine = a == node;
 			continue;
 		}
-		if (seen && sscanf(line, "flow %x dst %u demand %u %c", &id,
-				   &dst, &dem, &c) == 3 &&
-		    dst < R2C2_ADDR_NONE && dem < R2C2_DEMAND_UNLIMITED) {
+		if (seen && nw == 6 && !strcmp(w[0], "flow") && !flow_id(w[1], &id) &&
+		    !strcmp(w[2], "dst") &&
+		    !r2c2_parse_uint(w[3], false, 0, R2C2_ADDR_NONE - 1, &dst) &&
+		    !strcmp(w[4], "demand") &&
+		    !r2c2_parse_uint(w[5], false, 0, R2C2_DEMAND_UNLIMITED - 1, &dem)) {
 			if (!mine)
 				continue;
 			if (nv == cap) {
@@ -121,7 +154,7 @@ int st_load(const char *path, uint16_t node, struct st_ent **e, size_t *n,
 				}
 				v = g;
 			}
-			v[nv++] = (struct st_ent){ id, (uint16_t)dst, dem };
+			v[nv++] = (struct st_ent){ (uint32_t)id, (uint16_t)dst, (uint32_t)dem };
 			continue;
 		}
 		r = -EINVAL;

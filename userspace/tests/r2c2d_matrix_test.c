@@ -1061,6 +1061,43 @@ static void state__demand_range(void)
 		   "demand %s: a line that does not parse (%s)", bad[i], err);
 		free(v);
 	}
+	/*
+	 * numbers the parser once took for others (sscanf's %u and %x: a
+	 * sign, 2^32 + 1 wrapping to 1, a leading 0x), and trailing words
+	 */
+	{
+		static const char *const badl[] = {
+			"flow 1 dst 4294967297 demand 5",
+			"flow -1 dst 3 demand 5",
+			"flow 1 dst +3 demand 5",
+			"flow 1 dst 3 demand 4294967301",
+			"flow 0x1 dst 3 demand 5",
+			"flow 123456789 dst 3 demand 5",
+			"flow 1 dst 3 demand 5 extra",
+			"flow 1 dst 3 demand",
+		};
+
+		for (i = 0; i < sizeof(badl) / sizeof(badl[0]); i++) {
+			snprintf(line, sizeof(line), "node 5\n%s\n", badl[i]);
+			f = fopen(path, "w");
+			fputs(line, f);
+			fclose(f);
+			v = NULL;
+			n = 99;
+			err[0] = 0;
+			ok(st_load(path, 5, &v, &n, err, sizeof(err)) == -EINVAL &&
+			   !n && !v && strstr(err, ":2: want"),
+			   "'%s': refused (%s)", badl[i], err);
+			free(v);
+		}
+		f = fopen(path, "w");
+		fputs("node 5\n\tflow  00000001   dst 3 demand 5\t\n", f);
+		fclose(f);
+		ok(!st_load(path, 5, &v, &n, err, sizeof(err)) && n == 1 &&
+		   v[0].id == 1 && v[0].dst == 3 && v[0].demand_kbps == 5,
+		   "spaces and tabs between the words: read (%s)", err);
+		free(v);
+	}
 	unlink(path);
 }
 
