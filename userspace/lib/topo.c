@@ -192,7 +192,10 @@ int r2c2_parse_rate(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	/* the number as parse.c's rules have it: no sign, space or hex */
+	if (!s || !(isdigit((unsigned char)*s) ||
+		    (*s == '.' && isdigit((unsigned char)s[1]))) ||
+	    (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
 		return -EINVAL;
 	v = strtod(s, &end);
 	if (end == s || !isfinite(v) || v < 0)

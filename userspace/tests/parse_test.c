@@ -118,6 +118,21 @@ int main(void)
 		ok(!bad, "10,000 random doubles read back bit for bit (%u did not)", bad);
 	}
 
+	/* rates: the same number rules, then a unit */
+	ok(!r2c2_parse_rate("10G", &d) && d == 1e10 &&
+	   !r2c2_parse_rate("2.5Gbit", &d) && d == 2.5e9 &&
+	   !r2c2_parse_rate("100M", &d) && d == 1e8 &&
+	   !r2c2_parse_rate("1e9", &d) && d == 1e9 &&
+	   !r2c2_parse_rate("40kbps", &d) && d == 4e4 &&
+	   !r2c2_parse_rate(".5k", &d) && d == 500,
+	   "rates 10G, 2.5Gbit, 100M, 1e9, 40kbps, .5k");
+	ok(r2c2_parse_rate("+5M", &d) == -EINVAL && r2c2_parse_rate("-5M", &d) == -EINVAL &&
+	   r2c2_parse_rate("0x10", &d) == -EINVAL && r2c2_parse_rate("inf", &d) == -EINVAL &&
+	   r2c2_parse_rate(" 1M", &d) == -EINVAL && r2c2_parse_rate("1 M", &d) == -EINVAL &&
+	   r2c2_parse_rate("1Mx", &d) == -EINVAL && r2c2_parse_rate("", &d) == -EINVAL,
+	   "rates +5M, -5M, 0x10, inf, ' 1M', '1 M', 1Mx, '': -EINVAL");
+	ok(r2c2_parse_rate("1e300T", &d) == -ERANGE, "rate 1e300T: -ERANGE");
+
 	ok(!r2c2_parse_dims("8x8x8", dims, &nd) && nd == 3 && dims[0] == 8 &&
 	   dims[2] == 8, "dims 8x8x8");
 	ok(!r2c2_parse_dims("2X255", dims, &nd) && nd == 2 && dims[1] == 255,
