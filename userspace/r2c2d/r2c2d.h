@@ -209,8 +209,50 @@ struct r2c2d {
 	int verbose;
 };
 
+/* nanoseconds a millisecond: the daemon's times are in ns */
+#define MS	1000000ull
+/*
+ * A burst of TOPO_EVENTs (one link going down changes the tables of
+ * every node as its LSAs flood, and each change is an event) is read as
+ * one: the graph is read this long after the first event of a burst.
+ */
+#define TOPO_HOLDOFF_MS	20
+
 uint64_t r2c2d_now(void);
 int r2c2d_rates_fresh(struct r2c2d *d);
+
+/* own.c: this node's flows, from the qdisc to the rack */
+/* what on_qflow() is given: the daemon and the sample's time */
+struct sample_ctx {
+	struct r2c2d *d;
+	uint64_t now;
+};
+/* one flow of the qdisc's dump (its callback; arg: a struct sample_ctx) */
+void on_qflow(void *arg, const struct dnl_qflow *q);
+/* sample the qdisc's flows: demands, announcements, the state file */
+void sample_own(struct r2c2d *d, uint64_t now);
+/* re-announce every own flow (REFRESH) */
+void refresh_own(struct r2c2d *d);
+/* write the state file (state_file), at most every STATE_SAVE_MS */
+void state_save(struct r2c2d *d, uint64_t now);
+
+/* follow.c: the graph the kernel routes on */
+/* the configured topology ('topology', else the node's torus), or none */
+int conf_topo(struct r2c2d *d, char *err, size_t errlen);
+/* read the kernel's graph; 1: changed, tables being built */
+int topo_sync(struct r2c2d *d);
+/* a TOPO_EVENT from the kernel (the event socket's callback; arg: d) */
+void on_topo_event(void *arg, const struct dnl_topo_ev *e);
+/* when the kernel's graph is to be read (topo_dirty) */
+uint64_t topo_due(const struct r2c2d *d);
+/* topology work due now: the holdoff, a retry, a collect */
+void topo_step(struct r2c2d *d, uint64_t now);
+/* the worker's tables, when built (wait: until they are) */
+void tables_collect(struct r2c2d *d, bool wait);
+void tables_swap(struct r2c2d *d, struct tb_out *o);
+/* which nodes the graph nbr (n nodes) reaches from this one */
+void reach_from(struct r2c2d *d, const uint16_t *nbr, uint32_t n,
+		uint8_t *reach);
 /* bytes of a graph's cache of pair weights (0 on a torus: it has none) */
 size_t r2c2d_cache_bytes(const struct r2c2d *d);
 int ctl_open(struct r2c2d *d);

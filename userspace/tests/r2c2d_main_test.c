@@ -2,7 +2,8 @@
 /*
  * r2c2d_main_test.c - r2c2d's main.c offline (TAP): the rate round as the
  * loop runs it (the node's torus, the matrix, compute()), with no kernel:
- * main.c is included with its main() renamed and linked with the other
+ * main.c is included with its main() renamed, with own.c and follow.c
+ * (the other units that talk to the kernel), and linked with the other
  * daemon sources; nothing here opens a netlink socket.
  */
 #include <errno.h>
@@ -16,7 +17,7 @@
 
 int r2c2d_main(int argc, char **argv);
 /*
- * main.c's requests to the kernel go to the fake kernel below (its
+ * The daemon's requests to the kernel go to the fake kernel below (its
  * declarations in dnl.h are renamed alike), so the loop's steps that
  * talk to r2c2.ko run here: family_back(), sample_own(), topo_step()
  */
@@ -30,6 +31,8 @@ int r2c2d_main(int argc, char **argv);
 #define dnl_topo_dump fake_dnl_topo_dump
 #define main r2c2d_main
 #include "../r2c2d/main.c"
+#include "../r2c2d/own.c"
+#include "../r2c2d/follow.c"
 #undef main
 #include "alloc_tap.h"
 
