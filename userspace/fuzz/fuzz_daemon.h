@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fuzz_daemon.h - r2c2d's main.c (with own.c and follow.c, the other
- * units that talk to the kernel) in a harness, as tests/r2c2d_main_test.c
+ * fuzz_daemon.h - r2c2d's main.c (with events.c, rates.c, select.c,
+ * own.c and follow.c, the other units that talk to the kernel) in a
+ * harness, as tests/r2c2d_main_test.c
  * has it: main() renamed, the requests to the kernel answered by a fake
  * one (no netlink socket is opened), and a daemon set up as main() leaves
  * it (fuzz_daemon_init()). Include it once, after dnl.c if the harness
@@ -44,6 +45,9 @@ int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint32_t max_n,
 #define dnl_topo_dump fake_dnl_topo_dump
 #define main r2c2d_main
 #include "../r2c2d/main.c"
+#include "../r2c2d/events.c"
+#include "../r2c2d/rates.c"
+#include "../r2c2d/select.c"
 #include "../r2c2d/own.c"
 #include "../r2c2d/follow.c"
 #undef main

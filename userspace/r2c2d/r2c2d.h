@@ -221,6 +221,44 @@ struct r2c2d {
 uint64_t r2c2d_now(void);
 int r2c2d_rates_fresh(struct r2c2d *d);
 
+/* events.c: flow events and digests */
+/* a flow event from the kernel (the event socket's callback; arg: d) */
+void on_event(void *arg, const struct mx_evt *e);
+/* ask src to announce its flows again */
+void send_resync(struct r2c2d *d, uint16_t src);
+/* this node's digest when due */
+void digest_step(struct r2c2d *d, uint64_t now);
+
+/* rates.c: rate rounds, from the matrix to sch_r2c2 */
+/* drop a graph's cached pair weights past table_cache_mb */
+void cache_trim(struct r2c2d *d);
+/* the round's snapshot of the matrix (d->rd), before its solve */
+int round_prepare(struct r2c2d *d);
+/* a solved round's rates into the matrix; prep_ns: when it was prepared */
+int round_apply(struct r2c2d *d, uint64_t prep_ns);
+/* a whole round in the loop: prepare, solve, apply */
+int compute(struct r2c2d *d);
+/* whether the next round is to be solved in the worker */
+bool round_off_loop(const struct r2c2d *d);
+/* whether the matrix changed since the last round */
+bool round_due(const struct r2c2d *d);
+/* one RATE_SET batch to the kernel (rc_batch's flush; arg: d) */
+int flush_rates(const uint32_t *id, const uint64_t *rate, size_t n,
+		void *arg);
+/* push the own flows' rates that changed or whose lease is due */
+void push(struct r2c2d *d);
+
+/* select.c: route selection (routesel.c) in the loop */
+/* ROUTES heard (the event socket's callback; arg: d) */
+void on_routes(void *arg, uint16_t from, const struct rs_ent *e,
+	       size_t n);
+/* the search's decision, when it finished (wait: until it has) */
+void route_collect(struct r2c2d *d, bool wait);
+/* the search's parameters from the configuration */
+struct rs_params route_params(const struct r2c2d *d);
+/* start a search when this node's turn came */
+void route_select(struct r2c2d *d, uint64_t now);
+
 /* own.c: this node's flows, from the qdisc to the rack */
 /* what on_qflow() is given: the daemon and the sample's time */
 struct sample_ctx {

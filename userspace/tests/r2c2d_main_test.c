@@ -2,9 +2,10 @@
 /*
  * r2c2d_main_test.c - r2c2d's main.c offline (TAP): the rate round as the
  * loop runs it (the node's torus, the matrix, compute()), with no kernel:
- * main.c is included with its main() renamed, with own.c and follow.c
- * (the other units that talk to the kernel), and linked with the other
- * daemon sources; nothing here opens a netlink socket.
+ * main.c is included with its main() renamed, with the other units that
+ * talk to the kernel (events.c, rates.c, select.c, own.c, follow.c), and
+ * linked with the other daemon sources; nothing here opens a netlink
+ * socket.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +32,9 @@ int r2c2d_main(int argc, char **argv);
 #define dnl_topo_dump fake_dnl_topo_dump
 #define main r2c2d_main
 #include "../r2c2d/main.c"
+#include "../r2c2d/events.c"
+#include "../r2c2d/rates.c"
+#include "../r2c2d/select.c"
 #include "../r2c2d/own.c"
 #include "../r2c2d/follow.c"
 #undef main
