@@ -37,6 +37,10 @@
 #    minimum rate (set to 1 kbit/s) with packets queued and its sender
 #    stopped: the flow must fall to safe_rate at its lease end (2 s),
 #    timed by the qdisc's tracepoints
+#  - keyless forger: every node keyed, one node's NIC sends unsigned
+#    BCAST_ETH frames in another node's name ahead of its sequence and a
+#    mutation fuzzer's frames to its neighbour: all refused there, the
+#    victim's flow events heard by every node, the rack whole
 #  - without --quick, module reload: node 1, with a flow and a ping to
 #    the last node running, unloads and loads both modules (r2c2-node
 #    down, modprobe -r, r2c2-node up); its r2c2d, not restarted, must
@@ -89,8 +93,8 @@ fail() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 info() { echo "# $*"; }
 x() { "$RACK" exec "$@"; }
-PLAN=14
-((quick)) && PLAN=9
+PLAN=15
+((quick)) && PLAN=10
 echo "TAP version 13"
 echo "1..$PLAN"
 
@@ -400,6 +404,100 @@ minrate_ok() {
 		! grep -qE 'set-failed|trace-failed' <<<"$out"
 }
 check "node 0's r2c2d killed while a flow sits at 1 kbit/s with packets queued: the flow falls to safe_rate at its lease end (2 s)" minrate_ok
+
+# ---------------------------------------------------------------- keyless forger
+# Every node holds the rack key; node B, on the link A:PA - B:PB, turns
+# forger: it sends unsigned frames out of its eth$PB with a packet
+# socket, as a neighbour without the key would. Before each of three
+# flow events of the victim V (the last node), 256 BCAST_ETH frames (ARP
+# requests) in V's name, one every 256 sequence numbers, so that some are
+# ahead of V's broadcast sequence by any distance (unauthenticated, and
+# sharing the duplicate window with FLOW and ROUTES, such frames once
+# made V's events look old at A and below it); then 10,000 frames of a
+# mutation fuzzer seeded with this link's keyed traffic (2,000 a second:
+# unpaced, the virtio links lost a third). Every frame must
+# be refused at A's port (drop_auth, or drop_replay for unmutated
+# seeds), every node other than V must hear all three events, and the
+# rack must stay whole.
+RACK_KEY=00112233445566778899aabbccddeeff
+V=$((N - 1))
+# whole: every node knows the whole rack
+whole() {
+	local m
+
+	for ((m = 0; m < N; m++)); do
+		[[ $(x "$m" "r2c2ctl -j node show" 2>/dev/null | jq -r .nodes 2>/dev/null) == "$N" ]] || return 1
+	done
+}
+# port_ctr NODE PORT NAME: a counter of NODE's port PORT
+port_ctr() {
+	x "$1" "r2c2ctl -j -s port show" 2>/dev/null |
+		jq -r --argjson p "$2" --arg c "$3" '.[] | select(.port == $p) | .stats[$c] // 0'
+}
+forger_ok() {
+	local m mac da0 dr0 da dr heard bad=0 out t pred want
+
+	out=$("$RACK" each "r2c2ctl key set 1 $RACK_KEY && echo keyed")
+	[[ $(grep -c ': keyed$' <<<"$out") == "$N" ]] || { info "forger: key set: $out"; return 1; }
+	t=$SECONDS
+	while ! whole && ((SECONDS < t + 60)); do sleep 1; done
+	whole || { info "forger: the keyed rack is not whole after 60 s"; return 1; }
+	mac=$(x "$A" "cat /sys/class/net/eth$PA/address")
+	# seeds: this link's traffic, keyed (hellos, LSAs, broadcasts)
+	x "$B" "timeout 4 tcpdump -i eth$PB -w /tmp/forge.pcap ether proto 0x88b5 >/dev/null 2>&1; true" >/dev/null
+	da0=$(port_ctr "$A" "$PA" drop_auth)
+	dr0=$(port_ctr "$A" "$PA" drop_replay)
+	out=$(x "$B" --timeout 200 "F=/repo/selftests/tools/r2c2_ctlflood
+		for r in 1 2 3; do
+			for k in \$(seq 0 255); do
+				\$F -i eth$PB -m $mac arp $V \$((k * 256 + r)) $(addr4 "$V") 02:52:32:43:00:$(printf %02x "$V") $(addr4 0) || echo forge-failed
+			done
+			echo forged \$r
+		done" 2>&1)
+	# the victim's events after all the forgeries (each moved the window
+	# for good when they counted), heard by a monitor on every other node
+	for ((m = 0; m < N; m++)); do
+		((m == V)) && continue
+		x "$m" "rm -f /tmp/forge.mon; setsid sh -c 'r2c2ctl -j monitor timeout 300 >/tmp/forge.mon 2>&1' </dev/null >/dev/null 2>&1 &
+			sleep 1" >/dev/null
+	done
+	for r in 1 2 3; do
+		x "$V" "r2c2ctl event send flow $((0x5a5a0000 + r)) dst 0" >/dev/null || bad=1
+	done
+	out+=$'\n'$(x "$B" --timeout 200 "/repo/selftests/tools/r2c2_fuzz -i eth$PB -m $mac -s /tmp/forge.pcap -K -A $A -S 7 -n 10000 -r 2000 >/tmp/fuzz.out 2>&1 || echo fuzz-failed; tail -n 2 /tmp/fuzz.out")
+	for r in 4 5 6; do
+		x "$V" "r2c2ctl event send flow $((0x5a5a0000 + r)) dst 0" >/dev/null || bad=1
+	done
+	sleep 2
+	heard=
+	for ((m = 0; m < N; m++)); do
+		((m == V)) && continue
+		t=$(x "$m" "grep -cE '\"0x5a5a000[1-6]\"' /tmp/forge.mon")
+		heard+="node $m ${t:-0}/6, "
+		[[ $t == 6 ]] || bad=1
+	done
+	da=$(( $(port_ctr "$A" "$PA" drop_auth) - da0 ))
+	dr=$(( $(port_ctr "$A" "$PA" drop_replay) - dr0 ))
+	whole || { info "forger: the rack is not whole after the forgeries"; bad=1; }
+	# what the fuzzer predicts is refused for want of the key (its
+	# frames mutated into data frames are not); the virtio links may
+	# lose a few frames under load
+	pred=$(grep '^{"seed"' <<<"$out" | jq '.predict.auth + .predict.replay' 2>/dev/null)
+	want=$((768 + ${pred:-0}))
+	info "forger: node $B forged 768 BCAST_ETH frames in node $V's name and sent 10,000 fuzzed frames" \
+		"(${pred:-?} predicted drop_auth or drop_replay) to node $A's port $PA: there drop_auth +$da, drop_replay +$dr" \
+		"(want $want, 2 % may be lost on the way); node $V's 6 flow events heard by ${heard%, }$(grep -oE 'forge-failed|fuzz-failed' <<<"$out" | sort -u | tr '\n' ' ' | sed 's/^./; &/')"
+	grep -qE 'forge-failed|fuzz-failed' <<<"$out" && bad=1
+	[[ $(grep -c '^forged [123]$' <<<"$out") == 3 ]] || { info "forger: the forgeries did not all go: $(grep -v '^{' <<<"$out" | tail -n 3 | tr '\n' ' ')"; bad=1; }
+	[[ -n $pred ]] && ((da + dr <= want && (da + dr) * 100 >= want * 98)) || bad=1
+	out=$("$RACK" each "r2c2ctl key del && echo unkeyed")
+	[[ $(grep -c ': unkeyed$' <<<"$out") == "$N" ]] || { info "forger: key del: $out"; bad=1; }
+	# the checks after this one start from a whole rack without a key
+	t=$SECONDS
+	while ! whole && ((SECONDS < t + 60)); do sleep 1; done
+	return $bad
+}
+check "keyed rack, keyless forger at node $A port $PA: its forged broadcasts and fuzzed frames refused, node $V's flow events heard by every node" forger_ok
 
 if ((quick)); then
 	echo "# rack-check: $((n - fails)) passed, $fails failed"
