@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parse.c - the number and topology-spec parsers every r2c2 program
- * uses, with one set of rules: the whole string, no sign, no leading
+ * parse.c - the number, rate and topology-spec parsers every r2c2
+ * program uses, and the word splitter of its files, with one set of
+ * rules: the whole string, no sign, no leading
  * space, decimal (hexadecimal only where asked, with "0x"; never octal),
  * and a range; -EINVAL for what is not such a number, -ERANGE for one
  * out of range (overflow included).
@@ -55,6 +56,19 @@ int r2c2_parse_uint(const char *s, bool hex, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/*
+ * whether d starts a number as these rules write one: a digit, or '.'
+ * and a digit; not "0x" (strtod() would read hexadecimal), "inf" or
+ * "nan", a sign or a space
+ */
+static bool decimal_start(const char *d)
+{
+	if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+		return false;
+	return isdigit((unsigned char)*d) ||
+	       (*d == '.' && isdigit((unsigned char)d[1]));
+}
+
 /**
  * r2c2_parse_double() - a finite number in [lo, hi]
  * @s: the string: an optional '-', then a decimal number as strtod()
@@ -75,10 +89,7 @@ int r2c2_parse_double(const char *s, double lo, double hi, double *out)
 	if (!s)
 		return -EINVAL;
 	d = s + (*s == '-');
-	if (!isdigit((unsigned char)*d) &&
-	    !(*d == '.' && isdigit((unsigned char)d[1])))
-		return -EINVAL;
-	if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+	if (!decimal_start(d))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -122,4 +133,63 @@ int r2c2_parse_dims(const char *s, u8 *dims, unsigned int *ndims)
 	}
 	*ndims = nd;
 	return 0;
+}
+
+/**
+ * r2c2_parse_rate() - parse a rate with an optional SI suffix
+ * @s: "10G", "2.5Gbit", "100Mbps", "40k", "1e9"; suffixes k, M, G, T
+ *	(powers of 1000), optionally followed by "bit", "bps" or "b"
+ * @out: bit/s
+ *
+ * Return: 0, -EINVAL when malformed, not finite or negative, or -ERANGE
+ * above R2C2_PARSE_RATE_MAX (a finite number can overflow with its
+ * suffix: 1e300T).
+ */
+int r2c2_parse_rate(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !decimal_start(s))
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v < 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	case 't': case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	if (!strcmp(end, "bit") || !strcmp(end, "bps") || !strcmp(end, "b"))
+		end += strlen(end);
+	if (*end)
+		return -EINVAL;
+	if (!(v <= R2C2_PARSE_RATE_MAX))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/**
+ * r2c2_split_words() - the words of a line, in place
+ * @line: split at spaces, tabs, CR and LF (strtok_r())
+ * @w: out, the words
+ * @max: room in @w
+ *
+ * Return: how many words, or @max + 1 when there are more.
+ */
+int r2c2_split_words(char *line, char **w, int max)
+{
+	char *save = NULL, *tok;
+	int c = 0;
+
+	for (tok = strtok_r(line, " \t\r\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\r\n", &save)) {
+		if (c == max)
+			return max + 1;
+		w[c++] = tok;
+	}
+	return c;
 }

@@ -101,6 +101,8 @@ int r2c2_parse_uint(const char *s, bool hex, uint64_t min, uint64_t max,
 int r2c2_parse_double(const char *s, double lo, double hi, double *out);
 /* "8x8x8": 1..R2C2_MAX_DIMS radices of 2..255 */
 int r2c2_parse_dims(const char *s, u8 *dims, unsigned int *ndims);
+/* the words of line (split in place) into w: their count, or max + 1 */
+int r2c2_split_words(char *line, char **w, int max);
 
 /* "10G", "2.5Gbit", "100M", "1e9", "40k": bit/s. -EINVAL if malformed. */
 int r2c2_parse_rate(const char *s, double *out);

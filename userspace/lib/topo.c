@@ -177,46 +177,6 @@ void r2c2_topo_free(struct r2c2_topo *t)
 	free(t);
 }
 
-/**
- * r2c2_parse_rate() - parse a rate with an optional SI suffix
- * @s: "10G", "2.5Gbit", "100Mbps", "40k", "1e9"; suffixes k, M, G, T
- *	(powers of 1000), optionally followed by "bit", "bps" or "b"
- * @out: bit/s
- *
- * Return: 0, -EINVAL when malformed, not finite or negative, or -ERANGE
- * above R2C2_PARSE_RATE_MAX (a finite number can overflow with its
- * suffix: 1e300T).
- */
-int r2c2_parse_rate(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	/* the number as parse.c's rules have it: no sign, space or hex */
-	if (!s || !(isdigit((unsigned char)*s) ||
-		    (*s == '.' && isdigit((unsigned char)s[1]))) ||
-	    (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
-		return -EINVAL;
-	v = strtod(s, &end);
-	if (end == s || !isfinite(v) || v < 0)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	case 't': case 'T': v *= 1e12; end++; break;
-	default: break;
-	}
-	if (!strcmp(end, "bit") || !strcmp(end, "bps") || !strcmp(end, "b"))
-		end += strlen(end);
-	if (*end)
-		return -EINVAL;
-	if (!(v <= R2C2_PARSE_RATE_MAX))
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
 static const char *const rproto_names[__R2C2_RP_MAX] = {
 	[R2C2_RP_RPS] = "rps",
 	[R2C2_RP_DOR] = "dor",
@@ -315,21 +275,6 @@ int r2c2_read_line(FILE *fp, char *buf, size_t size, const char *path,
 	return 1;
 }
 
-/* split line into at most max words (in place); returns count */
-static int split_words(char *line, char **w, int max)
-{
-	int c = 0;
-	char *save = NULL, *tok;
-
-	for (tok = strtok_r(line, " \t\r\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\r\n", &save)) {
-		if (c == max)
-			return max + 1;
-		w[c++] = tok;
-	}
-	return c;
-}
-
 static int parse_node(const char *s, unsigned int n, unsigned int *out)
 {
 	uint64_t v;
@@ -383,7 +328,7 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 			break;
 		if (nw < 0)
 			goto out;
-		nw = split_words(buf, w, 4);
+		nw = r2c2_split_words(buf, w, 4);
 		if (!nw)
 			continue;
 		if (!strcmp(w[0], "nodes")) {

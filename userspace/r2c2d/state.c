@@ -69,21 +69,6 @@ int st_save(const char *path, uint16_t node, const struct mx *mx)
 	return r;
 }
 
-/* the words of line, at most max of them: their count, or max + 1 */
-static int words(char *line, char **w, int max)
-{
-	char *save = NULL, *t;
-	int n = 0;
-
-	for (t = strtok_r(line, " \t\r\n", &save); t;
-	     t = strtok_r(NULL, " \t\r\n", &save)) {
-		if (n == max)
-			return max + 1;
-		w[n++] = t;
-	}
-	return n;
-}
-
 /* a flow id as the file writes it: 1 to 8 hex digits, no 0x */
 static int flow_id(const char *s, uint64_t *id)
 {
@@ -129,7 +114,7 @@ int st_load(const char *path, uint16_t node, struct st_ent **e, size_t *n,
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		/* the words exactly as st_save() writes them */
-		nw = words(line, w, 6);
+		nw = r2c2_split_words(line, w, 6);
 		if (nw == 2 && !strcmp(w[0], "node") && !seen &&
 		    !r2c2_parse_uint(w[1], false, 0, R2C2_ADDR_NONE - 1, &a)) {
 			seen = true;
