@@ -1024,6 +1024,31 @@ static void state__save_load(void)
 }
 
 /*
+ * st_refuses(PATH, LINE): a state file of node 5 whose second line is
+ * LINE does not load: -EINVAL naming line 2, no entries; the message
+ * in err
+ */
+static bool st_refuses(const char *path, const char *line, char *err,
+		       size_t errlen)
+{
+	char buf[160];
+	struct st_ent *v = NULL;
+	size_t n = 99;
+	bool r;
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "node 5\n%s\n", line);
+	f = fopen(path, "w");
+	fputs(buf, f);
+	fclose(f);
+	err[0] = 0;
+	r = st_load(path, 5, &v, &n, err, errlen) == -EINVAL && !n && !v &&
+	    strstr(err, ":2: want");
+	free(v);
+	return r;
+}
+
+/*
  * A demand above R2C2_DEMAND_UNLIMITED (state_fuzz: 3077141822, or -1
  * as sscanf's %u takes it) loaded as it was, though no flow event can
  * carry it: the daemon's START of that own flow, made with it, was
@@ -1048,18 +1073,9 @@ static void state__demand_range(void)
 	   "the largest demand a flow event carries loads");
 	free(v);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(line, sizeof(line), "node 5\nflow 1 dst 3 demand %s\n",
-			 bad[i]);
-		f = fopen(path, "w");
-		fputs(line, f);
-		fclose(f);
-		v = NULL;
-		n = 99;
-		err[0] = 0;
-		ok(st_load(path, 5, &v, &n, err, sizeof(err)) == -EINVAL &&
-		   !n && !v && strstr(err, ":2: want"),
+		snprintf(line, sizeof(line), "flow 1 dst 3 demand %s", bad[i]);
+		ok(st_refuses(path, line, err, sizeof(err)),
 		   "demand %s: a line that does not parse (%s)", bad[i], err);
-		free(v);
 	}
 	/*
 	 * numbers the parser once took for others (sscanf's %u and %x: a
@@ -1077,19 +1093,9 @@ static void state__demand_range(void)
 			"flow 1 dst 3 demand",
 		};
 
-		for (i = 0; i < sizeof(badl) / sizeof(badl[0]); i++) {
-			snprintf(line, sizeof(line), "node 5\n%s\n", badl[i]);
-			f = fopen(path, "w");
-			fputs(line, f);
-			fclose(f);
-			v = NULL;
-			n = 99;
-			err[0] = 0;
-			ok(st_load(path, 5, &v, &n, err, sizeof(err)) == -EINVAL &&
-			   !n && !v && strstr(err, ":2: want"),
+		for (i = 0; i < sizeof(badl) / sizeof(badl[0]); i++)
+			ok(st_refuses(path, badl[i], err, sizeof(err)),
 			   "'%s': refused (%s)", badl[i], err);
-			free(v);
-		}
 		f = fopen(path, "w");
 		fputs("node 5\n\tflow  00000001   dst 3 demand 5\t\n", f);
 		fclose(f);
