@@ -421,13 +421,13 @@ check "node 0's r2c2d killed while a flow sits at 1 kbit/s with packets queued: 
 # rack must stay whole.
 RACK_KEY=00112233445566778899aabbccddeeff
 V=$((N - 1))
+# knows N WANT: node N's graph has WANT nodes
+knows() { [[ $(x "$1" "r2c2ctl -j node show" 2>/dev/null | jq -r .nodes 2>/dev/null) == "$2" ]]; }
 # whole: every node knows the whole rack
 whole() {
 	local m
 
-	for ((m = 0; m < N; m++)); do
-		[[ $(x "$m" "r2c2ctl -j node show" 2>/dev/null | jq -r .nodes 2>/dev/null) == "$N" ]] || return 1
-	done
+	for ((m = 0; m < N; m++)); do knows "$m" "$N" || return 1; done
 }
 # port_ctr NODE PORT NAME: a counter of NODE's port PORT
 port_ctr() {
@@ -439,9 +439,7 @@ forger_ok() {
 
 	out=$("$RACK" each "r2c2ctl key set 1 $RACK_KEY && echo keyed")
 	[[ $(grep -c ': keyed$' <<<"$out") == "$N" ]] || { info "forger: key set: $out"; return 1; }
-	t=$SECONDS
-	while ! whole && ((SECONDS < t + 60)); do sleep 1; done
-	whole || { info "forger: the keyed rack is not whole after 60 s"; return 1; }
+	wait_for 60 whole || { info "forger: the keyed rack is not whole after 60 s"; return 1; }
 	mac=$(x "$A" "cat /sys/class/net/eth$PA/address")
 	# seeds: this link's traffic, keyed (hellos, LSAs, broadcasts)
 	x "$B" "timeout 4 tcpdump -i eth$PB -w /tmp/forge.pcap ether proto 0x88b5 >/dev/null 2>&1; true" >/dev/null
@@ -493,8 +491,7 @@ forger_ok() {
 	out=$("$RACK" each "r2c2ctl key del && echo unkeyed")
 	[[ $(grep -c ': unkeyed$' <<<"$out") == "$N" ]] || { info "forger: key del: $out"; bad=1; }
 	# the checks after this one start from a whole rack without a key
-	t=$SECONDS
-	while ! whole && ((SECONDS < t + 60)); do sleep 1; done
+	wait_for 60 whole
 	return $bad
 }
 check "keyed rack, keyless forger at node $A port $PA: its forged broadcasts and fuzzed frames refused, node $V's flow events heard by every node" forger_ok
@@ -505,8 +502,6 @@ if ((quick)); then
 fi
 
 # ---------------------------------------------------------------- node crash
-# knows N WANT: node N's graph has WANT nodes
-knows() { [[ $(x "$1" "r2c2ctl -j node show" 2>/dev/null | jq -r .nodes 2>/dev/null) == "$2" ]]; }
 # all_know WANT S K: nodes 0..K-1 know WANT nodes within S s
 all_know() {
 	local want=$1 end=$((SECONDS + $2)) a good
