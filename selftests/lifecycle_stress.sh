@@ -127,7 +127,8 @@ NETNS_SLACK=0
 # namespace kept a cycle exceeds it by cycle 13, all four of a cycle by
 # cycle 4 (one kept a cycle on 6.1 left 4, 7, 10: caught by cycle 3 at 8).
 NETNS_LAG=12
-netns_back() { (($(netns_objs) <= NETNS0 + NETNS_LAG + NETNS_SLACK)); }
+NETNS_BOUND=$((NETNS0 + NETNS_LAG + NETNS_SLACK))
+netns_back() { (($(netns_objs) <= NETNS_BOUND)); }
 
 # delivered NS...: data frames r2c2 delivered up at these nodes, summed
 delivered()
@@ -234,7 +235,7 @@ cycle()
 	# a reference r2c2 kept would hold one for ever
 	if [[ -n $NETNS0 ]]; then
 		wait_until 30 netns_back
-		check_err $? "cycle $c: net_namespace objects $(netns_objs), $NETNS0 before the first cycle (bound $((NETNS0 + NETNS_LAG + NETNS_SLACK)))"
+		check_err $? "cycle $c: net_namespace objects $(netns_objs), $NETNS0 before the first cycle (bound $NETNS_BOUND)"
 	fi
 	CYCLE_S=$((SECONDS - t0))
 }
@@ -242,7 +243,7 @@ cycle()
 MEM=()
 lap
 mem_start=$(meminfo)
-log_info "$CYCLES cycles$( ((KEYED)) && echo ', a rack key on every node'); Slab + VmallocUsed at the start: $mem_start kB; net_namespace objects: ${NETNS0:-not in /proc/slabinfo}${NETNS0:+ (bound after each cycle $((NETNS0 + NETNS_LAG + NETNS_SLACK)))}"
+log_info "$CYCLES cycles$( ((KEYED)) && echo ', a rack key on every node'); Slab + VmallocUsed at the start: $mem_start kB; net_namespace objects: ${NETNS0:-not in /proc/slabinfo}${NETNS0:+ (bound after each cycle $NETNS_BOUND)}"
 for ((c = 1; c <= CYCLES; c++)); do
 	RET=0
 	CYCLE_S=
