@@ -450,7 +450,10 @@ step_kunit()
 			awk -v n="$ks" '{ print "kunit\t" $2 "\t"; k++ }
 				END { for (; k < n; k++) print "kunit\t(unnamed)\t" }' |
 			head -n "$ks")
-		note kunit "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "kunit.sh exit $rc")"
+		# and each failed one, "[FAILED] name": named in the summary
+		kfn=$(grep -aoE '\[FAILED\] [^ ]+' "$LOGDIR/kunit.log" |
+			awk '{ print $2 }' | sort -u | head -n 4 | paste -sd ' ')
+		note kunit "$tp" "$tf" "$ts" "$( ((rc == 0)) || echo "kunit.sh exit $rc${kfn:+: $kfn}")"
 	fi
 }
 
