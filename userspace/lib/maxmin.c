@@ -37,18 +37,20 @@
  * their contribution is updated per group, once per round, with dense
  * vectorised row updates (r2c2_rtab_group_axpy()).
  *
- * r2c2_maxmin_baseline() is the straightforward algorithm, kept to
- * measure against; r2c2_maxmin_check() verifies the max-min certificate.
+ * The vector helpers of the passes are in maxmin_simd.h, the heap of
+ * links in maxmin_heap.h; maxmin_ref.c has the straightforward algorithm
+ * to measure against (r2c2_maxmin_baseline()) and the max-min
+ * certificate (r2c2_maxmin_check()).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "maxmin_heap.h"
+#include "maxmin_simd.h"
 #include "rtab_int.h"
 
-/* relative slack when grouping links that saturate "together" */
-#define TIE_EPS		1e-12
 /*
  * from this many changed VLB groups on, update by convolution
  * (r2c2_rtab_groups_conv(), ~0.1M instructions on 8x8x8) rather than one
@@ -94,189 +96,6 @@
 #define LATE_PER_LINK	16
 #endif
 
-/* (C, P) of one link: unfrozen weight * coefficient, capacity left */
-typedef double v2d __attribute__((vector_size(16)));
-/* link l's (C, P) is at byte 128 * node + 16 * port of CP (cls.node, .p16) */
-_Static_assert(R2C2_MAX_PORTS * sizeof(v2d) == 128, "CP byte offsets");
-/* two mask words (SSE2 on x86-64) */
-typedef u64 v2u __attribute__((vector_size(16)));
-
-static inline v2u ld2u(const u64 *p)
-{
-	v2u v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* eight 16-bit byte offsets */
-typedef u16 v8h __attribute__((vector_size(16)));
-typedef u32 v4u __attribute__((vector_size(16)));
-
-/*
- * out[0..len) = the byte offsets in CP of entries ob[0..len) of the
- * source whose node is at byte s (r2c2_rtab_obyte(): field-wise addition
- * modulo the radices); eight at a time, so ob and out are read and
- * written up to 7 entries past len
- */
-static inline void ob_translate(const u16 *restrict ob, u32 len, u16 hi,
-				u16 s, u16 *restrict out)
-{
-	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
-	const v8h vs = (v8h){ 0 } + s;
-	u32 j;
-
-	for (j = 0; j < len; j += 8) {
-		v8h x;
-
-		__builtin_memcpy(&x, ob + j, sizeof(x));
-		x = ((x & ~vh) + vl) ^ ((x ^ vs) & vh);
-		__builtin_memcpy(out + j, &x, sizeof(x));
-	}
-}
-
-/*
- * as ob_translate(), into link numbers (byte offset / 16), and kk[j] = k
- * for the same j (eight at a time too: up to 7 past len)
- */
-static inline __attribute__((always_inline)) void
-ob_translate_k(const u16 *restrict ob, u32 len, u16 hi, u16 s,
-	       u16 *restrict out, void *restrict kk, u32 k, bool k16)
-{
-	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
-	const v8h vs = (v8h){ 0 } + s;
-	const v4u vk = (v4u){ 0 } + k;
-	const v8h vk16 = (v8h){ 0 } + (u16)k;
-	u32 j;
-
-	for (j = 0; j < len; j += 8) {
-		v8h x;
-
-		__builtin_memcpy(&x, ob + j, sizeof(x));
-		x = (((x & ~vh) + vl) ^ ((x ^ vs) & vh)) >> 4;
-		__builtin_memcpy(out + j, &x, sizeof(x));
-		if (k16) {
-			__builtin_memcpy((u16 *)kk + j, &vk16, sizeof(vk16));
-		} else {
-			__builtin_memcpy((u32 *)kk + j, &vk, sizeof(vk));
-			__builtin_memcpy((u32 *)kk + j + 4, &vk, sizeof(vk));
-		}
-	}
-}
-
-/*
- * lane i (0-3) of four 16-bit offsets in y: 32-bit halves, so that lanes
- * 1 and 3 need a shift and no MOVZX (GCC shifts the 64 bits and masks)
- */
-static inline u32 lane16(u64 y, unsigned int i)
-{
-	u32 h;
-
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	i = 3 - i;	/* lane 0 (the lowest address) in the high bits */
-#endif
-	h = (u32)(y >> (i & 2 ? 32 : 0));
-
-	return i & 1 ? h >> 16 : (u16)h;
-}
-
-/*
- * *p += t, in one read-modify-write whose address GCC forms once, as
- * base + index in both instructions: written in C, it adds base and
- * index into a register first (one instruction of ~7 an entry more in
- * the entry passes). t + *p: the same sum as *p + t.
- */
-static inline void rmw_add2(v2d *p, v2d t)
-{
-#if defined(__x86_64__)
-	__asm__("addpd %1, %0\n\tmovapd %0, %1" : "+x"(t), "+m"(*p));
-#else
-	*p += t;
-#endif
-}
-
-/* as rmw_add2(), one double */
-static inline void rmw_add1(double *p, double t)
-{
-#if defined(__x86_64__)
-	__asm__("addsd %1, %0\n\tmovsd %0, %1" : "+x"(t), "+m"(*p));
-#else
-	*p += t;
-#endif
-}
-
-/* what ob_axpy() adds to */
-enum ob_kind {
-	OB_PAIR,	/* (C, P) pairs: += m * a[j] */
-	OB_C,		/* C alone (offsets halved): += w * a[j] */
-	OB_C1,		/* C alone, w = 1: += a[j], one multiplication less */
-};
-
-/*
- * CP[entry j of the class] += m * a[j] (OB_PAIR) or C[entry j] += w *
- * a[j] (OB_C, OB_C1: the array of doubles at base, byte offsets in CP
- * halved) over the entries ob[0..len) of the source at byte s (base = CP
- * or C): translated eight at a time and used from the register. kind is
- * a constant at every call, so each call compiles to its own loop.
- * freeze() passes m = -(w, x): CP + -(w, x) * a is exactly CP - (w, x) *
- * a, with one load less.
- *
- * rtab pads every vector to a multiple of eight entries with its last
- * entry again and coefficient 0 (r2c2_rtab_obyte()), so the loop runs
- * to len rounded up and has no scalar tail (and one unpredictable loop
- * exit a class instead of two). The padding adds m * 0 = (-0, -0)
- * (w > 0, x >= 0): y + -0 is y, bit for bit, for every y (+0 included);
- * to C it adds w * 0 = +0, and C is never -0 in pass 1 (+0 plus
- * products of positive numbers): the same.
- */
-static inline __attribute__((always_inline)) void
-ob_axpy(char *base, const u16 *restrict ob, const double *restrict a, u32 len,
-	u16 hi, u16 s, enum ob_kind kind, v2d m, double w)
-{
-	const v8h vh = (v8h){ 0 } + hi, vl = (v8h){ 0 } + (u16)(s & ~hi);
-	const v8h vs = (v8h){ 0 } + s;
-	u32 j;
-
-	for (j = 0; j < len; j += 8) {
-		const double *aj = a + j;
-		unsigned int i, h;
-		v8h y;
-
-		__builtin_memcpy(&y, ob + j, sizeof(y));
-		y = ((y & ~vh) + vl) ^ ((y ^ vs) & vh);
-		if (kind != OB_PAIR)
-			y >>= 1;
-		/*
-		 * the offsets out of the register four at a time (MOVQ, and
-		 * MOVZX/SHR on the integer ports) rather than by PEXTRW (two
-		 * vector uops an entry, beside MULPD and ADDPD); the
-		 * translation itself stays in SSE2 (in a general register,
-		 * four at a time, it was slower for pairs and the same time
-		 * for 0.9M instructions more for C)
-		 */
-#pragma GCC unroll 2
-		for (h = 0; h < 2; h++) {
-			u64 y4 = ((v2u)y)[h];
-
-#pragma GCC unroll 4
-			for (i = 0; i < 4; i++) {
-				char *p = base + lane16(y4, i);
-
-				if (kind == OB_PAIR)
-					rmw_add2((v2d *)p, m * aj[4 * h + i]);
-				else
-					rmw_add1((double *)p,
-						 kind == OB_C1 ? aj[4 * h + i] :
-						 w * aj[4 * h + i]);
-			}
-		}
-	}
-}
-
-struct hent {
-	double key;
-	u32 l;
-};
 
 /*
  * one class of the level being filled, at its position k in the level
@@ -287,19 +106,19 @@ struct cls {
 	const double *a;
 	const u16 *tr;
 	/*
-	 * torus: r2c2_rtab_nodeport() (the entries' byte offsets in CP, less
+	 * torus: r2c2_rtab_nodeport() (the entries' byte offsets in link_cp, less
 	 * tr); or, where r2c2_rtab_obyte() has them, ob (node is NULL)
 	 */
 	union {
 		const u16 *node;
 		const u16 *ob;
 	};
-	const u8 *p16;
+	const u8 *port16;	/* 16 * port: byte of the port's (C, P) in its node's 128 */
 	double w;
 	u32 len;
 	u8 split;
 	u8 sym;		/* found by freeze_sym(), not in the inverse index */
-	u16 s7;		/* ob: byte offset of the source's node in CP */
+	u16 src_ob;	/* ob: byte offset of the source's node in link_cp */
 };
 
 /* what pass 1 needs of a class, by position (flows are read at random once) */
@@ -312,8 +131,12 @@ struct ckey {
 struct r2c2_ws {
 	/* per link */
 	size_t nl;
-	v2d *CP;
-	double *dG;
+	/*
+	 * (C, P) of each link: C = the sum of weight * coefficient of its
+	 * unfrozen flows, P = its usable capacity less its frozen load
+	 */
+	v2d *link_cp;
+	double *link_dc;	/* apply_groups(): change of C from the groups */
 	struct hent *heap;
 	u32 *cnt, *istart;
 	u32 *lstart;		/* nl + 1: the late index (see LATE_DIV) */
@@ -335,7 +158,8 @@ struct r2c2_ws {
 	/* per group (2n) */
 	size_t ng;
 	double *crel;		/* nl, zero between uses: see REL_MIN */
-	double *gW, *gdW;
+	double *grp_w;		/* unfrozen weight of each group */
+	double *grp_dw;		/* its change since the last apply_groups() */
 	u32 *gcnt, *gdn, *gstart, *gfill, *glist, *gact;
 	u8 *gdirty;
 	/* convolution scratch */
@@ -364,13 +188,13 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 {
 	if (!ws)
 		return;
-	free(ws->CP); free(ws->dG); free(ws->heap);
+	free(ws->link_cp); free(ws->link_dc); free(ws->heap);
 	free(ws->cnt); free(ws->istart); free(ws->lstart); free(ws->lcls);
 	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
 	free(ws->stamp);
 	free(ws->frozen); free(ws->fv); free(ws->cls); free(ws->wk); free(ws->key);
 	free(ws->inv);
-	free(ws->crel); free(ws->gW); free(ws->gdW); free(ws->gcnt);
+	free(ws->crel); free(ws->grp_w); free(ws->grp_dw); free(ws->gcnt);
 	free(ws->gdn); free(ws->gstart); free(ws->gfill); free(ws->glist);
 	free(ws->gdirty); free(ws->gact); free(ws->cs);
 	free(ws->bm); free(ws->head); free(ws->nxt); free(ws->obuf);
@@ -405,14 +229,14 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		ws->ncs = ncs;
 	}
 	if (nl > ws->nl) {
-		/* CP and dG: 16-byte aligned (vector loads) */
-		free(ws->CP);
-		free(ws->dG);
-		ws->CP = aligned_alloc(16, nl * sizeof(*ws->CP));
-		ws->dG = aligned_alloc(16, nl * sizeof(*ws->dG) + 16);
+		/* link_cp and link_dc: 16-byte aligned (vector loads) */
+		free(ws->link_cp);
+		free(ws->link_dc);
+		ws->link_cp = aligned_alloc(16, nl * sizeof(*ws->link_cp));
+		ws->link_dc = aligned_alloc(16, nl * sizeof(*ws->link_dc) + 16);
 		free(ws->crel);
 		ws->crel = calloc(nl, sizeof(*ws->crel));
-		if (!ws->CP || !ws->dG || !ws->crel || !GROW(ws->heap, nl + 1) ||
+		if (!ws->link_cp || !ws->link_dc || !ws->crel || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1) ||
 		    !GROW(ws->lstart, nl + 1) ||
 		    !GROW(ws->lcls, (size_t)LATE_PER_LINK * nl + 8) ||
@@ -430,7 +254,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		ws->nf = nf;
 	}
 	if (ng > ws->ng) {
-		if (!GROW(ws->gW, ng) || !GROW(ws->gdW, ng) ||
+		if (!GROW(ws->grp_w, ng) || !GROW(ws->grp_dw, ng) ||
 		    !GROW(ws->gcnt, ng) || !GROW(ws->gdn, ng) ||
 		    !GROW(ws->gstart, ng + 1) || !GROW(ws->gfill, ng) ||
 		    !GROW(ws->glist, ng) || !GROW(ws->gdirty, ng) ||
@@ -441,111 +265,9 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 	return 0;
 }
 
-/*
- * ---- min-heap of links keyed by their lambda ----
- * Only the top is ever removed or re-keyed (see top_fresh()), so the
- * heap holds (key, link) pairs and no position index. h[n] is kept at
- * +inf so that the smaller child is picked without a bounds test (one
- * unpredictable branch less per level).
- */
-
 static inline double dmax(double a, double b)
 {
 	return a > b ? a : b;
-}
-
-/*
- * a key's bits as a signed integer: the keys are never negative, -0 or
- * NaN (dmax(floor >= +0, P / C) with C > 0; P is never -0: it starts at
- * a capacity >= +0 and only has products added, and x + -x is +0), and
- * for those (+inf included) the integers compare as the doubles do. One
- * integer comparison (1 cycle) instead of COMISD (3) on the path from one
- * level's loads to the next's.
- */
-static inline int64_t hkey(const char *p)
-{
-	int64_t k;
-
-	__builtin_memcpy(&k, p, sizeof(k));
-	return k;
-}
-
-/*
- * the byte offset of the child of ib with the smaller key (the right one
- * on a tie), 2 ib + 16 or 2 ib + 32, with no branch: GCC branches on a
- * ?: and adds 16 to 2 ib with a LEA before the loads; here the loads
- * scale ib themselves, and the path from one level's loads to the next's
- * is CMP + CMOV
- */
-static inline size_t h_child(const char *base, size_t ib)
-{
-#if defined(__x86_64__)
-	size_t cb = 2 * ib + 16, c1 = 2 * ib + 32;
-	int64_t k0, k1;
-
-	__asm__("movq 16(%[b],%[i],2), %[k0]\n\t"
-		"movq 32(%[b],%[i],2), %[k1]\n\t"
-		"cmpq %[k0], %[k1]\n\t"
-		"cmovl %[c1], %[cb]"
-		: [cb] "+r"(cb), [k0] "=&r"(k0), [k1] "=&r"(k1)
-		: [b] "r"(base), [i] "r"(ib), [c1] "r"(c1),
-		  "m"(*(const char (*)[32])(base + 2 * ib + 16))
-		: "cc");
-	return cb;
-#else
-	size_t cb = 2 * ib + 16;
-
-	return cb + ((size_t)(hkey(base + cb + 16) < hkey(base + cb)) << 4);
-#endif
-}
-
-static void h_sift(struct hent *h, u32 n, u32 i)
-{
-	_Static_assert(sizeof(struct hent) == 16, "hent byte offsets");
-	_Static_assert(offsetof(struct hent, key) == 0, "hent key first");
-	char *base = (char *)h;
-	const size_t nb = (size_t)n * 16;
-	struct hent x = h[i];
-	const int64_t xk = hkey((const char *)&x.key);
-	size_t ib = (size_t)i * 16, cb;
-
-	/*
-	 * byte offsets (fewer instructions a level): child of ib at 2 ib +
-	 * 16. The lower levels are out of L1 after the entry passes, and each
-	 * level's loads wait for the level above: prefetch the grandchildren
-	 * (4 ib + 48 .. 4 ib + 111, one or two lines) a level ahead.
-	 */
-	for (;;) {
-		cb = 2 * ib + 16;
-		if (cb >= nb)
-			break;
-		__builtin_prefetch(base + 4 * ib + 48);
-		__builtin_prefetch(base + 4 * ib + 111);
-		cb = h_child(base, ib);
-		if (!(hkey(base + cb) < xk))
-			break;
-		*(struct hent *)(base + ib) = *(struct hent *)(base + cb);
-		ib = cb;
-	}
-	*(struct hent *)(base + ib) = x;
-}
-
-static void h_heapify(struct hent *h, u32 n)
-{
-	u32 i;
-
-	h[n].key = INFINITY;
-	for (i = n / 2 + 1; i-- > 0;)
-		h_sift(h, n, i);
-}
-
-static void h_pop(struct hent *h, u32 *n)
-{
-	if (--*n) {
-		h[0] = h[*n];
-		h[*n].key = INFINITY;
-		h_sift(h, *n, 0);
-	}
 }
 
 /* ---- the engine ---- */
@@ -621,28 +343,28 @@ static inline const u16 *cls_tr(const struct eng *e, const struct ckey *ck,
 
 /* (C, P) -= (w, x) * a over the link entries of the non-split class c */
 static inline __attribute__((always_inline)) void
-cls_sub(const struct cls *c, v2d *restrict CP, v2d wx, u16 obhi)
+cls_sub(const struct cls *c, v2d *restrict link_cp, v2d wx, u16 obhi)
 {
 	const u32 *restrict lk = c->lk;
 	const double *restrict a = c->a;
 	const u16 *tr = c->tr;
 	u32 j, len = c->len;
 
-	if (c->p16 == NULL && tr) {
-		ob_axpy((char *)CP, c->ob, a, len, obhi, c->s7, OB_PAIR, -wx,
+	if (c->port16 == NULL && tr) {
+		ob_axpy((char *)link_cp, c->ob, a, len, obhi, c->src_ob, OB_PAIR, -wx,
 			0);
 	} else if (tr) {
 		/* byte offsets: one shift and one add per entry */
 		const u16 *restrict nd = c->node;
-		const u8 *restrict p16 = c->p16;
-		char *base = (char *)CP;
+		const u8 *restrict port16 = c->port16;
+		char *base = (char *)link_cp;
 
 #pragma GCC unroll 4
 		for (j = 0; j < len; j++)
-			rmw_add2((v2d *)(base + ((size_t)tr[nd[j]] << 7) + p16[j]), -wx * a[j]);
+			rmw_add2((v2d *)(base + ((size_t)tr[nd[j]] << 7) + port16[j]), -wx * a[j]);
 	} else {
 		for (j = 0; j < len; j++)
-			CP[lk[j]] -= wx * a[j];
+			link_cp[lk[j]] -= wx * a[j];
 	}
 }
 
@@ -655,9 +377,9 @@ cls_sub(const struct cls *c, v2d *restrict CP, v2d wx, u16 obhi)
 #if defined(__x86_64__) && !defined(__SSE3__)
 #define CLS_SSE3	1
 static __attribute__((target("sse3"), noinline)) void
-cls_sub_sse3(const struct cls *c, v2d *restrict CP, v2d wx, u16 obhi)
+cls_sub_sse3(const struct cls *c, v2d *restrict link_cp, v2d wx, u16 obhi)
 {
-	cls_sub(c, CP, wx, obhi);
+	cls_sub(c, link_cp, wx, obhi);
 }
 #endif
 
@@ -679,7 +401,7 @@ static void freeze(struct eng *e, u32 k, double x)
 		for (g = 0; g < 2; g++) {
 			u32 gi = fv->group[g];
 
-			ws->gdW[gi] += w * fv->scale[g];
+			ws->grp_dw[gi] += w * fv->scale[g];
 			ws->gdn[gi]++;
 			if (!ws->gdirty[gi]) {
 				ws->gdirty[gi] = 1;
@@ -692,11 +414,11 @@ static void freeze(struct eng *e, u32 k, double x)
 		e->symleft -= c->len;
 #ifdef CLS_SSE3
 	if (e->sse3) {
-		cls_sub_sse3(c, ws->CP, (v2d){ w, x }, e->obhi);
+		cls_sub_sse3(c, ws->link_cp, (v2d){ w, x }, e->obhi);
 		return;
 	}
 #endif
-	cls_sub(c, ws->CP, (v2d){ w, x }, e->obhi);
+	cls_sub(c, ws->link_cp, (v2d){ w, x }, e->obhi);
 }
 
 /*
@@ -720,29 +442,29 @@ static void add_groups(struct eng *e, const double *w, u32 cnt,
  * dense pass each. Every flow frozen in a round has rate / weight =
  * lambda (the saturating level, or demand / weight = the level it was
  * frozen at), so the frozen load added is lambda times the weight
- * removed: accumulate the weight in dG, then one pass over the links.
+ * removed: accumulate the weight in link_dc, then one pass over the links.
  */
 static void apply_groups(struct eng *e, double lambda)
 {
 	struct r2c2_ws *ws = e->ws;
-	double *restrict dG = ws->dG;
-	v2d *restrict CP = ws->CP, m1l = { -1, -lambda };
+	double *restrict link_dc = ws->link_dc;
+	v2d *restrict link_cp = ws->link_cp, m1l = { -1, -lambda };
 	u32 k, l;
 
-	memset(dG, 0, e->nl * sizeof(*dG));
-	add_groups(e, ws->gdW, e->ngdirty, ws->glist, dG);
+	memset(link_dc, 0, e->nl * sizeof(*link_dc));
+	add_groups(e, ws->grp_dw, e->ngdirty, ws->glist, link_dc);
 	for (k = 0; k < e->ngdirty; k++) {
 		u32 g = ws->glist[k];
 
-		ws->gW[g] -= ws->gdW[g];
+		ws->grp_w[g] -= ws->grp_dw[g];
 		ws->gcnt[g] -= ws->gdn[g];
-		ws->gdW[g] = 0;
+		ws->grp_dw[g] = 0;
 		ws->gdn[g] = 0;
 		ws->gdirty[g] = 0;
 	}
 	e->ngdirty = 0;
 	for (l = 0; l < e->nl; l++)
-		CP[l] += m1l * dG[l];
+		link_cp[l] += m1l * link_dc[l];
 }
 
 /*
@@ -758,10 +480,10 @@ static void apply_groups(struct eng *e, double lambda)
 static bool top_fresh(struct eng *e, double floor, double *lam)
 {
 	struct hent *h = e->ws->heap;
-	const v2d *CP = e->ws->CP;
+	const v2d *link_cp = e->ws->link_cp;
 
 	while (e->hn) {
-		v2d cp = CP[h[0].l];
+		v2d cp = link_cp[h[0].l];
 		double v;
 
 		if (!(cp[0] > 0)) {
@@ -783,11 +505,11 @@ static bool top_fresh(struct eng *e, double floor, double *lam)
 static void heap_rebuild(struct eng *e, double floor)
 {
 	struct hent *h = e->ws->heap;
-	const v2d *CP = e->ws->CP;
+	const v2d *link_cp = e->ws->link_cp;
 	u32 i, m = 0;
 
 	for (i = 0; i < e->hn; i++) {
-		v2d cp = CP[h[i].l];
+		v2d cp = link_cp[h[i].l];
 
 		if (!(cp[0] > 0))
 			continue;
@@ -943,7 +665,7 @@ static void freeze_sym(struct eng *e, u32 l, double lambda)
  * the late index (see LATE_DIV): link -> the unfrozen mask-indexed
  * classes crossing it, by position; counting sort as build_inverse(),
  * the entries translated once into a u16 buffer after the index (byte
- * offsets in CP, or link numbers where the class has no ob)
+ * offsets in link_cp, or link numbers where the class has no ob)
  */
 static inline __attribute__((always_inline)) void
 build_late_t(struct eng *e, bool k16)
@@ -982,9 +704,9 @@ build_late_t(struct eng *e, bool k16)
 		k = lst[m];
 		c = &ws->cls[k];
 		len = c->len;
-		if (c->p16) {
+		if (c->port16) {
 			for (j = 0; j < len; j++) {
-				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->p16[j] / 16);
+				o[j] = (u16)(c->tr[c->node[j]] * R2C2_MAX_PORTS + c->port16[j] / 16);
 				if (k16)
 					kk16[ne + j] = (u16)k;
 				else
@@ -992,7 +714,7 @@ build_late_t(struct eng *e, bool k16)
 			}
 		} else {
 			/* writes up to 7 past len: the next class's, or slack */
-			ob_translate_k(c->ob, len, e->obhi, c->s7, o,
+			ob_translate_k(c->ob, len, e->obhi, c->src_ob, o,
 				       k16 ? (void *)(kk16 + ne) : (void *)(kk32 + ne), k, k16);
 		}
 		o += len;
@@ -1124,7 +846,7 @@ static int cmp_dem(const void *a, const void *b, void *arg)
 /* C += the relative sums of source row tr (see REL_MIN), and zero them */
 static void flush_rel(struct eng *e, const u16 *tr)
 {
-	double *restrict C = e->ws->dG;
+	double *restrict C = e->ws->link_dc;
 	double *restrict cr = e->ws->crel;
 	u32 u, p;
 
@@ -1157,14 +879,14 @@ static bool rel_worth(const struct eng *e, u32 k, u32 nlv)
 
 /*
  * pass 1: C and the number of entries of every link, non-split flows; C
- * into ws->dG (copied into CP by the caller): 32 KB on 8x8x8 rather than
- * the 64 KB of CP, which do not fit in L1 with the entries streaming by
+ * into ws->link_dc (copied into link_cp by the caller): 32 KB on 8x8x8 rather than
+ * the 64 KB of link_cp, which do not fit in L1 with the entries streaming by
  */
 static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			  u32 *nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
-	double *restrict C = ws->dG;
+	double *restrict C = ws->link_dc;
 	u32 *restrict cnt = ws->cnt;
 	double *restrict cr = ws->crel;
 	const u16 *reltr = NULL;	/* source row being summed relative */
@@ -1220,7 +942,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		c->a = a = v->coef;
 		c->len = len = v->len;
 		c->tr = tr = cls_tr(e, ck, fv);
-		c->p16 = NULL;
+		c->port16 = NULL;
 		if (tr) {
 			u32 o;
 
@@ -1236,11 +958,11 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 				o = e->obstart[q][r];
 				c->ob = e->obyte[q] + o;
 				c->a = a = e->obcoef[q] + o;
-				c->s7 = (u16)(ck->src * 128u);
+				c->src_ob = (u16)(ck->src * 128u);
 			} else {
 				o = e->ostart[q][r];
 				c->node = e->onode[q] + o;
-				c->p16 = e->oport[q] + o;
+				c->port16 = e->oport[q] + o;
 			}
 		}
 		/* the next class's coefficients, if it takes that path */
@@ -1270,7 +992,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		if (c->sym) {
 			/* no inverse index: key (q, s, d - s) (r: a torus) */
 			const u16 *restrict nd = c->node;
-			const u8 *restrict p16 = c->p16;
+			const u8 *restrict port16 = c->port16;
 			char *base = (char *)C;
 			u32 s = ck->src;
 			u64 *b = bm + (q * n + s) * mw + r / 64;
@@ -1294,20 +1016,20 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 					cr[lk[j]] += w * a[j];
 				continue;
 			}
-			if (!p16) {
+			if (!port16) {
 				if (w == 1)
-					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, OB_C1, (v2d){ 0 }, 1);
+					ob_axpy(base, c->ob, a, len, e->obhi, c->src_ob, OB_C1, (v2d){ 0 }, 1);
 				else
-					ob_axpy(base, c->ob, a, len, e->obhi, c->s7, OB_C, (v2d){ 0 }, w);
+					ob_axpy(base, c->ob, a, len, e->obhi, c->src_ob, OB_C, (v2d){ 0 }, w);
 				continue;
 			}
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
-				C[(size_t)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16] += w * a[j];
-		} else if (tr && !c->p16) {
+				C[(size_t)tr[nd[j]] * R2C2_MAX_PORTS + port16[j] / 16] += w * a[j];
+		} else if (tr && !c->port16) {
 			u16 *restrict o = ws->obuf;
 
-			ob_translate(c->ob, len, e->obhi, c->s7, o);
+			ob_translate(c->ob, len, e->obhi, c->src_ob, o);
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
 				C[o[j] / sizeof(v2d)] += w * a[j];
@@ -1315,11 +1037,11 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			}
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
-			const u8 *restrict p16 = c->p16;
+			const u8 *restrict port16 = c->port16;
 
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				size_t o = (size_t)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16;
+				size_t o = (size_t)tr[nd[j]] * R2C2_MAX_PORTS + port16[j] / 16;
 
 				C[o] += w * a[j];
 				cnt[o]++;
@@ -1364,36 +1086,36 @@ static void build_inverse(struct eng *e, u32 nlv)
 			/* half the bytes of scattered writes: position in lv */
 			u16 *restrict inv16 = (u16 *)inv;
 
-			if (tr && !c->p16) {
+			if (tr && !c->port16) {
 				u16 *restrict o = ws->obuf;
 
-				ob_translate(c->ob, len, e->obhi, c->s7, o);
+				ob_translate(c->ob, len, e->obhi, c->src_ob, o);
 				for (j = 0; j < len; j++)
 					inv16[cnt[o[j] / sizeof(v2d)]++] = (u16)k;
 			} else if (tr) {
 				const u16 *restrict nd = c->node;
-				const u8 *restrict p16 = c->p16;
+				const u8 *restrict port16 = c->port16;
 
 #pragma GCC unroll 4
 				for (j = 0; j < len; j++)
-					inv16[cnt[(u32)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16]++] = (u16)k;
+					inv16[cnt[(u32)tr[nd[j]] * R2C2_MAX_PORTS + port16[j] / 16]++] = (u16)k;
 			} else {
 				for (j = 0; j < len; j++)
 					inv16[cnt[lk[j]]++] = (u16)k;
 			}
-		} else if (tr && !c->p16) {
+		} else if (tr && !c->port16) {
 			u16 *restrict o = ws->obuf;
 
-			ob_translate(c->ob, len, e->obhi, c->s7, o);
+			ob_translate(c->ob, len, e->obhi, c->src_ob, o);
 			for (j = 0; j < len; j++)
 				inv[cnt[o[j] / sizeof(v2d)]++] = k;
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
-			const u8 *restrict p16 = c->p16;
+			const u8 *restrict port16 = c->port16;
 
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++)
-				inv[cnt[(u32)tr[nd[j]] * R2C2_MAX_PORTS + p16[j] / 16]++] = k;
+				inv[cnt[(u32)tr[nd[j]] * R2C2_MAX_PORTS + port16[j] / 16]++] = k;
 		} else {
 			for (j = 0; j < len; j++)
 				inv[cnt[lk[j]]++] = k;
@@ -1405,11 +1127,11 @@ static void build_inverse(struct eng *e, u32 nlv)
 static void build_groups(struct eng *e, u32 nlv, u32 ng)
 {
 	struct r2c2_ws *ws = e->ws;
-	double *restrict dG = ws->dG;
-	v2d *restrict CP = ws->CP;
+	double *restrict link_dc = ws->link_dc;
+	v2d *restrict link_cp = ws->link_cp;
 	u32 i, j, k, l;
 
-	memset(ws->gW, 0, ng * sizeof(*ws->gW));
+	memset(ws->grp_w, 0, ng * sizeof(*ws->grp_w));
 	memset(ws->gcnt, 0, ng * sizeof(*ws->gcnt));
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv = &e->fv[k];
@@ -1417,7 +1139,7 @@ static void build_groups(struct eng *e, u32 nlv, u32 ng)
 		if (cls_vec(e, &e->key[k], fv))
 			continue;
 		for (j = 0; j < 2; j++) {
-			ws->gW[fv->group[j]] += e->wk[k] * fv->scale[j];
+			ws->grp_w[fv->group[j]] += e->wk[k] * fv->scale[j];
 			ws->gcnt[fv->group[j]]++;
 		}
 	}
@@ -1433,14 +1155,14 @@ static void build_groups(struct eng *e, u32 nlv, u32 ng)
 			for (j = 0; j < 2; j++)
 				ws->gmem[ws->gfill[fv->group[j]]++] = k;
 	}
-	memset(dG, 0, e->nl * sizeof(*dG));
+	memset(link_dc, 0, e->nl * sizeof(*link_dc));
 	e->nact = 0;
 	for (i = 0; i < ng; i++)
 		if (ws->gcnt[i])
 			ws->gact[e->nact++] = i;
-	add_groups(e, ws->gW, e->nact, ws->gact, dG);
+	add_groups(e, ws->grp_w, e->nact, ws->gact, link_dc);
 	for (l = 0; l < e->nl; l++)
-		CP[l][0] += dG[l];
+		link_cp[l][0] += link_dc[l];
 }
 
 /*
@@ -1458,7 +1180,7 @@ static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	u32 k, l, m, ng, ndem = 0, di = 0, nsplit = 0;
 	double lambda = 0;
 
-	memset(ws->dG, 0, e->nl * sizeof(*ws->dG));
+	memset(ws->link_dc, 0, e->nl * sizeof(*ws->link_dc));
 	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
 	/* masks (and the per-thread tables below) only up to LMASK_MAXN */
 	e->rel = e->n <= R2C2_LMASK_MAXN ? r2c2_rtab_rel(e->rt) : NULL;
@@ -1497,7 +1219,7 @@ static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	e->syment = 0;
 	build_entries(e, nlv, &ndem, &nsplit);
 	for (l = 0; l < e->nl; l++)
-		ws->CP[l][0] = ws->dG[l];
+		ws->link_cp[l][0] = ws->link_dc[l];
 	e->symleft = e->syment;
 	e->late = false;
 	e->inv16 = nlv <= 0x10000;
@@ -1817,8 +1539,8 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		}
 	}
 	for (i = 0; i < nl; i++)
-		ws->CP[i][1] = t->cap[i] * (1 - headroom);
-	memset(ws->gdW, 0, 2 * t->n * sizeof(double));
+		ws->link_cp[i][1] = t->cap[i] * (1 - headroom);
+	memset(ws->grp_dw, 0, 2 * t->n * sizeof(double));
 	memset(ws->gdn, 0, 2 * t->n * sizeof(u32));
 	memset(ws->gdirty, 0, 2 * t->n);
 	e.rt = rt;
@@ -1860,263 +1582,5 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		split_classes(ws, f, (u32)nf, rate);
 out:
 	r2c2_ws_free(tmp);
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* Baseline: the paper's straightforward water-filling                */
-/* ------------------------------------------------------------------ */
-
-/**
- * r2c2_maxmin_baseline() - the straightforward algorithm
- * @t: topology
- * @f: flows
- * @nf: number of flows
- * @headroom: as r2c2_maxmin()
- * @rate: out
- *
- * Per-link weights straight from r2c2_link_weights_add(); then rounds
- * that recompute every link's residual capacity and unfrozen weight from
- * all flows, find the next bottleneck (link or demand) and freeze the
- * flows on it. O(rounds * N * path length), rounds <= N.
- *
- * Return: 0, -EINVAL, -EHOSTUNREACH or -ENOMEM.
- */
-int r2c2_maxmin_baseline(const struct r2c2_topo *t, const struct r2c2_flow *f,
-			 size_t nf, double headroom, double *rate)
-{
-	size_t nl = R2C2_NLINKS(t->n), i, j, l;
-	double *w = calloc(nl, sizeof(*w));
-	double *rem = calloc(nl, sizeof(*rem)), *C = calloc(nl, sizeof(*C));
-	u32 **lk = calloc(nf ? nf : 1, sizeof(*lk));
-	double **cf = calloc(nf ? nf : 1, sizeof(*cf));
-	u32 *len = calloc(nf ? nf : 1, sizeof(*len));
-	u8 *frozen = calloc(nf ? nf : 1, 1), *sat = calloc(nl, 1);
-	int ret = -ENOMEM, prio;
-
-	if (!w || !rem || !C || !lk || !cf || !len || !frozen || !sat)
-		goto out;
-	ret = -EINVAL;
-	if (!(headroom >= 0 && headroom < 1))
-		goto out;
-	for (i = 0; i < nf; i++) {
-		size_t c = 0;
-
-		if (f[i].src == f[i].dst || f[i].prio >= R2C2_PRIO_LEVELS ||
-		    !(f[i].weight > 0) || !(f[i].demand >= 0))
-			goto out;
-		memset(w, 0, nl * sizeof(*w));
-		ret = r2c2_link_weights_add(&t->paths, f[i].rproto, f[i].src,
-					    f[i].dst, 1.0, w);
-		if (ret)
-			goto out;
-		ret = -ENOMEM;
-		for (l = 0; l < nl; l++)
-			c += w[l] != 0;
-		lk[i] = malloc(c * sizeof(u32) + 1);
-		cf[i] = malloc(c * sizeof(double) + 1);
-		if (!lk[i] || !cf[i])
-			goto out;
-		for (l = 0; l < nl; l++)
-			if (w[l] != 0) {
-				lk[i][len[i]] = (u32)l;
-				cf[i][len[i]++] = w[l];
-			}
-	}
-	for (prio = 0; prio < R2C2_PRIO_LEVELS; prio++) {
-		size_t left = 0;
-
-		for (i = 0; i < nf; i++)
-			left += f[i].prio == prio;
-		while (left) {
-			double lam = INFINITY;
-			long dflow = -1;
-
-			/* residual capacity and unfrozen weight, from scratch */
-			for (l = 0; l < nl; l++) {
-				rem[l] = t->cap[l] * (1 - headroom);
-				C[l] = 0;
-			}
-			for (i = 0; i < nf; i++) {
-				bool active = f[i].prio == prio && !frozen[i];
-
-				if (f[i].prio > prio)
-					continue;
-				for (j = 0; j < len[i]; j++) {
-					if (active)
-						C[lk[i][j]] += f[i].weight * cf[i][j];
-					else
-						rem[lk[i][j]] -= rate[i] * cf[i][j];
-				}
-				if (active && f[i].demand > 0 &&
-				    f[i].demand / f[i].weight < lam) {
-					lam = f[i].demand / f[i].weight;
-					dflow = (long)i;
-				}
-			}
-			for (l = 0; l < nl; l++)
-				if (C[l] > 0 && fmax(0, rem[l] / C[l]) < lam) {
-					lam = fmax(0, rem[l] / C[l]);
-					dflow = -1;
-				}
-			if (dflow >= 0) {
-				rate[dflow] = f[dflow].demand;
-				frozen[dflow] = 1;
-				left--;
-				continue;
-			}
-			if (lam == INFINITY)
-				break;
-			for (l = 0; l < nl; l++)
-				sat[l] = C[l] > 0 &&
-					 fmax(0, rem[l] / C[l]) <= lam * (1 + TIE_EPS);
-			for (i = 0; i < nf; i++) {
-				if (f[i].prio != prio || frozen[i])
-					continue;
-				for (j = 0; j < len[i]; j++)
-					if (sat[lk[i][j]])
-						break;
-				if (j < len[i]) {
-					rate[i] = f[i].weight * lam;
-					frozen[i] = 1;
-					left--;
-				}
-			}
-		}
-	}
-	ret = 0;
-out:
-	if (lk)
-		for (i = 0; i < nf; i++) {
-			free(lk[i]);
-			free(cf[i]);
-		}
-	free(lk); free(cf); free(len); free(frozen); free(sat);
-	free(w); free(rem); free(C);
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* Loads and the max-min certificate                                   */
-/* ------------------------------------------------------------------ */
-
-int r2c2_link_loads(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
-		    size_t nf, const double *rate, double *load)
-{
-	size_t i;
-	int ret;
-
-	memset(load, 0, R2C2_NLINKS(r2c2_rtab_topo(rt)->n) * sizeof(*load));
-	for (i = 0; i < nf; i++) {
-		ret = r2c2_rtab_weights_add(rt, f[i].src, f[i].dst, f[i].rproto,
-					    rate[i], load);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/**
- * r2c2_maxmin_check() - verify an allocation is max-min fair
- * @rt: tables
- * @f: flows
- * @nf: number of flows
- * @headroom: as r2c2_maxmin()
- * @rate: the allocation
- * @tol: relative tolerance (1e-9 is plenty for double arithmetic)
- * @res: details
- *
- * Checks (1) no link above its usable capacity, (2) no flow above its
- * demand, (3) every flow below its demand has a bottleneck: a saturated
- * link it crosses where its rate / weight is maximal among the flows of
- * its priority crossing it. (1) and (3) together are the max-min
- * certificate: raising any flow would need lowering one that is no
- * richer, on a link of equal or higher priority.
- *
- * Return: 0 if all hold, -EDOM if not, -ENOMEM.
- */
-int r2c2_maxmin_check(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
-		      size_t nf, double headroom, const double *rate,
-		      double tol, struct r2c2_check *res)
-{
-	const struct r2c2_topo *t = r2c2_rtab_topo(rt);
-	size_t nl = R2C2_NLINKS(t->n), i, l;
-	double *load = calloc(nl, sizeof(*load));
-	double *mx = calloc(nl * R2C2_PRIO_LEVELS, sizeof(*mx));
-	double *w = calloc(nl, sizeof(*w)), maxcap = 0;
-	int ret = -ENOMEM, k;
-	u32 j;
-
-	res->max_over = -INFINITY;
-	res->bad_flow = -1;
-	res->why = NULL;
-	if (!load || !mx || !w)
-		goto out;
-	ret = r2c2_link_loads(rt, f, nf, rate, load);
-	if (ret)
-		goto out;
-	for (l = 0; l < nl; l++) {
-		double u = t->cap[l] * (1 - headroom);
-
-		maxcap = fmax(maxcap, t->cap[l]);
-		if (t->cap[l] > 0)
-			res->max_over = fmax(res->max_over, (load[l] - u) / u);
-	}
-	/* max normalised rate per link and priority */
-	for (i = 0; i < nf; i++) {
-		struct r2c2_fv fv;
-		double nr = rate[i] / f[i].weight;
-
-		r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
-		for (k = 0; k < fv.nv; k++)
-			for (j = 0; j < fv.v[k]->len; j++) {
-				l = r2c2_fv_link(fv.tr[k], fv.v[k]->link[j]);
-				double *m = &mx[l * R2C2_PRIO_LEVELS + f[i].prio];
-
-				*m = fmax(*m, nr);
-			}
-	}
-	ret = -EDOM;
-	if (res->max_over > tol) {
-		res->why = "link above usable capacity";
-		goto out;
-	}
-	for (i = 0; i < nf; i++) {
-		struct r2c2_fv fv;
-		double nr = rate[i] / f[i].weight;
-		bool ok = false;
-
-		if (!(rate[i] >= 0) || (f[i].demand > 0 &&
-					rate[i] > f[i].demand * (1 + tol))) {
-			res->bad_flow = (long)i;
-			res->why = "rate negative or above demand";
-			goto out;
-		}
-		if (f[i].demand > 0 && rate[i] >= f[i].demand * (1 - tol))
-			continue;
-		r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
-		for (k = 0; k < fv.nv && !ok; k++)
-			for (j = 0; j < fv.v[k]->len; j++) {
-				double u;
-
-				l = r2c2_fv_link(fv.tr[k], fv.v[k]->link[j]);
-				u = t->cap[l] * (1 - headroom);
-				if (load[l] >= u - tol * fmax(u, 1e-300) &&
-				    nr >= mx[l * R2C2_PRIO_LEVELS + f[i].prio] * (1 - tol)) {
-					ok = true;
-					break;
-				}
-			}
-		if (!ok) {
-			res->bad_flow = (long)i;
-			res->why = "flow below demand without a bottleneck link";
-			goto out;
-		}
-	}
-	ret = 0;
-out:
-	free(load);
-	free(mx);
-	free(w);
 	return ret;
 }

@@ -1084,12 +1084,12 @@ bool r2c2_rtab_prepared(const struct r2c2_rtab *rt, u16 src, u16 dst,
 }
 
 void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
-			const u16 **node, const u8 **p16, const u32 **start)
+			const u16 **node, const u8 **port16, const u32 **start)
 {
 	bool ok = rt->sym && rproto < __R2C2_RP_MAX;
 
 	*node = ok ? rt->onode[rproto] : NULL;
-	*p16 = ok ? rt->oport[rproto] : NULL;
+	*port16 = ok ? rt->oport[rproto] : NULL;
 	*start = ok ? rt->ostart[rproto] : NULL;
 }
 

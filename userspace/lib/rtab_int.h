@@ -8,6 +8,12 @@
 #include "r2c2_alloc.h"
 
 /*
+ * relative slack when grouping links that saturate "together" (the
+ * engine, maxmin.c, and its reference, maxmin_ref.c)
+ */
+#define TIE_EPS		1e-12
+
+/*
  * A flow's per-link weights are the sum of nv parts; part i is vector
  * v[i] scaled by scale[i], whose link l means absolute link
  *	tr[i] ? tr[i][l >> 3] * 8 + (l & 7) : l
@@ -35,12 +41,12 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 /*
  * Torus: the entries of every offset vector under rproto (the v[0] of
  * the pairs that are not split) again, as relative node and 16 * port;
- * offset r's entry j is node[start[r] + j], p16[start[r] + j], at byte
- * tr[node] * 128 + p16 of an array of 16-byte per-link records. NULLs on
+ * offset r's entry j is node[start[r] + j], port16[start[r] + j], at byte
+ * tr[node] * 128 + port16 of an array of 16-byte per-link records. NULLs on
  * other graphs and for split VLB.
  */
 void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
-			const u16 **node, const u8 **p16, const u32 **start);
+			const u16 **node, const u8 **port16, const u32 **start);
 /*
  * Torus of at most 512 nodes whose radices are powers of two (else NULL):
  * the same entries as byte offsets node * 128 + 16 * port, and their
