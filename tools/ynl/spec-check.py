@@ -260,6 +260,52 @@ for a in top["attributes"]:
 for c in kpol:
     err("%s: in the kernel policy, not in the spec's %s set" % (c, top["name"]))
 
+# The policy r2c2ctl and r2c2d parse the kernel's messages with
+# (userspace/lib/genl.c): every attribute of the set, typed as the spec
+# types it; a binary's exact-len or max-len and a string's max-len (plus
+# its NUL) are its length bounds. Values ranges are the kernel's to check.
+upol_file = "userspace/lib/genl.c"
+genl_c = read(upol_file)
+m = re.search(r"struct nla_policy r2c2_genl_policy\[R2C2_A_MAX \+ 1\] = \{(.*?)\n\};",
+              genl_c, re.S)
+upol = {}
+if not m:
+    err("%s: r2c2_genl_policy[R2C2_A_MAX + 1] not found" % upol_file)
+else:
+    for attr, rhs in re.findall(r"\[(R2C2_A_\w+)\]\s*=\s*([^,\n]+(?:\([^)]*\))?),", m.group(1)):
+        upol[attr] = rhs.strip()
+ukind = {"U8": "u8", "U16": "u16", "U32": "u32", "U64": "u64", "NEST": "nest",
+         "BINARY": "binary", "IFNAME": "string"}
+for a in top["attributes"]:
+    if a["type"] in ("unused", "pad"):
+        continue
+    c = cname(top["name-prefix"], a["name"])
+    rhs = upol.pop(c, None)
+    if rhs is None:
+        err("%s: not in %s's policy" % (c, upol_file))
+        continue
+    checks = a.get("checks", {})
+    x = re.fullmatch(r"(EXACT|MAXLEN)\((.+)\)", rhs)
+    kind = "binary" if x else ukind.get(rhs)
+    if kind is None:
+        err("%s: %s: policy form not understood: %s" % (upol_file, c, rhs))
+        continue
+    if kind != a["type"]:
+        err("%s: spec type %s, %s's policy %s" % (c, a["type"], upol_file, rhs))
+        continue
+    if kind == "binary":
+        want = ("EXACT", checks["exact-len"]) if "exact-len" in checks else \
+            ("MAXLEN", checks["max-len"]) if "max-len" in checks else None
+        have = (x.group(1), x.group(2)) if x else None
+        if (want is None) != (have is None) or (want and want[0] != have[0]):
+            err("%s: spec checks %s, %s's policy %s" % (c, checks or "none", upol_file, rhs))
+        elif want:
+            probes.append(("%s: %s's %s" % (c, upol_file, rhs), have[1], want[1]))
+    elif kind == "string" and checks.get("max-len") != 15:
+        err("%s: spec max-len %s, %s's policy IFNAME (15)" % (c, checks.get("max-len"), upol_file))
+for c in upol:
+    err("%s: in %s's policy, not in the spec's %s set" % (c, upol_file, top["name"]))
+
 # Family, operations and multicast groups of kmod/netlink.c.
 fam = re.search(r"struct genl_family r2c2_genl_family __ro_after_init = \{(.*?)\n\};",
                 netlink_c, re.S)
@@ -372,8 +418,9 @@ nattr = sum(len(s["attributes"]) for s in spec["attribute-sets"] if "subset-of" 
 if errors:
     print("spec-check: %d difference(s) between %s and the kernel" % (len(errors), spec_path))
     sys.exit(1)
-print("spec-check: %s matches the %s schema and the kernel: %d attributes in %d sets, "
-      "%d policy entries, %d operations, %d multicast group(s), %d values compared"
+print("spec-check: %s matches the %s schema, the kernel and userspace's policy: "
+      "%d attributes in %d sets, %d policy entries, %d operations, %d multicast group(s), "
+      "%d values compared"
       % (os.path.relpath(spec_path, repo), proto, nattr,
          sum(1 for s in spec["attribute-sets"] if "subset-of" not in s),
          npol,

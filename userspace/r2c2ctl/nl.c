@@ -6,7 +6,8 @@
  * zero or more messages of the family, then an ACK, an error or (dumps)
  * NLMSG_DONE; errors carry the kernel's extack message, which is what the
  * user sees. Event listening uses a non-blocking socket without sequence
- * checks, polled with a deadline.
+ * checks, polled with a deadline. The attribute policy, parsing, extack
+ * and family resolution are libr2c2's (r2c2_genl.h), shared with r2c2d.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 #include "json.h"
 #include "nl.h"
 #include "r2c2ctl.h"
+#include "r2c2_genl.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -38,82 +40,6 @@ static const char *family_name = R2C2_GENL_NAME;
 static FILE *replay_in;		/* R2C2CTL_REPLAY */
 static FILE *sent_out;		/* R2C2CTL_SENT */
 static bool replay_eof;
-
-/*
- * One policy for the whole family: nests reuse the top-level attribute
- * space (<linux/r2c2.h>). Attributes above R2C2_A_MAX, from a newer
- * kernel, are ignored by nla_parse().
- */
-static struct nla_policy r2c2_policy[R2C2_A_MAX + 1] = {
-	[R2C2_A_NODE_ADDR]	= { .type = NLA_U16 },
-	[R2C2_A_IFNAME]		= { .type = NLA_STRING },
-	[R2C2_A_IFINDEX]	= { .type = NLA_U32 },
-	[R2C2_A_PORT]		= { .type = NLA_U8 },
-	[R2C2_A_PORT_IFNAME]	= { .type = NLA_STRING },
-	[R2C2_A_PORT_STATE]	= { .type = NLA_U8 },
-	[R2C2_A_NBR_ADDR]	= { .type = NLA_U16 },
-	[R2C2_A_NBR_PORT]	= { .type = NLA_U8 },
-	[R2C2_A_NBR_MAC]	= { .type = NLA_UNSPEC, .minlen = 6 },
-	[R2C2_A_HELLO_MS]	= { .type = NLA_U32 },
-	[R2C2_A_TREES]		= { .type = NLA_U8 },
-	[R2C2_A_RPROTO]		= { .type = NLA_U8 },
-	[R2C2_A_TOPO_DIMS]	= { .type = NLA_NESTED },
-	[R2C2_A_TOPO_DIM]	= { .type = NLA_U8 },
-	[R2C2_A_NODES]		= { .type = NLA_U32 },
-	[R2C2_A_LINKS]		= { .type = NLA_U32 },
-	[R2C2_A_TOPO_OK]	= { .type = NLA_U8 },
-	[R2C2_A_TABLES_GEN]	= { .type = NLA_U32 },
-	[R2C2_A_STATS]		= { .type = NLA_NESTED },
-	[R2C2_A_TOPO_NODE]	= { .type = NLA_NESTED },
-	[R2C2_A_TOPO_LINK]	= { .type = NLA_NESTED },
-	[R2C2_A_TREE_SRC]	= { .type = NLA_U16 },
-	[R2C2_A_TREE_ID]	= { .type = NLA_U8 },
-	[R2C2_A_TREE_PORTS]	= { .type = NLA_U8 },
-	[R2C2_A_TREE_PARENT]	= { .type = NLA_U8 },
-	[R2C2_A_DST]		= { .type = NLA_U16 },
-	[R2C2_A_ROUTE]		= { .type = NLA_UNSPEC,
-				    .maxlen = R2C2_MAX_HOPS },
-	[R2C2_A_FLOW_ID]	= { .type = NLA_U32 },
-	[R2C2_A_FLOW_SRC]	= { .type = NLA_U16 },
-	[R2C2_A_WEIGHT]		= { .type = NLA_U8 },
-	[R2C2_A_PRIO]		= { .type = NLA_U8 },
-	[R2C2_A_DEMAND_KBPS]	= { .type = NLA_U32 },
-	[R2C2_A_FLOW_EVT]	= { .type = NLA_U8 },
-	[R2C2_A_PACKETS]	= { .type = NLA_U64 },
-	[R2C2_A_BYTES]		= { .type = NLA_U64 },
-	[R2C2_A_SEQ]		= { .type = NLA_U32 },
-	[R2C2_A_AGE_MS]		= { .type = NLA_U32 },
-	[R2C2_A_ROUTES]		= { .type = NLA_NESTED },
-	[R2C2_A_ROUTE_ENT]	= { .type = NLA_NESTED },
-	[R2C2_A_ETHERTYPE]	= { .type = NLA_U16 },
-	[R2C2_A_COUNT]		= { .type = NLA_U32 },
-	[R2C2_A_LINK_COUNTS]	= { .type = NLA_UNSPEC },
-	[R2C2_A_RATE]		= { .type = NLA_U64 },
-	[R2C2_A_RATES]		= { .type = NLA_NESTED },
-	[R2C2_A_RATE_ENT]	= { .type = NLA_NESTED },
-	[R2C2_A_QLEN]		= { .type = NLA_U32 },
-	[R2C2_A_BACKLOG]	= { .type = NLA_U32 },
-	[R2C2_A_DROPS]		= { .type = NLA_U64 },
-	[R2C2_A_RATE_STATE]	= { .type = NLA_U8 },
-	[R2C2_A_SPORT]		= { .type = NLA_U16 },
-	[R2C2_A_DPORT]		= { .type = NLA_U16 },
-	[R2C2_A_LEASE_MS]	= { .type = NLA_U32 },
-	[R2C2_A_RESEQ]		= { .type = NLA_U8 },
-	[R2C2_A_RESEQ_TIMEOUT_US] = { .type = NLA_U32 },
-	[R2C2_A_RESEQ_FLOW_LIMIT] = { .type = NLA_U32 },
-	[R2C2_A_RESEQ_LIMIT]	= { .type = NLA_U32 },
-	[R2C2_A_RESEQ_HELD]	= { .type = NLA_U32 },
-	[R2C2_A_RESEQ_MAX_DEPTH] = { .type = NLA_U32 },
-	[R2C2_A_RESEQ_FLOWS]	= { .type = NLA_U32 },
-	[R2C2_A_RESEQ_TIMEOUT_EFF_US] = { .type = NLA_U32 },
-	[R2C2_A_RESEQ_HIST]	= { .type = NLA_UNSPEC },
-	[R2C2_A_CLASS_ID]	= { .type = NLA_U8 },
-	[R2C2_A_DSCP]		= { .type = NLA_U8 },
-	[R2C2_A_SKB_PRIO]	= { .type = NLA_U32 },
-	[R2C2_A_SPORT_MAX]	= { .type = NLA_U16 },
-	[R2C2_A_DPORT_MAX]	= { .type = NLA_U16 },
-	[R2C2_A_CLASS_FLOWS]	= { .type = NLA_U64 },
-};
 
 /* what the user typed, for messages about a failed command */
 static const char *const cmd_names[__R2C2_CMD_MAX] = {
@@ -233,6 +159,7 @@ int ctl_nl_open(void)
 {
 	const char *env;
 	int one = 1, err;
+	char msg[256];
 
 	if (sk || opts.check)
 		return R2C2CTL_EXIT_OK;
@@ -261,17 +188,9 @@ int ctl_nl_open(void)
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK,
 		   &one, sizeof(one));
 
-	family_id = genl_ctrl_resolve(sk, family_name);
-	if (family_id == -NLE_OBJ_NOTFOUND) {
-		fprintf(stderr,
-			"r2c2ctl: the r2c2 kernel module is not loaded (generic netlink family \"%s\" not found); try: modprobe r2c2\n",
-			family_name);
-		return R2C2CTL_EXIT_ERR;
-	}
+	family_id = r2c2_genl_family(sk, family_name, msg, sizeof(msg));
 	if (family_id < 0) {
-		fprintf(stderr,
-			"r2c2ctl: cannot resolve generic netlink family \"%s\": %s\n",
-			family_name, nl_geterror(family_id));
+		fprintf(stderr, "r2c2ctl: %s\n", msg);
 		return R2C2CTL_EXIT_ERR;
 	}
 	return R2C2CTL_EXIT_OK;
@@ -317,30 +236,25 @@ int ctl_nl_put_failed(void)
 
 int ctl_nl_parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
 {
-	struct nlmsghdr *h = nlmsg_hdr(msg);
-	int err;
+	int err = r2c2_genl_parse(msg, tb, cmd);
 
-	if (!genlmsg_valid_hdr(h, 0)) {
+	if (err == -NLE_MSG_TOOSHORT) {
 		fputs("r2c2ctl: malformed message from the kernel: short generic netlink header\n",
 		      stderr);
 		return -1;
 	}
-	err = genlmsg_parse(h, 0, tb, R2C2_A_MAX, r2c2_policy);
 	if (err < 0) {
 		fprintf(stderr,
 			"r2c2ctl: malformed message from the kernel: %s\n",
 			nl_geterror(err));
 		return -1;
 	}
-	if (cmd)
-		*cmd = ((struct genlmsghdr *)nlmsg_data(h))->cmd;
 	return 0;
 }
 
 int ctl_nl_parse_nested(struct nlattr **tb, const struct nlattr *nest)
 {
-	int err = nla_parse_nested(tb, R2C2_A_MAX, (struct nlattr *)nest,
-				   r2c2_policy);
+	int err = r2c2_genl_parse_nested(tb, nest);
 
 	if (err < 0) {
 		fprintf(stderr,
@@ -375,33 +289,18 @@ static const char *cmd_name(uint8_t cmd)
  * Extended ack TLVs of an error or ack message @h whose first @skip
  * payload bytes are struct nlmsgerr (or the int of NLMSG_DONE).
  */
-static void report(const struct talk *t, const struct nlmsghdr *h,
-		   int error, size_t skip)
+static void report(const struct talk *t, struct nlmsghdr *h, int error,
+		   size_t skip)
 {
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
-	const struct nlmsgerr *e = NLMSG_DATA(h);
-	const char *msg = NULL;
-	size_t off = NLMSG_HDRLEN + skip;
+	struct r2c2_genl_extack x;
+	const char *msg;
 	char miss[48] = "";
 
-	if (h->nlmsg_type == NLMSG_ERROR && !(h->nlmsg_flags & NLM_F_CAPPED) &&
-	    e->msg.nlmsg_len > NLMSG_HDRLEN)
-		off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
-	if ((h->nlmsg_flags & NLM_F_ACK_TLVS) && h->nlmsg_len > off) {
-		nla_parse(tb, NLMSGERR_ATTR_MAX,
-			  (struct nlattr *)((char *)h + off),
-			  (int)(h->nlmsg_len - off), NULL);
-		if (tb[NLMSGERR_ATTR_MSG] && nla_len(tb[NLMSGERR_ATTR_MSG]) > 0) {
-			char *s = nla_data(tb[NLMSGERR_ATTR_MSG]);
-
-			s[nla_len(tb[NLMSGERR_ATTR_MSG]) - 1] = '\0';
-			msg = s;
-		}
-		if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
-		    nla_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= 4)
-			snprintf(miss, sizeof(miss), " (missing attribute %u)",
-				 nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]));
-	}
+	r2c2_genl_extack(h, skip, &x);
+	msg = x.msg;
+	if (x.miss_type >= 0)
+		snprintf(miss, sizeof(miss), " (missing attribute %ld)",
+			 x.miss_type);
 	if (!error) {
 		if (msg)
 			fprintf(stderr, "r2c2ctl: %s: warning: %s\n",
@@ -439,26 +338,14 @@ static int on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/*
- * The errno of a kernel's error code @e (-errno; an ACK is 0): one no
- * kernel sends (beyond MAX_ERRNO, 4095, or INT_MIN, which has no
- * negation) is a protocol error.
- */
-static int kernel_errno(int e)
-{
-	if (e < -4095 || e > 4095)
-		return EPROTO;
-	return e < 0 ? -e : e;
-}
-
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 {
 	struct talk *t = arg;
-	const struct nlmsghdr *h = (const struct nlmsghdr *)err - 1;
+	struct nlmsghdr *h = (struct nlmsghdr *)err - 1;
 
 	(void)nla;
 	t->done = true;
-	t->error = kernel_errno(err->error);
+	t->error = r2c2_genl_errno(err->error);
 	report(t, h, t->error, sizeof(*err));
 	return NL_STOP;
 }
@@ -475,7 +362,7 @@ static int on_ack(struct nl_msg *msg, void *arg)
 static int on_finish(struct nl_msg *msg, void *arg)
 {
 	struct talk *t = arg;
-	const struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct nlmsghdr *h = nlmsg_hdr(msg);
 	int err = 0;
 
 	t->done = true;
@@ -483,7 +370,7 @@ static int on_finish(struct nl_msg *msg, void *arg)
 	if (nlmsg_datalen(h) >= (int)sizeof(int))
 		memcpy(&err, nlmsg_data(h), sizeof(err));
 	if (err < 0) {
-		t->error = kernel_errno(err);
+		t->error = r2c2_genl_errno(err);
 		report(t, h, t->error, sizeof(int));
 	}
 	return NL_STOP;
@@ -521,7 +408,7 @@ int ctl_nl_talk(struct nl_msg *msg, ctl_msg_cb cb, void *arg)
 
 	if (opts.check) {	/* built, and every attribute of its type */
 		err = genlmsg_validate(nlmsg_hdr(msg), 0, R2C2_A_MAX,
-				       r2c2_policy);
+				       r2c2_genl_policy);
 		nlmsg_free(msg);
 		if (err < 0) {
 			fprintf(stderr, "r2c2ctl: %s: malformed request: %s\n",
@@ -576,15 +463,15 @@ static long long now_ms(void)
 
 static int subscribe(void)
 {
+	char msg[256];
 	int grp, err;
 
 	if (replay_in)
 		return R2C2CTL_EXIT_OK;
-	grp = genl_ctrl_resolve_grp(sk, family_name, R2C2_GENL_MCGRP_EVENTS);
+	grp = r2c2_genl_group(sk, family_name, R2C2_GENL_MCGRP_EVENTS, msg,
+			      sizeof(msg));
 	if (grp < 0) {
-		fprintf(stderr,
-			"r2c2ctl: generic netlink family \"%s\" has no multicast group \"%s\": %s\n",
-			family_name, R2C2_GENL_MCGRP_EVENTS, nl_geterror(grp));
+		fprintf(stderr, "r2c2ctl: %s\n", msg);
 		return R2C2CTL_EXIT_ERR;
 	}
 	err = nl_socket_add_membership(sk, grp);

@@ -9,7 +9,8 @@
  * the caller is told so and resynchronises from dumps and the rack's
  * refreshes.
  * Requests and dumps use a second, blocking socket, so an event can never
- * be mistaken for a reply.
+ * be mistaken for a reply. The attribute policy, parsing and family and
+ * group resolution are libr2c2's (r2c2_genl.h), shared with r2c2ctl.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -26,52 +27,12 @@
 #include <netlink/genl/ctrl.h>
 
 #include "dnl.h"
-
-static struct nla_policy pol[R2C2_A_MAX + 1] = {
-	[R2C2_A_NODE_ADDR]	= { .type = NLA_U16 },
-	[R2C2_A_RPROTO]		= { .type = NLA_U8 },
-	[R2C2_A_TOPO_DIMS]	= { .type = NLA_NESTED },
-	[R2C2_A_TOPO_NODE]	= { .type = NLA_NESTED },
-	[R2C2_A_TOPO_LINK]	= { .type = NLA_NESTED },
-	[R2C2_A_PORT]		= { .type = NLA_U8 },
-	[R2C2_A_NBR_ADDR]	= { .type = NLA_U16 },
-	[R2C2_A_DST]		= { .type = NLA_U16 },
-	[R2C2_A_FLOW_ID]	= { .type = NLA_U32 },
-	[R2C2_A_FLOW_SRC]	= { .type = NLA_U16 },
-	[R2C2_A_WEIGHT]		= { .type = NLA_U8 },
-	[R2C2_A_PRIO]		= { .type = NLA_U8 },
-	[R2C2_A_DEMAND_KBPS]	= { .type = NLA_U32 },
-	[R2C2_A_FLOW_EVT]	= { .type = NLA_U8 },
-	[R2C2_A_BYTES]		= { .type = NLA_U64 },
-	[R2C2_A_RATE]		= { .type = NLA_U64 },
-	[R2C2_A_BACKLOG]	= { .type = NLA_U32 },
-	[R2C2_A_RATE_STATE]	= { .type = NLA_U8 },
-	[R2C2_A_ROUTES]		= { .type = NLA_NESTED },
-	[R2C2_A_ROUTE_ENT]	= { .type = NLA_NESTED },
-	[R2C2_A_NODES]		= { .type = NLA_U32 },
-	[R2C2_A_LINKS]		= { .type = NLA_U32 },
-	[R2C2_A_TABLES_GEN]	= { .type = NLA_U32 },
-};
+#include "r2c2_genl.h"
 
 /* nlctrl's notify messages: the family name, a NUL-terminated string */
 static struct nla_policy ctrl_pol[CTRL_ATTR_MAX + 1] = {
 	[CTRL_ATTR_FAMILY_NAME]	= { .type = NLA_STRING },
 };
-
-/*
- * The genl header is read only when the message has room for it (libnl
- * hands over exactly nlmsg_len bytes, and genlmsg_parse() checks the
- * length only after the command was read)
- */
-static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
-{
-	struct nlmsghdr *h = nlmsg_hdr(msg);
-
-	if (!genlmsg_valid_hdr(h, 0))
-		return -NLE_MSG_TOOSHORT;
-	*cmd = genlmsg_hdr(h)->cmd;
-	return genlmsg_parse(h, 0, tb, R2C2_A_MAX, pol);
-}
 
 int dnl_rcvbuf(int fd, int want, bool *forced)
 {
@@ -109,22 +70,13 @@ int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 	/* a reply that never comes must not stop the loop for good */
 	setsockopt(nl_socket_get_fd(d->cmd), SOL_SOCKET, SO_RCVTIMEO, &tmo,
 		   sizeof(tmo));
-	d->family = genl_ctrl_resolve(d->cmd, R2C2_GENL_NAME);
-	if (d->family < 0) {
-		snprintf(err, errlen,
-			 d->family == -NLE_OBJ_NOTFOUND ?
-			 "the r2c2 kernel module is not loaded (generic netlink family \"r2c2\" not found); try: modprobe r2c2" :
-			 "cannot resolve the r2c2 family: %s",
-			 nl_geterror(d->family));
+	d->family = r2c2_genl_family(d->cmd, R2C2_GENL_NAME, err, errlen);
+	if (d->family < 0)
 		goto fail;
-	}
-	grp = genl_ctrl_resolve_grp(d->cmd, R2C2_GENL_NAME,
-				    R2C2_GENL_MCGRP_EVENTS);
-	if (grp < 0) {
-		snprintf(err, errlen, "no \"events\" group: %s",
-			 nl_geterror(grp));
+	grp = r2c2_genl_group(d->cmd, R2C2_GENL_NAME, R2C2_GENL_MCGRP_EVENTS,
+			      err, errlen);
+	if (grp < 0)
 		goto fail;
-	}
 	nl_socket_disable_seq_check(d->ev);
 	/* not nl_socket_set_buffer_size(): SO_RCVBUF stops at rmem_max */
 	r = dnl_rcvbuf(nl_socket_get_fd(d->ev), DNL_EV_RCVBUF,
@@ -146,10 +98,11 @@ int dnl_open(struct dnl *d, uint32_t ifindex, char *err, size_t errlen)
 		goto fail;
 	}
 	/* family (un)registrations: the module going away */
-	grp = genl_ctrl_resolve_grp(d->cmd, "nlctrl", "notify");
-	if (grp < 0 || nl_socket_add_membership(d->ev, grp) < 0) {
-		snprintf(err, errlen, "cannot subscribe to nlctrl's notify group: %s",
-			 grp < 0 ? nl_geterror(grp) : "refused");
+	grp = r2c2_genl_group(d->cmd, "nlctrl", "notify", err, errlen);
+	if (grp < 0)
+		goto fail;
+	if (nl_socket_add_membership(d->ev, grp) < 0) {
+		snprintf(err, errlen, "cannot subscribe to nlctrl's notify group");
 		goto fail;
 	}
 	return 0;
@@ -203,7 +156,7 @@ static void routes_ev(struct dnl *d, struct nlattr **tb)
 		return;
 	nla_for_each_nested(a, tb[R2C2_A_ROUTES], rem) {
 		if (n == R2C2_ROUTES_MAX || nla_type(a) != R2C2_A_ROUTE_ENT ||
-		    nla_parse_nested(etb, R2C2_A_MAX, a, pol) ||
+		    r2c2_genl_parse_nested(etb, a) ||
 		    !etb[R2C2_A_FLOW_SRC] || !etb[R2C2_A_FLOW_ID] ||
 		    !etb[R2C2_A_RPROTO])
 			continue;
@@ -245,7 +198,7 @@ static int ev_cb(struct nl_msg *msg, void *arg)
 	if (type != c->d->family)
 		return NL_OK;
 	c->d->ev_msgs++;
-	if (parse(msg, tb, &cmd))
+	if (r2c2_genl_parse(msg, tb, &cmd))
 		return NL_OK;
 	if (cmd == R2C2_CMD_ROUTES_EVENT)
 		routes_ev(c->d, tb);
@@ -446,7 +399,7 @@ static int node_cb(struct nl_msg *msg, void *arg)
 	uint8_t cmd;
 	int rem;
 
-	if (parse(msg, tb, &cmd) || !tb[R2C2_A_NODE_ADDR])
+	if (r2c2_genl_parse(msg, tb, &cmd) || !tb[R2C2_A_NODE_ADDR])
 		return NL_SKIP;
 	n->addr = nla_get_u16(tb[R2C2_A_NODE_ADDR]);
 	if (tb[R2C2_A_RPROTO])
@@ -489,7 +442,7 @@ static int qflow_cb(struct nl_msg *msg, void *arg)
 	struct dnl_qflow q = { 0 };
 	uint8_t cmd;
 
-	if (parse(msg, tb, &cmd) || !tb[R2C2_A_FLOW_ID])
+	if (r2c2_genl_parse(msg, tb, &cmd) || !tb[R2C2_A_FLOW_ID])
 		return NL_SKIP;
 	q.id = nla_get_u32(tb[R2C2_A_FLOW_ID]);
 	q.dst = tb[R2C2_A_DST] ? nla_get_u16(tb[R2C2_A_DST]) : R2C2_ADDR_NONE;
@@ -610,8 +563,8 @@ static int topo_cb(struct nl_msg *msg, void *arg)
 	uint8_t cmd;
 	int rem;
 
-	if (parse(msg, tb, &cmd) || !tb[R2C2_A_TOPO_NODE] ||
-	    nla_parse_nested(ntb, R2C2_A_MAX, tb[R2C2_A_TOPO_NODE], pol) ||
+	if (r2c2_genl_parse(msg, tb, &cmd) || !tb[R2C2_A_TOPO_NODE] ||
+	    r2c2_genl_parse_nested(ntb, tb[R2C2_A_TOPO_NODE]) ||
 	    !ntb[R2C2_A_NODE_ADDR])
 		return NL_SKIP;
 	addr = nla_get_u16(ntb[R2C2_A_NODE_ADDR]);
@@ -622,7 +575,7 @@ static int topo_cb(struct nl_msg *msg, void *arg)
 		c->n = addr + 1u;
 	nla_for_each_nested(a, tb[R2C2_A_TOPO_NODE], rem) {
 		if (nla_type(a) != R2C2_A_TOPO_LINK ||
-		    nla_parse_nested(ltb, R2C2_A_MAX, a, pol) ||
+		    r2c2_genl_parse_nested(ltb, a) ||
 		    !ltb[R2C2_A_PORT] || !ltb[R2C2_A_NBR_ADDR])
 			continue;
 		if (nla_get_u8(ltb[R2C2_A_PORT]) < R2C2_MAX_PORTS)

@@ -200,6 +200,12 @@ SCENARIOS = {
         ifname=b'a"b\\c\x01\x7f\xff\xe2\x82\xac')), ACK],
     "node_malformed": lambda: [genl("NODE_GET", attr(a("NODE_ADDR"), b"\5")),
                                ACK],
+    "keys": lambda: [genl("KEY_GET", u8(a("KEY_ID"), 2), u32(a("KEY_OVERLAP_MS"), 6000),
+                          u8(a("KEY_PREV_ID"), 1), u32(a("KEY_PREV_MS"), 4500)), ACK],
+    # a u32 of one byte, followed by another attribute
+    "keys_malformed": lambda: [genl("KEY_GET", u8(a("KEY_ID"), 2),
+                                    attr(a("KEY_OVERLAP_MS"), b"\x07"),
+                                    u8(a("KEY_PREV_ID"), 1)), ACK],
     "ports": lambda: [port(0, "p0", "R2C2_PS_NBR", (1, 1)),
                       port(1, "p1", "R2C2_PS_DOWN"),
                       port(2, "p2", "R2C2_PS_UP", stats=False),

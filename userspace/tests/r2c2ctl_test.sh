@@ -343,6 +343,18 @@ if [ "$rc" -eq 1 ] && grep -q 'malformed' "$T/err"; then
 else
 	fail "malformed attribute: exit 1"
 fi
+replay keys key show
+expect_out "key show" "key id 2 overlap 6000ms prev id 1 for 4500ms"
+replay keys -j key show
+json_check "key show -j" 'd == {"set": True, "id": 2, "overlap_ms": 6000, "prev_id": 1, "prev_ms": 4500}'
+# every attribute is checked against its type (userspace/lib/genl.c), the
+# key's too: a u32 of one byte is refused, not read past
+replay keys_malformed key show
+if [ "$rc" -eq 1 ] && grep -q 'malformed' "$T/err"; then
+	pass "key show, a u32 of one byte: malformed, exit 1"
+else
+	fail "key show, a u32 of one byte: malformed, exit 1 (rc $rc, out: $(cat "$T/out"))"
+fi
 
 replay ports port show
 expect_out "port show" "port 0 dev p0 state neighbour node 1 port 1 mac 02:52:32:43:00:01 age 120ms

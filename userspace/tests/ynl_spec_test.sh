@@ -6,7 +6,8 @@
 # between the two (a policy range, a new attribute, a command's flags,
 # an attribute's type, enum values) is caught. The rt_link and tc
 # fragments (rt_link-r2c2.yaml, tc-r2c2.yaml) likewise, against the UAPI
-# header (tools/ynl/spec-merge.py --check).
+# header (tools/ynl/spec-merge.py --check). The policy r2c2ctl and r2c2d
+# parse with (userspace/lib/genl.c) likewise.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
@@ -46,8 +47,10 @@ drift()
 {
 	local name=$1 file=$2 expr=$3 msg=$4 d=$T/repo
 	rm -rf "$d"
-	mkdir -p "$d/include/uapi/linux" "$d/kmod" "$d/Documentation/netlink/specs"
+	mkdir -p "$d/include/uapi/linux" "$d/kmod" "$d/Documentation/netlink/specs" \
+		"$d/userspace/lib"
 	cp include/uapi/linux/r2c2.h "$d/include/uapi/linux/"
+	cp userspace/lib/genl.c "$d/userspace/lib/"
 	cp kmod/policy.c kmod/netlink.c kmod/r2c2.h kmod/reseq.h "$d/kmod/"
 	cp Documentation/netlink/specs/r2c2.yaml "$d/Documentation/netlink/specs/"
 	sed -i "$expr" "$d/$file"
@@ -90,6 +93,18 @@ drift "the multicast group's flags" kmod/netlink.c \
 drift "an attribute's type in the spec" Documentation/netlink/specs/r2c2.yaml \
 	'/^        name: dst$/{n;s/type: u16/type: u32/}' \
 	"R2C2_A_DST: spec type u32, the uapi kernel-doc says u16"
+drift "userspace's policy: an attribute left out" userspace/lib/genl.c \
+	'/^\t\[R2C2_A_KEY_PREV_MS\]/d' \
+	"R2C2_A_KEY_PREV_MS: not in userspace/lib/genl.c's policy"
+drift "userspace's policy: a type" userspace/lib/genl.c \
+	's/^\(\t\[R2C2_A_RATE\]\t*= \)U64,/\1U32,/' \
+	"R2C2_A_RATE: spec type u64, userspace/lib/genl.c's policy U32"
+drift "userspace's policy: a length" userspace/lib/genl.c \
+	's/EXACT(R2C2_AUTH_KEY_LEN)/EXACT(R2C2_AUTH_KEY_LEN + 1)/' \
+	"R2C2_A_KEY: userspace/lib/genl.c's EXACT(R2C2_AUTH_KEY_LEN + 1): kernel 17, spec 16"
+drift "userspace's policy: no length" userspace/lib/genl.c \
+	's/MAXLEN(R2C2_MAX_HOPS)/BINARY/' \
+	"R2C2_A_ROUTE: spec checks {'max-len': 42}, userspace/lib/genl.c's policy BINARY"
 drift "a spec the schema refuses" Documentation/netlink/specs/r2c2.yaml \
 	's/^      flags: \[ uns-admin-perm \]$/      flags: [ root-only ]/' \
 	"schema genetlink-legacy:"
