@@ -678,4 +678,5 @@ static struct kunit_suite r2c2_auth_suite = {
 
 kunit_test_suite(r2c2_auth_suite);
 
+MODULE_DESCRIPTION("KUnit tests of r2c2 control-frame authentication and replay state");
 MODULE_LICENSE("GPL");

@@ -792,4 +792,5 @@ static struct kunit_suite fab_suite = {
 
 kunit_test_suite(fab_suite);
 
+MODULE_DESCRIPTION("KUnit tests of r2c2 LSA, broadcast and table-work handling across nodes");
 MODULE_LICENSE("GPL");

@@ -180,4 +180,5 @@ static struct kunit_suite r2c2_policy_suite = {
 
 kunit_test_suite(r2c2_policy_suite);
 
+MODULE_DESCRIPTION("KUnit tests of the r2c2 generic netlink policy");
 MODULE_LICENSE("GPL");
