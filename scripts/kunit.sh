@@ -15,6 +15,7 @@
 # one there (SUITE: only those files, e.g. auth_test), collects their KTAP
 # from the kernel log and has the source's kunit.py parse it. A KASAN,
 # lockdep or UBSAN report, or a WARN, panics the guest: a failure.
+# R2C2_KUNIT_KVER=6.12 runs them on the 6.12 debug kernel instead.
 #
 #   scripts/kunit.sh --uml [kunit.py run options, e.g. a filter glob]
 #
@@ -55,6 +56,9 @@ WORK=${R2C2_KUNIT_SRC:-$CACHE/kunit-src}
 BUILD=${R2C2_KUNIT_BUILD:-$CACHE/kunit-build}
 JOBS=${R2C2_JOBS:-$(nproc)}
 TREE=net/r2c2_kunit
+# the debug kernel the suites run on: 6.1 (make check) or 6.12
+KV=${R2C2_KUNIT_KVER:-6.1}
+case $KV in 6.1|6.12) ;; *) echo "kunit.sh: R2C2_KUNIT_KVER is 6.1 or 6.12, not \"$KV\"" >&2; exit 2 ;; esac
 
 MODE=vm
 case ${1:-} in
@@ -152,22 +156,22 @@ if [ "$MODE" = vm ]; then
 		die "$SRC not found: run scripts/setup.sh first (it unpacks linux-source-6.1)"
 	start=$SECONDS
 	if [ "$build" = 1 ]; then
-		"$REPO/scripts/debug-kernel.sh" 6.1 || die "scripts/debug-kernel.sh 6.1 failed"
-		make -C "$REPO" --no-print-directory modules-debug KVER=6.1 >&2 ||
-			die "make modules-debug KVER=6.1 failed"
+		"$REPO/scripts/debug-kernel.sh" "$KV" || die "scripts/debug-kernel.sh $KV failed"
+		make -C "$REPO" --no-print-directory modules-debug KVER=$KV >&2 ||
+			die "make modules-debug KVER=$KV failed"
 	fi
-	rel=$("$REPO/scripts/debug-kernel.sh" 6.1 --release) ||
-		die "no debug kernel: run scripts/debug-kernel.sh 6.1"
+	rel=$("$REPO/scripts/debug-kernel.sh" "$KV" --release) ||
+		die "no debug kernel: run scripts/debug-kernel.sh $KV"
 	kdir=$REPO/build/$rel/kunit
 	for m in "${mods[@]}"; do
-		[ -f "$kdir/$m.ko" ] || die "no $kdir/$m.ko: make modules-debug KVER=6.1"
+		[ -f "$kdir/$m.ko" ] || die "no $kdir/$m.ko: make modules-debug KVER=$KV"
 	done
 	LOG=$(mktemp "${TMPDIR:-/tmp}/kunit.XXXXXX")
 	trap 'rm -f "$LOG" "$LOG".*' EXIT
 	log "${#mods[@]} suite module(s) on $rel: ${mods[*]}"
 	rc=0
 	# only the suites' modules in the guest (they hold the code they test)
-	"$REPO/scripts/vm-run" --kernel debug --mem "${R2C2_KUNIT_MEM:-1024}" \
+	"$REPO/scripts/vm-run" --kernel "debug-$KV" --mem "${R2C2_KUNIT_MEM:-1024}" \
 		--timeout "${R2C2_KUNIT_TIMEOUT:-1200}" --out "$LOG.ktap" \
 		--modules "$kdir" -- scripts/kunit.sh --guest "${mods[@]}" >&2 || rc=$?
 	# The modules' KTAP: a suite is a subtest, numbered by the kernel's
