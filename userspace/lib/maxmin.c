@@ -1382,8 +1382,12 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		ws->key[m].r = r;
 		return;
 	}
-	/* r: read only for a vector translated by offset (a torus's v) */
-	ws->key[m].r = 0;
+	/*
+	 * r: read only for a torus's vector translated by offset, also
+	 * taken through fv (VLB on a torus where only some offsets are
+	 * split: its unsplit vectors have rtab's per-offset tables)
+	 */
+	ws->key[m].r = ov->rel ? ov->rel[(size_t)f[i].src * ov->n + f[i].dst] : 0;
 	r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[m]);
 }
 

@@ -19,7 +19,9 @@
  *   A_s = sum_m RPS(s -> m) and B_d = sum_m RPS(m -> d), computed once
  *   per node (on a torus once: A_0, B_0, translated). The allocators
  *   keep VLB flows in 2n groups instead of touching ~2,300 links per
- *   flow. Pairs with fewer eligible intermediates get their exact vector.
+ *   flow. Pairs with fewer eligible intermediates get their exact vector:
+ *   on a torus whose diameter is over half of R2C2_MAX_HOPS only the
+ *   offsets that need one (16x16x16: 230 of 4,095; see vlb_mixed).
  * - Arbitrary graphs (and meshes) cache a sparse vector per (protocol,
  *   source, destination) in use, filled by r2c2_rtab_prepare().
  *
@@ -44,6 +46,14 @@ struct r2c2_rtab {
 	u16 n;
 	bool sym;		/* torus: translated offset vectors */
 	bool vlb_split;		/* sym: VLB of every pair is split */
+	/*
+	 * sym, VLB of some offsets split and not of others (twice the
+	 * diameter beyond R2C2_MAX_HOPS: 16x16x16): vlb_grp[r] says offset r
+	 * is split (every node an eligible intermediate); off[VLB][r] is
+	 * the exact vector of the others, empty for these
+	 */
+	bool vlb_mixed;
+	u8 *vlb_grp;
 	u16 *tr;		/* sym: tr[s * n + r] = s + r */
 	u16 *rel;		/* sym: rel[s * n + d] = d - s */
 	struct r2c2_vec *off[__R2C2_RP_MAX];	/* sym: n each */
@@ -83,7 +93,7 @@ struct r2c2_rtab {
 	struct r2c2_vec *grp;
 	double **gdense;	/* per group, n * 8 (sym: 2 of them) */
 	/*
-	 * sym && vlb_split: spectra of A_0 ([0]) and B_0 ([1]) per pair of
+	 * sym && (vlb_split || vlb_mixed): spectra of A_0 ([0]) and B_0 ([1]) per pair of
 	 * ports p, p + 1: DFT over the torus group of A_0(p) + i A_0(p + 1),
 	 * divided by n (NULL for pairs without links); the DFT twiddles per
 	 * dimension and the index of -k
@@ -307,6 +317,42 @@ static int build_smasks(struct r2c2_rtab *rt)
 	return 0;
 }
 
+/*
+ * w += VLB(0 -> r) as r2c2_link_weights_add() defines it, the sum over the
+ * eligible intermediates m of RPS(0 -> m) + RPS(m -> r), each scaled by
+ * 1 / their count, from the RPS offset vectors (RPS(m -> r) is offset
+ * r - m translated by m) instead of two propagations per m: 16x16x16
+ * has 230 such offsets of 4,096 intermediates.
+ */
+static int vlb_offset(const struct r2c2_rtab *rt, unsigned int r, double *w)
+{
+	const struct r2c2_paths *paths = &rt->t->paths;
+	const struct r2c2_vec *rps = rt->off[R2C2_RP_RPS];
+	unsigned int n = rt->n, m, cnt = 0;
+	size_t i;
+	double sc;
+
+	for (m = 0; m < n; m++)
+		cnt += r2c2_vlb_ok(paths, 0, (u16)m, (u16)r);
+	if (!cnt)	/* as r2c2_link_weights_add(): nothing */
+		return 0;
+	sc = 1.0 / cnt;
+	for (m = 0; m < n; m++) {
+		const u16 *row = rt->tr + (size_t)m * n;
+		const struct r2c2_vec *a, *b;
+
+		if (!r2c2_vlb_ok(paths, 0, (u16)m, (u16)r))
+			continue;
+		a = &rps[m];			/* 0 -> m (empty for m = 0) */
+		b = &rps[rt->rel[(size_t)m * n + r]];	/* m -> r, from m */
+		for (i = 0; i < a->len; i++)
+			w[a->link[i]] += sc * a->coef[i];
+		for (i = 0; i < b->len; i++)
+			w[r2c2_fv_link(row, b->link[i])] += sc * b->coef[i];
+	}
+	return 0;
+}
+
 static int build_sym(struct r2c2_rtab *rt)
 {
 	const struct r2c2_topo *t = rt->t;
@@ -324,14 +370,29 @@ static int build_sym(struct r2c2_rtab *rt)
 			rt->tr[(size_t)s * n + r] = torus_add(t, s, r, false);
 			rt->rel[(size_t)s * n + r] = torus_add(t, r, s, true);
 		}
+	rt->vlb_grp = malloc(n);
+	if (!rt->vlb_grp)
+		goto out;
 	rt->vlb_split = true;
 	for (r = 0; r < n; r++) {
 		unsigned int cnt = 0;
 
 		for (m = 0; m < n; m++)
 			cnt += r2c2_vlb_ok(&t->paths, 0, (u16)m, (u16)r);
-		if (cnt != n)
+		/* offset 0 is no pair: counted as split */
+		rt->vlb_grp[r] = !r || cnt == n;
+		if (!rt->vlb_grp[r])
 			rt->vlb_split = false;
+		else if (r)
+			rt->vlb_mixed = true;
+	}
+	if (rt->vlb_split) {
+		rt->vlb_mixed = false;
+		free(rt->vlb_grp);
+		rt->vlb_grp = NULL;
+	} else if (!rt->vlb_mixed) {
+		free(rt->vlb_grp);
+		rt->vlb_grp = NULL;
 	}
 	set_obhi(rt);
 	for (p = 0; p < __R2C2_RP_MAX; p++) {
@@ -341,8 +402,15 @@ static int build_sym(struct r2c2_rtab *rt)
 		if (!rt->off[p])
 			goto out;
 		for (r = 1; r < n; r++) {
+			/* a split offset of a mixed torus: no vector */
+			if (p == R2C2_RP_VLB && rt->vlb_mixed && rt->vlb_grp[r])
+				continue;
 			memset(w, 0, nl * sizeof(*w));
-			ret = r2c2_link_weights_add(&t->paths, (u8)p, 0, (u16)r, 1.0, w);
+			if (p == R2C2_RP_VLB)
+				ret = vlb_offset(rt, r, w);
+			else
+				ret = r2c2_link_weights_add(&t->paths, (u8)p, 0,
+							    (u16)r, 1.0, w);
 			if (ret)
 				goto out;
 			ret = vec_from_dense(&rt->off[p][r], w, nl);
@@ -360,7 +428,7 @@ static int build_sym(struct r2c2_rtab *rt)
 	if (ret)
 		goto out;
 	ret = -ENOMEM;
-	if (rt->vlb_split) {
+	if (rt->vlb_split || rt->vlb_mixed) {
 		rt->grp = calloc(2, sizeof(*rt->grp));
 		rt->gdense = calloc(2, sizeof(*rt->gdense));
 		if (!rt->grp || !rt->gdense)
@@ -714,7 +782,7 @@ int r2c2_rtab_groups_conv(const struct r2c2_rtab *rt, const double *wa,
  * A torus gets all its tables now; other topologies fill a cache in
  * r2c2_rtab_prepare().
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -E2BIG for more than R2C2_ALLOC_MAX_NODES nodes.
  */
 int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 {
@@ -722,6 +790,10 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 	int ret = 0;
 
 	*rtp = NULL;
+	if (t->n > R2C2_ALLOC_MAX_NODES) {
+		free(rt);
+		return -E2BIG;
+	}
 	if (!rt)
 		return -ENOMEM;
 	rt->t = t;
@@ -741,6 +813,16 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 	}
 	*rtp = rt;
 	return 0;
+}
+
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
+const char *r2c2_rtab_strerror(int err)
+{
+	if (err == -E2BIG)
+		return "more nodes than the allocator takes (" STR(R2C2_ALLOC_MAX_NODES) ")";
+	return strerror(-err);
 }
 
 void r2c2_rtab_free(struct r2c2_rtab *rt)
@@ -777,6 +859,7 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt->ht);
 	free(rt->tr);
 	free(rt->rel);
+	free(rt->vlb_grp);
 	for (i = 0; i < R2C2_MAX_PORTS; i++) {
 		if (i < R2C2_MAX_PORTS / 2) {
 			free(rt->pspec[0][i]);
@@ -852,7 +935,7 @@ const struct r2c2_vec *r2c2_rtab_offvec(const struct r2c2_rtab *rt, u8 rproto,
 {
 	*tr = rt->tr;
 	if (!rt->sym || rproto >= __R2C2_RP_MAX ||
-	    (rproto == R2C2_RP_VLB && rt->vlb_split))
+	    (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_mixed)))
 		return NULL;
 	return rt->off[rproto];
 }
@@ -1027,7 +1110,8 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 	if (s >= n || d >= n || s == d || rproto >= __R2C2_RP_MAX)
 		return -EINVAL;
 	if (rt->sym) {
-		if (rproto == R2C2_RP_VLB && rt->vlb_split) {
+		if (rproto == R2C2_RP_VLB && (rt->vlb_split ||
+		    (rt->vlb_mixed && rt->vlb_grp[rt->rel[(size_t)s * n + d]]))) {
 			fv->nv = 2;
 			fv->split = true;
 			fv->v[0] = &rt->grp[0];
@@ -1242,7 +1326,8 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 	for (i = 0; i < R2C2_MAX_PORTS; i++)
 		if (rt->lmask[rproto][i])	/* and smask */
 			b += 2 * (size_t)rt->n * rt->mw * sizeof(u64);
-	if (rproto == R2C2_RP_VLB && rt->vlb_split) {
+	if (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_mixed)) {
+		b += rt->vlb_grp ? rt->n : 0;
 		for (i = 0; i < 2; i++)
 			b += nl * sizeof(double) +
 			     rt->grp[i].len * (sizeof(u32) + sizeof(double));

@@ -253,7 +253,29 @@ int main(void)
 		struct r2c2_topo *t;
 
 		r2c2_topo_grid(&t, dims, 1, true, 1.0);
-		compare_all(t, "ring of 45 (torus tables, VLB per offset)");
+		compare_all(t, "ring of 45 (torus tables, VLB split for some offsets, exact for others)");
+		r2c2_topo_free(t);
+	}
+	{
+		/* the same mix with the byte-offset tables (64 nodes, radix 2^k) */
+		u8 dims[1] = { 64 };
+		struct r2c2_topo *t;
+
+		r2c2_topo_grid(&t, dims, 1, true, 1.0);
+		compare_all(t, "ring of 64 (VLB mixed, byte-offset tables)");
+		r2c2_topo_free(t);
+	}
+	{
+		/* past the allocator's node limit: refused, not built */
+		u8 dims[2] = { 17, 241 };	/* 4,097 nodes */
+		struct r2c2_topo *t;
+		struct r2c2_rtab *rt = (struct r2c2_rtab *)&dims;
+
+		r2c2_topo_grid(&t, dims, 2, false, 1.0);
+		ok(t && r2c2_rtab_new(&rt, t) == -E2BIG && !rt &&
+		   strstr(r2c2_rtab_strerror(-E2BIG), "(4096)"),
+		   "a mesh of 4,097 nodes: r2c2_rtab_new() refuses it, -E2BIG (%s)",
+		   r2c2_rtab_strerror(-E2BIG));
 		r2c2_topo_free(t);
 	}
 	{
