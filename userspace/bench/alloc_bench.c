@@ -5,7 +5,7 @@
  * the baseline where it finishes in reasonable time; table memory.
  *
  * usage: alloc_bench [-r RUNS] [-b MAXBASELINE] [-n MAXFLOWS] [-m MIX] [-s FLOWS]
- *                    [-o RATES] [-S SEED]
+ *                    [-o RATES] [-S SEED] [-t K1xK2xK3]
  * Prints medians (one core, this thread only) of wall-clock time and of
  * this thread's CPU time (less sensitive to a loaded machine). -m and -s run one mix /
  * one size only (e.g. under valgrind --tool=callgrind
@@ -13,6 +13,8 @@
  * rate computed (binary doubles, in order) to RATES: `cmp` two engines'
  * files to see that they agree bit for bit. -S draws other flows (seed of
  * the generator; the default is the one every published number used).
+ * -t another torus (e.g. 16x16x16: the tables' build time and memory,
+ * then the allocations).
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,14 +43,21 @@ int main(int argc, char **argv)
 	FILE *out = NULL;
 	int runs = 7, opt, p;
 	u8 dims[3] = { 8, 8, 8 };
+	unsigned int nd = 3;
 	struct r2c2_topo *t;
 	struct r2c2_rtab *rt;
 	struct r2c2_ws *ws = r2c2_ws_new();
 	double t0;
 	unsigned int mi, si;
 
-	while ((opt = getopt(argc, argv, "r:b:n:m:s:o:S:")) != -1) {
-		if (opt == 'r')
+	while ((opt = getopt(argc, argv, "r:b:n:m:s:o:S:t:")) != -1) {
+		if (opt == 't') {
+			if (r2c2_parse_dims(optarg, dims, &nd)) {
+				fprintf(stderr, "alloc_bench: -t: want K1[xK2[xK3]], radices 2..255, not \"%s\"\n",
+					optarg);
+				return 2;
+			}
+		} else if (opt == 'r')
 			runs = atoi(optarg);
 		else if (opt == 'b')
 			maxbase = strtoul(optarg, NULL, 10);
@@ -65,10 +74,19 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	r2c2_topo_grid(&t, dims, 3, true, 10e9);
+	if (r2c2_topo_grid(&t, dims, nd, true, 10e9)) {
+		fprintf(stderr, "alloc_bench: -t: no such torus\n");
+		return 2;
+	}
 	t0 = now_ms();
-	r2c2_rtab_new(&rt, t);
-	printf("8x8x8 torus: %u nodes, %u directed links; tables built in %.1f ms\n",
+	if (r2c2_rtab_new(&rt, t)) {
+		fprintf(stderr, "alloc_bench: tables: out of memory\n");
+		return 1;
+	}
+	printf("%u", dims[0]);
+	for (p = 1; p < (int)nd; p++)
+		printf("x%u", dims[p]);
+	printf(" torus: %u nodes, %u directed links; tables built in %.1f ms\n",
 	       t->n, t->nlinks, now_ms() - t0);
 	for (p = 0; p < __R2C2_RP_MAX; p++)
 		printf("memory %s: %.2f MB\n", r2c2_rproto_name(p),

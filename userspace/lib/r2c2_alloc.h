@@ -127,7 +127,18 @@ struct r2c2_vec {
 
 struct r2c2_rtab;
 
+/*
+ * The allocators' node limit: 16x16x16 builds its tables in ~2.4 s and
+ * ~250 MB (Documentation/performance.md); beyond, their n^2 translation
+ * tables and masks grow past what a node's daemon should hold. The
+ * kernel itself takes up to 16,384 nodes (r2c2.max_nodes).
+ */
+#define R2C2_ALLOC_MAX_NODES	4096
+
+/* Return: 0, -ENOMEM, or -E2BIG past R2C2_ALLOC_MAX_NODES */
 int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t);
+/* what an error of r2c2_rtab_new() or r2c2_rtab_prepare() means */
+const char *r2c2_rtab_strerror(int err);
 void r2c2_rtab_free(struct r2c2_rtab *rt);
 /*
  * Make sure the vectors of (src, dst, rproto) exist (arbitrary graphs

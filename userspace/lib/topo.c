@@ -211,7 +211,7 @@ const char *r2c2_rproto_name(int rproto)
 int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
 		    char *err, size_t errlen)
 {
-	unsigned int ndims;
+	unsigned int ndims, n, i;
 	u8 dims[R2C2_MAX_DIMS];
 	bool wrap;
 	int ret;
@@ -224,6 +224,14 @@ int r2c2_topo_parse(struct r2c2_topo **tp, const char *spec, double cap,
 			       "topology '%s': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255",
 			       spec);
 			return -EINVAL;
+		}
+		for (n = 1, i = 0; i < ndims; i++)
+			n *= dims[i];
+		if (n > R2C2_ALLOC_MAX_NODES) {
+			seterr(err, errlen,
+			       "topology '%s': %u nodes, more than the allocator takes (%u)",
+			       spec, n, R2C2_ALLOC_MAX_NODES);
+			return -E2BIG;
 		}
 		ret = r2c2_topo_grid(tp, dims, ndims, wrap, cap);
 		if (ret == -EINVAL)
@@ -289,7 +297,7 @@ static int parse_node(const char *s, unsigned int n, unsigned int *out)
  * r2c2_topo_load() - read a topology file
  * @tp: out
  * @path: file; its format (one directive a line, '#' comments):
- *	nodes N                  first directive, 1..65534 nodes
+ *	nodes N                  first directive, 1..R2C2_ALLOC_MAX_NODES nodes
  *	capacity RATE            default capacity of the links that follow
  *	link U V [RATE]          directed link U -> V
  *	duplex U V [RATE]        links U -> V and V -> U
@@ -338,9 +346,9 @@ int r2c2_topo_load(struct r2c2_topo **tp, const char *path, double cap,
 				seterr(err, errlen, "%s:%u: 'nodes' given twice", path, lineno);
 				goto out;
 			}
-			if (nw != 2 || r2c2_parse_uint(w[1], false, 1, 0xfffe, &v2)) {
-				seterr(err, errlen, "%s:%u: expected 'nodes N' with N in 1..65534",
-				       path, lineno);
+			if (nw != 2 || r2c2_parse_uint(w[1], false, 1, R2C2_ALLOC_MAX_NODES, &v2)) {
+				seterr(err, errlen, "%s:%u: expected 'nodes N' with N in 1..%u (the allocator's limit)",
+				       path, lineno, R2C2_ALLOC_MAX_NODES);
 				goto out;
 			}
 			n = (unsigned int)v2;

@@ -279,7 +279,7 @@ static int load(const struct alloc_args *a, unsigned int protos, struct loaded *
 			if (p == l->f[i].rproto || (protos & (1u << p)))
 				ret = r2c2_rtab_prepare(l->rt, l->f[i].src, l->f[i].dst, (u8)p);
 	if (ret) {
-		fprintf(stderr, "r2c2ctl: %s: routing tables: %s\n", a->flows, strerror(-ret));
+		fprintf(stderr, "r2c2ctl: %s: routing tables: %s\n", a->flows, r2c2_rtab_strerror(ret));
 		return R2C2CTL_EXIT_ERR;
 	}
 	return 0;

@@ -230,7 +230,7 @@ int topo_sync(struct r2c2d *d)
 	if (r)
 		snprintf(d->ts.last_error, sizeof(d->ts.last_error),
 			 "routing tables for a graph of %u addresses: %s", n,
-			 strerror(-r));
+			 r2c2_rtab_strerror(r));
 	else
 		r = 1;
 out:
@@ -322,7 +322,7 @@ void tables_collect(struct r2c2d *d, bool wait)
 	if (r) {
 		snprintf(d->ts.last_error, sizeof(d->ts.last_error),
 			 "routing tables for a graph of %u addresses: %s",
-			 d->tb_nodes, strerror(-r));
+			 d->tb_nodes, r2c2_rtab_strerror(r));
 		d->ts.errors++;
 		topo_failed(d, now, r, prev);
 		return;

@@ -110,7 +110,7 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 				snprintf(d->ts.last_error,
 					 sizeof(d->ts.last_error),
 					 "routing tables for a graph of %u addresses: %s",
-					 d->tb_nodes, strerror(-r));
+					 d->tb_nodes, r2c2_rtab_strerror(r));
 		} else if (!r) {
 			r = -ENOENT;	/* not reached: there were no tables */
 		}
@@ -130,7 +130,7 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 	if (!r)
 		tables_swap(d, &o);
 	if (r) {
-		snprintf(err, errlen, "routing tables: %s", strerror(-r));
+		snprintf(err, errlen, "routing tables: %s", r2c2_rtab_strerror(r));
 		return r;
 	}
 	/* the first tick compares it with the kernel's graph */
@@ -159,7 +159,7 @@ static int check_topo(struct r2c2d *d, FILE *out, char *err, size_t errlen)
 	r = r2c2_rtab_new(&rt, d->ctopo);
 	if (r) {
 		snprintf(err, errlen, "topology '%s': routing tables: %s",
-			 d->conf.topology, strerror(-r));
+			 d->conf.topology, r2c2_rtab_strerror(r));
 	} else {
 		fprintf(out, "configuration ok (topology %s: %u nodes, %u links)\n",
 			d->conf.topology, d->ctopo->n, d->ctopo->nlinks);

@@ -108,7 +108,7 @@ struct ctl_client {
 	size_t outlen, off;
 };
 
-#define TOPO_MAX_NODES	4096	/* addresses the kernel's graph may use */
+#define TOPO_MAX_NODES	R2C2_ALLOC_MAX_NODES	/* addresses the kernel's graph may use */
 
 struct r2c2d {
 	struct r2c2d_conf conf;

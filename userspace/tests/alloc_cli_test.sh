@@ -123,6 +123,10 @@ bad "zero --capacity rejected" "capacity" alloc --topology torus:4x4 --flows "$T
 # the message lists every form the parser takes (one to three radices)
 bad "bad torus spec: every accepted form" "topology 'torus:8x1': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255" alloc --topology torus:8x1 --flows "$T/fig4.flows"
 bad "bad mesh spec: every accepted form" "topology 'mesh:2x2x2x2': expected torus:K1[xK2[xK3]], mesh:K1[xK2[xK3]], file:PATH or PATH, each K in 2..255" alloc --topology mesh:2x2x2x2 --flows "$T/fig4.flows"
+# the allocator's node limit (R2C2_ALLOC_MAX_NODES), named, before any work
+bad "torus:17x17x17: more nodes than the allocator takes" "topology 'torus:17x17x17': 4913 nodes, more than the allocator takes (4096)" alloc --topology torus:17x17x17 --flows "$T/fig4.flows"
+printf 'nodes 4097\nlink 0 1\n' >"$T/big.topo"
+bad "nodes 4097 in a file: its line and the limit" "big.topo:1: expected 'nodes N' with N in 1..4096 (the allocator's limit)" alloc --topology "$T/big.topo" --flows "$T/fig4.flows"
 printf '0 1\n' >"$T/01.flows"
 for spec in torus:2 mesh:2 torus:2x2 mesh:2x2x2; do
 	"$R" alloc --topology $spec --flows "$T/01.flows" >/dev/null 2>&1; rc=$?
