@@ -946,7 +946,11 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		if (tr) {
 			u32 o;
 
-			r = ck->r;
+			/*
+			 * a torus's class taken through fv (VLB where only
+			 * some offsets are split) has its offset there
+			 */
+			r = e->ovec[q] ? ck->r : fv->off;
 			/*
 			 * short vectors (DOR): tr lookups cost less; but a
 			 * mask-indexed protocol's (RPS) take the padded path
@@ -980,7 +984,8 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 				const u32 qn = key[k + 1].q;
 				const bool obn = ((symq >> qn & 1) || vn->len >= 16) &&
 						 e->obyte[qn];
-				const u32 on = obn ? e->obstart[qn][key[k + 1].r] : 0;
+				const u32 rn = e->ovec[qn] ? key[k + 1].r : fv[1].off;
+				const u32 on = obn ? e->obstart[qn][rn] : 0;
 
 				__builtin_prefetch(obn ? e->obcoef[qn] + on : vn->coef);
 				/* and its offsets */
@@ -1382,12 +1387,8 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 		ws->key[m].r = r;
 		return;
 	}
-	/*
-	 * r: read only for a torus's vector translated by offset, also
-	 * taken through fv (VLB on a torus where only some offsets are
-	 * split: its unsplit vectors have rtab's per-offset tables)
-	 */
-	ws->key[m].r = ov->rel ? ov->rel[(size_t)f[i].src * ov->n + f[i].dst] : 0;
+	/* r: read only for a vector translated by offset (a torus's v) */
+	ws->key[m].r = 0;
 	r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &ws->fv[m]);
 }
 

@@ -1124,7 +1124,8 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 			return 0;
 		}
 		fv->nv = 1;
-		fv->v[0] = &rt->off[rproto][rt->rel[(size_t)s * n + d]];
+		fv->off = rt->rel[(size_t)s * n + d];
+		fv->v[0] = &rt->off[rproto][fv->off];
 		fv->tr[0] = rt->tr + (size_t)s * n;
 		fv->scale[0] = 1.0;
 		return 0;

@@ -29,6 +29,7 @@ struct r2c2_fv {
 	u32 group[2];
 	int nv;
 	bool split;
+	u16 off;	/* torus, not split: the offset d - s of v[0]; else 0 */
 };
 
 static inline u32 r2c2_fv_link(const u16 *tr, u32 l)
