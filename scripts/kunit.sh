@@ -183,6 +183,10 @@ if [ "$MODE" = vm ]; then
 		{
 			m = $1; line = substr($0, length(m) + 2)
 			if (!(m in seen)) { seen[m] = 1; order[++nm] = m }
+			# the header and plan of a module (6.12 prints them at
+			# the top level): this run has one of its own
+			if (line ~ /^KTAP version [0-9]+$/ || line ~ /^1\.\.[0-9]+$/)
+				next
 			if (match(line, /^(not )?ok [0-9]+ /)) {
 				n++; ok = (line ~ /^not /) ? "not ok" : "ok"
 				sub(/^(not )?ok [0-9]+ /, ok " " n " ", line)
