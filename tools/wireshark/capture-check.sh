@@ -111,8 +111,13 @@ c "ROUTES from node 0 = $(sed -n 's/^routes //p' "$D/sent")" \
 key=$(sed -n 's/^key //p' "$D/sent")
 LLADDR="(arp || (icmpv6.type >= 133 && icmpv6.type <= 137))"
 if [[ -n $key ]]; then
+	# a HELLO sent while its port has no neighbour (before one is heard,
+	# or after a stalled guest let it expire) is signed for none, 65535
+	# (kmod/auth.c): counted as the other end's
 	c "key $key: every HELLO, LSA, BCAST_ETH, FLOW and ROUTES frame signed with it, node 0 to 1 or 1 to 0" \
-		"$(ws_fields "$P" "r2c2.type >= 2 && r2c2.type <= 6" r2c2.auth.key_id r2c2.auth.from r2c2.auth.to | sort -u | tr '\n' ' ')" \
+		"$(ws_fields "$P" "r2c2.type >= 2 && r2c2.type <= 6" r2c2.auth.key_id r2c2.auth.from r2c2.auth.to r2c2.type |
+			awk -F'|' '$3 == 65535 && $4 == 2 && ($2 == 0 || $2 == 1) { $3 = 1 - $2 }
+				{ print $1 "|" $2 "|" $3 }' | sort -u | tr '\n' ' ')" \
 		"$key|0|1 $key|1|0 "
 	c "key $key: DATA frames holding ARP or ND signed by their source for their destination" \
 		"$(ws_fields "$P" "r2c2.type == 1 && $LLADDR" r2c2.auth.key_id r2c2.src r2c2.auth.from r2c2.dst r2c2.auth.to r2c2.proto r2c2.auth.proto |
