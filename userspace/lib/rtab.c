@@ -21,7 +21,7 @@
  *   keep VLB flows in 2n groups instead of touching ~2,300 links per
  *   flow. Pairs with fewer eligible intermediates get their exact vector:
  *   on a torus whose diameter is over half of R2C2_MAX_HOPS only the
- *   offsets that need one (16x16x16: 230 of 4,095; see vlb_mixed).
+ *   offsets that need one (16x16x16: 230 of 4,095; see vlb_grp).
  * - Arbitrary graphs (and meshes) cache a sparse vector per (protocol,
  *   source, destination) in use, filled by r2c2_rtab_prepare().
  *
@@ -48,11 +48,10 @@ struct r2c2_rtab {
 	bool vlb_split;		/* sym: VLB of every pair is split */
 	/*
 	 * sym, VLB of some offsets split and not of others (twice the
-	 * diameter beyond R2C2_MAX_HOPS: 16x16x16): vlb_grp[r] says offset r
-	 * is split (every node an eligible intermediate); off[VLB][r] is
-	 * the exact vector of the others, empty for these
+	 * diameter beyond R2C2_MAX_HOPS: 16x16x16), else NULL: vlb_grp[r]
+	 * says offset r is split (every node an eligible intermediate);
+	 * off[VLB][r] is the exact vector of the others, empty for these
 	 */
-	bool vlb_mixed;
 	u8 *vlb_grp;
 	u16 *tr;		/* sym: tr[s * n + r] = s + r */
 	u16 *rel;		/* sym: rel[s * n + d] = d - s */
@@ -93,7 +92,7 @@ struct r2c2_rtab {
 	struct r2c2_vec *grp;
 	double **gdense;	/* per group, n * 8 (sym: 2 of them) */
 	/*
-	 * sym && (vlb_split || vlb_mixed): spectra of A_0 ([0]) and B_0 ([1]) per pair of
+	 * sym && (vlb_split || vlb_grp): spectra of A_0 ([0]) and B_0 ([1]) per pair of
 	 * ports p, p + 1: DFT over the torus group of A_0(p) + i A_0(p + 1),
 	 * divided by n (NULL for pairs without links); the DFT twiddles per
 	 * dimension and the index of -k
@@ -322,18 +321,18 @@ static int build_smasks(struct r2c2_rtab *rt)
  * eligible intermediates m of RPS(0 -> m) + RPS(m -> r), each scaled by
  * 1 / their count, from the RPS offset vectors (RPS(m -> r) is offset
  * r - m translated by m) instead of two propagations per m: 16x16x16
- * has 230 such offsets of 4,096 intermediates.
+ * has 230 such offsets of 4,096 intermediates. cnt: how many are
+ * eligible (build_sym() counted them).
  */
-static int vlb_offset(const struct r2c2_rtab *rt, unsigned int r, double *w)
+static int vlb_offset(const struct r2c2_rtab *rt, unsigned int r,
+		      unsigned int cnt, double *w)
 {
 	const struct r2c2_paths *paths = &rt->t->paths;
 	const struct r2c2_vec *rps = rt->off[R2C2_RP_RPS];
-	unsigned int n = rt->n, m, cnt = 0;
+	unsigned int n = rt->n, m;
 	size_t i;
 	double sc;
 
-	for (m = 0; m < n; m++)
-		cnt += r2c2_vlb_ok(paths, 0, (u16)m, (u16)r);
 	if (!cnt)	/* as r2c2_link_weights_add(): nothing */
 		return 0;
 	sc = 1.0 / cnt;
@@ -356,14 +355,16 @@ static int vlb_offset(const struct r2c2_rtab *rt, unsigned int r, double *w)
 static int build_sym(struct r2c2_rtab *rt)
 {
 	const struct r2c2_topo *t = rt->t;
-	unsigned int n = t->n, s, r, m, p;
+	unsigned int n = t->n, s, r, m, p, nsplit = 0;
 	size_t nl = R2C2_NLINKS(n), i;
 	double *w = malloc(nl * sizeof(*w));
+	/* eligible VLB intermediates of each offset */
+	unsigned int *vcnt = calloc(n, sizeof(*vcnt));
 	int ret = -ENOMEM;
 
 	rt->tr = malloc((size_t)n * n * sizeof(*rt->tr));
 	rt->rel = malloc((size_t)n * n * sizeof(*rt->rel));
-	if (!w || !rt->tr || !rt->rel)
+	if (!w || !vcnt || !rt->tr || !rt->rel)
 		goto out;
 	for (s = 0; s < n; s++)
 		for (r = 0; r < n; r++) {
@@ -373,24 +374,16 @@ static int build_sym(struct r2c2_rtab *rt)
 	rt->vlb_grp = malloc(n);
 	if (!rt->vlb_grp)
 		goto out;
-	rt->vlb_split = true;
 	for (r = 0; r < n; r++) {
-		unsigned int cnt = 0;
-
-		for (m = 0; m < n; m++)
-			cnt += r2c2_vlb_ok(&t->paths, 0, (u16)m, (u16)r);
+		for (m = 0; r && m < n; m++)
+			vcnt[r] += r2c2_vlb_ok(&t->paths, 0, (u16)m, (u16)r);
 		/* offset 0 is no pair: counted as split */
-		rt->vlb_grp[r] = !r || cnt == n;
-		if (!rt->vlb_grp[r])
-			rt->vlb_split = false;
-		else if (r)
-			rt->vlb_mixed = true;
+		rt->vlb_grp[r] = !r || vcnt[r] == n;
+		nsplit += rt->vlb_grp[r];
 	}
-	if (rt->vlb_split) {
-		rt->vlb_mixed = false;
-		free(rt->vlb_grp);
-		rt->vlb_grp = NULL;
-	} else if (!rt->vlb_mixed) {
+	rt->vlb_split = nsplit == n;
+	/* every offset split, or none (but 0): no mix */
+	if (rt->vlb_split || nsplit == 1) {
 		free(rt->vlb_grp);
 		rt->vlb_grp = NULL;
 	}
@@ -403,11 +396,11 @@ static int build_sym(struct r2c2_rtab *rt)
 			goto out;
 		for (r = 1; r < n; r++) {
 			/* a split offset of a mixed torus: no vector */
-			if (p == R2C2_RP_VLB && rt->vlb_mixed && rt->vlb_grp[r])
+			if (p == R2C2_RP_VLB && rt->vlb_grp && rt->vlb_grp[r])
 				continue;
 			memset(w, 0, nl * sizeof(*w));
 			if (p == R2C2_RP_VLB)
-				ret = vlb_offset(rt, r, w);
+				ret = vlb_offset(rt, r, vcnt[r], w);
 			else
 				ret = r2c2_link_weights_add(&t->paths, (u8)p, 0,
 							    (u16)r, 1.0, w);
@@ -428,7 +421,7 @@ static int build_sym(struct r2c2_rtab *rt)
 	if (ret)
 		goto out;
 	ret = -ENOMEM;
-	if (rt->vlb_split || rt->vlb_mixed) {
+	if (rt->vlb_split || rt->vlb_grp) {
 		rt->grp = calloc(2, sizeof(*rt->grp));
 		rt->gdense = calloc(2, sizeof(*rt->gdense));
 		if (!rt->grp || !rt->gdense)
@@ -457,6 +450,7 @@ static int build_sym(struct r2c2_rtab *rt)
 	ret = 0;
 out:
 	free(w);
+	free(vcnt);
 	return ret;
 }
 
@@ -935,7 +929,7 @@ const struct r2c2_vec *r2c2_rtab_offvec(const struct r2c2_rtab *rt, u8 rproto,
 {
 	*tr = rt->tr;
 	if (!rt->sym || rproto >= __R2C2_RP_MAX ||
-	    (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_mixed)))
+	    (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_grp)))
 		return NULL;
 	return rt->off[rproto];
 }
@@ -1111,7 +1105,7 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 		return -EINVAL;
 	if (rt->sym) {
 		if (rproto == R2C2_RP_VLB && (rt->vlb_split ||
-		    (rt->vlb_mixed && rt->vlb_grp[rt->rel[(size_t)s * n + d]]))) {
+		    (rt->vlb_grp && rt->vlb_grp[rt->rel[(size_t)s * n + d]]))) {
 			fv->nv = 2;
 			fv->split = true;
 			fv->v[0] = &rt->grp[0];
@@ -1327,7 +1321,7 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 	for (i = 0; i < R2C2_MAX_PORTS; i++)
 		if (rt->lmask[rproto][i])	/* and smask */
 			b += 2 * (size_t)rt->n * rt->mw * sizeof(u64);
-	if (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_mixed)) {
+	if (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_grp)) {
 		b += rt->vlb_grp ? rt->n : 0;
 		for (i = 0; i < 2; i++)
 			b += nl * sizeof(double) +

@@ -65,6 +65,14 @@ expect_out() { # DESC WANT (exact stdout, status 0, empty stderr)
 	fi
 }
 
+# the kernel's answer refused: exit 1, "malformed" on stderr
+expect_malformed() { # DESC
+	if [ "$rc" -eq 1 ] && grep -q 'malformed' "$T/err"; then
+		pass "$1"
+	else
+		fail "$1" "exit $rc, want 1 and \"malformed\" on stderr"
+	fi
+}
 expect_err() { # DESC RC WANT (exact stderr)
 	local got
 	got=$(cat "$T/err")
@@ -338,11 +346,7 @@ expect_out "node show, mismatch" "node 5 dev r2c0 ethertype 0x88b6 routing rps t
 replay node_evil -j node show
 json_check "hostile interface name: valid JSON" 'd["ifname"] == "a\"b\\c\x01\x7f\ufffd\u20ac"'
 replay node_malformed node show
-if [ "$rc" -eq 1 ] && grep -q 'malformed' "$T/err"; then
-	pass "malformed attribute: exit 1"
-else
-	fail "malformed attribute: exit 1"
-fi
+expect_malformed "malformed attribute: exit 1"
 replay keys key show
 expect_out "key show" "key id 2 overlap 6000ms prev id 1 for 4500ms"
 replay keys -j key show
@@ -350,11 +354,7 @@ json_check "key show -j" 'd == {"set": True, "id": 2, "overlap_ms": 6000, "prev_
 # every attribute is checked against its type (userspace/lib/genl.c), the
 # key's too: a u32 of one byte is refused, not read past
 replay keys_malformed key show
-if [ "$rc" -eq 1 ] && grep -q 'malformed' "$T/err"; then
-	pass "key show, a u32 of one byte: malformed, exit 1"
-else
-	fail "key show, a u32 of one byte: malformed, exit 1 (rc $rc, out: $(cat "$T/out"))"
-fi
+expect_malformed "key show, a u32 of one byte: malformed, exit 1"
 
 replay ports port show
 expect_out "port show" "port 0 dev p0 state neighbour node 1 port 1 mac 02:52:32:43:00:01 age 120ms
