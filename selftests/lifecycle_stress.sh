@@ -94,12 +94,39 @@ stop_bg()
 }
 cleanup_add stop_bg
 
-# meminfo: Slab + VmallocUsed in kB, reclaimable caches dropped first
+# shrink_slabs: every slab cache shrunk (/sys/kernel/slab/*/shrink, the
+# aliases skipped): SLUB gives back its empty and per-CPU partial slabs,
+# and under KASAN each cache's objects leave the quarantine, which
+# otherwise keeps freed objects' slabs for as long as it has room (1/32
+# of memory). Without it the debug kernel's Slab + Vmalloc moved by
+# +-2 MB from one cycle to the next.
+shrink_slabs()
+{
+	local f
+	for f in /sys/kernel/slab/*/shrink; do
+		[[ -L ${f%/shrink} || ! -w $f ]] || echo 1 >"$f" 2>/dev/null
+	done
+}
+
+# meminfo: Slab + VmallocUsed in kB, reclaimable caches dropped and every
+# slab cache shrunk first
 meminfo()
 {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	shrink_slabs
 	awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
+}
+
+vmalloc_kb() { awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo; }
+
+# slab_kb: "cache kB" a line, the pages each slab cache holds (after
+# meminfo's shrink), for the caches that grew; empty without
+# /proc/slabinfo
+slab_kb()
+{
+	awk '!/^(slabinfo|#)/ { for (i = 1; i <= NF; i++) if ($i == "slabdata") break;
+		printf "%s %d\n", $1, $(i + 2) * $6 * 4 }' /proc/slabinfo 2>/dev/null
 }
 
 # netns_objs: objects of the net_namespace slab cache in use (empty when
@@ -258,12 +285,22 @@ for ((c = 1; c <= CYCLES; c++)); do
 		wait_until 30 ours_gone
 	fi
 	MEM+=("$(meminfo)")
+	((c != WARMUP)) || { SLAB_WARM=$(slab_kb); VMALLOC_WARM=$(vmalloc_kb); }
 	log_test "cycle $c: load, configure, traffic, qdisc replace, netns del, unload: nothing left (${CYCLE_S:-?} s, Slab + Vmalloc ${MEM[-1]} kB, net_namespace objects $(netns_objs))"
 done
 lap "$CYCLES cycles"
 
 # ---------------------------------------------------------------- memory
 log_info "Slab + VmallocUsed (kB) after each cycle: ${MEM[*]}"
+# where it went, cache by cache: the ten that grew most since the warm-up
+if [[ -n ${SLAB_WARM:-} ]]; then
+	log_info "slab caches grown most from cycle $WARMUP to cycle $CYCLES (kB): $(
+		awk 'NR == FNR { base[$1] = $2; next }
+			$2 != base[$1] { print $2 - base[$1], $1 }' \
+			<(printf '%s\n' "$SLAB_WARM") <(slab_kb) |
+			sort -k1,1nr | head -n 10 | awk '{ printf "%s%s %+d", (NR > 1 ? ", " : ""), $2, $1 }')"
+	log_info "VmallocUsed from cycle $WARMUP to cycle $CYCLES: $VMALLOC_WARM to $(vmalloc_kb) kB"
+fi
 if ((CYCLES < WARMUP + 5)); then
 	why="$CYCLES cycles: fewer than the warm-up ($WARMUP) + 5"
 	log_test_skip "memory after the last cycle within $MEM_KB kB of cycle $WARMUP" "$why"
