@@ -410,10 +410,13 @@ check "node 0's r2c2d killed while a flow sits at 1 kbit/s with packets queued: 
 # forger: it sends unsigned frames out of its eth$PB with a packet
 # socket, as a neighbour without the key would. Before each of three
 # flow events of the victim V (the last node), 256 BCAST_ETH frames (ARP
-# requests) in V's name, one every 256 sequence numbers, so that some are
-# ahead of V's broadcast sequence by any distance (unauthenticated, and
-# sharing the duplicate window with FLOW and ROUTES, such frames once
-# made V's events look old at A and below it); then 10,000 frames of a
+# requests) in V's name, ahead of V's broadcast sequence (read from a
+# FLOW frame V sent just before) by 256 to 31,876, in increasing order:
+# unauthenticated, and sharing the duplicate window with FLOW and
+# ROUTES, such frames once made V's events look old at A and below it
+# (the top of the window that far ahead of V's own). Spread over the
+# whole sequence space instead, they would carry the top round to where
+# the last one ended, ahead of V or not by chance. Then 10,000 frames of a
 # mutation fuzzer seeded with this link's keyed traffic (2,000 a second:
 # unpaced, the virtio links lost a third). Every frame must
 # be refused at A's port (drop_auth, or drop_replay for unmutated
@@ -435,7 +438,7 @@ port_ctr() {
 		jq -r --argjson p "$2" --arg c "$3" '.[] | select(.port == $p) | .stats[$c] // 0'
 }
 forger_ok() {
-	local m mac da0 dr0 da dr heard bad=0 out t pred want
+	local m mac da0 dr0 da dr heard bad=0 out t pred want vseq
 
 	out=$("$RACK" each "r2c2ctl key set 1 $RACK_KEY && echo keyed")
 	[[ $(grep -c ': keyed$' <<<"$out") == "$N" ]] || { info "forger: key set: $out"; return 1; }
@@ -443,12 +446,23 @@ forger_ok() {
 	mac=$(x "$A" "cat /sys/class/net/eth$PA/address")
 	# seeds: this link's traffic, keyed (hellos, LSAs, broadcasts)
 	x "$B" "timeout 4 tcpdump -i eth$PB -w /tmp/forge.pcap ether proto 0x88b5 >/dev/null 2>&1; true" >/dev/null
+	# V's broadcast sequence: a FLOW frame of V's own, captured as it
+	# leaves V (by whichever ports its tree of the moment takes)
+	vseq=$(x "$V" "for d in /sys/class/net/eth*; do d=\${d##*/}
+			timeout 20 tcpdump -i \$d -Q out -c 1 -w /tmp/vseq.\$d.pcap \
+				'ether proto 0x88b5 and ether[14] = 0x15 and ether[16:2] = $V' >/dev/null 2>&1 &
+		done
+		sleep 2; r2c2ctl event send flow $((0x5a5a0000)) dst 0 >/dev/null; sleep 2
+		pkill -x tcpdump; wait
+		for f in /tmp/vseq.*.pcap; do /repo/selftests/tools/r2c2_replay -s \$f -l; done" 2>/dev/null |
+		jq -Rr 'fromjson? | select(.bcast_seq >= 0) | .bcast_seq' 2>/dev/null | head -n 1)
+	[[ $vseq =~ ^[0-9]+$ ]] || { info "forger: no FLOW frame of node $V captured leaving it (bcast_seq '$vseq')"; vseq=0; bad=1; }
 	da0=$(port_ctr "$A" "$PA" drop_auth)
 	dr0=$(port_ctr "$A" "$PA" drop_replay)
 	out=$(x "$B" --timeout 200 "F=/repo/selftests/tools/r2c2_ctlflood
 		for r in 1 2 3; do
 			for k in \$(seq 0 255); do
-				\$F -i eth$PB -m $mac arp $V \$((k * 256 + r)) $(addr4 "$V") 02:52:32:43:00:$(printf %02x "$V") $(addr4 0) || echo forge-failed
+				\$F -i eth$PB -m $mac arp $V \$(( ($vseq + 256 + 124 * k + r) % 65536 )) $(addr4 "$V") 02:52:32:43:00:$(printf %02x "$V") $(addr4 0) || echo forge-failed
 			done
 			echo forged \$r
 		done" 2>&1)
@@ -482,7 +496,7 @@ forger_ok() {
 	# lose a few frames under load
 	pred=$(grep '^{"seed"' <<<"$out" | jq '.predict.auth + .predict.replay' 2>/dev/null)
 	want=$((768 + ${pred:-0}))
-	info "forger: node $B forged 768 BCAST_ETH frames in node $V's name and sent 10,000 fuzzed frames" \
+	info "forger: node $B forged 768 BCAST_ETH frames in node $V's name (256 to 31,876 ahead of its sequence $vseq) and sent 10,000 fuzzed frames" \
 		"(${pred:-?} predicted drop_auth or drop_replay) to node $A's port $PA: there drop_auth +$da, drop_replay +$dr" \
 		"(want $want, 2 % may be lost on the way); node $V's 6 flow events heard by ${heard%, }$(grep -oE 'forge-failed|fuzz-failed' <<<"$out" | sort -u | tr '\n' ' ' | sed 's/^./; &/')"
 	grep -qE 'forge-failed|fuzz-failed' <<<"$out" && bad=1
