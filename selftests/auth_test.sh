@@ -453,8 +453,12 @@ log_test "without a key the same forgeries are accepted"
 # duplicate) and the ARP reply is delivered, none refused by the address
 # check. The ARP reply and the ND solicitation then leave B's entry of
 # one of A's addresses at C's MAC. (The forged ARP request reaches r2c0
-# too, but moved the entry in one run of four, on 6.12: the entry is
-# checked for the other two only.) So 3c's refusals are the key's.
+# too and moves the entry, but not for long: B's ping made A's entry of
+# B, and 5 s later (delay_first_probe_time) A probes B with a unicast
+# request of its own, which puts A's MAC back. Watched with `ip monitor
+# neigh` on 6.12: moved 0.1 s after the forgery, back 2.3 s later, 70 ms
+# before the log line read it; the line saw C's MAC in one run of four.
+# Its entry is logged, not checked.) So 3c's refusals are the key's.
 RET=0
 for what in arp_req arp_rep nd; do
 	ip=10.42.0.1
