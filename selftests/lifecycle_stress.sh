@@ -123,9 +123,8 @@ meminfo()
 
 vmalloc_kb() { awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo; }
 
-# slab_kb: "cache kB" a line, the pages each slab cache holds (after
-# meminfo's shrink), for the caches that grew; empty without
-# /proc/slabinfo
+# slab_kb: "cache kB" a line for every slab cache, the pages it holds
+# (after meminfo's shrink); empty without /proc/slabinfo
 slab_kb()
 {
 	awk '!/^(slabinfo|#)/ { for (i = 1; i <= NF; i++) if ($i == "slabdata") break;
