@@ -137,25 +137,38 @@ void r2c2_paths_free(struct r2c2_paths *p)
  * r2c2_next_hops() - distribution of the next hop of a minimal protocol
  * @p: tables
  * @rproto: R2C2_RP_RPS or R2C2_RP_DOR (VLB is two RPS legs)
- * @u: current node
+ * @s: source of the leg (DOR's ties depend on its length)
+ * @u: current node, on a minimal path from @s to @d
  * @d: destination
  * @ports: out, up to R2C2_MAX_PORTS candidate ports of @u
  * @weights: out, relative weight of each candidate (non-zero)
  *
  * RPS: every port on a minimal path, weighted by the number of minimal
  * paths behind it, so that a whole route is uniform over all minimal
- * paths. DOR: the lowest-numbered port on a minimal path, weight 1; on a
- * torus wired port 2d = +d, 2d+1 = -d this is dimension-order routing
- * with ties (radix even, offset k/2) going the + way.
+ * paths. DOR: one port, weight 1: the lowest-numbered port on a minimal
+ * path, except that when it is an even port 2i, port 2i+1 is on a minimal
+ * path too and the two are the two ways of one dimension (2i lands on
+ * the neighbour's port 2i+1 and 2i+1 on port 2i, as r2c2_torus_nbrs()
+ * wires them), port 2i+1 if the leg from @s to @d is an even number of
+ * hops long. On a torus wired port 2i = +i, 2i+1 = -i this is
+ * dimension-order routing, and the exception is its tie: an offset of
+ * k/2 on a ring of even radix k, minimal both ways. A route stays one
+ * path per (source, destination) - no reordering - and the tie depends
+ * only on the offset, as every table of the allocator assumes; taking
+ * the + way for odd lengths and the - way for even ones splits the ties
+ * of a dimension evenly between its two directions when the offsets
+ * along the other dimensions are uniform (an 8-ary 2-cube under uniform
+ * traffic: the most loaded link carries 1, not the 1.25 of + always).
  *
  * Return: the number of candidates; 0 when @u == @d or @d is unreachable.
  */
-int r2c2_next_hops(const struct r2c2_paths *p, u8 rproto, u16 u, u16 d,
-		   u8 *ports, u32 *weights)
+int r2c2_next_hops(const struct r2c2_paths *p, u8 rproto, u16 s, u16 u,
+		   u16 d, u8 *ports, u32 *weights)
 {
 	const u8 *dist = p->dist + (size_t)d * p->n;
 	const u32 *cnt = p->npaths + (size_t)d * p->n;
 	const u16 *nb = p->nbr + (size_t)u * R2C2_MAX_PORTS;
+	const u8 *np = p->nbr_port + (size_t)u * R2C2_MAX_PORTS;
 	unsigned int k;
 	int c = 0;
 
@@ -169,8 +182,14 @@ int r2c2_next_hops(const struct r2c2_paths *p, u8 rproto, u16 u, u16 d,
 		ports[c] = (u8)k;
 		weights[c] = rproto == R2C2_RP_DOR ? 1 : cnt[v];
 		c++;
-		if (rproto == R2C2_RP_DOR)
+		if (rproto == R2C2_RP_DOR) {
+			v = nb[k | 1];
+			if (!(k & 1) && v != R2C2_IDX_NONE &&
+			    dist[v] + 1 == dist[u] && !(dist[s] & 1) &&
+			    np[k] == (k | 1) && np[k | 1] == k)
+				ports[0] = (u8)(k | 1);
 			break;
+		}
 	}
 	return c;
 }
@@ -197,15 +216,16 @@ bool r2c2_vlb_ok(const struct r2c2_paths *p, u16 s, u16 m, u16 d)
 }
 
 /* Append a minimal leg u -> d sampled hop by hop; returns new length. */
-static int r2c2_leg_sample(const struct r2c2_paths *p, u8 rproto, u16 u,
+static int r2c2_leg_sample(const struct r2c2_paths *p, u8 rproto, u16 s,
 			   u16 d, r2c2_rand_fn rnd, void *ctx, u8 *hops,
 			   int len)
 {
 	u8 ports[R2C2_MAX_PORTS];
 	u32 w[R2C2_MAX_PORTS];
+	u16 u = s;
 
 	while (u != d) {
-		int c = r2c2_next_hops(p, rproto, u, d, ports, w);
+		int c = r2c2_next_hops(p, rproto, s, u, d, ports, w);
 		int i = 0;
 
 		if (c <= 0)
@@ -375,7 +395,7 @@ static void r2c2_leg_weights(const struct r2c2_paths *p, u8 rproto, u16 s,
 			listed[u] = 0;
 			if (u == d)
 				continue;
-			c = r2c2_next_hops(p, rproto, u, d, ports, wt);
+			c = r2c2_next_hops(p, rproto, s, u, d, ports, wt);
 			for (j = 0; j < (unsigned int)c; j++)
 				total += wt[j];
 			for (j = 0; j < (unsigned int)c; j++) {

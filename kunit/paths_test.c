@@ -255,12 +255,18 @@ static unsigned int ut_torus_dist(const u8 *dims, unsigned int nd, bool wrap,
 	return tot;
 }
 
-/* Port dimension-order routing takes at u towards d (ties: + way). */
+/*
+ * Port dimension-order routing takes at u on its way from s to d: the
+ * first dimension that differs, the shorter way; both ways minimal
+ * (offset k/2), the + way when the route s -> d is an odd number of hops
+ * long.
+ */
 static u8 ut_dor_port(const u8 *dims, unsigned int nd, bool wrap,
-		      unsigned int u, unsigned int d)
+		      unsigned int s, unsigned int u, unsigned int d)
 {
-	unsigned int cu[R2C2_MAX_DIMS], cd[R2C2_MAX_DIMS], i, k, fwd;
+	unsigned int cu[R2C2_MAX_DIMS], cd[R2C2_MAX_DIMS], i, k, fwd, len;
 
+	len = ut_torus_dist(dims, nd, wrap, s, d, NULL);
 	ut_coords(u, dims, nd, cu);
 	ut_coords(d, dims, nd, cd);
 	for (i = 0; i < nd; i++) {
@@ -270,7 +276,9 @@ static u8 ut_dor_port(const u8 *dims, unsigned int nd, bool wrap,
 		if (!wrap)
 			return (u8)(cd[i] > cu[i] ? 2 * i : 2 * i + 1);
 		fwd = (cd[i] + k - cu[i]) % k;
-		return (u8)(fwd <= k - fwd ? 2 * i : 2 * i + 1);
+		if (fwd == k - fwd)
+			return (u8)(len & 1 ? 2 * i : 2 * i + 1);
+		return (u8)(fwd < k - fwd ? 2 * i : 2 * i + 1);
 	}
 	return R2C2_MAX_PORTS;
 }
@@ -662,8 +670,8 @@ static void r2c2_next_hops__at_destination(struct kunit *test)
 	u32 w[R2C2_MAX_PORTS];
 
 	ut_build_torus(test, p, dims, 2, true);
-	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 4, 4, ports, w), 0);
-	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 4, 4, ports, w), 0);
+	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 4, 4, 4, ports, w), 0);
+	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 4, 4, 4, ports, w), 0);
 }
 
 static void r2c2_next_hops__unreachable(struct kunit *test)
@@ -675,9 +683,9 @@ static void r2c2_next_hops__unreachable(struct kunit *test)
 
 	ut_link(nbr, NULL, 0, 0, 1, 1);
 	KUNIT_ASSERT_EQ(test, r2c2_paths_build(p, 3, nbr, NULL), 0);
-	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 0, 2, ports, w), 0);
-	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 2, 0, ports, w), 0);
-	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 0, 1, ports, w), 1);
+	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 0, 0, 2, ports, w), 0);
+	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 2, 2, 0, ports, w), 0);
+	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 0, 0, 1, ports, w), 1);
 }
 
 static void r2c2_next_hops__rps_weights_are_path_counts(struct kunit *test)
@@ -696,7 +704,7 @@ static void r2c2_next_hops__rps_weights_are_path_counts(struct kunit *test)
 			for (d = 0; d < n; d++) {
 				if (u == d)
 					continue;
-				c = r2c2_next_hops(p, R2C2_RP_RPS, u, d, ports, w);
+				c = r2c2_next_hops(p, R2C2_RP_RPS, u, u, d, ports, w);
 				/* exactly the minimal ports, in port order */
 				j = 0;
 				for (k = 0; k < R2C2_MAX_PORTS; k++) {
@@ -736,7 +744,7 @@ static void ut_paths_dfs(struct kunit *test, const struct r2c2_paths *p,
 		(*seen)++;
 		return;
 	}
-	c = r2c2_next_hops(p, R2C2_RP_RPS, u, d, ports, w);
+	c = r2c2_next_hops(p, R2C2_RP_RPS, u, u, d, ports, w);
 	KUNIT_ASSERT_GT(test, c, 0);
 	for (j = 0; j < c; j++)
 		total += w[j];
@@ -773,7 +781,7 @@ static void r2c2_next_hops__dor_lowest_minimal_port(struct kunit *test)
 	u8 ports[R2C2_MAX_PORTS], rports[R2C2_MAX_PORTS];
 	u32 w[R2C2_MAX_PORTS], rw[R2C2_MAX_PORTS];
 	unsigned int i, n, u, d;
-	int c;
+	int c, rc;
 
 	for (i = 0; i < ARRAY_SIZE(ut_shapes); i++) {
 		n = ut_build_torus(test, p, ut_shapes[i].dims, ut_shapes[i].nd,
@@ -782,48 +790,129 @@ static void r2c2_next_hops__dor_lowest_minimal_port(struct kunit *test)
 			for (d = 0; d < n; d++) {
 				if (u == d)
 					continue;
-				c = r2c2_next_hops(p, R2C2_RP_DOR, u, d, ports, w);
+				c = r2c2_next_hops(p, R2C2_RP_DOR, u, u, d, ports, w);
 				KUNIT_ASSERT_EQ(test, c, 1);
 				KUNIT_EXPECT_EQ(test, w[0], 1);
-				r2c2_next_hops(p, R2C2_RP_RPS, u, d, rports, rw);
-				KUNIT_EXPECT_EQ(test, ports[0], rports[0]);
-				/* dimension order, ties the + way */
+				rc = r2c2_next_hops(p, R2C2_RP_RPS, u, u, d, rports, rw);
+				/* RPS's first port, or its second in a tie */
+				KUNIT_EXPECT_TRUE(test, ports[0] == rports[0] ||
+						  (rc > 1 && ports[0] == rports[1] &&
+						   ports[0] == (rports[0] | 1)));
+				/* dimension order, ties by the route's length */
 				KUNIT_EXPECT_EQ_MSG(test, ports[0],
 						    ut_dor_port(ut_shapes[i].dims,
 								ut_shapes[i].nd,
 								ut_shapes[i].wrap,
-								u, d),
+								u, u, d),
 						    "shape %u %u -> %u", i, u, d);
 			}
 		r2c2_paths_free(p);
 	}
 }
 
-static void r2c2_next_hops__dor_tie_goes_plus(struct kunit *test)
+static void r2c2_next_hops__dor_tie_by_length(struct kunit *test)
 {
 	static const u8 d44[] = { 4, 4 };
 	struct r2c2_paths *p = ut_paths(test, 0);
-	u8 ports[R2C2_MAX_PORTS];
+	u8 ports[R2C2_MAX_PORTS], hops[R2C2_MAX_HOPS];
+	struct ut_rng rng = { .state = 1 };
 	u32 w[R2C2_MAX_PORTS];
 
 	ut_build_torus(test, p, d44, 2, true);
-	/* (0,0) -> (2,0): +x and -x both minimal, DOR takes +x (port 0) */
-	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 0, 2, ports, w), 1);
+	/* (0,0) -> (2,0), 2 hops: +x and -x both minimal, DOR takes -x */
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 0, 0, 2, ports, w), 1);
+	KUNIT_EXPECT_EQ(test, ports[0], 1);
+	/* (0,0) -> (2,1), 3 hops: +x */
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 0, 0, 6, ports, w), 1);
 	KUNIT_EXPECT_EQ(test, ports[0], 0);
-	/* (0,0) -> (0,2): +y (port 2) */
-	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 0, 8, ports, w), 1);
-	KUNIT_EXPECT_EQ(test, ports[0], 2);
-	/* (2,0) -> (0,0): the + way wraps around */
-	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 2, 0, ports, w), 1);
-	KUNIT_EXPECT_EQ(test, ports[0], 0);
-	/* (3,0) -> (0,0): one hop +x over the wrap link */
-	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 3, 0, ports, w), 1);
+	/* (0,0) -> (0,2), 2 hops: -y (port 3) */
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 0, 0, 8, ports, w), 1);
+	KUNIT_EXPECT_EQ(test, ports[0], 3);
+	/* (1,0) -> (1,2), 2 hops: -y too (the tie depends on the offset) */
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 1, 1, 9, ports, w), 1);
+	KUNIT_EXPECT_EQ(test, ports[0], 3);
+	/* (3,0) -> (0,0): one hop +x over the wrap link, no tie */
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 3, 3, 0, ports, w), 1);
 	KUNIT_EXPECT_EQ(test, ports[0], 0);
 	/* (1,0) -> (0,0): -x */
-	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 1, 0, ports, w), 1);
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 1, 1, 0, ports, w), 1);
 	KUNIT_EXPECT_EQ(test, ports[0], 1);
+	/* (0,0) -> (2,2), 4 hops: both ties the - way */
+	KUNIT_ASSERT_EQ(test, r2c2_route_sample(p, R2C2_RP_DOR, 0, 10, ut_rand,
+						&rng, hops), 4);
+	KUNIT_EXPECT_EQ(test, hops[0], 1);
+	KUNIT_EXPECT_EQ(test, hops[1], 1);
+	KUNIT_EXPECT_EQ(test, hops[2], 3);
+	KUNIT_EXPECT_EQ(test, hops[3], 3);
+	/*
+	 * at (1,0) on the way from (0,0) to (1,2) (3 hops) the y tie goes
+	 * the + way: by the leg's length, not by what is left of it (2)
+	 */
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_DOR, 0, 1, 9, ports, w), 1);
+	KUNIT_EXPECT_EQ(test, ports[0], 2);
+	/* (0,0) -> (2,3), 3 hops: +x twice, then -y once */
+	KUNIT_ASSERT_EQ(test, r2c2_route_sample(p, R2C2_RP_DOR, 0, 14, ut_rand,
+						&rng, hops), 3);
+	KUNIT_EXPECT_EQ(test, hops[0], 0);
+	KUNIT_EXPECT_EQ(test, hops[1], 0);
+	KUNIT_EXPECT_EQ(test, hops[2], 3);
+	/* DOR makes no random choice */
+	KUNIT_EXPECT_EQ(test, rng.calls, 0);
 	/* RPS keeps both ways of the tie */
-	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 0, 2, ports, w), 2);
+	KUNIT_EXPECT_EQ(test, r2c2_next_hops(p, R2C2_RP_RPS, 0, 0, 2, ports, w), 2);
+}
+
+/*
+ * DOR's ties split evenly: the routes of every ordered pair of an even
+ * torus load every link of a dimension alike, as minimal routing of
+ * uniform traffic should. With every tie the + way, a + link of a 4 x 4
+ * torus carried 12 routes and a - link 4.
+ */
+static void r2c2_route_sample__dor_all_pairs_balanced(struct kunit *test)
+{
+	static const u8 shapes[][3] = { { 4, 4, 0 }, { 6, 6, 0 }, { 4, 4, 4 },
+					{ 2, 4, 0 } };
+	struct r2c2_paths *p = ut_paths(test, 0);
+	u8 hops[R2C2_MAX_HOPS];
+	struct ut_rng rng = { .state = 7 };
+	unsigned int i, k, n, s, d, l, nd, lo, hi;
+	u32 *use;
+	int len, h;
+	u16 u;
+
+	for (i = 0; i < ARRAY_SIZE(shapes); i++) {
+		nd = shapes[i][2] ? 3 : 2;
+		n = ut_build_torus(test, p, shapes[i], nd, true);
+		use = kunit_kcalloc(test, n * UT_P, sizeof(*use), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, use);
+		for (s = 0; s < n; s++)
+			for (d = 0; d < n; d++) {
+				len = r2c2_route_sample(p, R2C2_RP_DOR, s, d,
+							ut_rand, &rng, hops);
+				KUNIT_ASSERT_GE(test, len, 0);
+				for (u = s, h = 0; h < len; h++) {
+					use[u * UT_P + hops[h]]++;
+					u = p->nbr[u * UT_P + hops[h]];
+				}
+				KUNIT_EXPECT_EQ(test, u, d);
+			}
+		/* alike along a dimension: ports 2k and 2k + 1 */
+		for (k = 0; k < nd; k++) {
+			lo = U32_MAX;
+			hi = 0;
+			for (l = 0; l < n * UT_P; l++) {
+				if (l % UT_P / 2 != k)
+					continue;
+				lo = min(lo, use[l]);
+				hi = max(hi, use[l]);
+			}
+			KUNIT_EXPECT_EQ_MSG(test, lo, hi,
+					    "shape %u, dimension %u: links carry %u..%u routes",
+					    i, k, lo, hi);
+			KUNIT_EXPECT_GT(test, hi, 0);
+		}
+		r2c2_paths_free(p);
+	}
 }
 
 static void r2c2_next_hops__other_rproto_is_rps(struct kunit *test)
@@ -836,14 +925,14 @@ static void r2c2_next_hops__other_rproto_is_rps(struct kunit *test)
 
 	ut_build_torus(test, p, dims, 2, true);
 	/* (0,0) -> (2,1): +x leads to 2 paths, +y to 1 */
-	c = r2c2_next_hops(p, R2C2_RP_RPS, 0, 7, ports, w);
+	c = r2c2_next_hops(p, R2C2_RP_RPS, 0, 0, 7, ports, w);
 	KUNIT_ASSERT_EQ(test, c, 2);
 	KUNIT_EXPECT_EQ(test, ports[0], 0);
 	KUNIT_EXPECT_EQ(test, w[0], 2);
 	KUNIT_EXPECT_EQ(test, ports[1], 2);
 	KUNIT_EXPECT_EQ(test, w[1], 1);
 	/* VLB's legs are RPS legs */
-	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_VLB, 0, 7, vports, vw), c);
+	KUNIT_ASSERT_EQ(test, r2c2_next_hops(p, R2C2_RP_VLB, 0, 0, 7, vports, vw), c);
 	for (j = 0; j < c; j++) {
 		KUNIT_EXPECT_EQ(test, vports[j], ports[j]);
 		KUNIT_EXPECT_EQ(test, vw[j], w[j]);
@@ -1108,7 +1197,7 @@ static void r2c2_route_sample__dor_is_dimension_order(struct kunit *test)
 			u = s;
 			for (h = 0; h < len; h++) {
 				KUNIT_EXPECT_EQ(test, hops[h],
-						ut_dor_port(dims, 3, true, u, d));
+						ut_dor_port(dims, 3, true, s, u, d));
 				u = p->nbr[u * UT_P + hops[h]];
 			}
 		}
@@ -1203,7 +1292,7 @@ static void ut_leg_predict(const struct r2c2_paths *p, u8 rproto, u16 s,
 		for (u = 0; u < p->n; u++) {
 			if (dist[u] != level || !reach[u])
 				continue;
-			c = r2c2_next_hops(p, rproto, u, d, ports, wt);
+			c = r2c2_next_hops(p, rproto, s, u, d, ports, wt);
 			total = 0;
 			for (j = 0; j < c; j++) {
 				if (uniform)
@@ -1429,7 +1518,7 @@ static int ut_wrong_sample(struct ut_wrong *ws, u16 s, u16 d, u8 *hops)
 	u16 u = s;
 
 	while (u != d) {
-		c = r2c2_next_hops(ws->p, R2C2_RP_RPS, u, d, ports, w);
+		c = r2c2_next_hops(ws->p, R2C2_RP_RPS, s, u, d, ports, w);
 		if (c <= 0 || len >= R2C2_MAX_HOPS)
 			return -EINVAL;
 		c = (int)(((u64)ut_rand(&ws->rng) * c) >> 32);
@@ -1731,7 +1820,7 @@ static struct kunit_case r2c2_paths_cases[] = {
 	KUNIT_CASE(r2c2_next_hops__rps_weights_are_path_counts),
 	KUNIT_CASE(r2c2_next_hops__rps_paths_equally_likely),
 	KUNIT_CASE(r2c2_next_hops__dor_lowest_minimal_port),
-	KUNIT_CASE(r2c2_next_hops__dor_tie_goes_plus),
+	KUNIT_CASE(r2c2_next_hops__dor_tie_by_length),
 	KUNIT_CASE(r2c2_next_hops__other_rproto_is_rps),
 	KUNIT_CASE(r2c2_vlb_ok__torus_all_eligible),
 	KUNIT_CASE(r2c2_vlb_ok__first_leg_unreachable),
@@ -1746,6 +1835,7 @@ static struct kunit_case r2c2_paths_cases[] = {
 	KUNIT_CASE(r2c2_route_sample__to_self),
 	KUNIT_CASE(r2c2_route_sample__valid_walks),
 	KUNIT_CASE(r2c2_route_sample__dor_is_dimension_order),
+	KUNIT_CASE(r2c2_route_sample__dor_all_pairs_balanced),
 	KUNIT_CASE(r2c2_route_sample__vlb_resamples_ineligible),
 	KUNIT_CASE(r2c2_route_sample__vlb_falls_back_to_first_eligible),
 	KUNIT_CASE(r2c2_route_sample__vlb_none_eligible),

@@ -53,8 +53,8 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 		     const u8 *nbr_port);
 void r2c2_paths_free(struct r2c2_paths *p);
 
-int r2c2_next_hops(const struct r2c2_paths *p, u8 rproto, u16 u, u16 d,
-		   u8 *ports, u32 *weights);
+int r2c2_next_hops(const struct r2c2_paths *p, u8 rproto, u16 s, u16 u,
+		   u16 d, u8 *ports, u32 *weights);
 bool r2c2_vlb_ok(const struct r2c2_paths *p, u16 s, u16 m, u16 d);
 int r2c2_route_sample(const struct r2c2_paths *p, u8 rproto, u16 s, u16 d,
 		      r2c2_rand_fn rnd, void *ctx, u8 *hops);

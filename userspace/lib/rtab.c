@@ -8,10 +8,11 @@
  * from - never from a second definition:
  *
  * - Tori are vertex-transitive and r2c2_next_hops() only looks at
- *   distances, path counts and port numbers, all invariant under
- *   translation. So one sparse vector per relative offset r and protocol,
- *   r2c2_link_weights_add(0 -> r), serves every pair (s, s + r): its link
- *   (u, p) means (s + u, p). 512 nodes: 511 vectors per protocol.
+ *   distances (the leg's length for DOR's ties among them), path counts
+ *   and port numbers, all invariant under translation. So one sparse
+ *   vector per relative offset r and protocol, r2c2_link_weights_add(0 ->
+ *   r), serves every pair (s, s + r): its link (u, p) means (s + u, p).
+ *   512 nodes: 511 vectors per protocol.
  * - VLB of (s, d) is, by r2c2_link_weights_add(), the sum over eligible
  *   intermediates m of RPS(s -> m) + RPS(m -> d), each scaled by
  *   1/count. When every node is eligible (count = n; true whenever twice

@@ -31,6 +31,53 @@ static double hops_of(const struct r2c2_paths *p, u8 rproto, u16 s, u16 d,
 	return t;
 }
 
+/*
+ * DOR's antipodal ties split evenly: all ordered pairs of an even torus
+ * load every link of a dimension alike (with every tie the + way, a +
+ * link of 4x4 carried 12 routes and a - link 4).
+ */
+static void dor_balance(void)
+{
+	static const u8 shapes[][2] = { { 4, 4 }, { 8, 8 }, { 2, 4 } };
+	static double w[64 * R2C2_MAX_PORTS];
+	static u16 nbr[64 * R2C2_MAX_PORTS];
+	static u8 np[64 * R2C2_MAX_PORTS];
+	struct r2c2_paths p;
+	char what[160];
+	int i, k, n, s, d, l;
+
+	for (i = 0; i < 3; i++) {
+		n = r2c2_torus_nbrs(shapes[i], 2, true, nbr, np);
+		if (n <= 0 || r2c2_paths_build(&p, (u16)n, nbr, np)) {
+			ok(0, "torus built");
+			return;
+		}
+		for (l = 0; l < n * R2C2_MAX_PORTS; l++)
+			w[l] = 0;
+		for (s = 0; s < n; s++)
+			for (d = 0; d < n; d++)
+				if (s != d)
+					r2c2_link_weights_add(&p, R2C2_RP_DOR, (u16)s,
+							      (u16)d, 1, w);
+		/* the same along a dimension: ports 0, 1 (x) and 2, 3 (y) */
+		for (k = 0; k < 2; k++) {
+			double lo = INFINITY, hi = 0;
+
+			for (l = 0; l < n * R2C2_MAX_PORTS; l++) {
+				if (l % R2C2_MAX_PORTS / 2 != k)
+					continue;
+				lo = fmin(lo, w[l]);
+				hi = fmax(hi, w[l]);
+			}
+			snprintf(what, sizeof(what),
+				 "DOR, every pair of %ux%u: every link along %c carries the same (%g..%g)",
+				 shapes[i][0], shapes[i][1], "xy"[k], lo, hi);
+			ok(lo == hi && hi > 0, what);
+		}
+		r2c2_paths_free(&p);
+	}
+}
+
 int main(void)
 {
 	u8 dims[2] = { 4, 4 };
@@ -69,6 +116,7 @@ int main(void)
 	ok(r2c2_link_weights_add(&p, 3, 0, 1, 1, NULL) == -EINVAL,
 	   "unknown protocol is rejected");
 	r2c2_paths_free(&p);
+	dor_balance();
 	printf("1..%d\n", n_test);
 	return n_fail != 0;
 }

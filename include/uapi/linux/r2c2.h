@@ -74,7 +74,9 @@ enum r2c2_pkt_type {
  * @R2C2_RP_RPS: random packet spraying, uniform over all minimal paths
  * @R2C2_RP_DOR: one minimal path: at each hop the lowest-numbered port
  *	that is on a minimal path (dimension order on a torus wired with
- *	port 2d = +d, 2d+1 = -d; ties go the + way)
+ *	port 2d = +d, 2d+1 = -d); where both ways of a dimension are
+ *	minimal (offset k/2 of an even ring), the + way when the route is
+ *	an odd number of hops long, else the - way
  * @R2C2_RP_VLB: Valiant: a uniformly random intermediate node, then
  *	RPS-minimal to it and RPS-minimal from it to the destination
  * @__R2C2_RP_MAX: number of protocols
