@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pattern_bench.c - throughput of each routing protocol under the
+ * standard traffic patterns of a torus, as a fraction of its capacity:
+ * the table of the R2C2 paper's Figure 2 (from Dally and Towles,
+ * "Principles and Practices of Interconnection Networks", for an 8-ary
+ * 2-cube), computed from the very link weights the allocator and the
+ * kernel's route sampler use (r2c2_link_weights_add(), common/paths.c).
+ *
+ * usage: pattern_bench [-t KxK[xK]] [-o FILE]
+ *
+ * Every node injects traffic at rate 1 (in units of a link's capacity),
+ * spread over destinations as the pattern says; a link's load is the
+ * sum over pairs of rate x the pair's expected crossings of the link
+ * under the protocol, and the throughput is 1 / the largest load: the
+ * injection rate at which the busiest link saturates. It is divided by
+ * the torus's capacity, the ideal throughput of uniform traffic:
+ * links / (nodes x mean minimal hop count), 8/k for a k-ary n-cube of
+ * even k (1 for 8x8).
+ *
+ * Patterns, with coordinates (x, y[, z]) and radix k along x:
+ *   neighbour   to each of the 2n neighbours, a 1/(2n) share each
+ *   uniform     to every node, itself included, 1/N each
+ *   complement  to (k1-1-x, k2-1-y, ...): bit complement for radices
+ *               that are powers of two
+ *   transpose   (x, y, z...) to (y, x, z...): square in x and y only
+ *   tornado     to (x + ceil(k1/2) - 1 mod k1, y, ...)
+ *   worst       the permutation that loads some link most: for each
+ *               link the assignment maximising the sum of the pairs'
+ *               weights on it (Hungarian algorithm), the largest over
+ *               the links (Towles and Dally, 2002); every traffic
+ *               matrix is a mix of permutations, so it is the worst of
+ *               all admissible traffic
+ *
+ * Prints a table (pattern, then one column a protocol) and, with -o, the
+ * same as TSV with a header line naming the command. Throughputs are
+ * exact up to floating point; the run takes about a second at 8x8.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "r2c2_alloc.h"
+
+#define NPROTO	4	/* r2c2's three, then ROMM (not one of r2c2's) */
+#define ROMM	3
+#define NPAT	6
+
+static const char *const proto_name[NPROTO] = { "rps", "dor", "vlb", "romm" };
+static const char *const pat_name[NPAT] = {
+	"neighbour", "uniform", "complement", "transpose", "tornado", "worst",
+};
+
+static unsigned int coord(const struct r2c2_topo *t, unsigned int id,
+			  unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		id /= t->dims[j];
+	return id % t->dims[i];
+}
+
+static unsigned int node_of(const struct r2c2_topo *t, const unsigned int *c)
+{
+	unsigned int id = 0, i = t->ndims;
+
+	while (i--)
+		id = id * t->dims[i] + c[i];
+	return id;
+}
+
+/* the destination of s under a permutation pattern */
+static unsigned int perm_dst(const struct r2c2_topo *t, int pat,
+			     unsigned int s)
+{
+	unsigned int c[R2C2_MAX_DIMS], i, tmp;
+
+	for (i = 0; i < t->ndims; i++)
+		c[i] = coord(t, s, i);
+	switch (pat) {
+	case 2:
+		for (i = 0; i < t->ndims; i++)
+			c[i] = t->dims[i] - 1 - c[i];
+		break;
+	case 3:
+		tmp = c[0];
+		c[0] = c[1];
+		c[1] = tmp;
+		break;
+	case 4:
+		c[0] = (c[0] + (t->dims[0] + 1) / 2 - 1) % t->dims[0];
+		break;
+	}
+	return node_of(t, c);
+}
+
+/*
+ * Expected crossings of each link by one packet s -> d: r2c2's protocols
+ * from r2c2_link_weights_add(); ROMM (Nesson and Johnsson's randomized
+ * minimal routing, the "minimal" column of Dally and Towles's table) as
+ * an intermediate m uniform over the nodes on a minimal path from s to
+ * d, then dimension order s -> m and m -> d.
+ */
+static int pair_weights(const struct r2c2_topo *t, unsigned int pr,
+			unsigned int s, unsigned int d, double *w)
+{
+	const u8 *dist = t->paths.dist;
+	unsigned int m, cnt = 0, n = t->n;
+	int err = 0;
+
+	if (pr != ROMM)
+		return r2c2_link_weights_add(&t->paths, (u8)pr, (u16)s, (u16)d,
+					     1.0, w);
+#define DIST(a, b) dist[(size_t)(b) * n + (a)]
+	for (m = 0; m < n; m++)
+		cnt += DIST(s, m) + DIST(m, d) == DIST(s, d);
+	for (m = 0; m < n && !err; m++) {
+		if (DIST(s, m) + DIST(m, d) != DIST(s, d))
+			continue;
+		if (m != s)
+			err = r2c2_link_weights_add(&t->paths, R2C2_RP_DOR,
+						    (u16)s, (u16)m, 1.0 / cnt, w);
+		if (!err && m != d)
+			err = r2c2_link_weights_add(&t->paths, R2C2_RP_DOR,
+						    (u16)m, (u16)d, 1.0 / cnt, w);
+	}
+#undef DIST
+	return err;
+}
+
+/*
+ * Largest sum of a[i][pi(i)] over permutations pi of n: the Hungarian
+ * algorithm (shortest augmenting paths with potentials) on costs -a.
+ * u, v, p, way, minv, used: scratch of n + 1 each.
+ */
+static double max_assignment(const double *a, unsigned int n, double *u,
+			     double *v, unsigned int *p, unsigned int *way,
+			     double *minv, char *used)
+{
+	unsigned int i, j, j0, j1;
+	double sum = 0;
+
+	for (j = 0; j <= n; j++) {
+		u[j] = 0;
+		v[j] = 0;
+		p[j] = 0;
+	}
+	for (i = 1; i <= n; i++) {
+		p[0] = i;
+		j0 = 0;
+		for (j = 0; j <= n; j++) {
+			minv[j] = DBL_MAX;
+			used[j] = 0;
+		}
+		do {
+			unsigned int i0 = p[j0];
+			double delta = DBL_MAX;
+
+			used[j0] = 1;
+			j1 = 0;
+			for (j = 1; j <= n; j++) {
+				double cur;
+
+				if (used[j])
+					continue;
+				cur = -a[(size_t)(i0 - 1) * n + j - 1] - u[i0] - v[j];
+				if (cur < minv[j]) {
+					minv[j] = cur;
+					way[j] = j0;
+				}
+				if (minv[j] < delta) {
+					delta = minv[j];
+					j1 = j;
+				}
+			}
+			for (j = 0; j <= n; j++) {
+				if (used[j]) {
+					u[p[j]] += delta;
+					v[j] -= delta;
+				} else {
+					minv[j] -= delta;
+				}
+			}
+			j0 = j1;
+		} while (p[j0]);
+		do {
+			j1 = way[j0];
+			p[j0] = p[j1];
+			j0 = j1;
+		} while (j0);
+	}
+	for (j = 1; j <= n; j++)
+		sum += a[(size_t)(p[j] - 1) * n + j - 1];
+	return sum;
+}
+
+int main(int argc, char **argv)
+{
+	const char *spec = "torus:8x8", *out = NULL;
+	double thr[NPAT][NPROTO], cap_ideal, hops = 0, *w, *load, *a;
+	double *u, *v, *minv;
+	unsigned int *pp, *way, n, nl, s, d, l, k, pr, pat;
+	struct r2c2_topo *t;
+	char err[256], specbuf[64], *used;
+	FILE *f;
+	int c;
+
+	while ((c = getopt(argc, argv, "t:o:h")) != -1) {
+		switch (c) {
+		case 't':
+			snprintf(specbuf, sizeof(specbuf), "torus:%s", optarg);
+			spec = specbuf;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-t KxK[xK]] [-o FILE]\n",
+				argv[0]);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (r2c2_topo_parse(&t, spec, 1.0, err, sizeof(err))) {
+		fprintf(stderr, "pattern_bench: %s\n", err);
+		return 1;
+	}
+	if (t->ndims < 2 || t->dims[0] != t->dims[1]) {
+		fprintf(stderr, "pattern_bench: %s: transpose needs two dimensions of the same radix\n",
+			spec);
+		return 1;
+	}
+	n = t->n;
+	nl = (unsigned int)n * R2C2_MAX_PORTS;
+	/* w[(s * n + d) * nl + l]: the pair's expected crossings of link l */
+	w = calloc((size_t)n * n * nl, sizeof(*w));
+	load = calloc(nl, sizeof(*load));
+	a = calloc((size_t)n * n, sizeof(*a));
+	u = calloc(n + 1, sizeof(*u));
+	v = calloc(n + 1, sizeof(*v));
+	minv = calloc(n + 1, sizeof(*minv));
+	pp = calloc(n + 1, sizeof(*pp));
+	way = calloc(n + 1, sizeof(*way));
+	used = calloc(n + 1, 1);
+	if (!w || !load || !a || !u || !v || !minv || !pp || !way || !used) {
+		fprintf(stderr, "pattern_bench: out of memory\n");
+		return 1;
+	}
+	for (s = 0; s < n; s++)
+		for (d = 0; d < n; d++)
+			hops += t->paths.dist[(size_t)d * n + s];
+	cap_ideal = t->nlinks / (hops / n);
+
+	for (pr = 0; pr < NPROTO; pr++) {
+		memset(w, 0, (size_t)n * n * nl * sizeof(*w));
+		for (s = 0; s < n; s++)
+			for (d = 0; d < n; d++)
+				if (s != d && pair_weights(t, pr, s, d,
+							   w + ((size_t)s * n + d) * nl)) {
+					fprintf(stderr, "pattern_bench: no weights for %u -> %u\n",
+						s, d);
+					return 1;
+				}
+		for (pat = 0; pat < NPAT - 1; pat++) {
+			double max = 0;
+
+			memset(load, 0, nl * sizeof(*load));
+			for (s = 0; s < n; s++) {
+				const double *ws = w + (size_t)s * n * nl;
+
+				if (pat == 0) {
+					for (k = 0; k < 2u * t->ndims; k++) {
+						d = t->nbr[s * R2C2_MAX_PORTS + k];
+						for (l = 0; l < nl; l++)
+							load[l] += ws[(size_t)d * nl + l] /
+								   (2 * t->ndims);
+					}
+				} else if (pat == 1) {
+					for (d = 0; d < n; d++)
+						for (l = 0; l < nl; l++)
+							load[l] += ws[(size_t)d * nl + l] / n;
+				} else {
+					d = perm_dst(t, (int)pat, s);
+					for (l = 0; l < nl; l++)
+						load[l] += ws[(size_t)d * nl + l];
+				}
+			}
+			for (l = 0; l < nl; l++)
+				max = fmax(max, load[l]);
+			thr[pat][pr] = 1 / max / cap_ideal;
+		}
+		/* worst case: per link, the heaviest permutation */
+		{
+			double max = 0;
+
+			for (l = 0; l < nl; l++) {
+				if (t->nbr[l] == R2C2_IDX_NONE)
+					continue;
+				for (s = 0; s < n; s++)
+					for (d = 0; d < n; d++)
+						a[(size_t)s * n + d] =
+							w[((size_t)s * n + d) * nl + l];
+				max = fmax(max, max_assignment(a, n, u, v, pp,
+							       way, minv, used));
+			}
+			thr[NPAT - 1][pr] = 1 / max / cap_ideal;
+		}
+	}
+
+	printf("%s: capacity %.4g (links / (nodes x mean hops)); throughput as a fraction of it\n",
+	       spec, cap_ideal);
+	printf("%-11s", "pattern");
+	for (pr = 0; pr < NPROTO; pr++)
+		printf(" %7s", proto_name[pr]);
+	printf("\n");
+	for (pat = 0; pat < NPAT; pat++) {
+		printf("%-11s", pat_name[pat]);
+		for (pr = 0; pr < NPROTO; pr++)
+			printf(" %7.4f", thr[pat][pr]);
+		printf("\n");
+	}
+	if (out) {
+		f = fopen(out, "w");
+		if (!f) {
+			perror(out);
+			return 1;
+		}
+		fprintf(f, "# pattern_bench -t %s", spec + strlen("torus:"));
+		fprintf(f, " (userspace/bench/pattern_bench.c); capacity %.6g\n",
+			cap_ideal);
+		fprintf(f, "pattern");
+		for (pr = 0; pr < NPROTO; pr++)
+			fprintf(f, "\t%s", proto_name[pr]);
+		fprintf(f, "\n");
+		for (pat = 0; pat < NPAT; pat++) {
+			fprintf(f, "%s", pat_name[pat]);
+			for (pr = 0; pr < NPROTO; pr++)
+				fprintf(f, "\t%.6f", thr[pat][pr]);
+			fprintf(f, "\n");
+		}
+		if (fclose(f)) {
+			perror(out);
+			return 1;
+		}
+	}
+	free(w);
+	free(load);
+	free(a);
+	free(u);
+	free(v);
+	free(minv);
+	free(pp);
+	free(way);
+	free(used);
+	r2c2_topo_free(t);
+	return 0;
+}
