@@ -50,11 +50,15 @@ check "rps header names the pair, protocol and expected hops" \
 run path weights --topology torus:3x3 --routing dor 0 8
 check "dor 0->8 on torus:3x3: x first (port 1), then y (port 3)" \
 	'[ $rc = 0 ] && [ "$(links)" = "0:1=1 2:3=1 " ]'
-# 4x4 torus, 0 -> 10 = (2,2): offset k/2 in both dimensions, a tie; DOR
-# takes the + way (ports 0 and 2), RPS all 24 minimal paths.
+# 4x4 torus, 0 -> 10 = (2,2): offset k/2 in both dimensions, a tie; the
+# route is 4 hops long (even), so DOR takes the - way (ports 1 and 3);
+# 0 -> 6 = (2,1), 3 hops, the + way; RPS all 24 minimal paths of 0 -> 10.
 run path weights --topology torus:4x4 --routing dor 0 10
-check "dor on a tie (torus:4x4 0->10) goes the + way" \
-	'[ $rc = 0 ] && [ "$(links)" = "0:0=1 1:0=1 2:2=1 6:2=1 " ]'
+check "dor on a tie, 4 hops (torus:4x4 0->10): the - way in both dimensions" \
+	'[ $rc = 0 ] && [ "$(links)" = "0:1=1 14:3=1 2:3=1 3:1=1 " ]'
+run path weights --topology torus:4x4 --routing dor 0 6
+check "dor on a tie, 3 hops (torus:4x4 0->6): the + way, then +y" \
+	'[ $rc = 0 ] && [ "$(links)" = "0:0=1 1:0=1 2:2=1 " ]'
 run path weights --topology torus:4x4 0 10
 check "rps 0->10 on torus:4x4: 1/4 on each first and last hop" \
 	'[ $rc = 0 ] && [ "$(awk '\''$1 == "node" && ($2 == 0 || $7 == 10)'\'' "$T/out" | grep -c "weight 0.25$")" = 8 ]'
