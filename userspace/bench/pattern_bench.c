@@ -32,6 +32,10 @@
  *               matrix is a mix of permutations, so it is the worst of
  *               all admissible traffic
  *
+ * Besides r2c2's protocols, two reference columns that are not r2c2's:
+ * ROMM (the table's randomized minimal protocol) and RLB (its
+ * "weighted load balancing"), computed on the torus's coordinates.
+ *
  * Prints a table (pattern, then one column a protocol) and, with -o, the
  * same as TSV with a header line naming the command. Throughputs are
  * exact up to floating point; the run takes about a second at 8x8.
@@ -44,11 +48,12 @@
 #include <unistd.h>
 #include "r2c2_alloc.h"
 
-#define NPROTO	4	/* r2c2's three, then ROMM (not one of r2c2's) */
+#define NPROTO	5	/* r2c2's three, then ROMM and RLB (not r2c2's) */
 #define ROMM	3
+#define RLB	4
 #define NPAT	6
 
-static const char *const proto_name[NPROTO] = { "rps", "dor", "vlb", "romm" };
+static const char *const proto_name[NPROTO] = { "rps", "dor", "vlb", "romm", "rlb" };
 static const char *const pat_name[NPAT] = {
 	"neighbour", "uniform", "complement", "transpose", "tornado", "worst",
 };
@@ -97,6 +102,68 @@ static unsigned int perm_dst(const struct r2c2_topo *t, int pat,
 	return node_of(t, c);
 }
 
+/* add f to the links of the way from u along dir[i] (+1/-1) by len[i]
+ * hops in dimension i, dimensions in order; returns the node reached */
+static unsigned int walk(const struct r2c2_topo *t, unsigned int u,
+			 const int *dir, const unsigned int *len, double f,
+			 double *w)
+{
+	unsigned int i, h;
+
+	for (i = 0; i < t->ndims; i++)
+		for (h = 0; h < len[i]; h++) {
+			unsigned int port = 2 * i + (dir[i] < 0);
+
+			w[(size_t)u * R2C2_MAX_PORTS + port] += f;
+			u = t->nbr[u * R2C2_MAX_PORTS + port];
+		}
+	return u;
+}
+
+/*
+ * RLB (Singh, Dally, Towles and Gupta, "Locality-preserving randomized
+ * oblivious routing on torus networks", 2002): in each dimension, with
+ * D the offset the + way, the + way with probability (k - D) / k and
+ * the - way with D / k; in the quadrant so chosen, an intermediate q
+ * uniform over the box between s and d, then s -> q and q -> d inside
+ * the quadrant, each in dimension order.
+ */
+static int rlb_weights(const struct r2c2_topo *t, unsigned int s,
+		       unsigned int d, double *w)
+{
+	unsigned int nd = t->ndims, i, q, nq, span[R2C2_MAX_DIMS];
+	unsigned int l1[R2C2_MAX_DIMS], l2[R2C2_MAX_DIMS], rest, m;
+	int dir[R2C2_MAX_DIMS];
+	double pq;
+
+	for (q = 0; q < 1u << nd; q++) {
+		pq = 1;
+		nq = 1;
+		for (i = 0; i < nd; i++) {
+			unsigned int k = t->dims[i];
+			unsigned int off = (coord(t, d, i) + k - coord(t, s, i)) % k;
+
+			dir[i] = q >> i & 1 ? -1 : 1;
+			span[i] = dir[i] > 0 ? off : (k - off) % k;
+			pq *= dir[i] > 0 ? (double)(k - off) / k : (double)off / k;
+			nq *= span[i] + 1;
+		}
+		if (pq == 0)
+			continue;
+		for (m = 0; m < nq; m++) {
+			rest = m;
+			for (i = 0; i < nd; i++) {
+				l1[i] = rest % (span[i] + 1);
+				l2[i] = span[i] - l1[i];
+				rest /= span[i] + 1;
+			}
+			walk(t, walk(t, s, dir, l1, pq / nq, w), dir, l2,
+			     pq / nq, w);
+		}
+	}
+	return 0;
+}
+
 /*
  * Expected crossings of each link by one packet s -> d: r2c2's protocols
  * from r2c2_link_weights_add(); ROMM (Nesson and Johnsson's randomized
@@ -111,6 +178,8 @@ static int pair_weights(const struct r2c2_topo *t, unsigned int pr,
 	unsigned int m, cnt = 0, n = t->n;
 	int err = 0;
 
+	if (pr == RLB)
+		return rlb_weights(t, s, d, w);
 	if (pr != ROMM)
 		return r2c2_link_weights_add(&t->paths, (u8)pr, (u16)s, (u16)d,
 					     1.0, w);

@@ -41,6 +41,9 @@ check "tornado: RPS, DOR and ROMM 1/3, VLB 0.5" \
 	"near tornado rps 0.333333 && near tornado dor 0.333333 && near tornado romm 0.333333 && near tornado vlb 0.5"
 check "worst case: DOR 0.25, VLB 0.5, ROMM 0.209 (the table: 0.21; $(val worst romm))" \
 	"near worst dor 0.25 && near worst vlb 0.5 && near worst romm 0.209150"
+# the table's WLB is RLB; its neighbour (2.33) and transpose (0.57) differ
+check "RLB: uniform 0.76, complement 0.42, tornado 0.53, worst case 0.31, as the table's WLB" \
+	"near uniform rlb 0.761905 && near complement rlb 0.421053 && near tornado rlb 0.533333 && near worst rlb 0.310884"
 check "worst case is the lowest of every protocol's column" \
 	"awk -F'\t' 'NR == 2 { nc = NF } NR > 2 { for (i = 2; i <= NF; i++) { if (\$1 == \"worst\") w[i] = \$i; else if (!(i in lo) || \$i < lo[i]) lo[i] = \$i } }
 		END { for (i = 2; i <= nc; i++) if (w[i] > lo[i] + 1e-9) exit 1 }' '$T/t.tsv'"
