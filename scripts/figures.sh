@@ -10,11 +10,13 @@
 #                                    (graphviz) and jq. FIGURES_OUT=DIR
 #                                    draws into DIR instead (relative to
 #                                    the top of the tree)
-#   scripts/figures.sh data [demo|conv|all]
-#                                    rerun the VM runs that produce the data
-#                                    (all: both; demo ~2 min, conv ~10 min
-#                                    on a quiet 2-core host), then draw;
-#                                    the runs' output in build/figures/
+#   scripts/figures.sh data [demo|conv|routesel|all]
+#                                    rerun the runs that produce the data
+#                                    (all: the three; demo ~2 min, conv ~10
+#                                    min in VMs, routesel ~5 min on the
+#                                    host, on a quiet 2-core host), then
+#                                    draw; the runs' output in
+#                                    build/figures/
 #
 # The figures and where their data comes from:
 #   demo-loop.png  the rate loop of `scripts/demo.sh loop`: each flow's rate
@@ -28,6 +30,12 @@
 #                  repetitions, default 10, on 6.12 with --icount 0: the
 #                  command of Documentation/performance.md, "r2c2d:
 #                  convergence after a flow event")
+#   routesel.png   the paper's Figure 18: the aggregate throughput of the
+#                  genetic route selection (RPS or VLB a flow) over all-RPS,
+#                  all-VLB and a random choice, on 8x8x8 with a fraction L
+#                  of the nodes each sending one long flow to a distinct
+#                  node (routesel.tsv: `r2c2ctl route-select`, no VM;
+#                  FIG_RS_SEEDS workloads a load, default 5, ~5 minutes)
 #   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
 #                  `r2c2ctl -j topo show` (topo-3x3.json) through
 #                  scripts/topo2dot and Graphviz's neato
@@ -175,6 +183,40 @@ draw_rack() {
 		neato -n2 -Tpng -Gdpi=96 -o "$FIG/rack-3x3.png"
 }
 
+draw_routesel() {
+	[[ -s $DATA/routesel.tsv ]] || die "$DATA/routesel.tsv missing (scripts/figures.sh data routesel)"
+	local T
+	T=$(mktemp -d)
+	# shellcheck disable=SC2064  # T is set now
+	trap "rm -rf '$T'" RETURN
+	# per load: mean, min and max of selected / baseline over the seeds
+	awk -F'\t' '!/^#/ && NF >= 8 {
+		l = $1; n[l]++; o[l] = l
+		for (c = 5; c <= 7; c++) {
+			r = $4 / $c; s[l, c] += r
+			if (!((l, c) in lo) || r < lo[l, c]) lo[l, c] = r
+			if (!((l, c) in hi) || r > hi[l, c]) hi[l, c] = r
+		}
+	} END { for (l in o) { printf "%s", l
+		for (c = 5; c <= 7; c++) printf "\t%.5f\t%.5f\t%.5f", s[l, c] / n[l], lo[l, c], hi[l, c]
+		printf "\n" } }' "$DATA/routesel.tsv" | sort -g >"$T/r"
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 900,560 font "Helvetica,11"
+	set output "$FIG/routesel.png"
+	set title "Genetic route selection (RPS or VLB a flow) against three baselines\n8x8x8 torus, 10 Gbit/s links, a fraction L of nodes each with one long flow; mean, range of $(awk -F'\t' '!/^#/ { print $2 }' "$DATA/routesel.tsv" | sort -u | wc -l) workloads a load"
+	set grid
+	set key top right
+	set xlabel "load L (fraction of nodes with a flow)"
+	set ylabel "aggregate throughput: Adaptive / baseline"
+	set xrange [0.05:1.05]
+	set yrange [0.9:*]
+	plot 1 with lines lc rgb "black" dt 2 notitle, \
+	     "$T/r" using (\$1 - 0.01):2:3:4 with yerrorlines pt 7 lw 2 title "Adaptive / RPS", \
+	     "" using 1:5:6:7 with yerrorlines pt 5 lw 2 title "Adaptive / VLB", \
+	     "" using (\$1 + 0.01):8:9:10 with yerrorlines pt 9 lw 2 title "Adaptive / Random"
+	EOF
+}
+
 draw() {
 	need gnuplot gnuplot-nox
 	need neato graphviz
@@ -183,7 +225,8 @@ draw() {
 	draw_demo
 	draw_conv
 	draw_rack
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png in $FIG"
+	draw_routesel
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -290,19 +333,66 @@ data_conv() {
 	rm -rf "$T"
 }
 
+# partial_perm N K SEED: K flows "SRC DST long", K distinct sources and
+# K distinct destinations among N nodes (K >= 2), none to itself: two
+# random permutations of the nodes, their first K each, and a flow to
+# itself swaps destinations with the next flow
+partial_perm() {
+	awk -v n="$1" -v k="$2" -v seed="$3" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) { a[i] = i; b[i] = i }
+		for (i = n - 1; i > 0; i--) {
+			j = int(rand() * (i + 1)); t = a[i]; a[i] = a[j]; a[j] = t
+			j = int(rand() * (i + 1)); t = b[i]; b[i] = b[j]; b[j] = t
+		}
+		for (i = 0; i < k; i++)
+			if (b[i] == a[i]) { j = (i + 1) % k; t = b[i]; b[i] = b[j]; b[j] = t }
+		for (i = 0; i < k; i++) printf "%d %d long\n", a[i], b[i]
+	}'
+}
+
+data_routesel() {
+	local seeds=${FIG_RS_SEEDS:-5} T cmd l s k f t0 out
+	T=$(mktemp -d)
+	cmd="r2c2ctl -j route-select topology torus:8x8x8 flows F protos rps,vlb population 100 mutation 0.01 seed S threads 2"
+	echo "figures: $cmd, 10 loads x $seeds workloads"
+	{
+		header "Figure 18: the genetic route selection's aggregate throughput (utility sum, max-min, 5 % headroom, 10 Gbit/s links) against all-RPS, all-VLB and a random choice; a fraction L of the 512 nodes each send one long flow to a distinct node (scripts/figures.sh partial_perm, seed = workload)" "$cmd" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# load	seed	flows	selected_bps	all_rps_bps	all_vlb_bps	random_bps	generations	seconds"
+		for l in 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0; do
+			k=$(awk -v l="$l" 'BEGIN { printf "%d", l * 512 + 0.5 }')
+			for ((s = 1; s <= seeds; s++)); do
+				f=$T/f
+				partial_perm 512 "$k" "$s" >"$f"
+				t0=$(date +%s.%N)
+				out=$(userspace/r2c2ctl/r2c2ctl -j route-select topology torus:8x8x8 \
+					flows "$f" protos rps,vlb population 100 mutation 0.01 \
+					seed "$s" threads 2) || die "route-select failed for load $l, seed $s"
+				jq -r --arg l "$l" --arg s "$s" --arg k "$k" \
+					--arg t "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" \
+					'[$l, $s, $k, .utilities.selected_bps, .utilities.all_rps_bps,
+					  .utilities.all_vlb_bps, .utilities.random_bps, .generations, $t] | @tsv' \
+					<<<"$out"
+			done
+		done
+	} >"$T/routesel.tsv"
+	mv "$T/routesel.tsv" "$DATA/routesel.tsv"
+	rm -rf "$T"
+}
+
 case ${1:-draw} in
 draw) draw ;;
 data)
 	LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 	LOGS=build/figures	# the VM runs' whole output
 	mkdir -p "$LOGS"
-	builds
 	case ${2:-all} in
-	demo) data_demo ;;
-	conv) data_conv ;;
-	all) data_demo; data_conv ;;
-	*) die "usage: $0 data [demo|conv|all]" ;;
+	demo) builds; data_demo ;;
+	conv) builds; data_conv ;;
+	routesel) make --no-print-directory userspace >/dev/null; data_routesel ;;
+	all) builds; data_demo; data_conv; data_routesel ;;
+	*) die "usage: $0 data [demo|conv|routesel|all]" ;;
 	esac
 	draw ;;
-*) die "usage: $0 [draw] | data [demo|conv|all]" ;;
+*) die "usage: $0 [draw] | data [demo|conv|routesel|all]" ;;
 esac
