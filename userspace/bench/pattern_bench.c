@@ -9,6 +9,8 @@
  *
  * usage: pattern_bench [-t KxK[xK]] [-o FILE]
  *
+ * At most 144 nodes: the link weights of every pair are kept.
+ *
  * Every node injects traffic at rate 1 (in units of a link's capacity),
  * spread over destinations as the pattern says; a link's load is the
  * sum over pairs of rate x the pair's expected crossings of the link
@@ -52,6 +54,7 @@
 #define ROMM	3
 #define RLB	4
 #define NPAT	6
+#define PB_MAX_NODES	144
 
 static const char *const proto_name[NPROTO] = { "rps", "dor", "vlb", "romm", "rlb" };
 static const char *const pat_name[NPAT] = {
@@ -294,6 +297,12 @@ int main(int argc, char **argv)
 	}
 	if (r2c2_topo_parse(&t, spec, 1.0, err, sizeof(err))) {
 		fprintf(stderr, "pattern_bench: %s\n", err);
+		return 1;
+	}
+	/* every pair's weights are kept: n^3 x 64 bytes (144 MB at 12x12) */
+	if (t->n > PB_MAX_NODES) {
+		fprintf(stderr, "pattern_bench: %s: %u nodes, at most %u (every pair's link weights are kept)\n",
+			spec, t->n, PB_MAX_NODES);
 		return 1;
 	}
 	if (t->ndims < 2 || t->dims[0] != t->dims[1]) {

@@ -52,5 +52,8 @@ check "the committed table (Documentation/figures/data/patterns-8x8.tsv) is toda
 "$B" -t 5x3 >"$T/out" 2>"$T/err"; rc=$?
 check "a torus without two equal radices refused, naming it" \
 	"[ $rc -ne 0 ] && grep -q 'torus:5x3: transpose needs two dimensions of the same radix' '$T/err'"
+"$B" -t 8x8x8 >"$T/out" 2>"$T/err"; rc=$?
+check "a torus over 144 nodes refused, naming the limit" \
+	"[ $rc -ne 0 ] && grep -q 'torus:8x8x8: 512 nodes, at most 144' '$T/err'"
 echo "1..$n"
 exit $((fail > 0))
