@@ -113,6 +113,20 @@ fail:
 	return ret;
 }
 
+/* whether a port of u below p, to v too, already lands on v's port q */
+static bool port_taken(const struct r2c2_topo *t, const u16 *nbr,
+		       unsigned int u, unsigned int p, unsigned int v,
+		       unsigned int q)
+{
+	unsigned int o;
+
+	for (o = 0; o < p; o++)
+		if (nbr[u * R2C2_MAX_PORTS + o] == v &&
+		    t->nbr_port[u * R2C2_MAX_PORTS + o] == q)
+			return true;
+	return false;
+}
+
 /**
  * r2c2_topo_from_adj() - an arbitrary graph
  * @tp: out
@@ -120,7 +134,12 @@ fail:
  * @nbr: n * 8 neighbours (R2C2_IDX_NONE: no link)
  * @cap: n * 8 capacities, > 0 for every link
  *
- * Neighbour ports are found by looking for the reverse link (0 if none).
+ * Neighbour ports are found by looking for the reverse link (0 if none):
+ * port p of u lands on port p ^ 1 of v when that port leads back to u
+ * (the wiring of a torus, r2c2_torus_nbrs(), which DOR's ties depend on:
+ * common/paths.c), else on v's lowest port back to u that no lower port
+ * of u to v lands on (parallel links pair up one to one), else on the
+ * lowest port back (more links u -> v than back).
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
@@ -128,7 +147,7 @@ int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 		       const double *cap)
 {
 	struct r2c2_topo *t;
-	unsigned int u, p, q;
+	unsigned int u, p, q, f;
 	int ret;
 
 	*tp = NULL;
@@ -150,11 +169,20 @@ int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 				ret = -EINVAL;
 				goto fail;
 			}
+			if (nbr[v * R2C2_MAX_PORTS + (p ^ 1)] == u) {
+				t->nbr_port[u * R2C2_MAX_PORTS + p] = (u8)(p ^ 1);
+				continue;
+			}
 			for (q = 0; q < R2C2_MAX_PORTS; q++)
-				if (nbr[v * R2C2_MAX_PORTS + q] == u) {
-					t->nbr_port[u * R2C2_MAX_PORTS + p] = (u8)q;
+				if (nbr[v * R2C2_MAX_PORTS + q] == u &&
+				    !port_taken(t, nbr, u, p, v, q))
 					break;
-				}
+			/* more links u -> v than back: share the first */
+			for (f = 0; q == R2C2_MAX_PORTS && f < R2C2_MAX_PORTS; f++)
+				if (nbr[v * R2C2_MAX_PORTS + f] == u)
+					q = f;
+			if (q < R2C2_MAX_PORTS)
+				t->nbr_port[u * R2C2_MAX_PORTS + p] = (u8)q;
 		}
 	ret = topo_finish(t);
 	if (ret)

@@ -199,6 +199,56 @@ out:
 	free(a); free(b); free(wa); free(wb);
 }
 
+/*
+ * A torus given as a bare adjacency (what r2c2d builds from the kernel's
+ * graph) gets the torus's neighbour ports back, parallel links of a
+ * radix-2 dimension included, so DOR's ties (which need them) route as
+ * on the torus: every pair's DOR weights equal.
+ */
+static void adj_ports_of_tori(void)
+{
+	static const u8 shapes[][3] = { { 2, 4, 0 }, { 4, 4, 0 }, { 2, 2, 2 },
+					{ 6, 6, 0 } };
+	unsigned int i, s, d, bad;
+	size_t l, nl;
+
+	for (i = 0; i < 4; i++) {
+		unsigned int nd = shapes[i][2] ? 3 : 2;
+		struct r2c2_topo *g, *a;
+		double *wg, *wa;
+
+		if (r2c2_topo_grid(&g, shapes[i], nd, true, 1) ||
+		    r2c2_topo_from_adj(&a, g->n, g->nbr, g->cap)) {
+			ok(0, "torus %u built", i);
+			continue;
+		}
+		nl = R2C2_NLINKS(g->n);
+		bad = 0;
+		for (l = 0; l < nl; l++)
+			bad += g->nbr[l] != R2C2_IDX_NONE &&
+			       g->nbr_port[l] != a->nbr_port[l];
+		wg = calloc(nl, sizeof(*wg));
+		wa = calloc(nl, sizeof(*wa));
+		for (s = 0; s < g->n && wg && wa; s++)
+			for (d = 0; d < g->n; d++) {
+				memset(wg, 0, nl * sizeof(*wg));
+				memset(wa, 0, nl * sizeof(*wa));
+				r2c2_link_weights_add(&g->paths, R2C2_RP_DOR, (u16)s,
+						      (u16)d, 1, wg);
+				r2c2_link_weights_add(&a->paths, R2C2_RP_DOR, (u16)s,
+						      (u16)d, 1, wa);
+				bad += memcmp(wg, wa, nl * sizeof(*wg)) != 0;
+			}
+		ok(wg && wa && bad == 0,
+		   "torus %ux%u%s%.0u as an adjacency: its neighbour ports and every pair's DOR weights (%u differ)",
+		   shapes[i][0], shapes[i][1], nd == 3 ? "x" : "", nd == 3 ? shapes[i][2] : 0, bad);
+		free(wg);
+		free(wa);
+		r2c2_topo_free(g);
+		r2c2_topo_free(a);
+	}
+}
+
 int main(void)
 {
 	static const struct { u8 dims[3]; unsigned int nd; bool wrap; } g[] = {
@@ -330,5 +380,6 @@ int main(void)
 		r2c2_rtab_free(rtt);
 		r2c2_topo_free(tt);
 	}
+	adj_ports_of_tori();
 	return tap_done();
 }
