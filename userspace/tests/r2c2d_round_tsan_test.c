@@ -104,7 +104,8 @@ int main(void)
 	{
 		struct pollfd p = { .fd = rd_fd(&r), .events = POLLIN };
 
-		ok(poll(&p, 1, 0) == 1 && rd_join(&r, false) == 0 &&
+		/* the worker marks itself done, then writes the eventfd */
+		ok(poll(&p, 1, 10000) == 1 && rd_join(&r, false) == 0 &&
 		   !rd_busy(&r) && rd_fd(&r) == -1 && r.ret == 0 &&
 		   r.off_loop == 1 && r.ns > 0,
 		   "joined: solved in %.1f ms (%.1f ms of its thread's CPU) while the loop applied %u event pairs and %u table reads",
