@@ -814,6 +814,7 @@ static void r2c2q_work(struct work_struct *work)
 	rcu_read_lock();
 	lock = r2c2q_tree_lock(sch);
 	now = ktime_get_ns();
+	q->st.work_runs++;
 	r2c2q_gc(q, now, R2C2Q_GC_WORK, false);
 	while (q->ev_tail != q->ev_head && n < R2C2Q_EVQ)
 		q->evbuf[n++] = q->evq[q->ev_tail++ & (R2C2Q_EVQ - 1)];

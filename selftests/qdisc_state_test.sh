@@ -25,11 +25,6 @@ require_r2c2
 ksft_plan 4
 
 require_qdisc_tools
-TR=/sys/kernel/tracing
-[[ -d $TR/events/workqueue/workqueue_execute_start ]] ||
-	mount -t tracefs tracefs "$TR" 2>/dev/null
-[[ -d $TR/events/workqueue/workqueue_execute_start ]] ||
-	ksft_skip_all "no tracefs with workqueue events at $TR"
 
 S=r2c2-s0
 R=r2c2-s1
@@ -83,29 +78,20 @@ ip -n "$S" link add d0 type dummy &&
 	ip netns exec "$S" "$TC" qdisc add dev d0 root r2c2 idle 100ms
 check_err $? "dummy d0 with r2c2 idle 100ms"
 
-# the ring buffer's switch as this file found it, for the files after it
-TR_ON=$(cat "$TR/tracing_on" 2>/dev/null || echo 1)
-cleanup_add "echo $TR_ON >$TR/tracing_on 2>/dev/null"
-
-# wq_runs SECONDS: runs of r2c2q_work in the next SECONDS
-wq_runs()
-{
-	echo 0 >"$TR/tracing_on"
-	echo >"$TR/trace"
-	echo 1 >"$TR/events/workqueue/workqueue_execute_start/enable"
-	echo 1 >"$TR/tracing_on"
-	sleep "$1"
-	echo 0 >"$TR/tracing_on"
-	echo 0 >"$TR/events/workqueue/workqueue_execute_start/enable"
-	grep -c 'function r2c2q_work' "$TR/trace"
-}
-
+# The qdisc's own count of its work item's runs (work_runs), not the
+# workqueue tracepoint: enabling a tracepoint patches the kernel's code,
+# and a TCG guest of several vCPUs may run a stale int3 of that patch in
+# process_one_work, which every CPU is in all the time.
+runs() { xstats d0 | jq '.work_runs'; }
 sleep 0.5		# the first run, 100 ms after init
-n=$(wq_runs 2)
-log_info "r2c2q_work ran $n times in 2 s with no flow (two qdiscs: r2c0's tracks flows)"
-# r2c0's qdisc still tracks flows (idle 60s): it runs every 1 s, <= 3
-((n <= 3))
-check_err $? "the work item ran $n times in 2 s"
+n0=$(runs)
+sleep 2
+n1=$(runs)
+n=$((n1 - n0))
+log_info "d0's r2c2q_work ran $n times in 2 s with no flow ($n0 before)"
+# idle 100ms would run it every 25 ms; one run is a first run late
+[[ $n0 =~ ^[0-9]+$ && $n1 =~ ^[0-9]+$ ]] && ((n <= 1))
+check_err $? "the work item ran $n times in 2 s (work_runs $n0, then $n1)"
 log_test "a qdisc without flows does not wake up"
 
 RET=0

@@ -318,6 +318,7 @@ static int r2c2_print_xstats(struct qdisc_util *qu, FILE *f,
 		     st.flows_unannounced);
 	print_lluint(PRINT_ANY, "events_saved", " events_saved %llu",
 		     2 * st.flows_unannounced);
+	print_lluint(PRINT_ANY, "work_runs", " work_runs %llu", st.work_runs);
 	return 0;
 }
 

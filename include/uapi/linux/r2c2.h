@@ -878,6 +878,9 @@ enum tca_r2c2_attr {
  * @flows_unannounced: flows idle longer than idle_ms before they were
  *	announced: neither START nor FINISH was raised (two events saved
  *	each); appended later
+ * @work_runs: runs of the qdisc's work item (flow collection, lease
+ *	expiry, event delivery); it does not run while the qdisc tracks no
+ *	flow and has no event to deliver; appended later
  * @resv: zero
  */
 struct tc_r2c2_xstats {
@@ -898,6 +901,7 @@ struct tc_r2c2_xstats {
 	__u64	rates_unknown;
 	__u64	flows_announced;
 	__u64	flows_unannounced;
+	__u64	work_runs;
 };
 
 /* ------------------------------------------------------------------ */
