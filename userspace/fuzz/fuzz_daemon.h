@@ -32,8 +32,8 @@ int fake_dnl_flow_event(struct dnl *n, const struct mx_evt *e);
 int fake_dnl_rate_set(struct dnl *n, const uint32_t *id,
 		      const uint64_t *rate, size_t k);
 int fake_dnl_routes_send(struct dnl *n, const struct rs_ent *e, size_t k);
-int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint32_t max_n,
-		       uint32_t *nn, uint32_t *nodes);
+int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint8_t *nport,
+		       uint32_t max_n, uint32_t *nn, uint32_t *nodes);
 
 #define dnl_open fake_dnl_open
 #define dnl_close fake_dnl_close
@@ -123,15 +123,18 @@ int fake_dnl_routes_send(struct dnl *n, const struct rs_ent *e, size_t k)
 }
 
 /* the kernel routes on the graph the daemon was configured with */
-int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint32_t max_n,
-		       uint32_t *nn, uint32_t *nodes)
+int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint8_t *nport,
+		       uint32_t max_n, uint32_t *nn, uint32_t *nodes)
 {
 	const struct r2c2_topo *t = fuzz_d->ctopo;
 
 	(void)n;
-	for (size_t i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++)
+	for (size_t i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++) {
 		nbr[i] = R2C2_ADDR_NONE;
+		nport[i] = R2C2_PORT_UNKNOWN;
+	}
 	memcpy(nbr, t->nbr, R2C2_NLINKS(t->n) * sizeof(*nbr));
+	memcpy(nport, t->nbr_port, R2C2_NLINKS(t->n));
 	*nn = t->n;
 	*nodes = t->n;
 	return 0;

@@ -69,6 +69,10 @@ int r2c2_topo_grid(struct r2c2_topo **tp, const u8 *dims, unsigned int ndims,
 		   bool wrap, double cap);
 int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 		       const double *cap);
+/* a far-end port not known (r2c2_topo_from_adj_ports()) */
+#define R2C2_PORT_UNKNOWN	0xff
+int r2c2_topo_from_adj_ports(struct r2c2_topo **tp, u16 n, const u16 *nbr,
+			     const u8 *nbr_port, const double *cap);
 /*
  * spec: "torus:8x8x8", "mesh:4x4", "file:PATH" or a path. On error,
  * err receives a message naming the file and line where applicable.

@@ -128,23 +128,28 @@ static bool port_taken(const struct r2c2_topo *t, const u16 *nbr,
 }
 
 /**
- * r2c2_topo_from_adj() - an arbitrary graph
+ * r2c2_topo_from_adj_ports() - an arbitrary graph, with its far-end ports
  * @tp: out
  * @n: nodes
  * @nbr: n * 8 neighbours (R2C2_IDX_NONE: no link)
+ * @nbr_port: n * 8 far-end ports as the kernel knows them (the port of
+ *	the neighbour each link lands on; R2C2_PORT_UNKNOWN, or a port that
+ *	does not lead back, where unknown), or NULL: all unknown
  * @cap: n * 8 capacities, > 0 for every link
  *
- * Neighbour ports are found by looking for the reverse link (0 if none):
- * port p of u lands on port p ^ 1 of v when that port leads back to u
- * (the wiring of a torus, r2c2_torus_nbrs(), which DOR's ties depend on:
- * common/paths.c), else on v's lowest port back to u that no lower port
- * of u to v lands on (parallel links pair up one to one), else on the
- * lowest port back (more links u -> v than back).
+ * A far-end port that is not given is guessed from the reverse links (0
+ * if none): port p of u lands on port p ^ 1 of v when that port leads
+ * back to u (the wiring of a torus, r2c2_torus_nbrs(), which DOR's ties
+ * depend on: common/paths.c), else on v's lowest port back to u that no
+ * lower port of u to v lands on (parallel links pair up one to one), else
+ * on the lowest port back (more links u -> v than back). The guess can
+ * be wrong where parallel links are wired otherwise (u's port 0 to v's
+ * port 0, say): r2c2d gives the ports of r2c2.ko's graph.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
-int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
-		       const double *cap)
+int r2c2_topo_from_adj_ports(struct r2c2_topo **tp, u16 n, const u16 *nbr,
+			     const u8 *nbr_port, const double *cap)
 {
 	struct r2c2_topo *t;
 	unsigned int u, p, q, f;
@@ -169,6 +174,13 @@ int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 				ret = -EINVAL;
 				goto fail;
 			}
+			q = nbr_port ? nbr_port[u * R2C2_MAX_PORTS + p] :
+				       R2C2_PORT_UNKNOWN;
+			if (q < R2C2_MAX_PORTS &&
+			    nbr[v * R2C2_MAX_PORTS + q] == u) {
+				t->nbr_port[u * R2C2_MAX_PORTS + p] = (u8)q;
+				continue;
+			}
 			if (nbr[v * R2C2_MAX_PORTS + (p ^ 1)] == u) {
 				t->nbr_port[u * R2C2_MAX_PORTS + p] = (u8)(p ^ 1);
 				continue;
@@ -192,6 +204,23 @@ int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 fail:
 	r2c2_topo_free(t);
 	return ret;
+}
+
+/**
+ * r2c2_topo_from_adj() - an arbitrary graph, its far-end ports guessed
+ * @tp: out
+ * @n: nodes
+ * @nbr: n * 8 neighbours (R2C2_IDX_NONE: no link)
+ * @cap: n * 8 capacities, > 0 for every link
+ *
+ * r2c2_topo_from_adj_ports() with no port known.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
+		       const double *cap)
+{
+	return r2c2_topo_from_adj_ports(tp, n, nbr, NULL, cap);
 }
 
 void r2c2_topo_free(struct r2c2_topo *t)

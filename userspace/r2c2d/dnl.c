@@ -551,6 +551,7 @@ full:
 
 struct topo_ctx {
 	uint16_t *nbr;
+	uint8_t *nport;
 	uint32_t max_n, n, nodes;
 };
 
@@ -574,30 +575,36 @@ static int topo_cb(struct nl_msg *msg, void *arg)
 	if (addr + 1u > c->n)
 		c->n = addr + 1u;
 	nla_for_each_nested(a, tb[R2C2_A_TOPO_NODE], rem) {
+		size_t l;
+
 		if (nla_type(a) != R2C2_A_TOPO_LINK ||
 		    r2c2_genl_parse_nested(ltb, a) ||
-		    !ltb[R2C2_A_PORT] || !ltb[R2C2_A_NBR_ADDR])
+		    !ltb[R2C2_A_PORT] || !ltb[R2C2_A_NBR_ADDR] ||
+		    nla_get_u8(ltb[R2C2_A_PORT]) >= R2C2_MAX_PORTS)
 			continue;
-		if (nla_get_u8(ltb[R2C2_A_PORT]) < R2C2_MAX_PORTS)
-			c->nbr[(size_t)addr * R2C2_MAX_PORTS +
-			       nla_get_u8(ltb[R2C2_A_PORT])] =
-				nla_get_u16(ltb[R2C2_A_NBR_ADDR]);
+		l = (size_t)addr * R2C2_MAX_PORTS + nla_get_u8(ltb[R2C2_A_PORT]);
+		c->nbr[l] = nla_get_u16(ltb[R2C2_A_NBR_ADDR]);
+		if (ltb[R2C2_A_NBR_PORT] &&
+		    nla_get_u8(ltb[R2C2_A_NBR_PORT]) < R2C2_MAX_PORTS)
+			c->nport[l] = nla_get_u8(ltb[R2C2_A_NBR_PORT]);
 	}
 	return NL_OK;
 }
 
-int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n,
-		  uint32_t *nodes)
+int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint8_t *nport,
+		  uint32_t max_n, uint32_t *n, uint32_t *nodes)
 {
 	struct nl_msg *msg = req(d, R2C2_CMD_TOPO_GET, NLM_F_DUMP);
-	struct topo_ctx c = { nbr, max_n, 0, 0 };
+	struct topo_ctx c = { nbr, nport, max_n, 0, 0 };
 	size_t i;
 	int r;
 
 	if (!msg)
 		return -ENOMEM;
-	for (i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++)
+	for (i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++) {
 		nbr[i] = R2C2_ADDR_NONE;
+		nport[i] = R2C2_PORT_UNKNOWN;
+	}
 	r = talk(d, msg, topo_cb, &c);
 	*n = c.n;
 	*nodes = c.nodes;

@@ -118,12 +118,14 @@ int dnl_flow_event(struct dnl *d, const struct mx_evt *e);
 int dnl_routes_send(struct dnl *d, const struct rs_ent *e, size_t n);
 /*
  * The discovered graph (TOPO_GET): nbr[addr * 8 + port] = neighbour
- * address or R2C2_ADDR_NONE, for addresses below max_n; *n receives one
- * past the highest address seen, *nodes how many nodes. The graph of the kernel's current
- * tables, the one it routes on; a dump the kernel interrupted because
- * new tables came in the meantime fails (-NLE_DUMP_INTR): ask again.
+ * address or R2C2_ADDR_NONE, and nport[addr * 8 + port] = the
+ * neighbour's port the link lands on or R2C2_PORT_UNKNOWN, for
+ * addresses below max_n; *n receives one past the highest address seen,
+ * *nodes how many nodes. The graph of the kernel's current tables, the
+ * one it routes on; a dump the kernel interrupted because new tables
+ * came in the meantime fails (-NLE_DUMP_INTR): ask again.
  */
-int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint32_t max_n, uint32_t *n,
-		  uint32_t *nodes);
+int dnl_topo_dump(struct dnl *d, uint16_t *nbr, uint8_t *nport,
+		  uint32_t max_n, uint32_t *n, uint32_t *nodes);
 
 #endif /* _R2C2D_DNL_H */

@@ -67,8 +67,14 @@ static double link_cap(const struct r2c2d *d, uint32_t u, uint32_t p,
  * Whether t is the graph nbr/cap of n addresses (t may have more nodes,
  * without links): the same links on the same ports, the same capacities.
  */
+/*
+ * whether t is the graph of n addresses nbr/nport/cap: the same links,
+ * landing on the same ports where the kernel said which, with the same
+ * capacities
+ */
 static bool topo_is(const struct r2c2_topo *t, uint32_t n,
-		    const uint16_t *nbr, const double *cap)
+		    const uint16_t *nbr, const uint8_t *nport,
+		    const double *cap)
 {
 	size_t i, nl = (size_t)n * R2C2_MAX_PORTS;
 
@@ -77,7 +83,12 @@ static bool topo_is(const struct r2c2_topo *t, uint32_t n,
 	for (i = 0; i < R2C2_NLINKS(t->n); i++) {
 		uint16_t v = i < nl ? nbr[i] : R2C2_IDX_NONE;
 
-		if (t->nbr[i] != v || (v != R2C2_IDX_NONE && t->cap[i] != cap[i]))
+		if (t->nbr[i] != v)
+			return false;
+		if (v != R2C2_IDX_NONE &&
+		    (t->cap[i] != cap[i] ||
+		     (nport[i] != R2C2_PORT_UNKNOWN &&
+		      t->nbr_port[i] != nport[i])))
 			return false;
 	}
 	return true;
@@ -173,13 +184,15 @@ int topo_sync(struct r2c2d *d)
 {
 	size_t i, nl = (size_t)TOPO_MAX_NODES * R2C2_MAX_PORTS;
 	uint16_t *nbr = malloc(nl * sizeof(*nbr));
+	uint8_t *nport = malloc(nl);
 	double *cap = calloc(nl, sizeof(*cap));
 	const struct r2c2_topo *ct = NULL;
 	uint32_t n = 0, nodes = 0;
 	int r = -ENOMEM;
 
-	if (nbr && cap) {
-		r = dnl_topo_dump(&d->nl, nbr, TOPO_MAX_NODES, &n, &nodes);
+	if (nbr && nport && cap) {
+		r = dnl_topo_dump(&d->nl, nbr, nport, TOPO_MAX_NODES, &n,
+				  &nodes);
 		if (r) {
 			/* -NLE_*: another number space than errno's */
 			snprintf(d->ts.last_error, sizeof(d->ts.last_error),
@@ -198,11 +211,11 @@ int topo_sync(struct r2c2d *d)
 			cap[i] = link_cap(d, (uint32_t)(i / R2C2_MAX_PORTS),
 					  (uint32_t)(i % R2C2_MAX_PORTS), nbr[i]);
 	d->ts.nodes = nodes;
-	if (topo_is(d->topo, n, nbr, cap)) {
+	if (topo_is(d->topo, n, nbr, nport, cap)) {
 		reach_from(d, nbr, n, d->reach);
 		goto out;	/* r = 0 */
 	}
-	if (topo_is(d->ctopo, n, nbr, cap)) {
+	if (topo_is(d->ctopo, n, nbr, nport, cap)) {
 		ct = d->ctopo;
 	} else {
 		/* say which link: a neighbour the dump did not name */
@@ -221,10 +234,11 @@ int topo_sync(struct r2c2d *d)
 	reach_from(d, nbr, n, d->tb_reach);
 	d->tb_nodes = n;
 	d->tb_dirty_ns = d->topo_dirty_ns;
-	r = tb_start(&d->tb, ct, ct ? NULL : nbr, ct ? NULL : cap, n,
-		     d->conf.policy == R2C2_POL_PROPFAIR);
+	r = tb_start(&d->tb, ct, ct ? NULL : nbr, ct ? NULL : nport,
+		     ct ? NULL : cap, n, d->conf.policy == R2C2_POL_PROPFAIR);
 	if (!ct) {
 		nbr = NULL;	/* the build's now */
+		nport = NULL;
 		cap = NULL;
 	}
 	if (r)
@@ -235,6 +249,7 @@ int topo_sync(struct r2c2d *d)
 		r = 1;
 out:
 	free(nbr);
+	free(nport);
 	free(cap);
 	return r;
 }

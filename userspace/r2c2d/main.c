@@ -125,7 +125,7 @@ static int build_topo(struct r2c2d *d, char *err, size_t errlen)
 		memcpy(d->reach, d->tb_reach, sizeof(d->reach));
 		return 0;
 	}
-	r = tb_build(d->ctopo, NULL, NULL, 0,
+	r = tb_build(d->ctopo, NULL, NULL, NULL, 0,
 		     d->conf.policy == R2C2_POL_PROPFAIR, &o);
 	if (!r)
 		tables_swap(d, &o);

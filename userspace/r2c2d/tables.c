@@ -36,8 +36,8 @@ void tb_fini(struct tb *b)
 	tb_init(b);
 }
 
-int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, double *cap,
-	     uint32_t n, bool pf, struct tb_out *out)
+int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,
+	     double *cap, uint32_t n, bool pf, struct tb_out *out)
 {
 	struct r2c2_topo *t = (struct r2c2_topo *)ct;
 	int r = 0;
@@ -45,8 +45,9 @@ int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, double *cap,
 	memset(out, 0, sizeof(*out));
 	if (!ct)
 		r = n > 0xfffe ? -EINVAL :
-		    r2c2_topo_from_adj(&t, (u16)n, nbr, cap);
+		    r2c2_topo_from_adj_ports(&t, (u16)n, nbr, nport, cap);
 	free(nbr);
+	free(nport);
 	free(cap);
 	if (r)
 		return r;
@@ -68,24 +69,28 @@ static void tb_job(void *arg)
 	struct tb *b = arg;
 	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
 
-	b->ret = tb_build(b->ct, b->nbr, b->cap, b->n, b->pf, &b->out);
+	b->ret = tb_build(b->ct, b->nbr, b->nport, b->cap, b->n, b->pf,
+			  &b->out);
 	b->nbr = NULL;
+	b->nport = NULL;
 	b->cap = NULL;
 	b->ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
 }
 
 int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
-	     double *cap, uint32_t n, bool pf)
+	     uint8_t *nport, double *cap, uint32_t n, bool pf)
 {
 	int r;
 
 	if (tb_busy(b)) {
 		free(nbr);
+		free(nport);
 		free(cap);
 		return -EBUSY;
 	}
 	b->ct = ct;
 	b->nbr = nbr;
+	b->nport = nport;
 	b->cap = cap;
 	b->n = n;
 	b->pf = pf;
@@ -93,8 +98,10 @@ int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
 	r = wk_start(&b->wk, tb_job, b);
 	if (r) {
 		free(nbr);
+		free(nport);
 		free(cap);
 		b->nbr = NULL;
+		b->nport = NULL;
 		b->cap = NULL;
 	}
 	return r;

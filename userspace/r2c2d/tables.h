@@ -36,7 +36,7 @@ struct tb_out {
 /**
  * struct tb - a table build, run by a worker thread
  * @ct: the configured topology to build tables for (shared, read only),
- *	or NULL: build the graph from @nbr and @cap, @n addresses
+ *	or NULL: build the graph from @nbr, @nport and @cap, @n addresses
  * @pf: also make the proportional-fair state
  * @out: the result, the caller's once tb_take() returned 0
  * @ret: the build's 0 or negative errno
@@ -50,6 +50,7 @@ struct tb_out {
 struct tb {
 	const struct r2c2_topo *ct;
 	uint16_t *nbr;
+	uint8_t *nport;
 	double *cap;
 	uint32_t n;
 	bool pf;
@@ -67,15 +68,17 @@ void tb_fini(struct tb *b);
 
 /*
  * The tables for ct (not NULL), or else for the graph of n addresses
- * whose links are nbr/cap (n * R2C2_MAX_PORTS each; taken over by the
- * build, freed by it), with the propfair state if pf: in the calling
- * thread (tb_build()), or in a worker (tb_start(): -EBUSY while a build
- * is running or waits to be taken; on an error nbr and cap are freed).
+ * whose links are nbr/nport/cap (n * R2C2_MAX_PORTS each, as
+ * r2c2_topo_from_adj_ports() takes them; nport may be NULL; taken over
+ * by the build, freed by it), with the propfair state if pf: in the
+ * calling thread (tb_build()), or in a worker (tb_start(): -EBUSY while
+ * a build is running or waits to be taken; on an error nbr, nport and
+ * cap are freed).
  */
-int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, double *cap,
-	     uint32_t n, bool pf, struct tb_out *out);
+int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,
+	     double *cap, uint32_t n, bool pf, struct tb_out *out);
 int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
-	     double *cap, uint32_t n, bool pf);
+	     uint8_t *nport, double *cap, uint32_t n, bool pf);
 /* the eventfd that becomes readable when the worker is over, else -1 */
 int tb_fd(const struct tb *b);
 /* a build runs, or its result waits: no other starts */

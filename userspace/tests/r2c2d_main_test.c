@@ -46,8 +46,14 @@ static struct dnl_node fake_node;	/* what NODE_GET answers */
 static struct dnl_qflow fake_q[8];	/* the qdisc's flows */
 static size_t fake_nq;
 static size_t fake_sent;		/* FLOW_EVENTs sent */
-/* TOPO_GET: fake_topo_n addresses, fake_nbr[addr * 8 + port] */
+/*
+ * TOPO_GET: fake_topo_n addresses, fake_nbr[addr * 8 + port], the far
+ * end's port in fake_nport[] when fake_nport_known (else unknown, as
+ * from a kernel that does not say)
+ */
 static uint16_t fake_nbr[16 * R2C2_MAX_PORTS];
+static uint8_t fake_nport[16 * R2C2_MAX_PORTS];
+static bool fake_nport_known;
 static uint32_t fake_topo_n;
 static unsigned int fake_topo_dumps;
 
@@ -112,15 +118,19 @@ int fake_dnl_routes_send(struct dnl *n, const struct rs_ent *e, size_t k)
 	return 0;
 }
 
-int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint32_t max_n,
-		       uint32_t *nn, uint32_t *nodes)
+int fake_dnl_topo_dump(struct dnl *n, uint16_t *nbr, uint8_t *nport,
+		       uint32_t max_n, uint32_t *nn, uint32_t *nodes)
 {
 	(void)n;
 	fake_topo_dumps++;
-	for (size_t i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++)
+	for (size_t i = 0; i < (size_t)max_n * R2C2_MAX_PORTS; i++) {
 		nbr[i] = R2C2_ADDR_NONE;
+		nport[i] = R2C2_PORT_UNKNOWN;
+	}
 	memcpy(nbr, fake_nbr, (size_t)fake_topo_n * R2C2_MAX_PORTS *
 	       sizeof(*nbr));
+	if (fake_nport_known)
+		memcpy(nport, fake_nport, (size_t)fake_topo_n * R2C2_MAX_PORTS);
 	*nn = fake_topo_n;
 	*nodes = fake_topo_n;
 	return 0;
@@ -1222,7 +1232,7 @@ static void tables__cache_bound(void)
 		daemon_conf(&d[k], 0, dims, 1, k ? "table_cache_mb=0" :
 			    "table_cache_mb=1");
 		r2c2_topo_grid(&t, mdims, 2, false, d[k].conf.link_capacity);
-		if (tb_build(t, NULL, NULL, 0, false, &o))
+		if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
 			bad++;
 		else
 			tables_swap(&d[k], &o);
@@ -1357,6 +1367,63 @@ static void tables__off_the_loop(void)
 	   strstr(out, "\"building\":false,\"table_builds\":1,") &&
 	   strstr(out, "\"rebuilds\":1,"),
 	   "daemon show after: building false, table_builds 1, rebuilds 1");
+	fake_topo_n = 0;
+	daemon_free(&d);
+}
+
+/*
+ * The kernel's graph has the links of the node's torus 2x2, but the two
+ * parallel links of dimension 0 are crossed: port 0 of each node lands on
+ * port 0 of its neighbour, port 1 on port 1 (a torus wires 0 to 1). Only
+ * the far-end ports TOPO_GET gives tell it from the torus; r2c2d must
+ * build the graph as it is (DOR breaks ties by the torus wiring only:
+ * common/paths.c), with those ports, and then find it unchanged.
+ */
+static void tables__crossed_parallel_links(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[2] = { 2, 2 };
+	const struct r2c2_topo *t;
+	unsigned int u, p, i, dumps, bad = 0;
+
+	daemon_conf(&d, 0, dims, 2, "digest_ms=0;ga_interval_ms=0");
+	t = d.ctopo;
+	memset(fake_nbr, 0xff, sizeof(fake_nbr));
+	memcpy(fake_nbr, t->nbr, R2C2_NLINKS(t->n) * sizeof(*fake_nbr));
+	memcpy(fake_nport, t->nbr_port, R2C2_NLINKS(t->n));
+	for (u = 0; u < t->n; u++)
+		for (p = 0; p < 2; p++)
+			fake_nport[u * R2C2_MAX_PORTS + p] = (uint8_t)p;
+	fake_topo_n = t->n;
+	fake_nport_known = true;
+	d.topo_dirty = true;
+	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+	topo_step(&d, r2c2d_now());
+	for (i = 0; i < 10000 && !tb_over(&d.tb); i++)
+		usleep(1000);
+	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns = r2c2d_now();
+	d.last_lease_ns = d.last_digest_ns = d.last_round_ns = r2c2d_now();
+	d.need_resync = false;
+	d.computed_gen = d.mx.gen;
+	tick(&d);
+	ok(d.topo != d.ctopo && d.topo->kind == R2C2_TOPO_GRAPH &&
+	   d.ts.rebuilds == 1,
+	   "crossed parallel links: not the declared torus, the graph's tables built (%llu rebuild)",
+	   (unsigned long long)d.ts.rebuilds);
+	for (i = 0; i < R2C2_NLINKS(d.topo->n); i++)
+		bad += d.topo->nbr[i] != R2C2_IDX_NONE &&
+		       d.topo->nbr_port[i] != fake_nport[i];
+	ok(d.topo->n == 4 && bad == 0,
+	   "its links land on the ports TOPO_GET gave (%u differ; node 0 port 0 on port %u)",
+	   bad, d.topo->nbr_port[0]);
+	dumps = fake_topo_dumps;
+	d.topo_dirty = true;
+	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+	topo_step(&d, r2c2d_now());
+	ok(fake_topo_dumps == dumps + 1 && !tb_busy(&d.tb) &&
+	   d.ts.rebuilds == 1,
+	   "read again, the same graph is the one in place: no build");
+	fake_nport_known = false;
 	fake_topo_n = 0;
 	daemon_free(&d);
 }
@@ -1548,6 +1615,7 @@ int main(void)
 	event__own_echo();
 	tables__cache_bound();
 	tables__off_the_loop();
+	tables__crossed_parallel_links();
 	rounds__off_the_loop();
 	ctl__access();
 	return tap_done();

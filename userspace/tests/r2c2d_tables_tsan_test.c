@@ -67,7 +67,7 @@ int main(void)
 
 	/* the tables the loop has: a 4x4 torus, with a round's flows */
 	adjacency(d4, 2, &nbr, &cap, &n);
-	ok(tb_build(NULL, nbr, cap, n, false, &cur) == 0 &&
+	ok(tb_build(NULL, nbr, NULL, cap, n, false, &cur) == 0 &&
 	   cur.t->kind == R2C2_TOPO_GRAPH && cur.t->nlinks == 64,
 	   "tb_build() in this thread: a 4x4 torus as a graph (64 links)");
 	flows(f, 100, 16, cur.rt);
@@ -76,9 +76,9 @@ int main(void)
 	ok(tb_take(&b, &got) == -ECHILD && tb_fd(&b) == -1 && !tb_busy(&b),
 	   "no build: nothing to take, no fd, not busy");
 	adjacency(d6, 3, &nbr, &cap, &n);
-	r = tb_start(&b, NULL, nbr, cap, n, true);
+	r = tb_start(&b, NULL, nbr, NULL, cap, n, true);
 	adjacency(d4, 2, &nbr, &cap, &n);
-	busy = tb_start(&b, NULL, nbr, cap, n, false);
+	busy = tb_start(&b, NULL, nbr, NULL, cap, n, false);
 	ok(r == 0 && busy == -EBUSY && tb_busy(&b) && tb_fd(&b) >= 0,
 	   "tb_start(): a 6x6x6 build runs; a second start is -EBUSY (%d)",
 	   busy);
@@ -99,7 +99,7 @@ int main(void)
 	   "tb_take(): the 6x6x6 graph (%u links) with tables, scratch and propfair state; one build of %.1f ms",
 	   got.t ? got.t->nlinks : 0, (double)b.ns_last / 1e6);
 	adjacency(d6, 3, &nbr, &cap, &n);
-	tb_build(NULL, nbr, cap, n, false, &ref);
+	tb_build(NULL, nbr, NULL, cap, n, false, &ref);
 	flows(f, 300, 216, got.rt);
 	flows(f, 300, 216, ref.rt);
 	ok(r2c2_maxmin(got.rt, f, 300, 0.05, x, got.ws) == 0 &&
@@ -113,7 +113,7 @@ int main(void)
 	tb_out_free(&ref, NULL);
 
 	/* a build of the configured topology; tb_fini() joins one running */
-	r = tb_start(&b, cur.t, NULL, NULL, 0, false);
+	r = tb_start(&b, cur.t, NULL, NULL, NULL, 0, false);
 	tb_fini(&b);
 	ok(r == 0 && !tb_busy(&b) && b.wk.efd == -1,
 	   "tb_fini() joins a running build and frees what it made");

@@ -249,6 +249,70 @@ static void adj_ports_of_tori(void)
 	}
 }
 
+/*
+ * Far-end ports given (r2c2_topo_from_adj_ports(), as r2c2d has them from
+ * the kernel) are taken where they lead back, and guessed where they do
+ * not: on a 2x4 torus with dimension 0's parallel links crossed (port 0
+ * to port 0, the guess would be port 1), and with one port that names a
+ * port not back to the node. DOR then takes the lowest minimal port on a
+ * tie (the rule by route length needs the torus wiring); on the guessed
+ * ports it splits ties as on the torus.
+ */
+static void adj_ports_given(void)
+{
+	static const u8 dims[2] = { 2, 4 };
+	struct r2c2_topo *g, *a = NULL, *b = NULL;
+	unsigned int u, p, bad = 0;
+	u8 *np = NULL;
+	size_t l, nl;
+	double *w;
+
+	if (r2c2_topo_grid(&g, dims, 2, true, 1)) {
+		ok(0, "2x4 torus built");
+		return;
+	}
+	nl = R2C2_NLINKS(g->n);
+	np = malloc(nl);
+	w = calloc(nl, sizeof(*w));
+	if (!np || !w)
+		goto out;
+	memcpy(np, g->nbr_port, nl);
+	for (u = 0; u < g->n; u++)
+		for (p = 0; p < 2; p++)
+			np[u * R2C2_MAX_PORTS + p] = (u8)p;
+	np[0 * R2C2_MAX_PORTS + 2] = 7;		/* no port 7 at the neighbour */
+	if (r2c2_topo_from_adj_ports(&a, g->n, g->nbr, np, g->cap) ||
+	    r2c2_topo_from_adj_ports(&b, g->n, g->nbr, NULL, g->cap))
+		goto out;
+	for (l = 0; l < nl; l++)
+		bad += l != 2 && g->nbr[l] != R2C2_IDX_NONE &&
+		       a->nbr_port[l] != np[l];
+	ok(bad == 0 && a->nbr_port[2] == g->nbr_port[2] &&
+	   b->nbr_port[0] == 1 && b->nbr_port[1] == 0,
+	   "given far-end ports taken (%u differ), one that does not lead back guessed (%u, the torus's %u); none given: the torus's (%u %u)",
+	   bad, a->nbr_port[2], g->nbr_port[2], b->nbr_port[0], b->nbr_port[1]);
+	/* every DOR route from node 0 through node 0's ports 0 and 1 */
+	for (u = 1; u < g->n; u++)
+		r2c2_link_weights_add(&a->paths, R2C2_RP_DOR, 0, (u16)u, 1, w);
+	ok(w[0] == 4 && w[1] == 0,
+	   "crossed: DOR from node 0 crosses dimension 0 by its lowest port only (ports 0, 1: %.0f %.0f routes)",
+	   w[0], w[1]);
+	memset(w, 0, nl * sizeof(*w));
+	for (u = 1; u < g->n; u++)
+		r2c2_link_weights_add(&b->paths, R2C2_RP_DOR, 0, (u16)u, 1, w);
+	ok(w[0] == 2 && w[1] == 2,
+	   "torus wiring: the same ties split by route length (ports 0, 1: %.0f %.0f routes)",
+	   w[0], w[1]);
+out:
+	if (!np || !w || !a || !b)
+		ok(0, "2x4 torus with crossed ports built");
+	free(np);
+	free(w);
+	r2c2_topo_free(a);
+	r2c2_topo_free(b);
+	r2c2_topo_free(g);
+}
+
 int main(void)
 {
 	static const struct { u8 dims[3]; unsigned int nd; bool wrap; } g[] = {
@@ -381,5 +445,6 @@ int main(void)
 		r2c2_topo_free(tt);
 	}
 	adj_ports_of_tori();
+	adj_ports_given();
 	return tap_done();
 }
