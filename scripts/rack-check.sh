@@ -496,10 +496,11 @@ forger_ok() {
 	heard=
 	for ((m = 0; m < N; m++)); do
 		((m == V)) && continue
-		# V's flow events only: a ROUTES event of r2c2d's route
-		# selection may name the same flows
+		# V's STARTs only: V's r2c2d takes the flows it hears it
+		# announced for its own until its next look at the qdisc,
+		# and may send a REFRESH of one meanwhile
 		t=$(x "$m" "cat /tmp/forge.mon" | jq -r --argjson v "$V" \
-			'select(.event == "flow" and .src == $v) | .flow' 2>/dev/null |
+			'select(.event == "flow" and .type == "start" and .src == $v) | .flow' 2>/dev/null |
 			grep -c '^0x5a5a000[1-6]$')
 		heard+="node $m ${t:-0}/6, "
 		[[ $t == 6 ]] || bad=1
