@@ -41,7 +41,9 @@
 # than LIFECYCLE_WARMUP + 5 cycles: too few points), both over the
 # readings taken with the most common count of net_namespace objects
 # (a namespace not freed yet still holds its devices' memory); the ten
-# slab caches grown most are logged; no kernel warning.
+# slab caches grown most are logged; no kernel warning. On a debug
+# kernel (kmemleak on) the two memory checks are skipped with their
+# figures: run.sh's kmemleak scan after the file is the leak check there.
 #
 # Not a *_test.sh: make check does not run it (~15-20 s a cycle under
 # TCG), `make check-lifecycle` does, on both stock kernels. Knobs:
@@ -156,6 +158,11 @@ NETNS_SLACK=0
 # namespace kept a cycle exceeds it by cycle 13, all four of a cycle by
 # cycle 4 (one kept a cycle on 6.1 left 4, 7, 10: caught by cycle 3 at 8).
 NETNS_LAG=12
+
+# A debug kernel: kmemleak on (run.sh scans after the file), KASAN and
+# debug objects beside it; the memory checks then only report.
+DEBUG_KERNEL=
+[[ -e /sys/kernel/debug/kmemleak ]] && DEBUG_KERNEL="debug kernel (kmemleak)"
 NETNS_BOUND=$((NETNS0 + NETNS_LAG + NETNS_SLACK))
 netns_back() { (($(netns_objs) <= NETNS_BOUND)); }
 
@@ -325,21 +332,33 @@ else
 	done | awk -v m="$mode" 'm == "all" || $3 == m { print $1, $2 }')
 	ncmp=$(wc -l <<<"$cmp")
 	log_info "compared: $ncmp readings of cycles $WARMUP..$CYCLES$([[ $mode == all || $mode == - ]] || echo ", those with $mode net_namespace objects (the most common count)"): $(tr '\n' ' ' <<<"$cmp")"
-	RET=0
 	read -r firstc base < <(head -n 1 <<<"$cmp")
 	read -r lastc last < <(tail -n 1 <<<"$cmp")
 	grow=$((last - base))
-	((grow <= MEM_KB))
-	check_err $? "grew $grow kB from cycle $firstc to cycle $lastc (bound $MEM_KB kB)"
-	log_test "memory after cycle $lastc within $MEM_KB kB of cycle $firstc: grew $grow kB (since the start: $((last - mem_start)) kB)"
-
-	RET=0
 	# least squares over the readings compared: kB a cycle
 	slope=$(awk '{ x = $1; y = $2; n++; sx += x; sy += y; sxx += x * x; sxy += x * y }
 		END { printf "%.1f", (n * sxy - sx * sy) / (n * sxx - sx * sx) }' <<<"$cmp")
-	awk -v s="$slope" -v b="$SLOPE_KB" 'BEGIN { exit !(s < b) }'
-	check_err $? "memory grows $slope kB a cycle (bound $SLOPE_KB)"
-	log_test "memory slope over cycles $firstc..$lastc: $slope kB a cycle (< $SLOPE_KB)"
+	if [[ -n $DEBUG_KERNEL ]]; then
+		# With kmemleak the leak check is run.sh's scan after the
+		# file. Slab here also holds KASAN's, kmemleak's and the
+		# debug objects' own memory and the devices of namespaces
+		# the debug kernel frees late: on 6.12 debug both 50-cycle
+		# runs grew 23-38 kB a cycle, kmemleak clean, where stock
+		# 6.12 ran flat (Documentation/reliability.md).
+		why="$DEBUG_KERNEL: kmemleak decides (after the file); grew $grow kB, $slope kB a cycle"
+		log_test_skip "memory after cycle $lastc within $MEM_KB kB of cycle $firstc" "$why"
+		log_test_skip "memory slope over cycles $firstc..$lastc" "$why"
+	else
+		RET=0
+		((grow <= MEM_KB))
+		check_err $? "grew $grow kB from cycle $firstc to cycle $lastc (bound $MEM_KB kB)"
+		log_test "memory after cycle $lastc within $MEM_KB kB of cycle $firstc: grew $grow kB (since the start: $((last - mem_start)) kB)"
+
+		RET=0
+		awk -v s="$slope" -v b="$SLOPE_KB" 'BEGIN { exit !(s < b) }'
+		check_err $? "memory grows $slope kB a cycle (bound $SLOPE_KB)"
+		log_test "memory slope over cycles $firstc..$lastc: $slope kB a cycle (< $SLOPE_KB)"
+	fi
 fi
 
 RET=0
