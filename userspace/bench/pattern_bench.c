@@ -124,15 +124,22 @@ static unsigned int walk(const struct r2c2_topo *t, unsigned int u,
 }
 
 /*
+ * Two-phase routing through a quadrant, on the torus's coordinates: in
+ * each dimension a direction (+ or -) with a probability, then, in the
+ * quadrant so chosen, an intermediate q uniform over the box between s
+ * and d, and s -> q and q -> d inside the quadrant, each in dimension
+ * order. The directions:
+ *
  * RLB (Singh, Dally, Towles and Gupta, "Locality-preserving randomized
- * oblivious routing on torus networks", 2002): in each dimension, with
- * D the offset the + way, the + way with probability (k - D) / k and
- * the - way with D / k; in the quadrant so chosen, an intermediate q
- * uniform over the box between s and d, then s -> q and q -> d inside
- * the quadrant, each in dimension order.
+ * oblivious routing on torus networks", 2002): with D the offset the +
+ * way, the + way with probability (k - D) / k and the - way with D / k.
+ *
+ * ROMM (Nesson and Johnsson's randomized minimal routing, the "minimal"
+ * column of Dally and Towles's table): the minimal way, each of the two
+ * with probability 1/2 where both are (an offset of k/2).
  */
-static int rlb_weights(const struct r2c2_topo *t, unsigned int s,
-		       unsigned int d, double *w)
+static int quad_weights(const struct r2c2_topo *t, unsigned int s,
+			unsigned int d, bool minimal, double *w)
 {
 	unsigned int nd = t->ndims, i, q, nq, span[R2C2_MAX_DIMS];
 	unsigned int l1[R2C2_MAX_DIMS], l2[R2C2_MAX_DIMS], rest, m;
@@ -148,7 +155,14 @@ static int rlb_weights(const struct r2c2_topo *t, unsigned int s,
 
 			dir[i] = q >> i & 1 ? -1 : 1;
 			span[i] = dir[i] > 0 ? off : (k - off) % k;
-			pq *= dir[i] > 0 ? (double)(k - off) / k : (double)off / k;
+			if (!minimal)
+				pq *= dir[i] > 0 ? (double)(k - off) / k :
+						   (double)off / k;
+			else if (2 * off == k)
+				pq *= 0.5;
+			else if (dir[i] != (2 * off < k ? 1 : -1) ||
+				 (off == 0 && dir[i] < 0))
+				pq = 0;
 			nq *= span[i] + 1;
 		}
 		if (pq == 0)
@@ -169,38 +183,15 @@ static int rlb_weights(const struct r2c2_topo *t, unsigned int s,
 
 /*
  * Expected crossings of each link by one packet s -> d: r2c2's protocols
- * from r2c2_link_weights_add(); ROMM (Nesson and Johnsson's randomized
- * minimal routing, the "minimal" column of Dally and Towles's table) as
- * an intermediate m uniform over the nodes on a minimal path from s to
- * d, then dimension order s -> m and m -> d.
+ * from r2c2_link_weights_add(), ROMM and RLB from quad_weights().
  */
 static int pair_weights(const struct r2c2_topo *t, unsigned int pr,
 			unsigned int s, unsigned int d, double *w)
 {
-	const u8 *dist = t->paths.dist;
-	unsigned int m, cnt = 0, n = t->n;
-	int err = 0;
-
-	if (pr == RLB)
-		return rlb_weights(t, s, d, w);
-	if (pr != ROMM)
-		return r2c2_link_weights_add(&t->paths, (u8)pr, (u16)s, (u16)d,
-					     1.0, w);
-#define DIST(a, b) dist[(size_t)(b) * n + (a)]
-	for (m = 0; m < n; m++)
-		cnt += DIST(s, m) + DIST(m, d) == DIST(s, d);
-	for (m = 0; m < n && !err; m++) {
-		if (DIST(s, m) + DIST(m, d) != DIST(s, d))
-			continue;
-		if (m != s)
-			err = r2c2_link_weights_add(&t->paths, R2C2_RP_DOR,
-						    (u16)s, (u16)m, 1.0 / cnt, w);
-		if (!err && m != d)
-			err = r2c2_link_weights_add(&t->paths, R2C2_RP_DOR,
-						    (u16)m, (u16)d, 1.0 / cnt, w);
-	}
-#undef DIST
-	return err;
+	if (pr == ROMM || pr == RLB)
+		return quad_weights(t, s, d, pr == ROMM, w);
+	return r2c2_link_weights_add(&t->paths, (u8)pr, (u16)s, (u16)d, 1.0,
+				     w);
 }
 
 /*
