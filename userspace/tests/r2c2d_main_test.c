@@ -1284,6 +1284,38 @@ static void tables__cache_bound(void)
 	daemon_free(&d[1]);
 }
 
+/* every periodic duty done just now: only a round can be due */
+static void duties_done(struct r2c2d *d)
+{
+	uint64_t now = r2c2d_now();
+
+	d->last_sample_ns = d->last_refresh_ns = d->last_expire_ns = now;
+	d->last_lease_ns = d->last_digest_ns = now;
+	d->need_resync = false;
+}
+
+/* a TOPO_EVENT a holdoff ago: the kernel's graph is to be read now */
+static void topo_dirty_now(struct r2c2d *d)
+{
+	d->topo_dirty = true;
+	d->topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+}
+
+/*
+ * the table build over (waited for, 10 s at most) and every duty of the
+ * loop done just now, a round too: the next tick() only takes the tables
+ */
+static void build_over_nothing_due(struct r2c2d *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < 10000 && !tb_over(&d->tb); i++)
+		usleep(1000);
+	duties_done(d);
+	d->last_round_ns = r2c2d_now();
+	d->computed_gen = d->mx.gen;
+}
+
 /*
  * A new graph's tables are built by a worker thread: topo_step() reads
  * the graph, starts the build and returns with the old tables in place,
@@ -1316,8 +1348,7 @@ static void tables__off_the_loop(void)
 	fake_topo_n = 3;
 	dumps = fake_topo_dumps;
 	gen = d.mx.gen;
-	d.topo_dirty = true;
-	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+	topo_dirty_now(&d);
 	topo_step(&d, r2c2d_now());
 	ok(fake_topo_dumps == dumps + 1 && wk_running(&d.tb.wk) && d.topo == old &&
 	   d.topo->kind == R2C2_TOPO_TORUS && !d.ts.rebuilds &&
@@ -1335,14 +1366,8 @@ static void tables__off_the_loop(void)
 	 * worker is over, takes the tables and then reads the graph again
 	 * (nothing else is due)
 	 */
-	d.topo_dirty = true;
-	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
-	for (i = 0; i < 10000 && !tb_over(&d.tb); i++)
-		usleep(1000);
-	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns = r2c2d_now();
-	d.last_lease_ns = d.last_digest_ns = d.last_round_ns = r2c2d_now();
-	d.need_resync = false;
-	d.computed_gen = d.mx.gen;
+	topo_dirty_now(&d);
+	build_over_nothing_due(&d);
 	d.rd.wk.running = true;	/* a round's solve reads the old tables */
 	atomic_store(&d.rd.wk.done, false);
 	tick(&d);
@@ -1396,15 +1421,9 @@ static void tables__crossed_parallel_links(void)
 			fake_nport[u * R2C2_MAX_PORTS + p] = (uint8_t)p;
 	fake_topo_n = t->n;
 	fake_nport_known = true;
-	d.topo_dirty = true;
-	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+	topo_dirty_now(&d);
 	topo_step(&d, r2c2d_now());
-	for (i = 0; i < 10000 && !tb_over(&d.tb); i++)
-		usleep(1000);
-	d.last_sample_ns = d.last_refresh_ns = d.last_expire_ns = r2c2d_now();
-	d.last_lease_ns = d.last_digest_ns = d.last_round_ns = r2c2d_now();
-	d.need_resync = false;
-	d.computed_gen = d.mx.gen;
+	build_over_nothing_due(&d);
 	tick(&d);
 	ok(d.topo != d.ctopo && d.topo->kind == R2C2_TOPO_GRAPH &&
 	   d.ts.rebuilds == 1,
@@ -1417,8 +1436,7 @@ static void tables__crossed_parallel_links(void)
 	   "its links land on the ports TOPO_GET gave (%u differ; node 0 port 0 on port %u)",
 	   bad, d.topo->nbr_port[0]);
 	dumps = fake_topo_dumps;
-	d.topo_dirty = true;
-	d.topo_dirty_ns = r2c2d_now() - TOPO_HOLDOFF_MS * MS;
+	topo_dirty_now(&d);
 	topo_step(&d, r2c2d_now());
 	ok(fake_topo_dumps == dumps + 1 && !tb_busy(&d.tb) &&
 	   d.ts.rebuilds == 1,
@@ -1426,16 +1444,6 @@ static void tables__crossed_parallel_links(void)
 	fake_nport_known = false;
 	fake_topo_n = 0;
 	daemon_free(&d);
-}
-
-/* every periodic duty done just now: only a round can be due */
-static void duties_done(struct r2c2d *d)
-{
-	uint64_t now = r2c2d_now();
-
-	d->last_sample_ns = d->last_refresh_ns = d->last_expire_ns = now;
-	d->last_lease_ns = d->last_digest_ns = now;
-	d->need_resync = false;
 }
 
 static void flow_event(struct r2c2d *d, uint8_t type, uint16_t src,
