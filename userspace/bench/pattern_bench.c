@@ -160,8 +160,7 @@ static int quad_weights(const struct r2c2_topo *t, unsigned int s,
 						   (double)off / k;
 			else if (2 * off == k)
 				pq *= 0.5;
-			else if (dir[i] != (2 * off < k ? 1 : -1) ||
-				 (off == 0 && dir[i] < 0))
+			else if (dir[i] != (2 * off < k ? 1 : -1))
 				pq = 0;
 			nq *= span[i] + 1;
 		}

@@ -64,13 +64,10 @@ static double link_cap(const struct r2c2d *d, uint32_t u, uint32_t p,
 }
 
 /*
- * Whether t is the graph nbr/cap of n addresses (t may have more nodes,
- * without links): the same links on the same ports, the same capacities.
- */
-/*
- * whether t is the graph of n addresses nbr/nport/cap: the same links,
- * landing on the same ports where the kernel said which, with the same
- * capacities
+ * Whether t is the graph nbr/nport/cap of n addresses (t may have more
+ * nodes, without links): the same links on the same ports, landing on
+ * the same far-end ports where the kernel said which, the same
+ * capacities.
  */
 static bool topo_is(const struct r2c2_topo *t, uint32_t n,
 		    const uint16_t *nbr, const uint8_t *nport,
