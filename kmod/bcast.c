@@ -275,25 +275,24 @@ static void r2c2_send_mask(struct r2c2_node *node, struct sk_buff *skb,
 }
 
 /**
- * r2c2_bcast_send() - originate a broadcast over one of our trees
+ * r2c2_bcast_send_on() - originate a broadcast over a given tree
  * @node: the node
  * @skb: control header (space for it) and body; consumed
  * @type: R2C2_T_BCAST_ETH, R2C2_T_FLOW or R2C2_T_ROUTES
  * @csum_len: bytes after the header the checksum covers
+ * @tree: tree id, below the node's number of trees
  *
- * Fills in the control header (tree round robin, next sequence number).
+ * Fills in the control header (next sequence number).
  *
  * Context: any; BHs may be enabled.
  */
-void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
-		     unsigned int csum_len)
+static void r2c2_bcast_send_on(struct r2c2_node *node, struct sk_buff *skb,
+			       u8 type, unsigned int csum_len, u8 tree)
 {
 	struct r2c2_ctl_hdr *ch = (struct r2c2_ctl_hdr *)skb->data;
 	const struct r2c2_tables *t;
-	unsigned int trees = READ_ONCE(node->trees);
-	u8 tree, mask = 0;
+	u8 mask = 0;
 
-	tree = (u8)((unsigned int)atomic_inc_return(&node->bcast_rr) % trees);
 	ch->ver_type = r2c2_ver_type(type);
 	ch->tree = tree;
 	ch->src = htons(READ_ONCE(node->addr));
@@ -309,6 +308,27 @@ void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
 	r2c2_send_mask(node, skb, mask, 0, type != R2C2_T_BCAST_ETH);
 	rcu_read_unlock();
 	consume_skb(skb);
+}
+
+/**
+ * r2c2_bcast_send() - originate a broadcast over one of our trees
+ * @node: the node
+ * @skb: control header (space for it) and body; consumed
+ * @type: R2C2_T_BCAST_ETH, R2C2_T_FLOW or R2C2_T_ROUTES
+ * @csum_len: bytes after the header the checksum covers
+ *
+ * The trees are taken in turn.
+ *
+ * Context: any; BHs may be enabled.
+ */
+void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
+		     unsigned int csum_len)
+{
+	unsigned int trees = READ_ONCE(node->trees);
+
+	r2c2_bcast_send_on(node, skb, type, csum_len,
+			   (u8)((unsigned int)atomic_inc_return(&node->bcast_rr) %
+				trees));
 }
 
 /* Whether @seq was seen in @w; records it if not. */
@@ -600,6 +620,10 @@ drop:
  * @node: the node
  * @evt: the event body (wire format)
  *
+ * The events of one flow (START, FINISH, UPDATE, REFRESH) take the tree
+ * its id picks, so that every node hears them in the order they were
+ * sent; DIGEST and RESYNC take the trees in turn.
+ *
  * Return: 0 or -ENOMEM.
  */
 int r2c2_flow_evt_send(struct r2c2_node *node,
@@ -611,7 +635,24 @@ int r2c2_flow_evt_send(struct r2c2_node *node,
 	if (!skb)
 		return -ENOMEM;
 	memcpy(skb->data + R2C2_CTL_HLEN, evt, R2C2_FLOW_EVT_LEN);
-	r2c2_bcast_send(node, skb, R2C2_T_FLOW, R2C2_FLOW_EVT_LEN);
+	switch (evt->evt_prio >> 4) {
+	case R2C2_FE_START:
+	case R2C2_FE_FINISH:
+	case R2C2_FE_UPDATE:
+	case R2C2_FE_REFRESH:
+		/*
+		 * A flow's events on one tree: trees take different paths,
+		 * so a FINISH sent on another tree than its START could
+		 * overtake it, and a node that hears them in that order
+		 * would hold the finished flow until it expires.
+		 */
+		r2c2_bcast_send_on(node, skb, R2C2_T_FLOW, R2C2_FLOW_EVT_LEN,
+				   (u8)(ntohl(evt->flow) %
+					READ_ONCE(node->trees)));
+		break;
+	default:
+		r2c2_bcast_send(node, skb, R2C2_T_FLOW, R2C2_FLOW_EVT_LEN);
+	}
 	return 0;
 }
 

@@ -65,8 +65,13 @@ int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 	return 0;
 }
 
+/* the tree byte of the last control frame sent to a neighbour */
+static int fab_sent_tree = -1;
+
 int r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb)
 {
+	if (skb->len >= R2C2_CTL_HLEN)
+		fab_sent_tree = ((struct r2c2_ctl_hdr *)skb->data)->tree;
 	consume_skb(skb);
 	return 0;
 }
@@ -726,6 +731,58 @@ static void r2c2_rcv_bcast__routes_make_no_flows(struct kunit *test)
 			(u64)R2C2_ROUTES_MAX + 9);
 }
 
+/* Broadcast of flow @id's event @type from @f's node: the tree it took */
+static int fab_evt_tree(struct kunit *test, struct fab *f, u32 id, u8 type)
+{
+	struct r2c2_flow_evt evt = {
+		.flow = htonl(id), .dst = htons(2), .weight = 1,
+		.evt_prio = type << 4,
+	};
+
+	fab_sent_tree = -1;
+	KUNIT_EXPECT_EQ(test, r2c2_flow_evt_send(f->node, &evt), 0);
+	return fab_sent_tree;
+}
+
+/*
+ * A flow's START, UPDATE, REFRESH and FINISH take one tree, whatever was
+ * broadcast between them: trees take different paths, so a FINISH on
+ * another tree than its START could overtake it. The flows spread over
+ * every tree. Other broadcasts take the trees in turn.
+ */
+static void r2c2_flow_evt_send__one_tree_a_flow(struct kunit *test)
+{
+	static const u16 addrs[] = { 1, 2 };
+	struct r2c2_tables *t;
+	unsigned int seen = 0, rr = 0;
+	struct fab f;
+	int i, tree;
+	u32 id;
+
+	fab_init_ctx(test, &f, 1);
+	fab_tables(test, f.node, addrs, 2, 1);
+	t = rcu_dereference_protected(f.node->tables, 1);
+	for (i = 0; i < R2C2_MAX_TREES; i++)
+		t->fib_ports[(size_t)t->me * R2C2_MAX_TREES + i] = BIT(3);
+	rcu_assign_pointer(f.node->ports[3], f.port);
+	for (id = 0x1000; id < 0x1008; id++) {
+		tree = fab_evt_tree(test, &f, id, R2C2_FE_START);
+		KUNIT_ASSERT_GE(test, tree, 0);
+		KUNIT_EXPECT_LT(test, tree, R2C2_TREES_DEFAULT);
+		seen |= BIT(tree);
+		/* a digest between: it moves the round robin */
+		rr |= BIT(fab_evt_tree(test, &f, 0, R2C2_FE_DIGEST));
+		KUNIT_EXPECT_EQ(test, fab_evt_tree(test, &f, id, R2C2_FE_UPDATE), tree);
+		KUNIT_EXPECT_EQ(test, fab_evt_tree(test, &f, id, R2C2_FE_REFRESH), tree);
+		rr |= BIT(fab_evt_tree(test, &f, 0, R2C2_FE_DIGEST));
+		KUNIT_EXPECT_EQ_MSG(test, fab_evt_tree(test, &f, id, R2C2_FE_FINISH), tree,
+				    "flow %#x: FINISH on another tree than its START", id);
+	}
+	KUNIT_EXPECT_EQ(test, seen, GENMASK(R2C2_TREES_DEFAULT - 1, 0));
+	KUNIT_EXPECT_EQ(test, rr, GENMASK(R2C2_TREES_DEFAULT - 1, 0));
+	RCU_INIT_POINTER(f.node->ports[3], NULL);
+}
+
 /* ---------------------------------------------------------------- */
 /* Table computation of two namespaces                              */
 /* ---------------------------------------------------------------- */
@@ -779,6 +836,7 @@ static struct kunit_case fab_cases[] = {
 	KUNIT_CASE(r2c2_rcv_bcast__table_full_counted),
 	KUNIT_CASE(r2c2_dups_gc__ages),
 	KUNIT_CASE(r2c2_rcv_bcast__routes_make_no_flows),
+	KUNIT_CASE(r2c2_flow_evt_send__one_tree_a_flow),
 	KUNIT_CASE(r2c2_recompute_work__namespaces_independent),
 	{}
 };
