@@ -40,6 +40,8 @@
 #                        data (gnuplot, Graphviz; no VM)
 #   make figures-data    rerun the VM runs behind that data, then redraw
 #                        (~15 min on 2 cores; scripts/figures.sh)
+#   make sim             the packet-level simulator, sim/r2c2-sim (ns-3;
+#                        Documentation/simulator.md)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel sources
 #   make mutants         mutation testing of the userspace unit tests
 #                        (scripts/mutants.sh, userspace/tests/mutants.list;
@@ -72,7 +74,7 @@ KBUILD_DIRS := $(KSRC_DIRS) kunit
 W	?= 1
 
 .PHONY: all modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-fuzz-user check-lifecycle check-rack demo clean checkpatch bench-forward
-.PHONY: figures figures-data mutants
+.PHONY: figures figures-data mutants sim
 .PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb deb-chroot
 
 VERSION	:= 0.1.0
@@ -127,6 +129,9 @@ modules-debug:
 
 userspace:
 	$(MAKE) -C userspace
+
+sim:
+	$(MAKE) -C sim
 
 check:
 	bash scripts/check.sh
@@ -352,3 +357,4 @@ endif
 clean:
 	rm -rf build
 	-$(MAKE) -C userspace clean
+	-$(MAKE) -C sim clean

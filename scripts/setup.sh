@@ -107,6 +107,8 @@ BASE_PKGS=(
 	# the libFuzzer harnesses of userspace/fuzz (make test builds and
 	# runs them briefly; make check-fuzz-user at length)
 	clang libclang-rt-14-dev
+	# the simulator (sim/: ns-3 3.37, and the libraries its .pc files name)
+	libns3-dev libgsl-dev libsqlite3-dev libxml2-dev
 )
 
 pkg_missing() {

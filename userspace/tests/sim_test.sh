@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# sim/r2c2-sim, the packet-level simulator on ns-3: it builds, refuses bad
+# input naming the option or the line, and its runs keep the invariants
+# R2C2 promises: every flow delivered whole, no drop, every broadcast
+# reaching every other node exactly once and every node's matrix empty
+# after the last FINISH, a lone flow at the link's usable capacity, two
+# flows on one link at half of it each, the same seed the same run; and
+# the TCP baselines complete, DCTCP marking ECN where NewReno does not.
+set -u
+cd "$(dirname "$0")/.."
+SIM=${R2C2_SIM:-../sim/r2c2-sim}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+n=0 fail=0
+check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=$((fail+1)); fi; }
+# field FILE NAME: the number after NAME in the summary
+field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$1"; }
+# goodput FILE ROW: Gbit/s of a flow of the CSV (size * 8 / fct)
+goodput() { awk -F, -v r="$2" '!/^#/ && $1 == r { printf "%.3f", $4 * 8 / $6 / 1000 }' "$1"; }
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
+echo "1..18"
+if [ -z "${R2C2_SIM:-}" ] && ! pkg-config --exists ns3-core 2>/dev/null; then
+	for i in $(seq 1 18); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
+	exit 0
+fi
+[ -n "${R2C2_SIM:-}" ] || make -s -C ../sim >"$T/build" 2>&1
+check "make -C sim builds r2c2-sim" "[ -x '$SIM' ]"
+
+"$SIM" --proto=ecmp >"$T/o" 2>&1; rc=$?
+check "--proto=ecmp: exit 2, the option named" "[ $rc -eq 2 ] && grep -q -- '--proto: rps, dor or vlb' '$T/o'"
+"$SIM" --rho-us=0 >"$T/o" 2>&1; rc=$?
+check "--rho-us=0: exit 2 with its range" "[ $rc -eq 2 ] && grep -q -- '--rho-us: 1 to 1000000' '$T/o'"
+printf '# src dst size start\n0 1 1000 0\n0 9 1000 0\n' >"$T/bad.flows"
+"$SIM" --topo=torus:2x2 --flows-file="$T/bad.flows" >"$T/o" 2>&1; rc=$?
+check "a flow file naming node 9 of 4: exit 2, file and line 3 named" \
+	"[ $rc -eq 2 ] && grep -q 'bad.flows:3: nodes 0..3' '$T/o'"
+printf '0 1 1000\n' >"$T/short.flows"
+"$SIM" --topo=torus:2x2 --flows-file="$T/short.flows" >"$T/o" 2>&1; rc=$?
+check "a flow file line without its start: exit 2, line 1 named" \
+	"[ $rc -eq 2 ] && grep -q 'short.flows:1: expected SRC DST SIZE START_US' '$T/o'"
+
+# the paper's setting (512 nodes, 10 Gbit/s, 100 ns links, tau 1 us) for
+# 5 ms of arrivals; with a flow's events on round-robin trees, as r2c2.ko
+# sent them before, a FINISH overtook its START here (seed 1: node 100)
+args="--topo=torus:8x8x8 --flows=5000 --tau-us=1 --seed=1"
+"$SIM" $args --out="$T/a.csv" >"$T/a" 2>&1; rc=$?
+check "5,000 flows on 8x8x8 (RPS, rho 500 us): all delivered whole, exit 0 ($(field "$T/a" done) done)" \
+	"[ $rc -eq 0 ] && [ \"\$(field '$T/a' done)\" = 5000 ] && ! awk -F, '!/^#/ && NR > 2 && \$6 < 0' '$T/a.csv' | grep -q ."
+check "no packet dropped, no frame refused ($(field "$T/a" drops) drops, $(field "$T/a" bad_frames) bad)" \
+	"[ \"\$(field '$T/a' drops)\" = 0 ] && [ \"\$(field '$T/a' bad_frames)\" = 0 ]"
+ann=$(field "$T/a" announced)
+check "every START and FINISH of the $ann announced flows reached the 511 other nodes once ($(field "$T/a" ctl_hops) relays)" \
+	"[ \"$ann\" -gt 0 ] && [ \"\$(field '$T/a' ctl_hops)\" = \$((2 * $ann * 511)) ]"
+check "every node's matrix empty at the end, no FINISH before its START ($(field "$T/a" matrix_flows_left) left, $(field "$T/a" unknown_finishes) unknown)" \
+	"[ \"\$(field '$T/a' matrix_flows_left)\" = 0 ] && [ \"\$(field '$T/a' unknown_finishes)\" = 0 ]"
+check "rates were computed and pushed ($(field "$T/a" rounds) rounds, $(field "$T/a" pushes) pushes)" \
+	"[ \"\$(field '$T/a' rounds)\" -gt 0 ] && [ \"\$(field '$T/a' pushes)\" -gt 0 ]"
+"$SIM" $args --out="$T/b.csv" >/dev/null 2>&1
+"$SIM" --topo=torus:8x8x8 --flows=5000 --tau-us=1 --seed=2 --out="$T/c.csv" >/dev/null 2>&1
+check "the same seed gives the same flows and times; another seed other ones" \
+	"cmp -s '$T/a.csv' '$T/b.csv' && ! cmp -s '$T/a.csv' '$T/c.csv'"
+
+# one flow alone on 8x8: the link's rate less the headroom, once rated
+printf '0 1 10000000 0 dor\n' >"$T/one.flows"
+"$SIM" --topo=torus:8x8 --flows-file="$T/one.flows" --out="$T/one.csv" >"$T/one" 2>&1
+g=$(goodput "$T/one.csv" 0)
+check "a lone 10-MB flow: goodput $g Gbit/s, within 9.1..9.3 (9.5 Gbit/s less 54 B of every 1,514)" \
+	"between '$g' 9.1 9.3"
+# two DOR flows into node 0 through the link 1 -> 0: half of it each
+printf '2 0 10000000 0 dor\n1 0 10000000 0 dor\n' >"$T/two.flows"
+"$SIM" --topo=torus:8x8 --flows-file="$T/two.flows" --out="$T/two.csv" >"$T/two" 2>&1
+g0=$(goodput "$T/two.csv" 0) g1=$(goodput "$T/two.csv" 1)
+check "two flows on one link: $g0 and $g1 Gbit/s, equal within 3 %, together at most its 9.64 of payload" \
+	"between '$g0' 4.5 4.85 && between '$g1' 4.5 4.85 && between \$(awk 'BEGIN { print $g0 / $g1 }') 0.97 1.03 && between \$(awk 'BEGIN { print $g0 + $g1 }') 9 9.64"
+q=$(field "$T/two" max_queue_bytes)
+check "their rates hold the link's queue to the first rho's burst: $q bytes < 1.25 MB (10 Gbit/s for 1 ms)" \
+	"[ '$q' -gt 0 ] && [ '$q' -lt 1250000 ]"
+check "single-path DOR: no packet held for reordering" "[ \"\$(field '$T/two' max_reseq_pkts)\" = 0 ]"
+
+# the baselines over the same links
+"$SIM" --stack=tcp --topo=torus:4x4 --flows=300 --tau-us=5 >"$T/tcp" 2>&1; rc=$?
+check "TCP NewReno: 300 flows on 4x4 all complete (exit $rc)" "[ $rc -eq 0 ] && [ \"\$(field '$T/tcp' done)\" = 300 ]"
+printf '1 0 3000000 0\n2 0 3000000 0\n4 0 3000000 0\n8 0 3000000 0\n' >"$T/inc.flows"
+"$SIM" --stack=dctcp --topo=torus:4x4 --flows-file="$T/inc.flows" >"$T/dc" 2>&1; rc1=$?
+"$SIM" --stack=tcp --topo=torus:4x4 --flows-file="$T/inc.flows" >"$T/nr" 2>&1; rc2=$?
+check "a 4-to-1 incast: DCTCP's queues mark ECN ($(field "$T/dc" ecn_marks)), NewReno's do not ($(field "$T/nr" ecn_marks))" \
+	"[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ \"\$(field '$T/dc' ecn_marks)\" -gt 0 ] && [ \"\$(field '$T/nr' ecn_marks)\" = 0 ]"
+check "and DCTCP's deepest queue is shallower than NewReno's ($(field "$T/dc" max_queue_bytes) < $(field "$T/nr" max_queue_bytes) bytes)" \
+	"[ \"\$(field '$T/dc' max_queue_bytes)\" -lt \"\$(field '$T/nr' max_queue_bytes)\" ]"
+exit $((fail > 0))
