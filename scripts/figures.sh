@@ -10,12 +10,12 @@
 #                                    (graphviz) and jq. FIGURES_OUT=DIR
 #                                    draws into DIR instead (relative to
 #                                    the top of the tree)
-#   scripts/figures.sh data [demo|conv|routesel|all]
+#   scripts/figures.sh data [demo|conv|routesel|fct|all]
 #                                    rerun the runs that produce the data
-#                                    (all: the three; demo ~2 min, conv ~10
-#                                    min in VMs, routesel ~5 min on the
-#                                    host, on a quiet 2-core host), then
-#                                    draw; the runs' output in
+#                                    (all: the four; demo ~2 min, conv ~10
+#                                    min in VMs, routesel ~5 min and fct
+#                                    ~4 min on the host, on a quiet 2-core
+#                                    host), then draw; the runs' output in
 #                                    build/figures/
 #
 # The figures and where their data comes from:
@@ -36,6 +36,13 @@
 #                  of the nodes each sending one long flow to a distinct
 #                  node (routesel.tsv: `r2c2ctl route-select`, no VM;
 #                  FIG_RS_SEEDS workloads a load, default 5, ~5 minutes)
+#   sim-short-fct.png, sim-long-tput.png
+#                  the paper's Figures 10 and 11 from the simulator
+#                  (sim/r2c2-sim, ns-3): the CDF of the FCT of short flows
+#                  (< 100 KB) and of the goodput of long ones (>= 1 MB),
+#                  R2C2 against TCP NewReno and DCTCP, 8x8x8 torus, 10
+#                  Gbit/s, 100 ns, tau 1 us (sim-fct.tsv: FIG_FCT_FLOWS
+#                  flows, default 20000, seed 1; Documentation/simulator.md)
 #   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
 #                  `r2c2ctl -j topo show` (topo-3x3.json) through
 #                  scripts/topo2dot and Graphviz's neato
@@ -217,6 +224,41 @@ draw_routesel() {
 	EOF
 }
 
+# the paper's Figures 10 and 11, one PNG each, from sim-fct.tsv
+draw_fct() {
+	[[ -s $DATA/sim-fct.tsv ]] || die "$DATA/sim-fct.tsv missing (scripts/figures.sh data fct)"
+	local T st
+	T=$(mktemp -d)
+	# shellcheck disable=SC2064  # T is set now
+	trap "rm -rf '$T'" RETURN
+	for st in r2c2 tcp dctcp; do
+		awk -F'\t' -v st="$st" '$1 == st && $2 == "short_fct_us" { print $4, $3 }' "$DATA/sim-fct.tsv" >"$T/s-$st"
+		awk -F'\t' -v st="$st" '$1 == st && $2 == "long_gbps" { print $4, $3 }' "$DATA/sim-fct.tsv" >"$T/l-$st"
+	done
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 900,560 font "Helvetica,11"
+	set output "$FIG/sim-short-fct.png"
+	set title "Flow completion time of short flows (< 100 KB), simulated (ns-3, r2c2's code)\n8x8x8 torus, 10 Gbit/s, 100 ns; Pareto sizes (mean 100 KB), tau 1 us; rho 500 us, 5 % headroom"
+	set grid
+	set key bottom right
+	set logscale x
+	set xlabel "flow completion time (us)"
+	set ylabel "CDF"
+	set yrange [0:1.01]
+	plot "$T/s-r2c2" using 1:2 with lines lw 2 title "R2C2 (RPS)", \
+	     "$T/s-tcp" using 1:2 with lines lw 2 title "TCP NewReno (ECMP)", \
+	     "$T/s-dctcp" using 1:2 with lines lw 2 title "DCTCP (ECMP)"
+	set output "$FIG/sim-long-tput.png"
+	set title "Goodput of long flows (>= 1 MB), simulated (ns-3, r2c2's code)\nsame runs"
+	unset logscale x
+	set key top left
+	set xlabel "goodput (Gbit/s): size / flow completion time"
+	plot "$T/l-r2c2" using 1:2 with steps lw 2 title "R2C2 (RPS)", \
+	     "$T/l-tcp" using 1:2 with steps lw 2 title "TCP NewReno (ECMP)", \
+	     "$T/l-dctcp" using 1:2 with steps lw 2 title "DCTCP (ECMP)"
+	EOF
+}
+
 draw() {
 	need gnuplot gnuplot-nox
 	need neato graphviz
@@ -226,7 +268,8 @@ draw() {
 	draw_conv
 	draw_rack
 	draw_routesel
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png in $FIG"
+	draw_fct
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -380,6 +423,49 @@ data_routesel() {
 	rm -rf "$T"
 }
 
+# the simulator at the paper's setting, R2C2 and the two TCPs: CDF points
+# of the short flows' FCT (1,000 quantiles) and every long flow's goodput,
+# and each run's figures (stat rows)
+data_fct() {
+	local flows=${FIG_FCT_FLOWS:-20000} T st cmd args rc
+	make --no-print-directory -C sim >/dev/null
+	T=$(mktemp -d)
+	args="--topo=torus:8x8x8 --flows=$flows --tau-us=1 --seed=1"
+	cmd="sim/r2c2-sim --stack=S $args --out=F"
+	echo "figures: $cmd, S = r2c2, tcp, dctcp"
+	{
+		header "Figures 10 and 11 simulated: short flows' FCT and long flows' goodput, R2C2 (RPS, rho 500 us, 5 % headroom) against TCP NewReno and DCTCP over per-flow ECMP; 8x8x8 torus, 10 Gbit/s, 100 ns links; Pareto sizes (mean 100 KB, shape 1.05), Poisson arrivals tau = 1 us, uniform pairs" "$cmd" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# stack	kind	q	value"
+		for st in r2c2 tcp dctcp; do
+			rc=0
+			# shellcheck disable=SC2086  # args are words
+			sim/r2c2-sim --stack="$st" $args --out="$T/$st.csv" >"$T/$st.out" 2>&1 || rc=$?
+			((rc <= 1)) || die "sim/r2c2-sim --stack=$st failed: $(cat "$T/$st.out")"
+			cp "$T/$st.out" "$LOGS/sim-$st.out"
+			awk -F, '!/^#/ && $1 != "flow" && $6 >= 0 && $4 < 100000 { print $6 }' "$T/$st.csv" |
+				sort -g | awk -v st="$st" '{ v[NR] = $1 } END {
+					for (i = 1; i <= 1000; i++) {
+						k = int(i * NR / 1000); if (k * 1000 < i * NR) k++
+						printf "%s\tshort_fct_us\t%.3f\t%s\n", st, i / 1000, v[k]
+					} }'
+			awk -F, '!/^#/ && $1 != "flow" && $6 > 0 && $4 >= 1000000 { printf "%.4f\n", $4 * 8 / $6 / 1000 }' "$T/$st.csv" |
+				sort -g | awk -v st="$st" '{ v[NR] = $1 } END {
+					for (i = 1; i <= NR; i++) printf "%s\tlong_gbps\t%.4f\t%s\n", st, i / NR, v[i] }'
+			awk -F, -v st="$st" '!/^#/ && $1 != "flow" {
+					n++; if ($6 < 0) { undone++; next }
+					if ($4 >= 1000000) { nl++; g += $4 * 8 / $6 / 1000 } }
+				END { printf "%s\tstat\tflows\t%d\n%s\tstat\tincomplete\t%d\n%s\tstat\tlong_mean_gbps\t%.4f\n",
+					st, n, st, undone, st, nl ? g / nl : 0 }' "$T/$st.csv"
+			for k in wall_s drops max_queue_bytes max_reseq_pkts ctl_share; do
+				printf '%s\tstat\t%s\t%s\n' "$st" "$k" \
+					"$(awk -v k="$k" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$T/$st.out")"
+			done
+		done
+	} >"$T/sim-fct.tsv"
+	mv "$T/sim-fct.tsv" "$DATA/sim-fct.tsv"
+	rm -rf "$T"
+}
+
 case ${1:-draw} in
 draw) draw ;;
 data)
@@ -390,9 +476,10 @@ data)
 	demo) builds; data_demo ;;
 	conv) builds; data_conv ;;
 	routesel) make --no-print-directory userspace >/dev/null; data_routesel ;;
-	all) builds; data_demo; data_conv; data_routesel ;;
-	*) die "usage: $0 data [demo|conv|routesel|all]" ;;
+	fct) data_fct ;;
+	all) builds; data_demo; data_conv; data_routesel; data_fct ;;
+	*) die "usage: $0 data [demo|conv|routesel|fct|all]" ;;
 	esac
 	draw ;;
-*) die "usage: $0 [draw] | data [demo|conv|routesel|all]" ;;
+*) die "usage: $0 [draw] | data [demo|conv|routesel|fct|all]" ;;
 esac

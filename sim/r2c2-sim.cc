@@ -29,8 +29,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
-#include <map>
+#include <unordered_map>
 #include <memory>
 #include <random>
 #include <set>
@@ -238,7 +239,7 @@ class Sim
     struct r2c2_ws* ws = nullptr;
     std::vector<SimNode> nodes;
     std::vector<Flow> flows;
-    std::map<uint64_t, uint32_t> byKey; /* (src << 32 | id) -> flow */
+    std::unordered_map<uint64_t, uint32_t> byKey; /* (src << 32 | id) -> flow */
     std::vector<uint32_t> srcNextId;
     std::mt19937_64 rng;
     uint32_t nDone = 0;
@@ -248,6 +249,7 @@ class Sim
     uint64_t dataBytes = 0, forwards = 0, badFrames = 0;
     uint64_t rounds = 0, pushes = 0;
     double computeCpuS = 0;
+    std::vector<double> roundUs; /* each round's CPU time */
     std::vector<uint32_t> maxQueue; /* per directed link, bytes */
     std::vector<double> scratchRate;
     std::vector<struct r2c2_flow> scratchFlow;
@@ -299,7 +301,7 @@ class Sim
     void TcpRx(uint32_t fi, uint32_t bytes);
     std::vector<Ipv4Address> addr;
     std::vector<uint16_t> nextPort;
-    std::map<uint32_t, uint16_t> nodeOfAddr;
+    std::unordered_map<uint32_t, uint16_t> nodeOfAddr;
     std::vector<Ipv4Address> peerAddr; /* per directed link: its far end's address */
 };
 
@@ -458,6 +460,16 @@ Fmt(const char* f, ...)
     vsnprintf(b, sizeof(b), f, ap);
     va_end(ap);
     return b;
+}
+
+/* CPU time of this thread: a round's cost whatever else the host runs */
+double
+ThreadCpuS()
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 bool
@@ -1165,7 +1177,7 @@ Sim::Compute(uint16_t u)
 {
     SimNode& n = nodes[u];
     size_t k = 0;
-    auto t0 = std::chrono::steady_clock::now();
+    double t0 = ThreadCpuS();
 
     scratchFlow.resize(n.m.n + 1);
     scratchIdx.resize(n.m.n + 1);
@@ -1178,7 +1190,9 @@ Sim::Compute(uint16_t u)
     }
     for (size_t j = 0; j < k; j++)
         n.m.f[scratchIdx[j]].rate = scratchRate[j];
-    computeCpuS += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double dt = ThreadCpuS() - t0;
+    computeCpuS += dt;
+    roundUs.push_back(dt * 1e6);
     rounds++;
     n.rounds++;
     for (uint32_t fi : n.own) {
@@ -1225,8 +1239,15 @@ Sim::Report(double wallS)
         if (f.size >= 1000000)
             longTput.push_back(8.0 * static_cast<double>(f.size) / fct / 1e9);
     }
-    for (uint32_t q : maxQueue)
-        maxQ = std::max(maxQ, q);
+    std::vector<double> qmax, held;
+    for (size_t l = 0; l < maxQueue.size(); l++) {
+        if (topo->nbr[l] == R2C2_IDX_NONE)
+            continue;
+        maxQ = std::max(maxQ, maxQueue[l]);
+        qmax.push_back(maxQueue[l]);
+    }
+    for (auto& f : flows)
+        held.push_back(f.maxHeld);
     for (auto& f : flows)
         announced += f.announced;
     for (auto& n : nodes) {
@@ -1268,6 +1289,14 @@ Sim::Report(double wallS)
            static_cast<unsigned long long>(dataPkts), static_cast<unsigned long long>(forwards),
            static_cast<unsigned long long>(drops), static_cast<unsigned long long>(badFrames),
            maxQ, maxHeld);
+    printf("queue_max_bytes (per link) p50 %.0f p99 %.0f max %u\n", Pct(qmax, 0.5), Pct(qmax, 0.99),
+           maxQ);
+    printf("reseq_max_pkts (per flow) p50 %.0f p95 %.0f max %u\n", Pct(held, 0.5), Pct(held, 0.95),
+           maxHeld);
+    if (!roundUs.empty())
+        printf("round_cpu_us p50 %.1f p99 %.1f (of rho: p50 %.3f %% p99 %.3f %%)\n",
+               Pct(roundUs, 0.5), Pct(roundUs, 0.99), Pct(roundUs, 0.5) / c.rhoUs * 100,
+               Pct(roundUs, 0.99) / c.rhoUs * 100);
     printf("ctl_frames %llu ctl_hops %llu ctl_bytes %llu data_bytes %llu ctl_share %.5f\n",
            static_cast<unsigned long long>(ctlPkts), static_cast<unsigned long long>(ctlHops),
            static_cast<unsigned long long>(ctlBytes), static_cast<unsigned long long>(dataBytes),
