@@ -10,13 +10,13 @@
 #                                    (graphviz) and jq. FIGURES_OUT=DIR
 #                                    draws into DIR instead (relative to
 #                                    the top of the tree)
-#   scripts/figures.sh data [demo|conv|routesel|fct|all]
+#   scripts/figures.sh data [demo|conv|routesel|fct|sweep|all]
 #                                    rerun the runs that produce the data
-#                                    (all: the four; demo ~2 min, conv ~10
-#                                    min in VMs, routesel ~5 min and fct
-#                                    ~4 min on the host, on a quiet 2-core
-#                                    host), then draw; the runs' output in
-#                                    build/figures/
+#                                    (all: the five; demo ~2 min, conv ~10
+#                                    min in VMs, routesel ~5 min, fct ~4
+#                                    min and sweep ~6 min on the host, on
+#                                    a quiet 2-core host), then draw; the
+#                                    runs' output in build/figures/
 #
 # The figures and where their data comes from:
 #   demo-loop.png  the rate loop of `scripts/demo.sh loop`: each flow's rate
@@ -43,6 +43,12 @@
 #                  R2C2 against TCP NewReno and DCTCP, 8x8x8 torus, 10
 #                  Gbit/s, 100 ns, tau 1 us (sim-fct.tsv: FIG_FCT_FLOWS
 #                  flows, default 20000, seed 1; Documentation/simulator.md)
+#   sim-tau.png, sim-headroom.png
+#                  the paper's Figures 12-13 and 17 from the simulator:
+#                  short flows' p99 FCT and long flows' mean goodput
+#                  against tau (R2C2 and DCTCP over TCP NewReno) and
+#                  against R2C2's headroom (tau 1 us) (sim-sweep.tsv:
+#                  FIG_SWEEP_FLOWS flows a run, default 5000, seed 1)
 #   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
 #                  `r2c2ctl -j topo show` (topo-3x3.json) through
 #                  scripts/topo2dot and Graphviz's neato
@@ -259,6 +265,50 @@ draw_fct() {
 	EOF
 }
 
+# Figures 12-13 and 17 from sim-sweep.tsv
+draw_sweep() {
+	[[ -s $DATA/sim-sweep.tsv ]] || die "$DATA/sim-sweep.tsv missing (scripts/figures.sh data sweep)"
+	local T
+	T=$(mktemp -d)
+	# shellcheck disable=SC2064  # T is set now
+	trap "rm -rf '$T'" RETURN
+	# tau, then p99 and long goodput of r2c2 and dctcp over tcp's
+	awk -F'\t' '!/^#/ && $1 == "tau" { p[$2, $3] = $7; g[$2, $3] = $9; t[$2] = 1 }
+		END { for (x in t) if (p[x, "tcp"] > 0 && g[x, "tcp"] > 0)
+			printf "%s %.4f %.4f %.4f %.4f\n", x, p[x, "r2c2"] / p[x, "tcp"], p[x, "dctcp"] / p[x, "tcp"],
+				g[x, "r2c2"] / g[x, "tcp"], g[x, "dctcp"] / g[x, "tcp"] }' "$DATA/sim-sweep.tsv" | sort -g >"$T/tau"
+	awk -F'\t' '!/^#/ && $1 == "headroom" && $3 == "r2c2" { print $2 * 100, $7, $9 }' "$DATA/sim-sweep.tsv" |
+		sort -g >"$T/hr"
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 1000,480 font "Helvetica,11"
+	set output "$FIG/sim-tau.png"
+	set multiplot layout 1,2 title "Against the flow inter-arrival time tau, normalised to TCP NewReno (simulated, 8x8x8, 10 Gbit/s)"
+	set grid
+	set logscale x
+	set xlabel "tau (us)"
+	set key top left
+	set ylabel "short flows' p99 FCT / TCP's"
+	plot 1 with lines lc rgb "black" dt 2 notitle, \
+	     "$T/tau" using 1:2 with linespoints pt 7 lw 2 title "R2C2", \
+	     "" using 1:3 with linespoints pt 5 lw 2 title "DCTCP"
+	set ylabel "long flows' mean goodput / TCP's"
+	plot 1 with lines lc rgb "black" dt 2 notitle, \
+	     "$T/tau" using 1:4 with linespoints pt 7 lw 2 title "R2C2", \
+	     "" using 1:5 with linespoints pt 5 lw 2 title "DCTCP"
+	unset multiplot
+	set output "$FIG/sim-headroom.png"
+	set multiplot layout 1,2 title "R2C2 against its headroom (simulated, 8x8x8, 10 Gbit/s, tau 1 us)"
+	unset logscale x
+	set xlabel "headroom (% of each link)"
+	set key off
+	set ylabel "short flows' p99 FCT (us)"
+	plot "$T/hr" using 1:2 with linespoints pt 7 lw 2
+	set ylabel "long flows' mean goodput (Gbit/s)"
+	plot "$T/hr" using 1:3 with linespoints pt 7 lw 2
+	unset multiplot
+	EOF
+}
+
 draw() {
 	need gnuplot gnuplot-nox
 	need neato graphviz
@@ -269,7 +319,8 @@ draw() {
 	draw_rack
 	draw_routesel
 	draw_fct
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png in $FIG"
+	draw_sweep
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -466,6 +517,55 @@ data_fct() {
 	rm -rf "$T"
 }
 
+# sim_row SWEEP VALUE STACK OUT CSV: one row of sim-sweep.tsv from a
+# run's summary and its CSV
+sim_row() {
+	local sp sq qp rp
+	sp=$(awk '$1 == "short_fct_us" { for (i = 1; i < NF; i++) if ($i == "p50") print $(i + 1) }' "$4")
+	sq=$(awk '$1 == "short_fct_us" { for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1) }' "$4")
+	qp=$(awk '$1 == "queue_max_bytes" { for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1) }' "$4")
+	rp=$(awk '$1 == "reseq_max_pkts" { for (i = 1; i < NF; i++) if ($i == "p95") print $(i + 1) }' "$4")
+	awk -F, -v sw="$1" -v v="$2" -v st="$3" -v sp="$sp" -v sq="$sq" -v qp="$qp" -v rp="$rp" '
+		!/^#/ && $1 != "flow" { n++; if ($6 < 0) { u++; next }
+			if ($4 >= 1000000) { nl++; g += $4 * 8 / $6 / 1000 } }
+		END { printf "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%.4f\t%s\t%s\n",
+			sw, v, st, n, u, sp, sq, nl, nl ? g / nl : 0, qp, rp }' "$5"
+}
+
+# the simulator against tau (R2C2, TCP NewReno, DCTCP) and against R2C2's
+# headroom (tau 1 us)
+data_sweep() {
+	local flows=${FIG_SWEEP_FLOWS:-5000} T st tau h rc base
+	make --no-print-directory -C sim >/dev/null
+	T=$(mktemp -d)
+	base="--topo=torus:8x8x8 --flows=$flows --seed=1"
+	echo "figures: sim/r2c2-sim $base, tau 0.2..100 us x 3 stacks, headroom 0..20 %"
+	{
+		header "Figures 12-13 and 17 simulated: short flows' FCT and long flows' goodput against tau (R2C2 with RPS, rho 500 us, 5 % headroom; TCP NewReno and DCTCP over per-flow ECMP) and against R2C2's headroom at tau = 1 us; 8x8x8 torus, 10 Gbit/s, 100 ns links, Pareto sizes (mean 100 KB, shape 1.05)" "sim/r2c2-sim --stack=S $base --tau-us=TAU [--headroom=H] --out=F" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# sweep	value	stack	flows	incomplete	short_p50_us	short_p99_us	long_flows	long_mean_gbps	queue_p99_bytes	reseq_p95_pkts"
+		for tau in 0.2 0.5 1 2 5 10 100; do
+			for st in r2c2 tcp dctcp; do
+				rc=0
+				# shellcheck disable=SC2086  # base is words
+				sim/r2c2-sim --stack="$st" $base --tau-us="$tau" --out="$T/o.csv" >"$T/o" 2>&1 || rc=$?
+				((rc <= 1)) || die "sim/r2c2-sim --stack=$st --tau-us=$tau failed: $(cat "$T/o")"
+				cp "$T/o" "$LOGS/sim-tau-$tau-$st.out"
+				sim_row tau "$tau" "$st" "$T/o" "$T/o.csv"
+			done
+		done
+		for h in 0 0.02 0.05 0.1 0.2; do
+			rc=0
+			# shellcheck disable=SC2086  # base is words
+			sim/r2c2-sim $base --tau-us=1 --headroom="$h" --out="$T/o.csv" >"$T/o" 2>&1 || rc=$?
+			((rc <= 1)) || die "sim/r2c2-sim --headroom=$h failed: $(cat "$T/o")"
+			cp "$T/o" "$LOGS/sim-headroom-$h.out"
+			sim_row headroom "$h" r2c2 "$T/o" "$T/o.csv"
+		done
+	} >"$T/sim-sweep.tsv"
+	mv "$T/sim-sweep.tsv" "$DATA/sim-sweep.tsv"
+	rm -rf "$T"
+}
+
 case ${1:-draw} in
 draw) draw ;;
 data)
@@ -477,9 +577,10 @@ data)
 	conv) builds; data_conv ;;
 	routesel) make --no-print-directory userspace >/dev/null; data_routesel ;;
 	fct) data_fct ;;
-	all) builds; data_demo; data_conv; data_routesel; data_fct ;;
-	*) die "usage: $0 data [demo|conv|routesel|fct|all]" ;;
+	sweep) data_sweep ;;
+	all) builds; data_demo; data_conv; data_routesel; data_fct; data_sweep ;;
+	*) die "usage: $0 data [demo|conv|routesel|fct|sweep|all]" ;;
 	esac
 	draw ;;
-*) die "usage: $0 [draw] | data [demo|conv|routesel|fct|all]" ;;
+*) die "usage: $0 [draw] | data [demo|conv|routesel|fct|sweep|all]" ;;
 esac
