@@ -14,7 +14,7 @@
 #                                    rerun the runs that produce the data
 #                                    (all: the five; demo ~2 min, conv ~10
 #                                    min in VMs, routesel ~5 min, fct ~4
-#                                    min and sweep ~6 min on the host, on
+#                                    min and sweep ~9 min on the host, on
 #                                    a quiet 2-core host), then draw; the
 #                                    runs' output in build/figures/
 #
@@ -49,6 +49,13 @@
 #                  against tau (R2C2 and DCTCP over TCP NewReno) and
 #                  against R2C2's headroom (tau 1 us) (sim-sweep.tsv:
 #                  FIG_SWEEP_FLOWS flows a run, default 5000, seed 1)
+#   sim-rate-error.png
+#                  the paper's Figures 15-16 from the simulator: the
+#                  median and p95 over the flows of |x - x_ideal| / x_ideal,
+#                  x a flow's average rate (size / FCT), against rho (tau
+#                  1 us) and against tau (rho 500 us); the ideal run
+#                  recomputes every 10 us and announces every flow at once
+#                  (sim-rate-error.tsv: FIG_SWEEP_FLOWS flows a run)
 #   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
 #                  `r2c2ctl -j topo show` (topo-3x3.json) through
 #                  scripts/topo2dot and Graphviz's neato
@@ -268,6 +275,7 @@ draw_fct() {
 # Figures 12-13 and 17 from sim-sweep.tsv
 draw_sweep() {
 	[[ -s $DATA/sim-sweep.tsv ]] || die "$DATA/sim-sweep.tsv missing (scripts/figures.sh data sweep)"
+	[[ -s $DATA/sim-rate-error.tsv ]] || die "$DATA/sim-rate-error.tsv missing (scripts/figures.sh data sweep)"
 	local T
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
@@ -307,6 +315,22 @@ draw_sweep() {
 	plot "$T/hr" using 1:3 with linespoints pt 7 lw 2
 	unset multiplot
 	EOF
+	awk -F'\t' '!/^#/ && $1 == "rho" { print $2, $4 * 100, $5 * 100 }' "$DATA/sim-rate-error.tsv" | sort -g >"$T/rho"
+	awk -F'\t' '!/^#/ && $1 == "tau" { print $2, $4 * 100, $5 * 100 }' "$DATA/sim-rate-error.tsv" | sort -g >"$T/etau"
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 1000,480 font "Helvetica,11"
+	set output "$FIG/sim-rate-error.png"
+	set multiplot layout 1,2 title "R2C2's rates against an ideal run (rho 10 us, every flow announced at once): |x - x_ideal| / x_ideal\nx = a flow's size / FCT, over all flows (simulated, 8x8x8, 10 Gbit/s)"
+	set grid
+	set logscale x
+	set key top left
+	set ylabel "difference (%)"
+	set xlabel "rho (us), tau = 1 us"
+	plot "$T/rho" using 1:3 with linespoints pt 7 lw 2 title "p95", "" using 1:2 with linespoints pt 5 lw 2 title "median"
+	set xlabel "tau (us), rho = 500 us"
+	plot "$T/etau" using 1:3 with linespoints pt 7 lw 2 title "p95", "" using 1:2 with linespoints pt 5 lw 2 title "median"
+	unset multiplot
+	EOF
 }
 
 draw() {
@@ -320,7 +344,7 @@ draw() {
 	draw_routesel
 	draw_fct
 	draw_sweep
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png in $FIG"
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -562,7 +586,38 @@ data_sweep() {
 			sim_row headroom "$h" r2c2 "$T/o" "$T/o.csv"
 		done
 	} >"$T/sim-sweep.tsv"
+	# Figures 15-16: each run's per-flow average rates against an ideal
+	# run of the same flows (rho 10 us, every flow announced at once)
+	{
+		header "Figures 15-16 simulated: the median and p95 over all flows of |x - x_ideal| / x_ideal, x = size / FCT, R2C2 with RPS and 5 % headroom against the same flows with rho = 10 us and every flow announced at once; against rho at tau = 1 us, against tau at rho = 500 us; 8x8x8 torus, 10 Gbit/s, 100 ns links, Pareto sizes (mean 100 KB, shape 1.05)" "sim/r2c2-sim $base --tau-us=TAU --rho-us=RHO --out=F; ideal: --rho-us=10 --announce-us=0" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# sweep	value	flows	median	p95"
+		local r v
+		for tau in 1 0.2 10 100; do
+			# shellcheck disable=SC2086  # base is words
+			sim/r2c2-sim $base --tau-us="$tau" --rho-us=10 --announce-us=0 --out="$T/ideal.csv" >"$T/o" 2>&1 ||
+				die "the ideal run at tau $tau failed: $(cat "$T/o")"
+			for r in 100 250 500 1000 2000; do
+				[[ $tau = 1 || $r = 500 ]] || continue
+				# shellcheck disable=SC2086  # base is words
+				sim/r2c2-sim $base --tau-us="$tau" --rho-us="$r" --out="$T/o.csv" >"$T/o" 2>&1 ||
+					die "sim/r2c2-sim --tau-us=$tau --rho-us=$r failed: $(cat "$T/o")"
+				for v in rho tau; do
+					[[ $v = rho && $tau != 1 ]] && continue
+					[[ $v = tau && $r != 500 ]] && continue
+					awk -F, -v sw="$v" -v val="$([[ $v = rho ]] && echo "$r" || echo "$tau")" '
+						FNR == 1 { f++ } /^#/ || $1 == "flow" { next }
+						f == 1 { if ($6 > 0) id[$1] = $4 / $6; next }
+						($1 in id) && $6 > 0 { d = $4 / $6 - id[$1]; if (d < 0) d = -d; print sw, val, d / id[$1] }' \
+						"$T/ideal.csv" "$T/o.csv" | sort -k3 -g | awk -v OFS='\t' '
+						{ sw = $1; val = $2; e[NR] = $3 }
+						END { m = e[int((NR + 1) / 2)]; k = int(0.95 * NR); if (k < 0.95 * NR) k++
+							printf "%s\t%s\t%d\t%.5f\t%.5f\n", sw, val, NR, m, e[k] }'
+				done
+			done
+		done
+	} >"$T/sim-rate-error.tsv"
 	mv "$T/sim-sweep.tsv" "$DATA/sim-sweep.tsv"
+	mv "$T/sim-rate-error.tsv" "$DATA/sim-rate-error.tsv"
 	rm -rf "$T"
 }
 
