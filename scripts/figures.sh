@@ -323,7 +323,8 @@ draw_sweep() {
 	set multiplot layout 1,2 title "R2C2's rates against an ideal run (rho 10 us, every flow announced at once): |x - x_ideal| / x_ideal\nx = a flow's size / FCT, over all flows (simulated, 8x8x8, 10 Gbit/s)"
 	set grid
 	set logscale x
-	set key top left
+	set key center right
+	set yrange [0:*]
 	set ylabel "difference (%)"
 	set xlabel "rho (us), tau = 1 us"
 	plot "$T/rho" using 1:3 with linespoints pt 7 lw 2 title "p95", "" using 1:2 with linespoints pt 5 lw 2 title "median"
