@@ -246,6 +246,7 @@ class Sim
     double linkBps = 0;
     /* statistics */
     uint64_t drops = 0, dataPkts = 0, ctlPkts = 0, ctlHops = 0, ctlBytes = 0;
+    /* bytes put on links, every hop: data and control alike */
     uint64_t dataBytes = 0, forwards = 0, badFrames = 0;
     uint64_t rounds = 0, pushes = 0;
     double computeCpuS = 0;
@@ -1093,6 +1094,7 @@ Sim::Receive(uint16_t u,
         d->ridx++;
         pk->AddHeader(h);
         forwards++;
+        dataBytes += pk->GetSize();
         me.dev[port]->Send(pk, me.dev[port]->GetBroadcast(), SIM_PROTO);
         return true;
     }
