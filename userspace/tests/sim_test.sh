@@ -7,8 +7,9 @@
 # after the last FINISH, a lone flow at the link's usable capacity, two
 # flows on one link at half of it each, the same seed the same run; and
 # the TCP baselines complete, DCTCP marking ECN where NewReno does not.
+# shellcheck disable=SC2317  # between() is called from check's eval'd conditions
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 SIM=${R2C2_SIM:-../sim/r2c2-sim}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 n=0 fail=0
@@ -43,9 +44,9 @@ check "a flow file line without its start: exit 2, line 1 named" \
 # the paper's setting (512 nodes, 10 Gbit/s, 100 ns links, tau 1 us) for
 # 5 ms of arrivals; with a flow's events on round-robin trees, as r2c2.ko
 # sent them before, a FINISH overtook its START here (seed 1: node 100)
-args="--topo=torus:8x8x8 --flows=5000 --tau-us=1 --seed=1"
-"$SIM" $args --out="$T/a.csv" >"$T/a" 2>&1; rc=$?
-check "5,000 flows on 8x8x8 (RPS, rho 500 us): all delivered whole, exit 0 ($(field "$T/a" done) done)" \
+args=(--topo=torus:8x8x8 --flows=5000 --tau-us=1 --seed=1)
+"$SIM" "${args[@]}" --out="$T/a.csv" >"$T/a" 2>&1; rc=$?
+check "5,000 flows on 8x8x8 (RPS, rho 500 us): all delivered whole, exit 0 ($(field "$T/a" "done") done)" \
 	"[ $rc -eq 0 ] && [ \"\$(field '$T/a' done)\" = 5000 ] && ! awk -F, '!/^#/ && NR > 2 && \$6 < 0' '$T/a.csv' | grep -q ."
 check "no packet dropped, no frame refused ($(field "$T/a" drops) drops, $(field "$T/a" bad_frames) bad)" \
 	"[ \"\$(field '$T/a' drops)\" = 0 ] && [ \"\$(field '$T/a' bad_frames)\" = 0 ]"
@@ -56,7 +57,7 @@ check "every node's matrix empty at the end, no FINISH before its START ($(field
 	"[ \"\$(field '$T/a' matrix_flows_left)\" = 0 ] && [ \"\$(field '$T/a' unknown_finishes)\" = 0 ]"
 check "rates were computed and pushed ($(field "$T/a" rounds) rounds, $(field "$T/a" pushes) pushes)" \
 	"[ \"\$(field '$T/a' rounds)\" -gt 0 ] && [ \"\$(field '$T/a' pushes)\" -gt 0 ]"
-"$SIM" $args --out="$T/b.csv" >/dev/null 2>&1
+"$SIM" "${args[@]}" --out="$T/b.csv" >/dev/null 2>&1
 "$SIM" --topo=torus:8x8x8 --flows=5000 --tau-us=1 --seed=2 --out="$T/c.csv" >/dev/null 2>&1
 check "the same seed gives the same flows and times; another seed other ones" \
 	"cmp -s '$T/a.csv' '$T/b.csv' && ! cmp -s '$T/a.csv' '$T/c.csv'"
