@@ -19,7 +19,10 @@
  * The glue models what sch_r2c2 does at the source: one pacer per flow;
  * a new flow sends at initial_rate until it is announced (announce_after,
  * the paper's rule that only flows older than rho count) and rated.
- * Documentation/simulator.md describes the model and its limits.
+ * The baselines run ns-3's TCP NewReno or DCTCP over the same links,
+ * routed by per-flow ECMP over the minimal next hops of common/paths.c
+ * (EcmpRouting). Documentation/simulator.md describes the model and its
+ * limits.
  *
  * Output: one CSV row per flow (--out), a summary on stdout.
  */
