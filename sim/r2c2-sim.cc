@@ -214,7 +214,6 @@ struct Flow
     uint32_t expect = 0;
     std::set<uint32_t> held;
     uint32_t maxHeld = 0;
-    uint64_t pkts = 0;
 };
 
 bool IsTcp(const std::string& stack)
@@ -230,7 +229,6 @@ struct SimNode
     uint64_t lastGen = 0;
     uint16_t bseq = 0;
     std::vector<uint32_t> own; /* flows of this source being sent */
-    uint64_t rounds = 0;
 };
 
 class Sim
@@ -303,6 +301,7 @@ class Sim
     void SetupTcp();
     void StartTcpFlow(uint32_t fi);
     void TcpRx(uint32_t fi, uint32_t bytes);
+    void Completed(Flow& f);
     std::vector<Ipv4Address> addr;
     std::vector<uint16_t> nextPort;
     std::unordered_map<uint32_t, uint16_t> nodeOfAddr;
@@ -466,6 +465,27 @@ Fmt(const char* f, ...)
     return b;
 }
 
+/*
+ * The deepest a queue (a device's, or a queue disc of the TCP baselines)
+ * has been, in bytes, into *deepest; its drops counted in *drops. Item:
+ * what its Drop trace hands over (Packet or QueueDiscItem).
+ */
+template <typename Item>
+void
+WatchQueue(Ptr<Object> q, uint32_t* deepest, uint64_t* drops)
+{
+    q->TraceConnectWithoutContext("BytesInQueue",
+                                  MakeBoundCallback(
+                                      +[](uint32_t* mx, uint32_t, uint32_t now) {
+                                          if (now > *mx)
+                                              *mx = now;
+                                      },
+                                      deepest));
+    q->TraceConnectWithoutContext(
+        "Drop",
+        MakeBoundCallback(+[](uint64_t* d, Ptr<const Item>) { (*d)++; }, drops));
+}
+
 /* CPU time of this thread: a round's cost whatever else the host runs */
 double
 ThreadCpuS()
@@ -556,7 +576,7 @@ Sim::Setup(std::string& err)
     rng.seed(c.seed);
 
     uint16_t n = topo->n;
-    {
+    if (!IsTcp(c.stack)) {
         /*
          * a daemon's scratch space has grown to its matrix long before:
          * grow this one once, off the clock, so that no round is charged
@@ -585,7 +605,8 @@ Sim::Setup(std::string& err)
     maxQueue.assign(static_cast<size_t>(n) * R2C2_MAX_PORTS, 0);
     for (uint16_t u = 0; u < n; u++) {
         nodes[u].node = CreateObject<Node>();
-        if (mx_init(&nodes[u].m, 1u << 20)) {
+        /* the TCP baselines have no matrix (mx_fini() of a zeroed one is a no-op) */
+        if (!IsTcp(c.stack) && mx_init(&nodes[u].m, 1u << 20)) {
             err = "out of memory";
             return false;
         }
@@ -620,19 +641,8 @@ Sim::Setup(std::string& err)
             if (!nodes[u].dev[p])
                 continue;
             size_t l = static_cast<size_t>(u) * R2C2_MAX_PORTS + p;
-            Ptr<Queue<Packet>> q = nodes[u].dev[p]->GetQueue();
 
-            q->TraceConnectWithoutContext(
-                "BytesInQueue",
-                MakeBoundCallback(
-                    +[](uint32_t* mx, uint32_t, uint32_t now) {
-                        if (now > *mx)
-                            *mx = now;
-                    },
-                    &maxQueue[l]));
-            q->TraceConnectWithoutContext(
-                "Drop",
-                MakeBoundCallback(+[](uint64_t* d, Ptr<const Packet>) { (*d)++; }, &drops));
+            WatchQueue<Packet>(nodes[u].dev[p]->GetQueue(), &maxQueue[l], &drops);
         }
         if (IsTcp(c.stack))
             continue;
@@ -754,20 +764,8 @@ Sim::SetupTcp()
             Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(nodes[u].dev[p]);
             size_t l = static_cast<size_t>(u) * R2C2_MAX_PORTS + p;
 
-            if (!qd)
-                continue;
-            qd->TraceConnectWithoutContext(
-                "BytesInQueue",
-                MakeBoundCallback(
-                    +[](uint32_t* mx, uint32_t, uint32_t now) {
-                        if (now > *mx)
-                            *mx = now;
-                    },
-                    &maxQueue[l]));
-            qd->TraceConnectWithoutContext(
-                "Drop",
-                MakeBoundCallback(+[](uint64_t* d, Ptr<const QueueDiscItem>) { (*d)++; },
-                                  &drops));
+            if (qd)
+                WatchQueue<QueueDiscItem>(qd, &maxQueue[l], &drops);
         }
     }
 }
@@ -810,14 +808,22 @@ Sim::TcpRx(uint32_t fi, uint32_t bytes)
     Flow& f = flows[fi];
 
     f.rcvd += bytes;
-    f.pkts++;
-    if (!f.done && f.rcvd >= f.size) {
-        f.done = true;
-        f.finish = Simulator::Now();
-        nDone++;
-        if (nDone == flows.size() && c.stopMs <= 0)
-            Simulator::Stop(MilliSeconds(1));
-    }
+    if (f.rcvd >= f.size)
+        Completed(f);
+}
+
+/* a flow's last byte arrived in order: its FCT ends now */
+void
+Sim::Completed(Flow& f)
+{
+    if (f.done)
+        return;
+    f.done = true;
+    f.finish = Simulator::Now();
+    nDone++;
+    /* the last FINISH broadcasts still reach every node */
+    if (nDone == flows.size() && c.stopMs <= 0)
+        Simulator::Stop(MilliSeconds(1));
 }
 
 /* Pareto(shape, scale) with the given mean, optionally capped */
@@ -1161,7 +1167,6 @@ Sim::Deliver(uint16_t, const struct r2c2_data_hdr& h, uint32_t plen)
     Flow& f = flows[it->second];
     uint32_t seq = ntohl(h.seq);
 
-    f.pkts++;
     f.rcvd += plen;
     if (seq == f.expect) {
         f.expect++;
@@ -1173,14 +1178,8 @@ Sim::Deliver(uint16_t, const struct r2c2_data_hdr& h, uint32_t plen)
         f.held.insert(seq);
         f.maxHeld = std::max<uint32_t>(f.maxHeld, static_cast<uint32_t>(f.held.size()));
     }
-    if (!f.done && f.rcvd >= f.size && f.held.empty()) {
-        f.done = true;
-        f.finish = Simulator::Now();
-        nDone++;
-        /* the last FINISH broadcasts still reach every node */
-        if (nDone == flows.size() && c.stopMs <= 0)
-            Simulator::Stop(MilliSeconds(1));
-    }
+    if (f.rcvd >= f.size && f.held.empty())
+        Completed(f);
 }
 
 void
@@ -1225,7 +1224,6 @@ Sim::Compute(uint16_t u)
     if (getenv("R2C2_SIM_DEBUG") && dt > 3e-4)
         fprintf(stderr, "round at node %u: %zu flows, %.0f us\n", u, k, dt * 1e6);
     rounds++;
-    n.rounds++;
     for (uint32_t fi : n.own) {
         Flow& f = flows[fi];
         uint32_t j;
