@@ -499,6 +499,13 @@ data_routesel() {
 	rm -rf "$T"
 }
 
+# sim_val OUT KEY [LINE]: the number after the word KEY in a summary of
+# sim/r2c2-sim (OUT), on the line that starts with LINE if given
+sim_val() {
+	awk -v k="$2" -v line="${3:-}" 'line == "" || $1 == line {
+		for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
+}
+
 # the simulator at the paper's setting, R2C2 and the two TCPs: CDF points
 # of the short flows' FCT (1,000 quantiles) and every long flow's goodput,
 # and each run's figures (stat rows)
@@ -533,8 +540,7 @@ data_fct() {
 				END { printf "%s\tstat\tflows\t%d\n%s\tstat\tincomplete\t%d\n%s\tstat\tlong_mean_gbps\t%.4f\n",
 					st, n, st, undone, st, nl ? g / nl : 0 }' "$T/$st.csv"
 			for k in wall_s drops max_queue_bytes max_reseq_pkts ctl_share; do
-				printf '%s\tstat\t%s\t%s\n' "$st" "$k" \
-					"$(awk -v k="$k" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$T/$st.out")"
+				printf '%s\tstat\t%s\t%s\n' "$st" "$k" "$(sim_val "$T/$st.out" "$k")"
 			done
 		done
 	} >"$T/sim-fct.tsv"
@@ -546,10 +552,10 @@ data_fct() {
 # run's summary and its CSV
 sim_row() {
 	local sp sq qp rp
-	sp=$(awk '$1 == "short_fct_us" { for (i = 1; i < NF; i++) if ($i == "p50") print $(i + 1) }' "$4")
-	sq=$(awk '$1 == "short_fct_us" { for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1) }' "$4")
-	qp=$(awk '$1 == "queue_max_bytes" { for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1) }' "$4")
-	rp=$(awk '$1 == "reseq_max_pkts" { for (i = 1; i < NF; i++) if ($i == "p95") print $(i + 1) }' "$4")
+	sp=$(sim_val "$4" p50 short_fct_us)
+	sq=$(sim_val "$4" p99 short_fct_us)
+	qp=$(sim_val "$4" p99 queue_max_bytes)
+	rp=$(sim_val "$4" p95 reseq_max_pkts)
 	awk -F, -v sw="$1" -v v="$2" -v st="$3" -v sp="$sp" -v sq="$sq" -v qp="$qp" -v rp="$rp" '
 		!/^#/ && $1 != "flow" { n++; if ($6 < 0) { u++; next }
 			if ($4 >= 1000000) { nl++; g += $4 * 8 / $6 / 1000 } }
