@@ -251,7 +251,8 @@ class Sim
     uint64_t dataBytes = 0, forwards = 0, badFrames = 0;
     uint64_t rounds = 0, pushes = 0;
     double computeCpuS = 0;
-    std::vector<double> roundUs; /* each round's CPU time */
+    std::vector<double> roundUs;    /* each round's CPU time */
+    std::vector<double> roundFlows; /* and the flows it rated */
     std::vector<uint32_t> maxQueue; /* per directed link, bytes */
     std::vector<double> scratchRate;
     std::vector<struct r2c2_flow> scratchFlow;
@@ -1221,6 +1222,7 @@ Sim::Compute(uint16_t u)
     double dt = ThreadCpuS() - t0;
     computeCpuS += dt;
     roundUs.push_back(dt * 1e6);
+    roundFlows.push_back(static_cast<double>(k));
     if (getenv("R2C2_SIM_DEBUG") && dt > 3e-4)
         fprintf(stderr, "round at node %u: %zu flows, %.0f us\n", u, k, dt * 1e6);
     rounds++;
@@ -1326,6 +1328,9 @@ Sim::Report(double wallS)
         printf("round_cpu_us p50 %.1f p99 %.1f (of rho: p50 %.3f %% p99 %.3f %%)\n",
                Pct(roundUs, 0.5), Pct(roundUs, 0.99), Pct(roundUs, 0.5) / c.rhoUs * 100,
                Pct(roundUs, 0.99) / c.rhoUs * 100);
+    if (!roundFlows.empty())
+        printf("round_flows p50 %.0f p99 %.0f max %.0f\n", Pct(roundFlows, 0.5),
+               Pct(roundFlows, 0.99), Pct(roundFlows, 1.0));
     printf("ctl_frames %llu ctl_hops %llu ctl_bytes %llu data_bytes %llu ctl_share %.5f\n",
            static_cast<unsigned long long>(ctlPkts), static_cast<unsigned long long>(ctlHops),
            static_cast<unsigned long long>(ctlBytes), static_cast<unsigned long long>(dataBytes),

@@ -5,16 +5,19 @@
  * the baseline where it finishes in reasonable time; table memory.
  *
  * usage: alloc_bench [-r RUNS] [-b MAXBASELINE] [-n MAXFLOWS] [-m MIX] [-s FLOWS]
- *                    [-o RATES] [-S SEED] [-t K1xK2xK3]
+ *                    [-o RATES] [-S SEED] [-t K1xK2xK3] [-c MB]
  * Prints medians (one core, this thread only) of wall-clock time and of
  * this thread's CPU time (less sensitive to a loaded machine). -m and -s run one mix /
- * one size only (e.g. under valgrind --tool=callgrind
+ * one size only (-s any number of flows, e.g. the few a round sees) (e.g. under valgrind --tool=callgrind
  * --toggle-collect=r2c2_maxmin for instruction counts). -o writes every
  * rate computed (binary doubles, in order) to RATES: `cmp` two engines'
  * files to see that they agree bit for bit. -S draws other flows (seed of
  * the generator; the default is the one every published number used).
  * -t another torus (e.g. 16x16x16: the tables' build time and memory,
- * then the allocations).
+ * then the allocations). -c writes MB megabytes of other memory before
+ * each timed call, untimed: a round with cold caches, as a daemon woken
+ * every rho after other work meets it (16 is twice this machine's L2s).
+ * Times are in ms with four decimals (0.0100 = 10 us).
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,9 +52,18 @@ int main(int argc, char **argv)
 	struct r2c2_ws *ws = r2c2_ws_new();
 	double t0;
 	unsigned int mi, si;
+	size_t cold = 0;
+	volatile unsigned char *evict = NULL;
 
-	while ((opt = getopt(argc, argv, "r:b:n:m:s:o:S:t:")) != -1) {
-		if (opt == 't') {
+	while ((opt = getopt(argc, argv, "r:b:n:m:s:o:S:t:c:")) != -1) {
+		if (opt == 'c') {
+			cold = strtoul(optarg, NULL, 10) << 20;
+			evict = cold ? malloc(cold) : NULL;
+			if (cold && !evict) {
+				fprintf(stderr, "alloc_bench: -c: out of memory\n");
+				return 1;
+			}
+		} else if (opt == 't') {
 			if (r2c2_parse_dims(optarg, dims, &nd)) {
 				fprintf(stderr, "alloc_bench: -t: want K1[xK2[xK3]], radices 2..255, not \"%s\"\n",
 					optarg);
@@ -93,7 +105,9 @@ int main(int argc, char **argv)
 		       r2c2_rtab_memory(rt, (u8)p) / 1e6);
 	printf("%-14s %8s %12s %12s %12s %12s %9s %s\n", "mix", "flows", "median_ms",
 	       "min_ms", "cpu_med_ms", "baseline_ms", "speedup", "max_rel_diff");
-	for (si = 0; si < 3; si++) {
+	if (only_n)
+		sizes[0] = only_n;
+	for (si = 0; si < (only_n ? 1u : 3u); si++) {
 		size_t n = sizes[si];
 
 		if (n > maxn)
@@ -119,12 +133,13 @@ int main(int argc, char **argv)
 					R2C2_RP_DOR : R2C2_RP_VLB;
 				f[i].weight = 1;
 			}
-			if ((only_mix && strcmp(only_mix, mixes[mi].name)) ||
-			    (only_n && only_n != n)) {
+			if (only_mix && strcmp(only_mix, mixes[mi].name)) {
 				free(f); free(x); free(xb); free(tm); free(tc);
 				continue;
 			}
 			for (r = 0; r < runs; r++) {
+				for (i = 0; i < cold; i += 64)
+					evict[i] = (unsigned char)(evict[i] + r + 1);
 				t0 = now_ms();
 				c0 = cpu_ms();
 				if (r2c2_maxmin(rt, f, n, 0.05, x, ws)) {
@@ -148,7 +163,7 @@ int main(int argc, char **argv)
 				for (i = 0; i < n; i++)
 					diff = fmax(diff, fabs(x[i] - xb[i]) / fmax(xb[i], 1));
 			}
-			printf("%-14s %8zu %12.3f %12.3f %12.3f %12.1f %9.1f %.2g\n", mixes[mi].name,
+			printf("%-14s %8zu %12.4f %12.4f %12.4f %12.1f %9.1f %.2g\n", mixes[mi].name,
 			       n, tm[runs / 2], tm[0], tc[runs / 2], bms, bms / tm[runs / 2], diff);
 			fflush(stdout);
 			free(f); free(x); free(xb); free(tm); free(tc);
