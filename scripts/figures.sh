@@ -10,12 +10,13 @@
 #                                    (graphviz) and jq. FIGURES_OUT=DIR
 #                                    draws into DIR instead (relative to
 #                                    the top of the tree)
-#   scripts/figures.sh data [demo|conv|routesel|fct|sweep|all]
+#   scripts/figures.sh data [demo|conv|routesel|fct|sweep|bcast|all]
 #                                    rerun the runs that produce the data
-#                                    (all: the five; demo ~2 min, conv ~10
+#                                    (all: the six; demo ~2 min, conv ~10
 #                                    min in VMs, routesel ~5 min, fct ~4
-#                                    min and sweep ~9 min on the host, on
-#                                    a quiet 2-core host), then draw; the
+#                                    min, sweep ~9 min and bcast ~2 min on
+#                                    the host, on a quiet 2-core host), then
+#                                    draw; the
 #                                    runs' output in build/figures/
 #
 # The figures and where their data comes from:
@@ -56,6 +57,15 @@
 #                  1 us) and against tau (rho 500 us); the ideal run
 #                  recomputes every 10 us and announces every flow at once
 #                  (sim-rate-error.tsv: FIG_SWEEP_FLOWS flows a run)
+#   sim-bcast.png  the paper's Figure 9 from the simulator: the share of
+#                  the bytes on links that are broadcasts (flow START and
+#                  FINISH) against the share of the bytes in small flows
+#                  (10 KB; long ones 35 MB), uniform pairs, DOR, on a 3D
+#                  torus, a 3D mesh and a 2D torus of 512 nodes; every
+#                  flow announced at its start (the paper's design) and
+#                  once rho old (r2c2's); also as on Ethernet, where a
+#                  control frame takes 84 bytes of the wire (sim-bcast.tsv:
+#                  FIG_BCAST_LONG long flows a run, default 2, seed 1)
 #   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
 #                  `r2c2ctl -j topo show` (topo-3x3.json) through
 #                  scripts/topo2dot and Graphviz's neato
@@ -334,6 +344,45 @@ draw_sweep() {
 	EOF
 }
 
+# Figure 9 from sim-bcast.tsv
+draw_bcast() {
+	[[ -s $DATA/sim-bcast.tsv ]] || die "$DATA/sim-bcast.tsv missing (scripts/figures.sh data bcast)"
+	local T tp m
+	T=$(mktemp -d)
+	# shellcheck disable=SC2064  # T is set now
+	trap "rm -rf '$T'" RETURN
+	for tp in torus:8x8x8 mesh:8x8x8 torus:16x32; do
+		for m in start rho; do
+			awk -F'\t' -v tp="$tp" -v m="$m" '!/^#/ && $1 == tp && $2 == m { print $3 * 100, $10 * 100, $11 * 100 }' \
+				"$DATA/sim-bcast.tsv" | sort -g >"$T/$tp-$m"
+		done
+	done
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 1000,520 font "Helvetica,11"
+	set output "$FIG/sim-bcast.png"
+	set multiplot layout 1,2 title "Broadcasts' share of the bytes on links against small flows' share of the bytes (simulated, 512 nodes, 10 Gbit/s)\nsmall flows 10 KB, long flows 35 MB, uniform pairs, DOR\nsolid: frames as long as their bytes; dashed: as on Ethernet (84-byte control frames)"
+	set grid
+	set key top left
+	set xlabel "bytes in small flows (%)"
+	set ylabel "broadcast bytes on links (%)"
+	set title "every flow announced at its start (the paper's design)"
+	plot "$T/torus:8x8x8-start" using 1:2 with linespoints pt 7 lw 2 lc 1 title "3D torus 8x8x8", \
+	     "" using 1:3 with lines dt 2 lw 2 lc 1 notitle, \
+	     "$T/mesh:8x8x8-start" using 1:2 with linespoints pt 5 lw 2 lc 2 title "3D mesh 8x8x8", \
+	     "" using 1:3 with lines dt 2 lw 2 lc 2 notitle, \
+	     "$T/torus:16x32-start" using 1:2 with linespoints pt 9 lw 2 lc 3 title "2D torus 16x32", \
+	     "" using 1:3 with lines dt 2 lw 2 lc 3 notitle
+	set title "flows announced once rho (500 us) old (r2c2's default)"
+	plot "$T/torus:8x8x8-rho" using 1:2 with linespoints pt 7 lw 2 lc 1 title "3D torus 8x8x8", \
+	     "" using 1:3 with lines dt 2 lw 2 lc 1 notitle, \
+	     "$T/mesh:8x8x8-rho" using 1:2 with linespoints pt 5 lw 2 lc 2 title "3D mesh 8x8x8", \
+	     "" using 1:3 with lines dt 2 lw 2 lc 2 notitle, \
+	     "$T/torus:16x32-rho" using 1:2 with linespoints pt 9 lw 2 lc 3 title "2D torus 16x32", \
+	     "" using 1:3 with lines dt 2 lw 2 lc 3 notitle
+	unset multiplot
+	EOF
+}
+
 draw() {
 	need gnuplot gnuplot-nox
 	need neato graphviz
@@ -345,7 +394,8 @@ draw() {
 	draw_routesel
 	draw_fct
 	draw_sweep
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png in $FIG"
+	draw_bcast
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-bcast.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -628,6 +678,54 @@ data_sweep() {
 	rm -rf "$T"
 }
 
+# bcast_flows NODES FRACTION SEED: LONG flows of 35 MB at 0 and as many
+# 10-KB flows as make FRACTION of the bytes, over 20 ms, uniform pairs
+bcast_flows() {
+	awk -v n="$1" -v f="$2" -v seed="$3" -v nl="${FIG_BCAST_LONG:-2}" 'BEGIN {
+		srand(seed); L = 35000000; S = 10000
+		ns = int(f / (1 - f) * nl * L / S + 0.5)
+		for (i = 0; i < nl + ns; i++) {
+			s = int(rand() * n); do d = int(rand() * n); while (d == s)
+			if (i < nl) printf "%d %d %d 0\n", s, d, L
+			else printf "%d %d %d %.3f\n", s, d, S, rand() * 20000
+		} }' | sort -k4 -g
+}
+
+# Figure 9: broadcast bytes against the bytes in small flows, three
+# topologies of 512 nodes, flows announced at start and once rho old
+data_bcast() {
+	local T tp m f rc ann
+	make --no-print-directory -C sim >/dev/null
+	T=$(mktemp -d)
+	echo "figures: sim/r2c2-sim, 10-KB and 35-MB flows, 3 topologies x 2 announcement rules x 6 fractions"
+	{
+		header "Figure 9 simulated: broadcasts' share of the bytes on links against small flows' share of the bytes; ${FIG_BCAST_LONG:-2} flows of 35 MB at 0 and 10-KB flows over 20 ms (bcast_flows in scripts/figures.sh: awk srand(1)), uniform pairs, DOR, 10 Gbit/s, 100 ns links; share_eth: as on Ethernet, a control frame 84 bytes of the wire (64 + preamble and gap) and a data frame its bytes + 26 (PPP 2 + FCS 4 + preamble and gap 20); forwards: a data frame's sends after its first" "sim/r2c2-sim --topo=TOPO --flows-file=F --proto=dor [--announce-us=0]" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# topo	announce	small_bytes_frac	flows	announced	ctl_hops	ctl_bytes	data_bytes	forwards	share	share_eth"
+		for tp in torus:8x8x8 mesh:8x8x8 torus:16x32; do
+			for m in start rho; do
+				for f in 0 0.01 0.05 0.1 0.2 0.5; do
+					bcast_flows 512 "$f" 1 >"$T/f"
+					ann=()
+					[[ $m = start ]] && ann=(--announce-us=0)
+					rc=0
+					sim/r2c2-sim --topo="$tp" --flows-file="$T/f" --proto=dor "${ann[@]}" >"$T/o" 2>&1 || rc=$?
+					((rc == 0)) || die "sim/r2c2-sim --topo=$tp ($m, $f) failed: $(cat "$T/o")"
+					cp "$T/o" "$LOGS/sim-bcast-$tp-$m-$f.out"
+					awk -v tp="$tp" -v m="$m" -v f="$f" -v nf="$(wc -l <"$T/f")" \
+						-v an="$(sim_val "$T/o" announced)" -v ch="$(sim_val "$T/o" ctl_hops)" \
+						-v cb="$(sim_val "$T/o" ctl_bytes)" -v db="$(sim_val "$T/o" data_bytes)" \
+						-v fw="$(sim_val "$T/o" forwards)" -v dp="$(sim_val "$T/o" data_pkts)" 'BEGIN {
+						ce = ch * 84; de = db + (dp + fw) * 26
+						printf "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.6f\t%.6f\n", tp, m, f, nf, an, ch, cb, db, fw,
+							cb / (cb + db), ce / (ce + de) }'
+				done
+			done
+		done
+	} >"$T/sim-bcast.tsv"
+	mv "$T/sim-bcast.tsv" "$DATA/sim-bcast.tsv"
+	rm -rf "$T"
+}
+
 case ${1:-draw} in
 draw) draw ;;
 data)
@@ -640,9 +738,10 @@ data)
 	routesel) make --no-print-directory userspace >/dev/null; data_routesel ;;
 	fct) data_fct ;;
 	sweep) data_sweep ;;
-	all) builds; data_demo; data_conv; data_routesel; data_fct; data_sweep ;;
-	*) die "usage: $0 data [demo|conv|routesel|fct|sweep|all]" ;;
+	bcast) data_bcast ;;
+	all) builds; data_demo; data_conv; data_routesel; data_fct; data_sweep; data_bcast ;;
+	*) die "usage: $0 data [demo|conv|routesel|fct|sweep|bcast|all]" ;;
 	esac
 	draw ;;
-*) die "usage: $0 [draw] | data [demo|conv|routesel|fct|sweep|all]" ;;
+*) die "usage: $0 [draw] | data [demo|conv|routesel|fct|sweep|bcast|all]" ;;
 esac
