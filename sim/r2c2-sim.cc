@@ -178,6 +178,7 @@ struct SimConfig
     uint32_t payload = 1460;
     uint32_t queuePkts = 100000;
     double stopMs = 0; /* 0: when every flow is done, or 10 s */
+    double measureFromMs = -1; /* >= 0: aggregate goodput from then to the stop */
     uint64_t seed = 1;
     std::string out;
     /* the stack the flows run over: r2c2, tcp (NewReno) or dctcp */
@@ -247,6 +248,7 @@ class Sim
     double linkBps = 0;
     /* statistics */
     uint64_t drops = 0, dataPkts = 0, ctlPkts = 0, ctlHops = 0, ctlBytes = 0;
+    uint64_t rcvdTotal = 0, rcvdAtMark = 0; /* payload bytes received, all flows */
     /* bytes put on links, every hop: data and control alike */
     uint64_t dataBytes = 0, forwards = 0, badFrames = 0;
     uint64_t rounds = 0, pushes = 0;
@@ -811,6 +813,7 @@ Sim::TcpRx(uint32_t fi, uint32_t bytes)
     Flow& f = flows[fi];
 
     f.rcvd += bytes;
+    rcvdTotal += bytes;
     if (f.rcvd >= f.size)
         Completed(f);
 }
@@ -1171,6 +1174,7 @@ Sim::Deliver(uint16_t, const struct r2c2_data_hdr& h, uint32_t plen)
     uint32_t seq = ntohl(h.seq);
 
     f.rcvd += plen;
+    rcvdTotal += plen;
     if (seq == f.expect) {
         f.expect++;
         while (!f.held.empty() && *f.held.begin() == f.expect) {
@@ -1334,6 +1338,11 @@ Sim::Report(double wallS)
     printf("flows %zu done %u sim_s %.6f wall_s %.2f events_per_wall_s %.0f\n", flows.size(),
            nDone, simS, wallS,
            wallS > 0 ? static_cast<double>(Simulator::GetEventCount()) / wallS : 0.0);
+    if (c.measureFromMs >= 0 && simS * 1e3 > c.measureFromMs)
+        printf("window_gbps %.3f from_ms %g to_ms %g\n",
+               static_cast<double>(rcvdTotal - rcvdAtMark) * 8 /
+                   (simS - c.measureFromMs / 1e3) / 1e9,
+               c.measureFromMs, simS * 1e3);
     printf("short_fct_us (<100KB) n %zu p50 %.2f p99 %.2f\n", shortFct.size(), Pct(shortFct, 0.5),
            Pct(shortFct, 0.99));
     printf("long_gbps (>=1MB) n %zu p50 %.3f p1 %.3f\n", longTput.size(), Pct(longTput, 0.5),
@@ -1419,6 +1428,9 @@ main(int argc, char** argv)
     cmd.AddValue("queue-pkts", "packets a link's queue holds", c.queuePkts);
     cmd.AddValue("stop-ms", "stop the simulation at this time, ms (0: all flows done, at most 10 s)",
                  c.stopMs);
+    cmd.AddValue("measure-from-ms",
+                 "report the goodput of all flows together from this time to --stop-ms, ms",
+                 c.measureFromMs);
     cmd.AddValue("finish-idle-us",
                  "r2c2: FINISH this long after a flow's last packet (sch_r2c2: idle)",
                  c.finishIdleUs);
@@ -1442,6 +1454,10 @@ main(int argc, char** argv)
         fprintf(stderr, "r2c2-sim: --stop-ms: 0 or more\n");
         return 2;
     }
+    if (c.measureFromMs != -1 && !(c.measureFromMs >= 0 && c.measureFromMs < c.stopMs)) {
+        fprintf(stderr, "r2c2-sim: --measure-from-ms: 0 to below --stop-ms (%g)\n", c.stopMs);
+        return 2;
+    }
     if (!s.Setup(err)) {
         fprintf(stderr, "r2c2-sim: %s\n", err.c_str());
         return 2;
@@ -1463,6 +1479,8 @@ main(int argc, char** argv)
                             IsTcp(c.stack) ? &Sim::StartTcpFlow : &Sim::StartFlow,
                             &s,
                             i);
+    if (c.measureFromMs >= 0)
+        Simulator::Schedule(MicroSeconds(c.measureFromMs * 1e3), [&s] { s.rcvdAtMark = s.rcvdTotal; });
     Simulator::Stop(c.stopMs > 0 ? MilliSeconds(c.stopMs) : Seconds(10));
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
