@@ -21,8 +21,9 @@
  * the paper's rule that only flows older than rho count) and rated.
  * The baselines run ns-3's TCP NewReno or DCTCP over the same links,
  * routed by per-flow ECMP over the minimal next hops of common/paths.c
- * (EcmpRouting). Documentation/simulator.md describes the model and its
- * limits.
+ * (EcmpRouting); the ideal one, PFQ, R2C2's routes with per-flow queues
+ * and back-pressure at every port and no rates (Sim::PfqTry()).
+ * Documentation/simulator.md describes the model and its limits.
  *
  * Output: one CSV row per flow (--out), a summary on stdout.
  */
@@ -37,6 +38,7 @@
 #include <unordered_map>
 #include <memory>
 #include <random>
+#include <deque>
 #include <set>
 #include <sstream>
 #include <string>
@@ -187,6 +189,7 @@ struct SimConfig
     double dctcpK = 65;
     double tcpMinRtoUs = 1000;
     double finishIdleUs = 0; /* FINISH this long after the last packet */
+    uint32_t pfqPkts = 8;    /* pfq: packets a flow may hold at a port */
 };
 
 /* ---------------------------------------------------------------- */
@@ -211,6 +214,9 @@ struct Flow
     Time nextSend;
     EventId sendEv;
     EventId announceEv;
+    /* pfq: the next packet, waiting for room at its first port */
+    Ptr<Packet> pending;
+    uint8_t pendPort = 0;
     /* receiver: resequencing */
     uint32_t expect = 0;
     std::set<uint32_t> held;
@@ -221,6 +227,24 @@ bool IsTcp(const std::string& stack)
 {
     return stack == "tcp" || stack == "dctcp";
 }
+
+/* PFQ: a packet in a port's queue, and where it goes next */
+struct PfqItem
+{
+    Ptr<Packet> p;
+    uint16_t v;  /* the node at the far end */
+    uint8_t vq;  /* its port the packet leaves by, unless it is the destination */
+    bool last;   /* v is the destination: no room to ask for there */
+};
+
+/* PFQ: one output port, a queue a flow, served in turn */
+struct PfqPort
+{
+    std::deque<uint32_t> rr; /* flows with a packet here, in turn */
+    std::unordered_map<uint32_t, std::deque<PfqItem>> q;
+    bool busy = false;
+    uint64_t bytes = 0;
+};
 
 struct SimNode
 {
@@ -306,6 +330,21 @@ class Sim
     void StartTcpFlow(uint32_t fi);
     void TcpRx(uint32_t fi, uint32_t bytes);
     void Completed(Flow& f);
+    /* the ideal baseline: per-flow queues and back-pressure at every port */
+    std::vector<PfqPort> pfq;                      /* by node * 8 + port */
+    std::unordered_map<uint64_t, uint32_t> pfqOcc; /* (port, flow): held + on the way */
+    Ptr<Packet> BuildPacket(Flow& f, uint8_t* port);
+    void PfqStartFlow(uint32_t fi);
+    void PfqFill(uint32_t fi);
+    void PfqEnqueue(uint16_t u, uint8_t q, uint32_t fi, PfqItem it);
+    void PfqTry(uint32_t uq);
+    void PfqTxDone(uint32_t uq);
+    void PfqWake(uint16_t u, uint32_t fi, uint8_t q);
+    PfqItem PfqNext(uint16_t u, uint8_t q, Ptr<Packet> p);
+    uint32_t& Occ(uint32_t uq, uint32_t fi)
+    {
+        return pfqOcc[static_cast<uint64_t>(uq) << 32 | fi];
+    }
     std::vector<Ipv4Address> addr;
     std::vector<uint16_t> nextPort;
     std::unordered_map<uint32_t, uint16_t> nodeOfAddr;
@@ -526,8 +565,12 @@ Sim::Setup(std::string& err)
         err = "--link-rate: must be above 0";
         return false;
     }
-    if (c.stack != "r2c2" && !IsTcp(c.stack)) {
-        err = "--stack: r2c2, tcp or dctcp, not '" + c.stack + "'";
+    if (c.stack != "r2c2" && c.stack != "pfq" && !IsTcp(c.stack)) {
+        err = "--stack: r2c2, pfq, tcp or dctcp, not '" + c.stack + "'";
+        return false;
+    }
+    if (c.pfqPkts < 1 || c.pfqPkts > 100000) {
+        err = "--pfq-pkts: 1 to 100000";
         return false;
     }
     if (c.tcpQueuePkts < 1 || !(c.dctcpK >= 1) || !(c.tcpMinRtoUs >= 1)) {
@@ -580,7 +623,7 @@ Sim::Setup(std::string& err)
     rng.seed(c.seed);
 
     uint16_t n = topo->n;
-    if (!IsTcp(c.stack)) {
+    if (c.stack == "r2c2") {
         /*
          * a daemon's scratch space has grown to its matrix long before:
          * grow this one once, off the clock, so that no round is charged
@@ -611,7 +654,7 @@ Sim::Setup(std::string& err)
     for (uint16_t u = 0; u < n; u++) {
         nodes[u].node = CreateObject<Node>();
         /* the TCP baselines have no matrix (mx_fini() of a zeroed one is a no-op) */
-        if (!IsTcp(c.stack) && mx_init(&nodes[u].m, 1u << 20)) {
+        if (c.stack == "r2c2" && mx_init(&nodes[u].m, 1u << 20)) {
             err = "out of memory";
             return false;
         }
@@ -664,10 +707,26 @@ Sim::Setup(std::string& err)
                               u),
             SIM_PROTO,
             nullptr);
+        if (c.stack == "pfq") {
+            for (uint8_t p = 0; p < R2C2_MAX_PORTS; p++)
+                if (nodes[u].dev[p])
+                    nodes[u].dev[p]->TraceConnectWithoutContext(
+                        "PhyTxEnd",
+                        MakeBoundCallback(
+                            +[](Sim* s, uint32_t uq, Ptr<const Packet>) {
+                                /* after the device is done with this one */
+                                Simulator::ScheduleNow(&Sim::PfqTxDone, s, uq);
+                            },
+                            this,
+                            static_cast<uint32_t>(u) * R2C2_MAX_PORTS + p));
+            continue;
+        }
         /* every node ticks every rho, at its own phase */
         Time phase = MicroSeconds(c.rhoUs * Uniform());
         Simulator::Schedule(phase, &Sim::Tick, this, u);
     }
+    if (c.stack == "pfq")
+        pfq.resize(static_cast<size_t>(n) * R2C2_MAX_PORTS);
     if (IsTcp(c.stack))
         SetupTcp();
     return true;
@@ -1024,11 +1083,10 @@ Sim::SetRate(Flow& f, double bps)
     f.rate = bps;
 }
 
-void
-Sim::SendNext(uint32_t fi)
+/* a flow's next data packet on a route of its protocol; *port: its first hop */
+Ptr<Packet>
+Sim::BuildPacket(Flow& f, uint8_t* port)
 {
-    Flow& f = flows[fi];
-    SimNode& s = nodes[f.src];
     uint8_t hops[R2C2_MAX_HOPS];
     R2c2Header h;
     struct r2c2_data_hdr* d = h.Data();
@@ -1054,10 +1112,22 @@ Sim::SendNext(uint32_t fi)
 
     Ptr<Packet> pk = Create<Packet>(plen);
     pk->AddHeader(h);
+    f.sent += plen;
+    *port = hops[0];
+    return pk;
+}
+
+void
+Sim::SendNext(uint32_t fi)
+{
+    Flow& f = flows[fi];
+    SimNode& s = nodes[f.src];
+    uint8_t port;
+    Ptr<Packet> pk = BuildPacket(f, &port);
+
     dataPkts++;
     dataBytes += pk->GetSize();
-    s.dev[hops[0]]->Send(pk, s.dev[hops[0]]->GetBroadcast(), SIM_PROTO);
-    f.sent += plen;
+    s.dev[port]->Send(pk, s.dev[port]->GetBroadcast(), SIM_PROTO);
     if (f.sent >= f.size) {
         f.sendDone = true;
         s.own.erase(std::find(s.own.begin(), s.own.end(), fi));
@@ -1108,6 +1178,17 @@ Sim::Receive(uint16_t u,
         }
         d->ridx++;
         pk->AddHeader(h);
+        if (c.stack == "pfq") {
+            auto it = byKey.find(static_cast<uint64_t>(r2c2_ntohs(d->src)) << 32 |
+                                 ntohl(d->flow));
+            if (it == byKey.end()) {
+                badFrames++;
+                return true;
+            }
+            /* its room here was taken when the last hop sent it */
+            PfqEnqueue(u, port, it->second, PfqNext(u, port, pk));
+            return true;
+        }
         forwards++;
         dataBytes += pk->GetSize();
         me.dev[port]->Send(pk, me.dev[port]->GetBroadcast(), SIM_PROTO);
@@ -1187,6 +1268,155 @@ Sim::Deliver(uint16_t, const struct r2c2_data_hdr& h, uint32_t plen)
     }
     if (f.rcvd >= f.size && f.held.empty())
         Completed(f);
+}
+
+/*
+ * PFQ, the paper's ideal baseline: every output port keeps a queue a
+ * flow and serves them in turn, one packet each; a port sends a flow's
+ * packet only when the next port it will wait at holds fewer than
+ * --pfq-pkts of that flow (counting packets on the way): back-pressure
+ * hop by hop, up to the source, which makes a flow's next packet only
+ * when its first port has room. Nothing is dropped; a flow gets the
+ * max-min fair share of every link along its routes (RPS, VLB, DOR as
+ * for R2C2), with no rate computation and no broadcasts.
+ */
+PfqItem
+Sim::PfqNext(uint16_t u, uint8_t q, Ptr<Packet> p)
+{
+    PfqItem it;
+    R2c2Header h;
+
+    p->PeekHeader(h);
+    const struct r2c2_data_hdr* d = h.Data();
+    it.p = p;
+    it.v = topo->nbr[static_cast<size_t>(u) * R2C2_MAX_PORTS + q];
+    it.last = r2c2_ntohs(d->dst) == it.v;
+    it.vq = it.last ? 0 : r2c2_route_get(d->route, d->ridx);
+    return it;
+}
+
+void
+Sim::PfqStartFlow(uint32_t fi)
+{
+    Flow& f = flows[fi];
+
+    f.id = srcNextId[f.src]++;
+    byKey[static_cast<uint64_t>(f.src) << 32 | f.id] = fi;
+    PfqFill(fi);
+}
+
+/* the source: packets into their first port while it has room for them */
+void
+Sim::PfqFill(uint32_t fi)
+{
+    Flow& f = flows[fi];
+    uint32_t base = static_cast<uint32_t>(f.src) * R2C2_MAX_PORTS;
+
+    while (f.pending || !f.sendDone) {
+        if (!f.pending) {
+            f.pending = BuildPacket(f, &f.pendPort);
+            if (f.sent >= f.size)
+                f.sendDone = true;
+        }
+        uint32_t& o = Occ(base + f.pendPort, fi);
+        if (o >= c.pfqPkts)
+            return;
+        o++;
+        Ptr<Packet> p = f.pending;
+        f.pending = nullptr;
+        PfqEnqueue(f.src, f.pendPort, fi, PfqNext(f.src, f.pendPort, p));
+    }
+}
+
+void
+Sim::PfqEnqueue(uint16_t u, uint8_t q, uint32_t fi, PfqItem it)
+{
+    uint32_t uq = static_cast<uint32_t>(u) * R2C2_MAX_PORTS + q;
+    PfqPort& P = pfq[uq];
+    auto& dq = P.q[fi];
+
+    if (dq.empty())
+        P.rr.push_back(fi);
+    P.bytes += it.p->GetSize();
+    maxQueue[uq] = std::max<uint32_t>(maxQueue[uq], static_cast<uint32_t>(P.bytes));
+    dq.push_back(it);
+    PfqTry(uq);
+}
+
+/* the port is free: the next flow in turn whose next port has room */
+void
+Sim::PfqTry(uint32_t uq)
+{
+    PfqPort& P = pfq[uq];
+    uint16_t u = static_cast<uint16_t>(uq / R2C2_MAX_PORTS);
+    uint8_t q = static_cast<uint8_t>(uq % R2C2_MAX_PORTS);
+
+    if (P.busy)
+        return;
+    for (size_t n = P.rr.size(); n > 0; n--) {
+        uint32_t fi = P.rr.front();
+        auto qi = P.q.find(fi);
+        PfqItem& it = qi->second.front();
+
+        P.rr.pop_front();
+        if (!it.last &&
+            Occ(static_cast<uint32_t>(it.v) * R2C2_MAX_PORTS + it.vq, fi) >= c.pfqPkts) {
+            P.rr.push_back(fi);
+            continue;
+        }
+        PfqItem go = it;
+        qi->second.pop_front();
+        if (qi->second.empty())
+            P.q.erase(qi);
+        else
+            P.rr.push_back(fi);
+        P.bytes -= go.p->GetSize();
+        if (!go.last)
+            Occ(static_cast<uint32_t>(go.v) * R2C2_MAX_PORTS + go.vq, fi)++;
+        auto oi = pfqOcc.find(static_cast<uint64_t>(uq) << 32 | fi);
+        if (--oi->second == 0)
+            pfqOcc.erase(oi);
+        if (u == flows[fi].src)
+            dataPkts++;
+        else
+            forwards++;
+        dataBytes += go.p->GetSize();
+        P.busy = true;
+        nodes[u].dev[q]->Send(go.p, nodes[u].dev[q]->GetBroadcast(), SIM_PROTO);
+        PfqWake(u, fi, q);
+        return;
+    }
+}
+
+void
+Sim::PfqTxDone(uint32_t uq)
+{
+    pfq[uq].busy = false;
+    PfqTry(uq);
+}
+
+/*
+ * room for flow fi at port q of u: whoever may be waiting for it, after
+ * this event (no recursion through the rack): the source, or the ports
+ * of u's neighbours that face u
+ */
+void
+Sim::PfqWake(uint16_t u, uint32_t fi, uint8_t q)
+{
+    Flow& f = flows[fi];
+
+    if (u == f.src && f.pending && f.pendPort == q)
+        Simulator::ScheduleNow(&Sim::PfqFill, this, fi);
+    for (uint8_t p = 0; p < R2C2_MAX_PORTS; p++) {
+        size_t l = static_cast<size_t>(u) * R2C2_MAX_PORTS + p;
+        uint16_t w = topo->nbr[l];
+
+        if (w == R2C2_IDX_NONE || !nodes[u].dev[p])
+            continue;
+        uint32_t wq = static_cast<uint32_t>(w) * R2C2_MAX_PORTS + topo->nbr_port[l];
+        if (!pfq[wq].busy && pfq[wq].q.count(fi))
+            Simulator::ScheduleNow(&Sim::PfqTry, this, wq);
+    }
 }
 
 void
@@ -1417,7 +1647,11 @@ main(int argc, char** argv)
     cmd.AddValue("mean-size", "mean flow size, bytes", c.meanSize);
     cmd.AddValue("shape", "Pareto shape (> 1)", c.shape);
     cmd.AddValue("max-size", "cap on a flow's size, bytes (0: none)", c.maxSize);
-    cmd.AddValue("stack", "r2c2, tcp (NewReno, drop-tail) or dctcp (RED/ECN at K)", c.stack);
+    cmd.AddValue("stack",
+                 "r2c2, pfq (per-flow queues and back-pressure: the ideal), tcp (NewReno, "
+                 "drop-tail) or dctcp (RED/ECN at K)",
+                 c.stack);
+    cmd.AddValue("pfq-pkts", "pfq: packets a flow may hold at each port (1..100000)", c.pfqPkts);
     cmd.AddValue("tcp-queue-pkts", "tcp, dctcp: packets a link's queue disc holds", c.tcpQueuePkts);
     cmd.AddValue("dctcp-k", "dctcp: ECN marking threshold K, packets", c.dctcpK);
     cmd.AddValue("tcp-min-rto-us", "tcp, dctcp: minimum retransmission timeout, us", c.tcpMinRtoUs);
@@ -1476,7 +1710,9 @@ main(int argc, char** argv)
     }
     for (uint32_t i = 0; i < s.flows.size(); i++)
         Simulator::Schedule(s.flows[i].start,
-                            IsTcp(c.stack) ? &Sim::StartTcpFlow : &Sim::StartFlow,
+                            IsTcp(c.stack)        ? &Sim::StartTcpFlow
+                            : c.stack == "pfq"    ? &Sim::PfqStartFlow
+                                                  : &Sim::StartFlow,
                             &s,
                             i);
     if (c.measureFromMs >= 0)

@@ -20,9 +20,9 @@ field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1
 goodput() { awk -F, -v r="$2" '!/^#/ && $1 == r { printf "%.3f", $4 * 8 / $6 / 1000 }' "$1"; }
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
-echo "1..21"
+echo "1..24"
 if [ -z "${R2C2_SIM:-}" ] && ! pkg-config --exists ns3-core 2>/dev/null; then
-	for i in $(seq 1 21); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
+	for i in $(seq 1 24); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
 	exit 0
 fi
 [ -n "${R2C2_SIM:-}" ] || make -s -C ../sim >"$T/build" 2>&1
@@ -93,7 +93,19 @@ check "a lone endless flow's goodput from 1 to 3 ms: $w Gbit/s, within 9.1..9.3"
 check "a 4x4x4 mesh (pairs prepared as r2c2d does): 300 flows complete, every one rated and gone at the end" \
 	"[ $rc -eq 0 ] && [ \"\$(field '$T/mesh' done)\" = 300 ] && [ \"\$(field '$T/mesh' pushes)\" -gt 0 ] && [ \"\$(field '$T/mesh' matrix_flows_left)\" = 0 ]"
 
-# the baselines
+# the baselines: PFQ, the ideal (per-flow queues, back-pressure)
+"$SIM" --stack=pfq --topo=torus:4x4 --flows-file="$T/lone.flows" --stop-ms=3 --measure-from-ms=1 >"$T/pw" 2>&1
+w=$(field "$T/pw" window_gbps)
+check "PFQ: a lone endless flow at the link's rate, no headroom: $w Gbit/s, within 9.6..9.7 (10 less headers)" \
+	"between '${w:-0}' 9.6 9.7"
+printf '0 1 5000000 0 dor\n0 1 5000000 0 dor\n' >"$T/ptwo.flows"
+"$SIM" --stack=pfq --topo=torus:4x4 --flows-file="$T/ptwo.flows" --out="$T/ptwo.csv" >"$T/ptwo" 2>&1
+g0=$(goodput "$T/ptwo.csv" 0); g1=$(goodput "$T/ptwo.csv" 1)
+check "PFQ: two flows on one link served in turn: $g0 and $g1 Gbit/s, equal within 1 %" \
+	"awk -v a='${g0:-0}' -v b='${g1:-1}' 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.99 && b / a > 0.99) }'"
+"$SIM" --stack=pfq --topo=torus:8x8x8 --flows=2000 --tau-us=1 >"$T/pfq" 2>&1; rc=$?
+check "PFQ: 2,000 flows on 8x8x8 all complete, none dropped, no queue above 100 packets ($(field "$T/pfq" max_queue_bytes) bytes)" \
+	"[ $rc -eq 0 ] && [ \"\$(field '$T/pfq' drops)\" = 0 ] && [ \"\$(field '$T/pfq' max_queue_bytes)\" -lt 151400 ]"
 "$SIM" --stack=tcp --topo=torus:4x4 --flows=300 --tau-us=5 >"$T/tcp" 2>&1; rc=$?
 check "TCP NewReno: 300 flows on 4x4 all complete (exit $rc)" "[ $rc -eq 0 ] && [ \"\$(field '$T/tcp' done)\" = 300 ]"
 printf '1 0 3000000 0\n2 0 3000000 0\n4 0 3000000 0\n8 0 3000000 0\n' >"$T/inc.flows"
