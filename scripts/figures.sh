@@ -10,13 +10,13 @@
 #                                    (graphviz) and jq. FIGURES_OUT=DIR
 #                                    draws into DIR instead (relative to
 #                                    the top of the tree)
-#   scripts/figures.sh data [demo|conv|routesel|fct|sweep|bcast|all]
+#   scripts/figures.sh data [demo|conv|routesel|rs-sim|fct|sweep|bcast|all]
 #                                    rerun the runs that produce the data
-#                                    (all: the six; demo ~2 min, conv ~10
-#                                    min in VMs, routesel ~5 min, fct ~4
-#                                    min, sweep ~9 min and bcast ~2 min on
-#                                    the host, on a quiet 2-core host), then
-#                                    draw; the
+#                                    (all: the seven; demo ~2 min, conv ~10
+#                                    min in VMs, routesel ~5 min, rs-sim
+#                                    ~6 min, fct ~4 min, sweep ~9 min and
+#                                    bcast ~2 min on the host, on a quiet
+#                                    2-core host), then draw; the
 #                                    runs' output in build/figures/
 #
 # The figures and where their data comes from:
@@ -37,17 +37,24 @@
 #                  of the nodes each sending one long flow to a distinct
 #                  node (routesel.tsv: `r2c2ctl route-select`, no VM;
 #                  FIG_RS_SEEDS workloads a load, default 5, ~5 minutes)
+#   sim-routesel.png
+#                  the paper's Figure 18 at packet level: the same
+#                  workloads (seed 1, five loads) in the simulator, each
+#                  flow on the protocol route-select chose, all on RPS,
+#                  all on VLB, or each on one at random (awk srand(1));
+#                  the goodput of all flows together from 1.5 to 4 ms,
+#                  beside the allocator's figures (sim-routesel.tsv)
 #   sim-short-fct.png, sim-long-tput.png
 #                  the paper's Figures 10 and 11 from the simulator
 #                  (sim/r2c2-sim, ns-3): the CDF of the FCT of short flows
 #                  (< 100 KB) and of the goodput of long ones (>= 1 MB),
-#                  R2C2 against TCP NewReno and DCTCP, 8x8x8 torus, 10
+#                  R2C2 against PFQ, TCP NewReno and DCTCP, 8x8x8 torus, 10
 #                  Gbit/s, 100 ns, tau 1 us (sim-fct.tsv: FIG_FCT_FLOWS
 #                  flows, default 20000, seed 1; Documentation/simulator.md)
 #   sim-tau.png, sim-headroom.png
 #                  the paper's Figures 12-13 and 17 from the simulator:
 #                  short flows' p99 FCT and long flows' mean goodput
-#                  against tau (R2C2 and DCTCP over TCP NewReno) and
+#                  against tau (R2C2, PFQ and DCTCP over TCP NewReno) and
 #                  against R2C2's headroom (tau 1 us) (sim-sweep.tsv:
 #                  FIG_SWEEP_FLOWS flows a run, default 5000, seed 1)
 #   sim-rate-error.png
@@ -254,7 +261,7 @@ draw_fct() {
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
 	trap "rm -rf '$T'" RETURN
-	for st in r2c2 tcp dctcp; do
+	for st in r2c2 pfq tcp dctcp; do
 		awk -F'\t' -v st="$st" '$1 == st && $2 == "short_fct_us" { print $4, $3 }' "$DATA/sim-fct.tsv" >"$T/s-$st"
 		awk -F'\t' -v st="$st" '$1 == st && $2 == "long_gbps" { print $4, $3 }' "$DATA/sim-fct.tsv" >"$T/l-$st"
 	done
@@ -269,6 +276,7 @@ draw_fct() {
 	set ylabel "CDF"
 	set yrange [0:1.01]
 	plot "$T/s-r2c2" using 1:2 with lines lw 2 title "R2C2 (RPS)", \
+	     "$T/s-pfq" using 1:2 with lines lw 2 dt 2 title "PFQ, the ideal (RPS)", \
 	     "$T/s-tcp" using 1:2 with lines lw 2 title "TCP NewReno (ECMP)", \
 	     "$T/s-dctcp" using 1:2 with lines lw 2 title "DCTCP (ECMP)"
 	set output "$FIG/sim-long-tput.png"
@@ -277,6 +285,7 @@ draw_fct() {
 	set key top left
 	set xlabel "goodput (Gbit/s): size / flow completion time"
 	plot "$T/l-r2c2" using 1:2 with steps lw 2 title "R2C2 (RPS)", \
+	     "$T/l-pfq" using 1:2 with steps lw 2 dt 2 title "PFQ, the ideal (RPS)", \
 	     "$T/l-tcp" using 1:2 with steps lw 2 title "TCP NewReno (ECMP)", \
 	     "$T/l-dctcp" using 1:2 with steps lw 2 title "DCTCP (ECMP)"
 	EOF
@@ -290,11 +299,12 @@ draw_sweep() {
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
 	trap "rm -rf '$T'" RETURN
-	# tau, then p99 and long goodput of r2c2 and dctcp over tcp's
+	# tau, then p99 and long goodput of r2c2, dctcp and pfq over tcp's
 	awk -F'\t' '!/^#/ && $1 == "tau" { p[$2, $3] = $7; g[$2, $3] = $9; t[$2] = 1 }
 		END { for (x in t) if (p[x, "tcp"] > 0 && g[x, "tcp"] > 0)
-			printf "%s %.4f %.4f %.4f %.4f\n", x, p[x, "r2c2"] / p[x, "tcp"], p[x, "dctcp"] / p[x, "tcp"],
-				g[x, "r2c2"] / g[x, "tcp"], g[x, "dctcp"] / g[x, "tcp"] }' "$DATA/sim-sweep.tsv" | sort -g >"$T/tau"
+			printf "%s %.4f %.4f %.4f %.4f %.4f %.4f\n", x, p[x, "r2c2"] / p[x, "tcp"], p[x, "dctcp"] / p[x, "tcp"],
+				g[x, "r2c2"] / g[x, "tcp"], g[x, "dctcp"] / g[x, "tcp"],
+				p[x, "pfq"] / p[x, "tcp"], g[x, "pfq"] / g[x, "tcp"] }' "$DATA/sim-sweep.tsv" | sort -g >"$T/tau"
 	awk -F'\t' '!/^#/ && $1 == "headroom" && $3 == "r2c2" { print $2 * 100, $7, $9 }' "$DATA/sim-sweep.tsv" |
 		sort -g >"$T/hr"
 	gnuplot <<-EOF
@@ -308,11 +318,13 @@ draw_sweep() {
 	set ylabel "short flows' p99 FCT / TCP's"
 	plot 1 with lines lc rgb "black" dt 2 notitle, \
 	     "$T/tau" using 1:2 with linespoints pt 7 lw 2 title "R2C2", \
-	     "" using 1:3 with linespoints pt 5 lw 2 title "DCTCP"
+	     "" using 1:3 with linespoints pt 5 lw 2 title "DCTCP", \
+	     "" using 1:6 with linespoints pt 9 lw 2 dt 2 title "PFQ (ideal)"
 	set ylabel "long flows' mean goodput / TCP's"
 	plot 1 with lines lc rgb "black" dt 2 notitle, \
 	     "$T/tau" using 1:4 with linespoints pt 7 lw 2 title "R2C2", \
-	     "" using 1:5 with linespoints pt 5 lw 2 title "DCTCP"
+	     "" using 1:5 with linespoints pt 5 lw 2 title "DCTCP", \
+	     "" using 1:7 with linespoints pt 9 lw 2 dt 2 title "PFQ (ideal)"
 	unset multiplot
 	set output "$FIG/sim-headroom.png"
 	set multiplot layout 1,2 title "R2C2 against its headroom (simulated, 8x8x8, 10 Gbit/s, tau 1 us)"
@@ -341,6 +353,37 @@ draw_sweep() {
 	set xlabel "tau (us), rho = 500 us"
 	plot "$T/etau" using 1:3 with linespoints pt 7 lw 2 title "p95", "" using 1:2 with linespoints pt 5 lw 2 title "median"
 	unset multiplot
+	EOF
+}
+
+# Figure 18 at packet level from sim-routesel.tsv
+draw_rs_sim() {
+	[[ -s $DATA/sim-routesel.tsv ]] || die "$DATA/sim-routesel.tsv missing (scripts/figures.sh data rs-sim)"
+	local T a
+	T=$(mktemp -d)
+	# shellcheck disable=SC2064  # T is set now
+	trap "rm -rf '$T'" RETURN
+	for a in selected rps vlb random; do
+		awk -F'\t' -v a="$a" '!/^#/ && $3 == a { print $1, $4 / 1000, $5 / 1000 }' "$DATA/sim-routesel.tsv" |
+			sort -g >"$T/$a"
+	done
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 900,560 font "Helvetica,11"
+	set output "$FIG/sim-routesel.png"
+	set title "Route selection at packet level (the paper's Figure 18; simulated, 8x8x8, 10 Gbit/s)\na fraction L of the nodes each send one long flow to a distinct node; goodput of all flows, 1.5-4 ms\nsolid: simulated; dashed: the allocator's sum of rates (route-select)"
+	set grid
+	set key top left
+	set xlabel "load L (fraction of the nodes sending)"
+	set ylabel "aggregate goodput (Tbit/s)"
+	set xrange [0:1.05]
+	set yrange [0:*]
+	plot "$T/selected" using 1:2 with linespoints pt 7 lw 2 lc 1 title "route selection (RPS or VLB a flow)", \
+	     "" using 1:3 with lines dt 2 lw 1 lc 1 notitle, \
+	     "$T/rps" using 1:2 with linespoints pt 5 lw 2 lc 2 title "all RPS", \
+	     "" using 1:3 with lines dt 2 lw 1 lc 2 notitle, \
+	     "$T/vlb" using 1:2 with linespoints pt 9 lw 2 lc 3 title "all VLB", \
+	     "" using 1:3 with lines dt 2 lw 1 lc 3 notitle, \
+	     "$T/random" using 1:2 with linespoints pt 11 lw 2 lc 4 title "random (RPS or VLB a flow)"
 	EOF
 }
 
@@ -395,7 +438,8 @@ draw() {
 	draw_fct
 	draw_sweep
 	draw_bcast
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-bcast.png in $FIG"
+	draw_rs_sim
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-bcast.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -549,6 +593,44 @@ data_routesel() {
 	rm -rf "$T"
 }
 
+# Figure 18 at packet level: route-select's choice, all RPS, all VLB and a
+# random choice on the same workloads in the simulator
+data_rs_sim() {
+	local T l k a out rc
+	make --no-print-directory userspace >/dev/null
+	make --no-print-directory -C sim >/dev/null
+	T=$(mktemp -d)
+	echo "figures: route-select, then sim/r2c2-sim --stop-ms=4 --measure-from-ms=1.5 --initial-rate=1000000, 5 loads x 4 assignments"
+	{
+		header "Figure 18 at packet level: the goodput of all flows together from 1.5 to 4 ms (sim_gbps) against the allocator's sum of rates (alloc_gbps; none for random, route-select's own random draw is another); a fraction L of the 512 nodes each send one flow of 1 GB to a distinct node from 0 (partial_perm, seed 1); each flow on route-select's protocol, all on RPS, all on VLB, or at random (awk srand(1)); 8x8x8 torus, 10 Gbit/s, 100 ns, rho 500 us, 5 % headroom; a flow sends at 1 Mbit/s until rated, so that no first burst drains into the window" "r2c2ctl -j route-select topology torus:8x8x8 flows F protos rps,vlb population 100 mutation 0.01 seed 1 threads 2; sim/r2c2-sim --topo=torus:8x8x8 --flows-file=G --stop-ms=4 --measure-from-ms=1.5 --initial-rate=1000000" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# load	flows	assignment	sim_gbps	alloc_gbps"
+		for l in 0.1 0.3 0.5 0.7 1.0; do
+			k=$(awk -v l="$l" 'BEGIN { printf "%d", l * 512 + 0.5 }')
+			partial_perm 512 "$k" 1 >"$T/f"
+			out=$(userspace/r2c2ctl/r2c2ctl -j route-select topology torus:8x8x8 \
+				flows "$T/f" protos rps,vlb population 100 mutation 0.01 seed 1 threads 2) ||
+				die "route-select failed for load $l"
+			jq -r '.flows[] | "\(.src) \(.dst) 1000000000 0 \(.routing)"' <<<"$out" >"$T/selected"
+			awk '{ print $1, $2, 1000000000, 0, "rps" }' "$T/f" >"$T/rps"
+			awk '{ print $1, $2, 1000000000, 0, "vlb" }' "$T/f" >"$T/vlb"
+			awk 'BEGIN { srand(1) } { print $1, $2, 1000000000, 0, rand() < 0.5 ? "rps" : "vlb" }' "$T/f" >"$T/random"
+			for a in selected rps vlb random; do
+				rc=0
+				sim/r2c2-sim --topo=torus:8x8x8 --flows-file="$T/$a" --stop-ms=4 --measure-from-ms=1.5 \
+					--initial-rate=1000000 >"$T/o" 2>&1 || rc=$?
+				((rc <= 1)) || die "sim/r2c2-sim ($a, load $l) failed: $(cat "$T/o")"
+				cp "$T/o" "$LOGS/sim-rs-$l-$a.out"
+				printf '%s\t%s\t%s\t%s\t%s\n' "$l" "$k" "$a" "$(sim_val "$T/o" window_gbps)" \
+					"$(jq -r --arg a "$a" '.utilities | if $a == "selected" then .selected_bps
+						elif $a == "rps" then .all_rps_bps elif $a == "vlb" then .all_vlb_bps
+						else null end | if . == null then "nan" else . / 1e9 | tostring end' <<<"$out")"
+			done
+		done
+	} >"$T/sim-routesel.tsv"
+	mv "$T/sim-routesel.tsv" "$DATA/sim-routesel.tsv"
+	rm -rf "$T"
+}
+
 # sim_val OUT KEY [LINE]: the number after the word KEY in a summary of
 # sim/r2c2-sim (OUT), on the line that starts with LINE if given
 sim_val() {
@@ -565,11 +647,11 @@ data_fct() {
 	T=$(mktemp -d)
 	args="--topo=torus:8x8x8 --flows=$flows --tau-us=1 --seed=1"
 	cmd="sim/r2c2-sim --stack=S $args --out=F"
-	echo "figures: $cmd, S = r2c2, tcp, dctcp"
+	echo "figures: $cmd, S = r2c2, pfq, tcp, dctcp"
 	{
-		header "Figures 10 and 11 simulated: short flows' FCT and long flows' goodput, R2C2 (RPS, rho 500 us, 5 % headroom) against TCP NewReno and DCTCP over per-flow ECMP; 8x8x8 torus, 10 Gbit/s, 100 ns links; Pareto sizes (mean 100 KB, shape 1.05), Poisson arrivals tau = 1 us, uniform pairs" "$cmd" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		header "Figures 10 and 11 simulated: short flows' FCT and long flows' goodput, R2C2 (RPS, rho 500 us, 5 % headroom) against PFQ (per-flow queues with back-pressure, 8 packets a flow a port, RPS) and TCP NewReno and DCTCP over per-flow ECMP; 8x8x8 torus, 10 Gbit/s, 100 ns links; Pareto sizes (mean 100 KB, shape 1.05), Poisson arrivals tau = 1 us, uniform pairs" "$cmd" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
 		echo "# stack	kind	q	value"
-		for st in r2c2 tcp dctcp; do
+		for st in r2c2 pfq tcp dctcp; do
 			rc=0
 			# shellcheck disable=SC2086  # args are words
 			sim/r2c2-sim --stack="$st" $args --out="$T/$st.csv" >"$T/$st.out" 2>&1 || rc=$?
@@ -620,12 +702,12 @@ data_sweep() {
 	make --no-print-directory -C sim >/dev/null
 	T=$(mktemp -d)
 	base="--topo=torus:8x8x8 --flows=$flows --seed=1"
-	echo "figures: sim/r2c2-sim $base, tau 0.2..100 us x 3 stacks, headroom 0..20 %"
+	echo "figures: sim/r2c2-sim $base, tau 0.2..100 us x 4 stacks, headroom 0..20 %"
 	{
-		header "Figures 12-13 and 17 simulated: short flows' FCT and long flows' goodput against tau (R2C2 with RPS, rho 500 us, 5 % headroom; TCP NewReno and DCTCP over per-flow ECMP) and against R2C2's headroom at tau = 1 us; 8x8x8 torus, 10 Gbit/s, 100 ns links, Pareto sizes (mean 100 KB, shape 1.05)" "sim/r2c2-sim --stack=S $base --tau-us=TAU [--headroom=H] --out=F" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		header "Figures 12-13 and 17 simulated: short flows' FCT and long flows' goodput against tau (R2C2 with RPS, rho 500 us, 5 % headroom; PFQ with RPS, 8 packets a flow a port; TCP NewReno and DCTCP over per-flow ECMP) and against R2C2's headroom at tau = 1 us; 8x8x8 torus, 10 Gbit/s, 100 ns links, Pareto sizes (mean 100 KB, shape 1.05)" "sim/r2c2-sim --stack=S $base --tau-us=TAU [--headroom=H] --out=F" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
 		echo "# sweep	value	stack	flows	incomplete	short_p50_us	short_p99_us	long_flows	long_mean_gbps	queue_p99_bytes	reseq_p95_pkts"
 		for tau in 0.2 0.5 1 2 5 10 100; do
-			for st in r2c2 tcp dctcp; do
+			for st in r2c2 pfq tcp dctcp; do
 				rc=0
 				# shellcheck disable=SC2086  # base is words
 				sim/r2c2-sim --stack="$st" $base --tau-us="$tau" --out="$T/o.csv" >"$T/o" 2>&1 || rc=$?
@@ -738,10 +820,11 @@ data)
 	routesel) make --no-print-directory userspace >/dev/null; data_routesel ;;
 	fct) data_fct ;;
 	sweep) data_sweep ;;
+	rs-sim) data_rs_sim ;;
 	bcast) data_bcast ;;
-	all) builds; data_demo; data_conv; data_routesel; data_fct; data_sweep; data_bcast ;;
-	*) die "usage: $0 data [demo|conv|routesel|fct|sweep|bcast|all]" ;;
+	all) builds; data_demo; data_conv; data_routesel; data_rs_sim; data_fct; data_sweep; data_bcast ;;
+	*) die "usage: $0 data [demo|conv|routesel|rs-sim|fct|sweep|bcast|all]" ;;
 	esac
 	draw ;;
-*) die "usage: $0 [draw] | data [demo|conv|routesel|fct|sweep|bcast|all]" ;;
+*) die "usage: $0 [draw] | data [demo|conv|routesel|rs-sim|fct|sweep|bcast|all]" ;;
 esac
