@@ -57,6 +57,8 @@
 #                  against tau (R2C2, PFQ and DCTCP over TCP NewReno) and
 #                  against R2C2's headroom (tau 1 us) (sim-sweep.tsv:
 #                  FIG_SWEEP_FLOWS flows a run, default 5000, seed 1)
+#   sim-cpu.png    the paper's Figure 8 from the same runs: a round's CPU
+#                  time (median, p99) as a share of rho, against rho
 #   sim-rate-error.png
 #                  the paper's Figures 15-16 from the simulator: the
 #                  median and p95 over the flows of |x - x_ideal| / x_ideal,
@@ -339,6 +341,8 @@ draw_sweep() {
 	EOF
 	awk -F'\t' '!/^#/ && $1 == "rho" { print $2, $4 * 100, $5 * 100 }' "$DATA/sim-rate-error.tsv" | sort -g >"$T/rho"
 	awk -F'\t' '!/^#/ && $1 == "tau" { print $2, $4 * 100, $5 * 100 }' "$DATA/sim-rate-error.tsv" | sort -g >"$T/etau"
+	awk -F'\t' '!/^#/ && $1 == "rho" && $6 != "" { print $2, $6 / $2 * 100, $7 / $2 * 100 }' "$DATA/sim-rate-error.tsv" |
+		sort -g >"$T/cpu"
 	gnuplot <<-EOF
 	set terminal pngcairo noenhanced size 1000,480 font "Helvetica,11"
 	set output "$FIG/sim-rate-error.png"
@@ -353,6 +357,18 @@ draw_sweep() {
 	set xlabel "tau (us), rho = 500 us"
 	plot "$T/etau" using 1:3 with linespoints pt 7 lw 2 title "p95", "" using 1:2 with linespoints pt 5 lw 2 title "median"
 	unset multiplot
+	set terminal pngcairo noenhanced size 900,560 font "Helvetica,11"
+	set output "$FIG/sim-cpu.png"
+	set title "A round's CPU time as a share of rho (the paper's Figure 8; simulated, 8x8x8, tau 1 us)\neach node's round over its own matrix, libr2c2's max-min, one core of this host"
+	set grid
+	set logscale x
+	set logscale y
+	set key top right
+	set yrange [*:*]
+	set xlabel "rho (us)"
+	set ylabel "CPU time / rho (%)"
+	plot "$T/cpu" using 1:3 with linespoints pt 7 lw 2 title "p99", "" using 1:2 with linespoints pt 5 lw 2 title "median", \
+	     100 with lines lc rgb "black" dt 2 title "100 %: no time left"
 	EOF
 }
 
@@ -439,7 +455,7 @@ draw() {
 	draw_sweep
 	draw_bcast
 	draw_rs_sim
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-bcast.png in $FIG"
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-cpu.png sim-bcast.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -728,8 +744,8 @@ data_sweep() {
 	# Figures 15-16: each run's per-flow average rates against an ideal
 	# run of the same flows (rho 10 us, every flow announced at once)
 	{
-		header "Figures 15-16 simulated: the median and p95 over all flows of |x - x_ideal| / x_ideal, x = size / FCT, R2C2 with RPS and 5 % headroom against the same flows with rho = 10 us and every flow announced at once; against rho at tau = 1 us, against tau at rho = 500 us; 8x8x8 torus, 10 Gbit/s, 100 ns links, Pareto sizes (mean 100 KB, shape 1.05)" "sim/r2c2-sim $base --tau-us=TAU --rho-us=RHO --out=F; ideal: --rho-us=10 --announce-us=0" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
-		echo "# sweep	value	flows	median	p95"
+		header "Figures 15-16 simulated: the median and p95 over all flows of |x - x_ideal| / x_ideal, x = size / FCT, R2C2 with RPS and 5 % headroom against the same flows with rho = 10 us and every flow announced at once; against rho at tau = 1 us, against tau at rho = 500 us; and each run's rounds (Figure 8): a round's CPU time at the median and p99, the flows a round rates at the median; 8x8x8 torus, 10 Gbit/s, 100 ns links, Pareto sizes (mean 100 KB, shape 1.05)" "sim/r2c2-sim $base --tau-us=TAU --rho-us=RHO --out=F; ideal: --rho-us=10 --announce-us=0" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# sweep	value	flows	median	p95	round_p50_us	round_p99_us	round_flows_p50"
 		local r v
 		for tau in 1 0.2 10 100; do
 			# shellcheck disable=SC2086  # base is words
@@ -747,10 +763,12 @@ data_sweep() {
 						FNR == 1 { f++ } /^#/ || $1 == "flow" { next }
 						f == 1 { if ($6 > 0) id[$1] = $4 / $6; next }
 						($1 in id) && $6 > 0 { d = $4 / $6 - id[$1]; if (d < 0) d = -d; print sw, val, d / id[$1] }' \
-						"$T/ideal.csv" "$T/o.csv" | sort -k3 -g | awk -v OFS='\t' '
+						"$T/ideal.csv" "$T/o.csv" | sort -k3 -g | awk -v OFS='\t' \
+						-v c50="$(sim_val "$T/o" p50 round_cpu_us)" -v c99="$(sim_val "$T/o" p99 round_cpu_us)" \
+						-v nf="$(sim_val "$T/o" p50 round_flows)" '
 						{ sw = $1; val = $2; e[NR] = $3 }
 						END { m = e[int((NR + 1) / 2)]; k = int(0.95 * NR); if (k < 0.95 * NR) k++
-							printf "%s\t%s\t%d\t%.5f\t%.5f\n", sw, val, NR, m, e[k] }'
+							printf "%s\t%s\t%d\t%.5f\t%.5f\t%s\t%s\t%s\n", sw, val, NR, m, e[k], c50, c99, nf }'
 				done
 			done
 		done
