@@ -647,11 +647,11 @@ data_rs_sim() {
 	rm -rf "$T"
 }
 
-# sim_val OUT KEY [LINE]: the number after the word KEY in a summary of
-# sim/r2c2-sim (OUT), on the line that starts with LINE if given
+# sim_val OUT KEY [LINE]: the number after the first word KEY in a
+# summary of sim/r2c2-sim (OUT), on the line that starts with LINE if given
 sim_val() {
 	awk -v k="$2" -v line="${3:-}" 'line == "" || $1 == line {
-		for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
+		for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$1"
 }
 
 # the simulator at the paper's setting, R2C2 and the two TCPs: CDF points
