@@ -364,7 +364,8 @@ draw_sweep() {
 	set logscale x
 	set logscale y
 	set key top right
-	set yrange [*:*]
+	set xrange [70:3000]
+	set yrange [0.5:200]
 	set xlabel "rho (us)"
 	set ylabel "CPU time / rho (%)"
 	plot "$T/cpu" using 1:3 with linespoints pt 7 lw 2 title "p99", "" using 1:2 with linespoints pt 5 lw 2 title "median", \
