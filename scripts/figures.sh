@@ -95,11 +95,20 @@ need() {
 		die "$1 not found: install it (Debian: apt-get install $2); make figures needs gnuplot, Graphviz and jq"
 }
 
+# have_data FILE [TARGET]: stop unless $DATA/FILE holds data, naming what
+# makes it (scripts/figures.sh data TARGET, or make figures-data)
+have_data() {
+	local how="make figures-data"
+
+	[[ -n ${2:-} ]] && how="scripts/figures.sh data $2"
+	[[ -s $DATA/$1 ]] || die "$DATA/$1 missing ($how)"
+}
+
 draw_demo() {
 	local ev
 	for f in demo-loop-rates.tsv demo-loop-queue.tsv demo-loop-events.tsv \
 		 demo-loop-targets.tsv; do
-		[[ -s $DATA/$f ]] || die "$DATA/$f missing (make figures-data)"
+		have_data "$f"
 	done
 	# the runs' events as gnuplot variables: plain_window_start=3.1 ...
 	ev=$(awk -F'\t' '!/^#/ && NF == 3 { printf "%s_%s=%s; ", $1, $2, $3 }' "$DATA/demo-loop-events.tsv")
@@ -164,7 +173,7 @@ draw_demo() {
 }
 
 draw_conv() {
-	[[ -s $DATA/conv.tsv ]] || die "$DATA/conv.tsv missing (make figures-data)"
+	have_data conv.tsv
 	local T n
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
@@ -216,14 +225,14 @@ draw_conv() {
 }
 
 draw_rack() {
-	[[ -s $DATA/topo-3x3.json ]] || die "$DATA/topo-3x3.json missing (make figures-data)"
+	have_data topo-3x3.json
 	scripts/topo2dot --grid 3x3 --title $'3x3 torus (node 0\'s r2c2ctl -j topo show)\nport numbers at each end of a link; blue: x (ports 0/1), red: y (ports 2/3)' \
 		"$DATA/topo-3x3.json" |
 		neato -n2 -Tpng -Gdpi=96 -o "$FIG/rack-3x3.png"
 }
 
 draw_routesel() {
-	[[ -s $DATA/routesel.tsv ]] || die "$DATA/routesel.tsv missing (scripts/figures.sh data routesel)"
+	have_data routesel.tsv routesel
 	local T
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
@@ -258,7 +267,7 @@ draw_routesel() {
 
 # the paper's Figures 10 and 11, one PNG each, from sim-fct.tsv
 draw_fct() {
-	[[ -s $DATA/sim-fct.tsv ]] || die "$DATA/sim-fct.tsv missing (scripts/figures.sh data fct)"
+	have_data sim-fct.tsv fct
 	local T st
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
@@ -295,8 +304,8 @@ draw_fct() {
 
 # Figures 12-13 and 17 from sim-sweep.tsv
 draw_sweep() {
-	[[ -s $DATA/sim-sweep.tsv ]] || die "$DATA/sim-sweep.tsv missing (scripts/figures.sh data sweep)"
-	[[ -s $DATA/sim-rate-error.tsv ]] || die "$DATA/sim-rate-error.tsv missing (scripts/figures.sh data sweep)"
+	have_data sim-sweep.tsv sweep
+	have_data sim-rate-error.tsv sweep
 	local T
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
@@ -375,7 +384,7 @@ draw_sweep() {
 
 # Figure 18 at packet level from sim-routesel.tsv
 draw_rs_sim() {
-	[[ -s $DATA/sim-routesel.tsv ]] || die "$DATA/sim-routesel.tsv missing (scripts/figures.sh data rs-sim)"
+	have_data sim-routesel.tsv rs-sim
 	local T a
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
@@ -406,7 +415,7 @@ draw_rs_sim() {
 
 # Figure 9 from sim-bcast.tsv
 draw_bcast() {
-	[[ -s $DATA/sim-bcast.tsv ]] || die "$DATA/sim-bcast.tsv missing (scripts/figures.sh data bcast)"
+	have_data sim-bcast.tsv bcast
 	local T tp m
 	T=$(mktemp -d)
 	# shellcheck disable=SC2064  # T is set now
