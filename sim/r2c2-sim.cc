@@ -341,9 +341,28 @@ class Sim
     void PfqTxDone(uint32_t uq);
     void PfqWake(uint16_t u, uint32_t fi, uint8_t q);
     PfqItem PfqNext(uint16_t u, uint8_t q, Ptr<Packet> p);
+    static uint64_t OccKey(uint32_t uq, uint32_t fi)
+    {
+        return static_cast<uint64_t>(uq) << 32 | fi;
+    }
     uint32_t& Occ(uint32_t uq, uint32_t fi)
     {
-        return pfqOcc[static_cast<uint64_t>(uq) << 32 | fi];
+        return pfqOcc[OccKey(uq, fi)];
+    }
+    /* a flow's id at its source, and the flow a data header names */
+    void NewFlowId(uint32_t fi)
+    {
+        Flow& f = flows[fi];
+
+        f.id = srcNextId[f.src]++;
+        byKey[static_cast<uint64_t>(f.src) << 32 | f.id] = fi;
+    }
+    static constexpr uint32_t NO_FLOW = UINT32_MAX;
+    uint32_t FlowOf(const struct r2c2_data_hdr& d)
+    {
+        auto it = byKey.find(static_cast<uint64_t>(r2c2_ntohs(d.src)) << 32 | ntohl(d.flow));
+
+        return it == byKey.end() ? NO_FLOW : it->second;
     }
     std::vector<Ipv4Address> addr;
     std::vector<uint16_t> nextPort;
@@ -984,8 +1003,7 @@ Sim::StartFlow(uint32_t fi)
     Flow& f = flows[fi];
     SimNode& s = nodes[f.src];
 
-    f.id = srcNextId[f.src]++;
-    byKey[static_cast<uint64_t>(f.src) << 32 | f.id] = fi;
+    NewFlowId(fi);
     s.own.push_back(fi);
     f.rate = c.initialRate;
     f.nextSend = Simulator::Now();
@@ -1179,14 +1197,14 @@ Sim::Receive(uint16_t u,
         d->ridx++;
         pk->AddHeader(h);
         if (c.stack == "pfq") {
-            auto it = byKey.find(static_cast<uint64_t>(r2c2_ntohs(d->src)) << 32 |
-                                 ntohl(d->flow));
-            if (it == byKey.end()) {
+            uint32_t fi = FlowOf(*d);
+
+            if (fi == NO_FLOW) {
                 badFrames++;
                 return true;
             }
             /* its room here was taken when the last hop sent it */
-            PfqEnqueue(u, port, it->second, PfqNext(u, port, pk));
+            PfqEnqueue(u, port, fi, PfqNext(u, port, pk));
             return true;
         }
         forwards++;
@@ -1246,12 +1264,13 @@ Sim::HearEvent(uint16_t u, uint16_t src, const struct r2c2_flow_evt& ev)
 void
 Sim::Deliver(uint16_t, const struct r2c2_data_hdr& h, uint32_t plen)
 {
-    auto it = byKey.find(static_cast<uint64_t>(r2c2_ntohs(h.src)) << 32 | ntohl(h.flow));
-    if (it == byKey.end()) {
+    uint32_t fi = FlowOf(h);
+
+    if (fi == NO_FLOW) {
         badFrames++;
         return;
     }
-    Flow& f = flows[it->second];
+    Flow& f = flows[fi];
     uint32_t seq = ntohl(h.seq);
 
     f.rcvd += plen;
@@ -1298,10 +1317,7 @@ Sim::PfqNext(uint16_t u, uint8_t q, Ptr<Packet> p)
 void
 Sim::PfqStartFlow(uint32_t fi)
 {
-    Flow& f = flows[fi];
-
-    f.id = srcNextId[f.src]++;
-    byKey[static_cast<uint64_t>(f.src) << 32 | f.id] = fi;
+    NewFlowId(fi);
     PfqFill(fi);
 }
 
@@ -1358,9 +1374,12 @@ Sim::PfqTry(uint32_t uq)
         auto qi = P.q.find(fi);
         PfqItem& it = qi->second.front();
 
+        /* the next port's count: a reference stays valid as others come and go */
+        uint32_t* next =
+            it.last ? nullptr : &Occ(static_cast<uint32_t>(it.v) * R2C2_MAX_PORTS + it.vq, fi);
+
         P.rr.pop_front();
-        if (!it.last &&
-            Occ(static_cast<uint32_t>(it.v) * R2C2_MAX_PORTS + it.vq, fi) >= c.pfqPkts) {
+        if (next && *next >= c.pfqPkts) {
             P.rr.push_back(fi);
             continue;
         }
@@ -1371,9 +1390,9 @@ Sim::PfqTry(uint32_t uq)
         else
             P.rr.push_back(fi);
         P.bytes -= go.p->GetSize();
-        if (!go.last)
-            Occ(static_cast<uint32_t>(go.v) * R2C2_MAX_PORTS + go.vq, fi)++;
-        auto oi = pfqOcc.find(static_cast<uint64_t>(uq) << 32 | fi);
+        if (next)
+            ++*next;
+        auto oi = pfqOcc.find(OccKey(uq, fi));
         if (--oi->second == 0)
             pfqOcc.erase(oi);
         if (u == flows[fi].src)
@@ -1460,17 +1479,25 @@ Sim::Compute(uint16_t u)
     scratchFlow.resize(n.m.n + 1);
     scratchIdx.resize(n.m.n + 1);
     scratchRate.resize(n.m.n + 1);
-    /*
-     * a graph (a mesh) computes a pair's weights on first use: as r2c2d,
-     * that is table work, done before the round and not charged to it
-     */
-    for (uint32_t j = 0; j < n.m.n; j++)
-        if (mx_alloc_flow(&n.m.f[j], topo->n, &scratchFlow[0]))
-            PreparePair(scratchFlow[0]);
     t0 = ThreadCpuS();
     for (uint32_t j = 0; j < n.m.n; j++)
         if (mx_alloc_flow(&n.m.f[j], topo->n, &scratchFlow[k]))
             scratchIdx[k++] = j;
+    /*
+     * a graph (a mesh) computes a pair's weights on first use: as r2c2d,
+     * that is table work, done before the round and not charged to it;
+     * a torus's tables have every pair
+     */
+    for (size_t j = 0; topo->kind != R2C2_TOPO_TORUS && j < k; j++) {
+        const struct r2c2_flow& sf = scratchFlow[j];
+
+        if (!r2c2_rtab_prepared(rt, sf.src, sf.dst, sf.rproto)) {
+            double tp = ThreadCpuS();
+
+            PreparePair(sf);
+            t0 += ThreadCpuS() - tp;
+        }
+    }
     if (r2c2_maxmin(rt, scratchFlow.data(), k, c.headroom, scratchRate.data(), ws)) {
         NS_FATAL_ERROR("r2c2_maxmin failed at node " << u);
     }
