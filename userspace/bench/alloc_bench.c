@@ -8,8 +8,9 @@
  *                    [-o RATES] [-S SEED] [-t K1xK2xK3] [-c MB]
  * Prints medians (one core, this thread only) of wall-clock time and of
  * this thread's CPU time (less sensitive to a loaded machine). -m and -s run one mix /
- * one size only (-s any number of flows, e.g. the few a round sees) (e.g. under valgrind --tool=callgrind
- * --toggle-collect=r2c2_maxmin for instruction counts). -o writes every
+ * one size only (-s any number of flows, e.g. the few a round sees; under
+ * valgrind --tool=callgrind --toggle-collect=r2c2_maxmin: instruction
+ * counts). -o writes every
  * rate computed (binary doubles, in order) to RATES: `cmp` two engines'
  * files to see that they agree bit for bit. -S draws other flows (seed of
  * the generator; the default is the one every published number used).
@@ -173,6 +174,7 @@ int main(int argc, char **argv)
 		perror("close");
 		return 1;
 	}
+	free((void *)evict);
 	r2c2_ws_free(ws);
 	r2c2_rtab_free(rt);
 	r2c2_topo_free(t);
