@@ -21,7 +21,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0
 
-echo "1..11"
+echo "1..12"
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() {
 	n=$((n + 1))
@@ -87,6 +87,15 @@ chmod +x "$T/bin/gnuplot"
 PATH=$T/bin "$MAKE" -C "$TOP" --no-print-directory figures >"$T/out" 2>"$T/err"; rc=$?
 check "make figures without Graphviz: fails, names neato and graphviz" \
 	'[ $rc -ne 0 ] && grep -q "neato not found.*apt-get install graphviz" "$T/err"'
+
+# the simulator's data: every row as wide as its column line ("# a<TAB>b..."),
+# so a value that printed as two lines cannot split a row
+ragged() {
+	awk -F'\t' 'FNR == 1 { w = 0 } /^# / && NF > 1 { w = NF; next } /^#/ { next }
+		w && NF != w { print FILENAME ":" FNR ": " NF " fields, not " w }' "$@"
+}
+ragged "$TOP"/Documentation/figures/data/sim-*.tsv >"$T/ragged"
+check "the simulator's data files: every row has its header's columns" '[ ! -s "$T/ragged" ]'
 
 if command -v gnuplot >/dev/null && command -v neato >/dev/null; then
 	FIGURES_OUT=$T/fig "$MAKE" -C "$TOP" --no-print-directory figures >"$T/out" 2>"$T/err"; rc=$?
