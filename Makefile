@@ -73,7 +73,7 @@ KSRC_DIRS := kmod qdisc common include
 KBUILD_DIRS := $(KSRC_DIRS) kunit
 W	?= 1
 
-.PHONY: all modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-fuzz-user check-lifecycle check-rack demo clean checkpatch bench-forward
+.PHONY: all xdp modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-fuzz-user check-lifecycle check-rack demo clean checkpatch bench-forward
 .PHONY: figures figures-data mutants sim
 .PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb deb-chroot
 
@@ -127,8 +127,18 @@ modules-debug:
 		$(MAKE) --no-print-directory modules KVER=$$(cat $$d/release) KDIR=$$d/build || exit 1; \
 	done
 
-userspace:
-	$(MAKE) -C userspace
+userspace: xdp
+	$(MAKE) -C userspace R2C2_XDP_LIBDIR=$(XDPDIR)
+
+# The XDP transit program (clang's BPF target, libbpf's headers); r2c2ctl
+# xdp attach loads it (R2C2_XDP_OBJECT or its object keyword name another)
+XDP_OBJ := build/xdp/r2c2_xdp.bpf.o
+xdp: $(XDP_OBJ)
+$(XDP_OBJ): xdp/r2c2_xdp.bpf.c include/r2c2/xdp.h include/r2c2/wire.h \
+		include/r2c2/compat.h include/r2c2/compat-bpf.h include/uapi/linux/r2c2.h
+	@mkdir -p $(dir $@)
+	clang -O2 -g -Wall -Wextra -Werror -target bpf -Iinclude -Iinclude/uapi \
+		-I/usr/include/$(shell $(CC) -print-multiarch) -c $< -o $@
 
 sim:
 	$(MAKE) -C sim
@@ -251,6 +261,7 @@ checkpatch:
 # survive make install); make uninstall leaves them alone too.
 PREFIX	?= /usr
 SBINDIR	?= $(PREFIX)/sbin
+XDPDIR	?= $(PREFIX)/lib/r2c2
 MANDIR	?= $(PREFIX)/share/man
 DOCDIR	?= $(PREFIX)/share/doc/r2c2
 SYSCONFDIR ?= /etc
@@ -282,6 +293,8 @@ install-tools: userspace tc-plugin
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)/examples
 	$(INSTALL) -m 0755 userspace/r2c2ctl/r2c2ctl userspace/r2c2d/r2c2d $(DESTDIR)$(SBINDIR)/
+	$(INSTALL) -d $(DESTDIR)$(XDPDIR)
+	$(INSTALL) -m 0644 $(XDP_OBJ) $(DESTDIR)$(XDPDIR)/
 	sed 's,@SBINDIR@,$(SBINDIR),g; s,@SYSCONFDIR@,$(SYSCONFDIR),g' dist/r2c2-node \
 		>$(DESTDIR)$(SBINDIR)/r2c2-node
 	chmod 0755 $(DESTDIR)$(SBINDIR)/r2c2-node
@@ -347,6 +360,7 @@ ifeq ($(DESTDIR),)
 	-depmod -a $(KVER)
 endif
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,r2c2ctl r2c2d r2c2-node)
+	rm -f $(DESTDIR)$(XDPDIR)/r2c2_xdp.bpf.o
 	rm -f $(DESTDIR)$$($(MAKE) -s --no-print-directory -C tc print-libdir)/q_r2c2.so
 	rm -f $(DESTDIR)$$($(MAKE) -s --no-print-directory -C ip print-libdir)/link_r2c2.so
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(MAN8)) $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(MAN5))

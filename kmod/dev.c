@@ -371,7 +371,7 @@ static void r2c2_dev_get_stats64(struct net_device *dev,
 	dev_get_tstats64(dev, s);
 	if (!priv->node->stats)
 		return;
-	r2c2_stats_read(priv->node->stats, cnt);
+	r2c2_node_stats_read(priv->node, cnt);
 	drops = r2c2_drops_sum(cnt);
 	core = READ_ONCE(dev->core_stats);
 	if (core)

@@ -8,6 +8,7 @@
 #define _R2C2_KCOMPAT_H
 
 #include <linux/netdevice.h>
+#include <linux/bpf.h>
 
 /**
  * r2c2_dev_set_lltx() - mark a netdev as doing its own tx locking
@@ -34,6 +35,27 @@ static inline void r2c2_dev_set_netns_local(struct net_device *dev)
 	dev->netns_immutable = true;	/* 6.15, and 6.12.y (probed in Kbuild) */
 #else
 	dev->netns_local = true;	/* 6.12: a private flag */
+#endif
+}
+
+/**
+ * r2c2_map_plain() - whether a BPF map's values are plain bytes
+ * @map: the map
+ *
+ * Values with a spin lock, timer or kernel pointer in them must not be
+ * written by anyone but the BPF core.
+ *
+ * Return: true when the value holds none of them.
+ */
+static inline bool r2c2_map_plain(const struct bpf_map *map)
+{
+#if defined(R2C2_HAVE_BTF_RECORD)
+	return IS_ERR_OR_NULL(map->record);	/* 6.2 (probed in Kbuild) */
+#elif IS_ENABLED(CONFIG_BPF_SYSCALL)
+	return !map_value_has_spin_lock(map) && !map_value_has_timer(map) &&
+	       !map_value_has_kptrs(map);
+#else
+	return true;
 #endif
 }
 

@@ -5,3 +5,11 @@
 ifneq ($(shell grep -s 'netns_immutable:1' $(srctree)/include/linux/netdevice.h),)
 ccflags-y += -DR2C2_HAVE_NETNS_IMMUTABLE
 endif
+# bpf_map_get() in a symbol namespace (6.12), and struct bpf_map's record
+# of special value fields (6.2): kmod/xdp.c
+ifneq ($(shell grep -sP '\tbpf_map_get\t.*\tBPF_INTERNAL' $(objtree)/Module.symvers),)
+ccflags-y += -DR2C2_HAVE_BPF_INTERNAL_NS
+endif
+ifneq ($(shell grep -s 'struct btf_record \*record;' $(srctree)/include/linux/bpf.h),)
+ccflags-y += -DR2C2_HAVE_BTF_RECORD
+endif

@@ -96,7 +96,7 @@ static void r2c2_get_ethtool_stats(struct net_device *dev,
 {
 	u64 v[__R2C2_S_MAX];
 
-	r2c2_stats_read(r2c2_link_node(dev)->stats, v);
+	r2c2_node_stats_read(r2c2_link_node(dev), v);
 	memcpy(data, &v[1], R2C2_S_MAX * sizeof(u64));
 }
 

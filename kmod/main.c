@@ -66,6 +66,28 @@ void r2c2_stats_read(struct r2c2_stats __percpu *stats, u64 *out)
 }
 
 /**
+ * r2c2_node_stats_read() - a node's counters, the XDP program's included
+ * @node: the node
+ * @out: __R2C2_S_MAX sums, written
+ */
+void r2c2_node_stats_read(struct r2c2_node *node, u64 *out)
+{
+	r2c2_stats_read(node->stats, out);
+	r2c2_xdp_stats_add(node, NULL, out);
+}
+
+/**
+ * r2c2_port_stats_read() - a port's counters, the XDP program's included
+ * @port: the port
+ * @out: __R2C2_S_MAX sums, written
+ */
+void r2c2_port_stats_read(struct r2c2_port *port, u64 *out)
+{
+	r2c2_stats_read(port->stats, out);
+	r2c2_xdp_stats_add(port->node, port, out);
+}
+
+/**
  * r2c2_stats_zero() - reset per-CPU counters
  * @stats: per-CPU counters
  *
@@ -136,6 +158,7 @@ int r2c2_node_create(struct r2c2_node *node, u16 addr, const char *ifname)
 	node->flow_gc = jiffies + HZ;
 	atomic_set(&node->bcast_seq, get_random_u32());
 	WRITE_ONCE(node->active, true);
+	r2c2_xdp_sync_all(node);
 	queue_delayed_work(system_wq, &node->tick, 0);
 	queue_work(system_wq, &node->lsa_work);
 	return 0;
@@ -217,6 +240,7 @@ void r2c2_node_destroy(struct r2c2_node *node)
 	WRITE_ONCE(node->active, false);
 	for (i = 0; i < R2C2_MAX_PORTS; i++)
 		r2c2_port_del(node, i, false);
+	r2c2_xdp_unbind(node);
 	synchronize_net();
 	r2c2_node_stop_works(node);
 	r2c2_reseq_stop(node);	/* frees held frames before r2c0 goes */
@@ -248,6 +272,7 @@ static int __net_init r2c2_net_init(struct net *net)
 	spin_lock_init(&node->dup_lock);
 	spin_lock_init(&node->flow_lock);
 	spin_lock_init(&node->auth_lock);
+	spin_lock_init(&node->xdp_lock);
 	mutex_init(&node->tbl_lock);
 	xa_init(&node->lsdb);
 	xa_init(&node->dups);

@@ -35,13 +35,11 @@ static struct r2c2_node *r2c2_nl_node(struct genl_info *info)
 	return node;
 }
 
-static int r2c2_put_stats(struct sk_buff *msg, struct r2c2_stats __percpu *st)
+static int r2c2_put_stats(struct sk_buff *msg, const u64 *v)
 {
-	u64 v[__R2C2_S_MAX];
 	struct nlattr *nest;
 	int i;
 
-	r2c2_stats_read(st, v);
 	nest = nla_nest_start(msg, R2C2_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;
@@ -68,6 +66,7 @@ static int r2c2_fill_node(struct sk_buff *msg, struct r2c2_node *node)
 	    nla_put_u8(msg, R2C2_A_TREES, node->trees) ||
 	    nla_put_u8(msg, R2C2_A_RPROTO, node->rproto) ||
 	    nla_put_u16(msg, R2C2_A_ETHERTYPE, R2C2_ETH_P) ||
+	    nla_put_u8(msg, R2C2_A_XDP, !!rcu_access_pointer(node->xdp)) ||
 	    r2c2_reseq_fill_node(msg, node))
 		return -EMSGSIZE;
 	nest = nla_nest_start(msg, R2C2_A_TOPO_DIMS);
@@ -392,6 +391,7 @@ static struct r2c2_node *r2c2_dump_node(struct sk_buff *skb,
 static int r2c2_fill_port(struct sk_buff *msg, struct r2c2_port *port)
 {
 	struct r2c2_nbr *nbr = rcu_dereference(port->nbr);
+	u64 v[__R2C2_S_MAX];
 
 	if (nla_put_u8(msg, R2C2_A_PORT, port->num) ||
 	    nla_put_u32(msg, R2C2_A_IFINDEX, port->dev->ifindex) ||
@@ -405,7 +405,8 @@ static int r2c2_fill_port(struct sk_buff *msg, struct r2c2_port *port)
 	     nla_put_u32(msg, R2C2_A_AGE_MS,
 			 jiffies_to_msecs(jiffies - READ_ONCE(port->last_heard)))))
 		return -EMSGSIZE;
-	return r2c2_put_stats(msg, port->stats);
+	r2c2_port_stats_read(port, v);
+	return r2c2_put_stats(msg, v);
 }
 
 static int r2c2_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
@@ -647,6 +648,7 @@ out:
 static int r2c2_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct r2c2_node *node = r2c2_node_get(genl_info_net(info));
+	u64 v[__R2C2_S_MAX];
 	struct sk_buff *msg;
 	void *hdr;
 
@@ -655,9 +657,10 @@ static int r2c2_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &r2c2_genl_family, 0,
 				R2C2_CMD_STATS_GET);
+	r2c2_node_stats_read(node, v);
 	if (!hdr ||
 	    nla_put_u16(msg, R2C2_A_NODE_ADDR, READ_ONCE(node->addr)) ||
-	    r2c2_put_stats(msg, node->stats)) {
+	    r2c2_put_stats(msg, v)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -673,6 +676,7 @@ static int r2c2_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 
 	rtnl_lock();
 	r2c2_stats_zero(node->stats);
+	r2c2_xdp_stats_zero(node);
 	r2c2_reseq_reset(node);
 	for (i = 0; i < R2C2_MAX_PORTS; i++) {
 		port = rtnl_dereference(node->ports[i]);
@@ -868,6 +872,32 @@ out:
 	return err;
 }
 
+static int r2c2_nl_xdp_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *pfd = info->attrs[R2C2_A_XDP_PORTS_FD];
+	struct nlattr *sfd = info->attrs[R2C2_A_XDP_STATS_FD];
+	struct r2c2_node *node;
+	int err = 0;
+
+	if (!pfd != !sfd) {
+		NL_SET_ERR_MSG_ATTR(info->extack, pfd ? pfd : sfd,
+				    "XDP_PORTS_FD and XDP_STATS_FD go together");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	node = r2c2_nl_node(info);
+	if (!node) {
+		err = -ENODEV;
+	} else if (pfd) {
+		err = r2c2_xdp_bind(node, nla_get_s32(pfd), nla_get_s32(sfd),
+				    info->extack);
+	} else {
+		r2c2_xdp_unbind(node);
+	}
+	rtnl_unlock();
+	return err;
+}
+
 static int r2c2_nl_reseq_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return r2c2_reseq_dump(skb, cb, &r2c2_genl_family);
@@ -982,6 +1012,11 @@ static const struct genl_small_ops r2c2_ops[] = {
 	{
 		.cmd = R2C2_CMD_KEY_GET,
 		.doit = r2c2_nl_key_get,
+	},
+	{
+		.cmd = R2C2_CMD_XDP_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = r2c2_nl_xdp_set,
 	},
 };
 

@@ -98,6 +98,7 @@ int r2c2_port_add(struct r2c2_node *node, u8 num, struct net_device *dev,
 	dev_hold(dev);
 	rcu_assign_pointer(node->ports[num], port);
 	dev_add_pack(&port->pt);
+	r2c2_xdp_sync(node, num);
 	if (READ_ONCE(node->active))
 		queue_delayed_work(system_wq, &node->tick, 0);
 	return 0;
@@ -141,6 +142,7 @@ void r2c2_port_del(struct r2c2_node *node, u8 num, bool sync)
 	else
 		__dev_remove_pack(&port->pt);
 	r2c2_bretry_stop(port);
+	r2c2_xdp_port_gone(node, num);
 	call_rcu(&port->rcu, r2c2_port_rcu_free);
 	r2c2_topo_changed(node);
 }
@@ -263,10 +265,15 @@ static int r2c2_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (up == port->up)
 			break;
 		WRITE_ONCE(port->up, up);
+		r2c2_xdp_sync(node, port->num);
 		if (!up)
 			r2c2_nbr_clear(port);
 		else if (READ_ONCE(node->active))
 			mod_delayed_work(system_wq, &node->tick, 0);
+		break;
+	case NETDEV_CHANGEMTU:
+	case NETDEV_CHANGEADDR:
+		r2c2_xdp_sync(node, port->num);
 		break;
 	case NETDEV_UNREGISTER:
 		r2c2_port_del(node, port->num, false);

@@ -367,6 +367,9 @@ struct r2c2_tables {
  * @auth_peers: struct r2c2_auth_peer by transmitter address (and by
  *	R2C2_AUTH_E2E | source address for data frames signed end to end)
  * @nauth_peers: entries in @auth_peers
+ * @xdp: the maps of the XDP transit program, NULL when none is bound
+ *	(xdp.c; written under RTNL)
+ * @xdp_lock: serialises writing the entries of @xdp's ports map
  */
 struct r2c2_node {
 	struct net *net;
@@ -421,6 +424,9 @@ struct r2c2_node {
 	spinlock_t auth_lock;	/* see above */
 	struct xarray auth_peers;
 	unsigned int nauth_peers;
+
+	struct r2c2_xdp __rcu *xdp;
+	spinlock_t xdp_lock;	/* see above */
 };
 
 /**
@@ -461,10 +467,24 @@ void r2c2_stat_add(struct r2c2_node *node, struct r2c2_port *port,
 		   enum r2c2_stat s, u64 v);
 void r2c2_stats_read(struct r2c2_stats __percpu *stats, u64 *out);
 void r2c2_stats_zero(struct r2c2_stats __percpu *stats);
+void r2c2_node_stats_read(struct r2c2_node *node, u64 *out);
+void r2c2_port_stats_read(struct r2c2_port *port, u64 *out);
 int r2c2_node_create(struct r2c2_node *node, u16 addr, const char *ifname);
 void r2c2_node_destroy(struct r2c2_node *node);
 int r2c2_node_set_addr(struct r2c2_node *node, u16 addr);
 u32 r2c2_rand(void *ctx);
+
+/* xdp.c */
+struct r2c2_xdp;
+int r2c2_xdp_bind(struct r2c2_node *node, int ports_fd, int stats_fd,
+		  struct netlink_ext_ack *extack);
+void r2c2_xdp_unbind(struct r2c2_node *node);
+void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num);
+void r2c2_xdp_sync_all(struct r2c2_node *node);
+void r2c2_xdp_port_gone(struct r2c2_node *node, unsigned int num);
+void r2c2_xdp_stats_add(struct r2c2_node *node, const struct r2c2_port *port,
+			u64 *v);
+void r2c2_xdp_stats_zero(struct r2c2_node *node);
 
 /* port.c */
 struct r2c2_port *r2c2_port_find_dev(struct r2c2_node *node,

@@ -255,6 +255,7 @@ void r2c2_nbr_clear(struct r2c2_port *port)
 	spin_lock_bh(&node->lock);
 	old = rcu_replace_pointer(port->nbr, NULL, lockdep_is_held(&node->lock));
 	spin_unlock_bh(&node->lock);
+	r2c2_xdp_sync(node, port->num);
 	if (old) {
 		kfree_rcu(old, rcu);
 		r2c2_topo_changed(node);
@@ -364,6 +365,7 @@ void r2c2_rcv_hello(struct r2c2_port *port, struct sk_buff *skb)
 	if (changed)
 		port->sync = true;
 	spin_unlock(&node->lock);
+	r2c2_xdp_sync(node, port->num);
 	if (old)
 		kfree_rcu(old, rcu);
 	if (changed)

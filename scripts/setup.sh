@@ -109,6 +109,9 @@ BASE_PKGS=(
 	clang libclang-rt-14-dev
 	# the simulator (sim/: ns-3 3.37, and the libraries its .pc files name)
 	libns3-dev libgsl-dev libsqlite3-dev libxml2-dev
+	# the XDP transit program (xdp/: clang's BPF target) and r2c2ctl's
+	# loader of it
+	libbpf-dev
 )
 
 pkg_missing() {

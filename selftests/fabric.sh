@@ -243,3 +243,34 @@ wait_until()
 		sleep 0.2
 	done
 }
+
+# ---------------------------------------------------------------- XDP
+# R2C2_TEST_XDP=MODE (native, generic or auto): a test that calls
+# xdp_setup for its nodes runs with the XDP transit program
+# (xdp/r2c2_xdp.bpf.c) on every port of them, attached in MODE; unset,
+# xdp_setup does nothing and the kernel path forwards. The xdp_*_test.sh
+# files run a test so.
+xdp_setup()
+{
+	local ns
+
+	[[ -n ${R2C2_TEST_XDP:-} ]] || return 0
+	for ns in "$@"; do
+		ip netns exec "$ns" r2c2ctl xdp attach mode "$R2C2_TEST_XDP" \
+			>/dev/null || return 1
+	done
+}
+
+# xdp_forwarded NS...: the frames the XDP programs of the namespaces
+# forwarded (their own counters, summed over ports and namespaces)
+xdp_forwarded()
+{
+	local ns sum=0 n
+
+	for ns in "$@"; do
+		n=$(ip netns exec "$ns" r2c2ctl -j xdp show |
+			jq '[.ports[].forwarded // 0] | add // 0') || return 1
+		sum=$((sum + n))
+	done
+	echo "$sum"
+}

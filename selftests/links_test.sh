@@ -26,6 +26,9 @@
 #        of weight 0 carry nothing, every packet is delivered;
 # and the kernel's own sampling (`route get D count M`) meets the same
 # bounds for several pairs and all three protocols.
+# With R2C2_TEST_XDP (xdp_links_test.sh) every port runs the XDP transit
+# program, the counters include its own, and every forwarded frame must
+# have gone through it.
 
 # shellcheck disable=SC2317  # functions called through wait_until
 lib_dir=$(dirname "$0")
@@ -150,6 +153,21 @@ drops()
 		| map(select(.v != 0) | "\(.k)=\(.v)") | join(" ")' "$FABRIC_TMP/snap"
 }
 
+# xdp_carried: with R2C2_TEST_XDP, every frame a node forwarded since
+# the counters were reset went through its XDP program (the node's
+# forwarded counter, which includes the program's, equals the program's
+# own); without, true. XDP_MSG says what differed.
+xdp_carried()
+{
+	local all x
+
+	[[ -n ${R2C2_TEST_XDP:-} ]] || return 0
+	all=$(jq -s 'map(.node.forwarded) | add' "$FABRIC_TMP/snap")
+	x=$(xdp_forwarded "${NSS[@]}")
+	XDP_MSG="the nodes forwarded $all frames, their XDP programs $x"
+	[[ -n $x && $x == "$all" && $all -gt 0 ]]
+}
+
 # link_test PROTO DST N MODE
 link_test()
 {
@@ -171,6 +189,8 @@ link_test()
 		d=$(counter "$S" originated)
 		[[ $d == "$n" ]]
 		check_err $? "S originated $d frames, not $n"
+		xdp_carried
+		check_err $? "$XDP_MSG"
 	fi
 	case $proto in
 	dor) log_test "DOR $S->$dst: exactly the dimension-order path carried the $n packets" ;;

@@ -22,6 +22,9 @@
 # the loop, of B after A sent the frames back), +5 received on p3, and
 # no other drop anywhere (drop_dup aside: link-state flooding makes
 # those).
+# With R2C2_TEST_XDP (xdp_malformed_test.sh) every port of A, B and C
+# runs the XDP transit program: the verdicts must be the same, and every
+# frame B forwarded must have gone through the program.
 
 # shellcheck disable=SC2317  # functions called through wait_until
 lib_dir=$(dirname "$0")
@@ -35,7 +38,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject
-ksft_plan 25
+ksft_plan $((25 + ${R2C2_TEST_XDP:+1}))
 
 A=r2c2-ma B=r2c2-mb C=r2c2-mc INJ=r2c2-mi DN=r2c2-md
 NODES=("$A" "$B" "$C")
@@ -72,7 +75,8 @@ setup()
 		addr add 10.42.0.3/16 dev r2c0
 	EOF
 	# up, or the broadcasts A and C send (ARP, IPv6) count as drop_no_node
-	ip -n "$B" link set r2c0 up
+	ip -n "$B" link set r2c0 up &&
+	xdp_setup "${NODES[@]}"
 }
 
 # every node knows the three nodes
@@ -235,6 +239,10 @@ log_test "a well-formed frame from the injector is forwarded by B and delivered 
 
 # A pings C through B during all the cases below.
 RET=0
+if [[ -n ${R2C2_TEST_XDP:-} ]]; then
+	snap "$FABRIC_TMP/xdp0" "$B"
+	XDP0=$(xdp_forwarded "$B")
+fi
 ip netns exec "$A" ping -n -i 0.05 -W 1 10.42.0.3 >"$FABRIC_TMP/ping" 2>&1 &
 PING_PID=$!
 wait_until 20 grep -q 'icmp_seq=' "$FABRIC_TMP/ping"
@@ -284,6 +292,21 @@ check_err $? "ping A -> C: $sent sent, $recv received, replies to $nseq sequence
 grep -q 'Unreachable\|DUP!' "$FABRIC_TMP/ping" && check_err 1 "ping A -> C: $(grep -m1 'Unreachable\|DUP!' "$FABRIC_TMP/ping")"
 log_info "ping A -> C during the cases: $sent sent, $recv received"
 log_test "the ping through B lost nothing meanwhile"
+
+# With the XDP program on: every frame B forwarded meanwhile (the
+# well-formed cases, the markers, the ping) went through it, and the
+# malformed ones went up to the kernel path, which counted them above.
+if [[ -n ${R2C2_TEST_XDP:-} ]]; then
+	RET=0
+	snap "$FABRIC_TMP/xdp1" "$B"
+	all=$(jq -n --slurpfile a "$FABRIC_TMP/xdp0" --slurpfile b "$FABRIC_TMP/xdp1" \
+		'$b[0].node.forwarded - $a[0].node.forwarded')
+	x=$(($(xdp_forwarded "$B") - XDP0))
+	[[ $x == "$all" ]] && ((all > 0))
+	check_err $? "B forwarded $all frames meanwhile, its XDP program $x"
+	log_info "B forwarded $all frames meanwhile, $x of them in XDP"
+	log_test "XDP ($R2C2_TEST_XDP): every frame B forwarded went through its program"
+fi
 
 RET=0
 kernel_healthy

@@ -201,6 +201,16 @@ torus_create()
 	"$R2C2CTL" -b - <<<"$cmds" ||
 		{ echo "torus_create: configuring r2c2 failed" >&2; return 1; }
 	torus_progress "r2c2 configured on $TORUS_N nodes"
+	# the XDP transit program on every port (fabric.sh: xdp_setup)
+	if [[ -n ${R2C2_TEST_XDP:-} ]]; then
+		cmds=
+		for id in $(torus_nodes); do
+			cmds+="-n $(torus_ns "$id") xdp attach mode $R2C2_TEST_XDP"$'\n'
+		done
+		"$R2C2CTL" -b - <<<"$cmds" >/dev/null ||
+			{ echo "torus_create: attaching XDP ($R2C2_TEST_XDP) failed" >&2; return 1; }
+		torus_progress "XDP ($R2C2_TEST_XDP) on $TORUS_N nodes"
+	fi
 
 	torus_each_node torus_node_addrs || return 1
 	torus_progress "r2c0 addressed on $TORUS_N nodes"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compat.h - the small shim that lets common/ compile both into the
- * kernel modules and into the userspace library (as Fastpass does).
+ * kernel modules, the userspace library (as Fastpass does) and the XDP
+ * program (clang's BPF target).
  */
 #ifndef _R2C2_COMPAT_H
 #define _R2C2_COMPAT_H
@@ -22,6 +23,8 @@
 #define r2c2_free(ptr)		kvfree(ptr)
 #define r2c2_htons(x)		((__force __u16)cpu_to_be16(x))
 #define r2c2_ntohs(x)		be16_to_cpu((__force __be16)(x))
+#elif defined(__bpf__)
+#include "compat-bpf.h"
 #else
 #include "compat-user.h"
 #endif

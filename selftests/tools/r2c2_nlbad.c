@@ -46,7 +46,7 @@ static const struct name cmds[] = {
 	C(STATS_RESET), C(FLOW_GET), C(FLOW_SET), C(FLOW_EVENT),
 	C(TOPO_EVENT), C(ROUTES_SEND), C(ROUTES_EVENT), C(RATE_SET),
 	C(QFLOW_GET), C(RESEQ_GET), C(CLASS_SET), C(CLASS_DEL), C(CLASS_GET),
-	C(KEY_SET), C(KEY_DEL), C(KEY_GET),
+	C(KEY_SET), C(KEY_DEL), C(KEY_GET), C(XDP_SET),
 };
 
 #define A(x) { #x, R2C2_A_##x }
@@ -62,7 +62,7 @@ static const struct name attrs[] = {
 	A(LINK_COUNTS), A(RATE), A(RATES), A(RATE_ENT), A(SPORT), A(DPORT),
 	A(CLASS_ID), A(DSCP), A(SKB_PRIO), A(SPORT_MAX), A(DPORT_MAX),
 	A(CLASS_FLOWS), A(KEY_ID), A(KEY), A(KEY_OVERLAP_MS), A(KEY_PREV_ID),
-	A(KEY_PREV_MS),
+	A(KEY_PREV_MS), A(XDP_PORTS_FD), A(XDP_STATS_FD), A(XDP),
 };
 
 #define E(x) { #x, x }

@@ -229,6 +229,9 @@ static const struct apol pol[R2C2_A_MAX + 1] = {
 	[R2C2_A_KEY_OVERLAP_MS] = { K_U32, 0, R2C2_TIME_MS_MAX },
 	[R2C2_A_KEY_PREV_ID] = { K_U8, 1, 255 },
 	[R2C2_A_KEY_PREV_MS] = { K_U32, 0, 0xffffffff },
+	[R2C2_A_XDP_PORTS_FD] = { K_U32, 0, 0x7fffffff },
+	[R2C2_A_XDP_STATS_FD] = { K_U32, 0, 0x7fffffff },
+	[R2C2_A_XDP] = { K_U8, 0, 1 },
 };
 
 static int ksize(enum kind k)
@@ -388,6 +391,8 @@ static const struct tmpl tmpls[] = {
 	  R2C2_A_KEY_OVERLAP_MS } },
 	{ R2C2_CMD_KEY_DEL, 0, 1, 0, { R2C2_A_KEY_ID } },
 	{ R2C2_CMD_KEY_GET, 0, 0, 0, { 0 } },
+	{ R2C2_CMD_XDP_SET, 0, 1, 0, { R2C2_A_XDP_PORTS_FD,
+	  R2C2_A_XDP_STATS_FD } },
 };
 
 #define NT (sizeof(tmpls) / sizeof(tmpls[0]))

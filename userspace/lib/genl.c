@@ -97,6 +97,9 @@ struct nla_policy r2c2_genl_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_KEY_OVERLAP_MS]		= U32,
 	[R2C2_A_KEY_PREV_ID]		= U8,
 	[R2C2_A_KEY_PREV_MS]		= U32,
+	[R2C2_A_XDP_PORTS_FD]		= { .type = NLA_S32 },
+	[R2C2_A_XDP_STATS_FD]		= { .type = NLA_S32 },
+	[R2C2_A_XDP]			= U8,
 };
 
 int r2c2_genl_parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)

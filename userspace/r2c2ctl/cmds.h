@@ -53,6 +53,7 @@ int cmd_routes(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_class(int argc, char **argv);
 int cmd_key(int argc, char **argv);
+int cmd_xdp(int argc, char **argv);
 /* r2c2d, over its control socket (daemon.c) */
 int cmd_daemon(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);

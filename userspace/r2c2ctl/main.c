@@ -47,6 +47,7 @@ static const char *const set_cmds[] = { "set", NULL };
 static const char *const class_cmds[] = { "add", "del delete", "show list s", NULL };
 static const char *const key_cmds[] = { "set", "del delete", "show list s", NULL };
 static const char *const path_cmds[] = { "weights", NULL };
+static const char *const xdp_cmds[] = { "attach", "detach", "show s", NULL };
 
 /**
  * struct object - one `r2c2ctl OBJECT`
@@ -82,6 +83,7 @@ static const struct object objects[] = {
 	{ "qflow",	"qflow",	cmd_qflow,	show_cmds,	"show [ dev IFNAME ]" },
 	{ "class",	"class",	cmd_class,	class_cmds,	"{ add | del | show }" },
 	{ "key",	"key",	cmd_key,	key_cmds,	"{ set | del | show }" },
+	{ "xdp",	"xdp",	cmd_xdp,	xdp_cmds,	"{ attach | detach | show }" },
 	{ "reseq",	"reseq",	cmd_reseq,	show_cmds,	"show" },
 	{ "daemon",	"daemon",	cmd_daemon,	show_cmds,	"show [ socket PATH ]" },
 	{ "matrix",	"matrix",	cmd_matrix,	show_cmds,	"show [ socket PATH ]" },

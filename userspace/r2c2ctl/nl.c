@@ -64,6 +64,10 @@ static const char *const cmd_names[__R2C2_CMD_MAX] = {
 	[R2C2_CMD_CLASS_SET]	= "class add",
 	[R2C2_CMD_CLASS_DEL]	= "class del",
 	[R2C2_CMD_CLASS_GET]	= "class show",
+	[R2C2_CMD_KEY_SET]	= "key set",
+	[R2C2_CMD_KEY_DEL]	= "key del",
+	[R2C2_CMD_KEY_GET]	= "key show",
+	[R2C2_CMD_XDP_SET]	= "xdp",
 };
 
 /* ------------------------------------------------------------------ */

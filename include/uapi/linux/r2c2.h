@@ -379,6 +379,10 @@ struct r2c2_auth_trl {
  *	forget every key (authentication off); with the previous key's id,
  *	end the overlap now (admin)
  * @R2C2_CMD_KEY_GET: key ids and overlap, never key material (doit)
+ * @R2C2_CMD_XDP_SET: with R2C2_A_XDP_PORTS_FD and R2C2_A_XDP_STATS_FD,
+ *	bind the maps of an XDP transit program loaded for this node (the
+ *	module keeps their entries from then on: <r2c2/xdp.h>); with
+ *	neither, let the bound maps go (admin)
  * @__R2C2_CMD_MAX: one past the last command
  */
 enum r2c2_cmd {
@@ -409,6 +413,7 @@ enum r2c2_cmd {
 	R2C2_CMD_KEY_SET,
 	R2C2_CMD_KEY_DEL,
 	R2C2_CMD_KEY_GET,
+	R2C2_CMD_XDP_SET,
 	__R2C2_CMD_MAX,
 };
 
@@ -505,6 +510,11 @@ enum r2c2_cmd {
  *	after a rotation (0..R2C2_TIME_MS_MAX; default 60000)
  * @R2C2_A_KEY_PREV_ID: u8, id of the previous key while it is accepted
  * @R2C2_A_KEY_PREV_MS: u32, ms left of the previous key's overlap
+ * @R2C2_A_XDP_PORTS_FD: s32, file descriptor of the XDP program's ports
+ *	map (XDP_SET only)
+ * @R2C2_A_XDP_STATS_FD: s32, file descriptor of its stats map (XDP_SET
+ *	only)
+ * @R2C2_A_XDP: u8, 1 while an XDP program's maps are bound (NODE_GET)
  * @__R2C2_A_MAX: one past the last attribute
  */
 enum r2c2_attr {
@@ -582,6 +592,9 @@ enum r2c2_attr {
 	R2C2_A_KEY_OVERLAP_MS,
 	R2C2_A_KEY_PREV_ID,
 	R2C2_A_KEY_PREV_MS,
+	R2C2_A_XDP_PORTS_FD,
+	R2C2_A_XDP_STATS_FD,
+	R2C2_A_XDP,
 	__R2C2_A_MAX,
 };
 

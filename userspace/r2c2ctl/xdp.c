@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdp.c - r2c2ctl xdp { attach | detach | show }: the XDP transit program
+ * (xdp/r2c2_xdp.bpf.c) on the node's ports.
+ *
+ * attach loads the program with libbpf, hands its two maps to r2c2.ko
+ * (XDP_SET), which writes their entries from then on, and attaches it to
+ * every port. The program stays attached when r2c2ctl exits; the maps
+ * live as long as the program and the module's reference do. detach
+ * takes it off every port, then lets the module give the maps up (their
+ * counters move into the kernel's).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/if_link.h>
+#include <netlink/attr.h>
+
+#include <r2c2/xdp.h>
+
+#include "json.h"
+#include "nl.h"
+#include "r2c2ctl.h"
+
+#ifndef R2C2_XDP_OBJECT
+#define R2C2_XDP_OBJECT "/usr/lib/r2c2/r2c2_xdp.bpf.o"
+#endif
+
+enum xdp_mode { MODE_AUTO, MODE_NATIVE, MODE_GENERIC };
+
+static void usage(FILE *f)
+{
+	fputs("Usage: r2c2ctl xdp attach [ mode { auto | native | generic } ]\n"
+	      "                          [ object FILE ]\n"
+	      "       r2c2ctl xdp detach\n"
+	      "       r2c2ctl [ -j ] xdp show\n"
+	      "where  mode   native: in the port's driver (veth, virtio-net);\n"
+	      "              generic: in the stack, for any netdev; auto (the\n"
+	      "              default): native where the driver takes it, else\n"
+	      "              generic\n"
+	      "       FILE   the BPF object (default " R2C2_XDP_OBJECT ")\n"
+	      "attach loads the transit program, gives its maps to r2c2.ko and\n"
+	      "puts it on every port (again after a port is added). The program\n"
+	      "forwards the data frames whose route goes on; everything else goes\n"
+	      "to the kernel path as before. detach takes it off every port.\n",
+	      f);
+}
+
+struct xdp_port {
+	unsigned int ifindex;
+	char dev[64];
+	uint8_t num;
+};
+
+struct port_list {
+	struct xdp_port p[R2C2_MAX_PORTS];
+	unsigned int n;
+};
+
+static int ports_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[R2C2_A_MAX + 1];
+	struct port_list *l = arg;
+	struct port_info pi;
+
+	if (ctl_nl_parse(msg, tb, NULL))
+		return -1;
+	port_info_parse(tb, &pi);
+	if (!pi.has_port || !pi.has_ifindex || l->n == R2C2_MAX_PORTS)
+		return 0;
+	l->p[l->n].ifindex = pi.ifindex;
+	l->p[l->n].num = pi.port;
+	snprintf(l->p[l->n].dev, sizeof(l->p[l->n].dev), "%s", pi.dev);
+	l->n++;
+	return 0;
+}
+
+static int ports_get(struct port_list *l)
+{
+	struct nl_msg *msg = ctl_nl_msg(R2C2_CMD_PORT_GET, true);
+
+	memset(l, 0, sizeof(*l));
+	if (!msg)
+		return R2C2CTL_EXIT_ERR;
+	return ctl_nl_talk(msg, ports_cb, l);
+}
+
+/* The program attached to @ifindex: its id (0: none), mode and name. */
+static int xdp_query(unsigned int ifindex, uint32_t *id, uint8_t *mode,
+		     char *name, size_t len)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct bpf_prog_info info;
+	uint32_t ilen = sizeof(info);
+	int fd, err;
+
+	*id = 0;
+	*mode = XDP_ATTACHED_NONE;
+	name[0] = '\0';
+	err = bpf_xdp_query((int)ifindex, 0, &q);
+	if (err)
+		return err;
+	*id = q.prog_id;
+	*mode = q.attach_mode;
+	if (!*id)
+		return 0;
+	fd = bpf_prog_get_fd_by_id(*id);
+	if (fd < 0)
+		return -errno;
+	memset(&info, 0, sizeof(info));
+	err = bpf_obj_get_info_by_fd(fd, &info, &ilen);
+	close(fd);
+	if (err)
+		return -errno;
+	snprintf(name, len, "%s", info.name);
+	return 0;
+}
+
+static const char *mode_name(uint8_t mode)
+{
+	switch (mode) {
+	case XDP_ATTACHED_DRV:
+		return "native";
+	case XDP_ATTACHED_SKB:
+		return "generic";
+	case XDP_ATTACHED_HW:
+		return "offload";
+	case XDP_ATTACHED_MULTI:
+		return "multi";
+	default:
+		return "none";
+	}
+}
+
+static uint32_t mode_flags(uint8_t mode)
+{
+	return mode == XDP_ATTACHED_SKB ? XDP_FLAGS_SKB_MODE :
+	       mode == XDP_ATTACHED_DRV ? XDP_FLAGS_DRV_MODE : 0;
+}
+
+static int xdp_set(int ports_fd, int stats_fd)
+{
+	struct nl_msg *msg = ctl_nl_msg(R2C2_CMD_XDP_SET, false);
+
+	if (!msg)
+		return R2C2CTL_EXIT_ERR;
+	if (ports_fd >= 0 &&
+	    (nla_put_s32(msg, R2C2_A_XDP_PORTS_FD, ports_fd) ||
+	     nla_put_s32(msg, R2C2_A_XDP_STATS_FD, stats_fd))) {
+		nlmsg_free(msg);
+		return ctl_nl_put_failed();
+	}
+	return ctl_nl_talk(msg, NULL, NULL);
+}
+
+/* Take our program off @p (another one is left alone). */
+static int detach_port(const struct xdp_port *p)
+{
+	char name[BPF_OBJ_NAME_LEN];
+	uint32_t id;
+	uint8_t mode;
+	int err;
+
+	err = xdp_query(p->ifindex, &id, &mode, name, sizeof(name));
+	if (err) {
+		fprintf(stderr, "r2c2ctl: xdp: %s: %s\n", p->dev, strerror(-err));
+		return R2C2CTL_EXIT_ERR;
+	}
+	if (!id || strcmp(name, R2C2_XDP_PROG))
+		return R2C2CTL_EXIT_OK;
+	err = bpf_xdp_detach((int)p->ifindex, mode_flags(mode), NULL);
+	if (err) {
+		fprintf(stderr, "r2c2ctl: xdp: detaching from %s: %s\n", p->dev,
+			strerror(-err));
+		return R2C2CTL_EXIT_ERR;
+	}
+	return R2C2CTL_EXIT_OK;
+}
+
+static int attach_port(const struct xdp_port *p, int prog_fd,
+		       enum xdp_mode want, const char **used)
+{
+	char name[BPF_OBJ_NAME_LEN];
+	uint32_t id;
+	uint8_t mode;
+	int err;
+
+	err = xdp_query(p->ifindex, &id, &mode, name, sizeof(name));
+	if (err) {
+		fprintf(stderr, "r2c2ctl: xdp: %s: %s\n", p->dev, strerror(-err));
+		return R2C2CTL_EXIT_ERR;
+	}
+	if (id && strcmp(name, R2C2_XDP_PROG)) {
+		fprintf(stderr,
+			"r2c2ctl: xdp: %s already has XDP program %u (\"%s\"); detach it first\n",
+			p->dev, id, name);
+		return R2C2CTL_EXIT_ERR;
+	}
+	/* ours, loaded before: replaced, in whatever mode it was */
+	if (id && bpf_xdp_detach((int)p->ifindex, mode_flags(mode), NULL)) {
+		fprintf(stderr, "r2c2ctl: xdp: detaching the old program from %s: %s\n",
+			p->dev, strerror(errno));
+		return R2C2CTL_EXIT_ERR;
+	}
+	err = -EOPNOTSUPP;
+	if (want != MODE_GENERIC) {
+		err = bpf_xdp_attach((int)p->ifindex, prog_fd,
+				     XDP_FLAGS_DRV_MODE, NULL);
+		*used = "native";
+	}
+	if (err && want != MODE_NATIVE) {
+		err = bpf_xdp_attach((int)p->ifindex, prog_fd,
+				     XDP_FLAGS_SKB_MODE, NULL);
+		*used = "generic";
+	}
+	if (err) {
+		fprintf(stderr, "r2c2ctl: xdp: attaching to %s (%s): %s\n",
+			p->dev, want == MODE_NATIVE ? "native" : "generic",
+			strerror(-err));
+		return R2C2CTL_EXIT_ERR;
+	}
+	return R2C2CTL_EXIT_OK;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int xdp_attach(int argc, char **argv)
+{
+	const char *path = getenv("R2C2_XDP_OBJECT");
+	enum xdp_mode want = MODE_AUTO;
+	const char *used = "";
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	struct bpf_map *pm, *sm;
+	bool have_mode = false, have_obj = false;
+	struct port_list l;
+	unsigned int i, done = 0;
+	int err, prog_fd;
+
+	if (!path || !*path)
+		path = R2C2_XDP_OBJECT;
+	for (; argc > 0; argc--, argv++) {
+		if (matches(*argv, "mode")) {
+			if (have_mode)
+				return duplicate_arg("mode");
+			NEXT_ARG();
+			if (!strcmp(*argv, "auto"))
+				want = MODE_AUTO;
+			else if (!strcmp(*argv, "native"))
+				want = MODE_NATIVE;
+			else if (!strcmp(*argv, "generic"))
+				want = MODE_GENERIC;
+			else
+				return invalid_arg("mode", *argv,
+						   "auto, native or generic");
+			have_mode = true;
+		} else if (matches(*argv, "object")) {
+			if (have_obj)
+				return duplicate_arg("object");
+			NEXT_ARG();
+			path = *argv;
+			have_obj = true;
+		} else {
+			return extra_arg(*argv, usage);
+		}
+	}
+	if (opts.check)
+		return R2C2CTL_EXIT_OK;
+	err = ctl_nl_open();
+	if (err)
+		return err;
+	err = ports_get(&l);
+	if (err)
+		return err;
+
+	libbpf_set_print(libbpf_quiet);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		fprintf(stderr, "r2c2ctl: xdp: cannot open %s: %s\n", path,
+			strerror(errno));
+		return R2C2CTL_EXIT_ERR;
+	}
+	err = bpf_object__load(obj);
+	if (err) {
+		fprintf(stderr, "r2c2ctl: xdp: %s: the kernel refused the program: %s\n",
+			path, strerror(-err));
+		goto close;
+	}
+	prog = bpf_object__find_program_by_name(obj, R2C2_XDP_PROG);
+	pm = bpf_object__find_map_by_name(obj, R2C2_XDP_PORTS_MAP);
+	sm = bpf_object__find_map_by_name(obj, R2C2_XDP_STATS_MAP);
+	if (!prog || !pm || !sm) {
+		fprintf(stderr, "r2c2ctl: xdp: %s is not r2c2's XDP program\n",
+			path);
+		err = -EINVAL;
+		goto close;
+	}
+	prog_fd = bpf_program__fd(prog);
+	/* another program on a port: refused before anything changes */
+	for (i = 0; i < l.n; i++) {
+		char name[BPF_OBJ_NAME_LEN];
+		uint32_t id;
+		uint8_t mode;
+
+		if (!xdp_query(l.p[i].ifindex, &id, &mode, name, sizeof(name)) &&
+		    id && strcmp(name, R2C2_XDP_PROG)) {
+			fprintf(stderr,
+				"r2c2ctl: xdp: %s already has XDP program %u (\"%s\"); detach it first\n",
+				l.p[i].dev, id, name);
+			err = -EEXIST;
+			goto close;
+		}
+	}
+	err = xdp_set(bpf_map__fd(pm), bpf_map__fd(sm));
+	if (err)
+		goto close;
+	open_arr(NULL);
+	for (i = 0; i < l.n; i++) {
+		err = attach_port(&l.p[i], prog_fd, want, &used);
+		if (err)
+			break;
+		done++;
+		open_obj(NULL);
+		print_str("dev", "%s", l.p[i].dev);
+		print_uint("port", " port %llu", l.p[i].num);
+		print_str("mode", " xdp %s", used);
+		print_nl();
+		close_obj();
+	}
+	close_arr();
+	if (err) {	/* as it was: off the ports done, maps given up */
+		for (i = 0; i < done; i++)
+			detach_port(&l.p[i]);
+		xdp_set(-1, -1);
+	}
+close:
+	bpf_object__close(obj);	/* the attachments hold the program */
+	return err ? R2C2CTL_EXIT_ERR : R2C2CTL_EXIT_OK;
+}
+
+static int xdp_detach(int argc, char **argv)
+{
+	struct port_list l;
+	unsigned int i;
+	int err, ret = R2C2CTL_EXIT_OK;
+
+	if (argc > 0)
+		return extra_arg(argv[0], usage);
+	if (opts.check)
+		return R2C2CTL_EXIT_OK;
+	err = ctl_nl_open();
+	if (err)
+		return err;
+	err = ports_get(&l);
+	if (err)
+		return err;
+	for (i = 0; i < l.n; i++)
+		if (detach_port(&l.p[i]))
+			ret = R2C2CTL_EXIT_ERR;
+	err = xdp_set(-1, -1);
+	return err ? err : ret;
+}
+
+static int node_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[R2C2_A_MAX + 1];
+	bool *bound = arg;
+
+	if (ctl_nl_parse(msg, tb, NULL))
+		return -1;
+	*bound = tb[R2C2_A_XDP] && nla_get_u8(tb[R2C2_A_XDP]);
+	return 0;
+}
+
+/* A map of program @id, by name: its fd, or -1. */
+static int prog_map_fd(uint32_t id, const char *name)
+{
+	struct bpf_prog_info info;
+	struct bpf_map_info mi;
+	uint32_t ilen = sizeof(info), mlen, map_ids[8], i;
+	int pfd, mfd = -1;
+
+	pfd = bpf_prog_get_fd_by_id(id);
+	if (pfd < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = 8;
+	info.map_ids = (uint64_t)(uintptr_t)map_ids;
+	if (bpf_obj_get_info_by_fd(pfd, &info, &ilen))
+		info.nr_map_ids = 0;
+	for (i = 0; i < info.nr_map_ids && i < 8 && mfd < 0; i++) {
+		mfd = bpf_map_get_fd_by_id(map_ids[i]);
+		if (mfd < 0)
+			continue;
+		memset(&mi, 0, sizeof(mi));
+		mlen = sizeof(mi);
+		if (bpf_obj_get_info_by_fd(mfd, &mi, &mlen) ||
+		    strcmp(mi.name, name)) {
+			close(mfd);
+			mfd = -1;
+		}
+	}
+	close(pfd);
+	return mfd;
+}
+
+/*
+ * What program @id knows of port @num: its entry in the ports map (what
+ * r2c2.ko wrote) and its own counters of @stats (the module adds them to
+ * the port's), summed over the CPUs.
+ */
+static int xdp_port_read(uint32_t id, unsigned int num,
+			 struct r2c2_xdp_port *e, const unsigned int *stats,
+			 unsigned long long *out, unsigned int n)
+{
+	int cpus = libbpf_num_possible_cpus(), pfd, sfd, ret = -1, c;
+	unsigned long long *v = NULL;
+	unsigned int k;
+	__u32 key = num;
+
+	if (cpus <= 0)
+		return -1;
+	pfd = prog_map_fd(id, R2C2_XDP_PORTS_MAP);
+	sfd = prog_map_fd(id, R2C2_XDP_STATS_MAP);
+	if (pfd < 0 || sfd < 0 || bpf_map_lookup_elem(pfd, &key, e))
+		goto out;
+	v = calloc((size_t)cpus, sizeof(*v));
+	if (!v)
+		goto out;
+	for (k = 0; k < n; k++) {
+		out[k] = 0;
+		key = r2c2_xdp_stat_key(num, stats[k]);
+		if (bpf_map_lookup_elem(sfd, &key, v))
+			goto out;
+		for (c = 0; c < cpus; c++)
+			out[k] += v[c];
+	}
+	ret = 0;
+out:
+	free(v);
+	if (pfd >= 0)
+		close(pfd);
+	if (sfd >= 0)
+		close(sfd);
+	return ret;
+}
+
+static int xdp_show(int argc, char **argv)
+{
+	static const unsigned int counted[] = {
+		R2C2_S_RX_PACKETS, R2C2_S_FORWARDED, R2C2_S_TX_PACKETS,
+	};
+	unsigned long long cnt[3];
+	char name[BPF_OBJ_NAME_LEN];
+	struct r2c2_xdp_port e;
+	struct port_list l;
+	struct nl_msg *msg;
+	bool bound = false;
+	unsigned int i;
+	uint32_t id;
+	uint8_t mode;
+	int err;
+
+	if (argc > 0)
+		return extra_arg(argv[0], usage);
+	if (opts.check)
+		return R2C2CTL_EXIT_OK;
+	err = ctl_nl_open();
+	if (err)
+		return err;
+	msg = ctl_nl_msg(R2C2_CMD_NODE_GET, false);
+	if (!msg)
+		return R2C2CTL_EXIT_ERR;
+	err = ctl_nl_talk(msg, node_cb, &bound);
+	if (err)
+		return err;
+	err = ports_get(&l);
+	if (err)
+		return err;
+	open_obj(NULL);
+	print_bool("bound", NULL, bound);
+	print_text("xdp %s", bound ? "bound" : "none");
+	print_nl();
+	open_arr("ports");
+	for (i = 0; i < l.n; i++) {
+		if (xdp_query(l.p[i].ifindex, &id, &mode, name, sizeof(name)))
+			id = 0;
+		open_obj(NULL);
+		print_str("dev", "  %s", l.p[i].dev);
+		print_uint("port", " port %llu", l.p[i].num);
+		print_str("mode", " xdp %s", id ? mode_name(mode) : "none");
+		if (id) {
+			print_uint("prog_id", " id %llu", id);
+			print_str("prog", " prog %s", name);
+			print_bool("r2c2", NULL, !strcmp(name, R2C2_XDP_PROG));
+		}
+		if (id && !strcmp(name, R2C2_XDP_PROG) &&
+		    !xdp_port_read(id, l.p[i].num, &e, counted, cnt, 3)) {
+			print_bool("forwarding", NULL,
+				   e.flags & R2C2_XDP_F_FWD);
+			print_text(" %s", e.flags & R2C2_XDP_F_FWD ?
+				   "forwarding" : "passing");
+			print_uint("rx_packets", " rx %llu", cnt[0]);
+			print_uint("forwarded", " forwarded %llu", cnt[1]);
+			print_uint("tx_packets", " tx %llu", cnt[2]);
+		}
+		print_nl();
+		close_obj();
+	}
+	close_arr();
+	close_obj();
+	return R2C2CTL_EXIT_OK;
+}
+
+int cmd_xdp(int argc, char **argv)
+{
+	const char *cmd = argc > 0 ? argv[0] : "show";
+
+	if (is_help(cmd)) {
+		usage(stdout);
+		return R2C2CTL_EXIT_OK;
+	}
+	if (!strcmp(cmd, "attach"))
+		return xdp_attach(argc - 1, argv + 1);
+	if (!strcmp(cmd, "detach"))
+		return xdp_detach(argc - 1, argv + 1);
+	if (!strcmp(cmd, "show") || !strcmp(cmd, "s"))
+		return xdp_show(argc - 1, argv + 1);
+	return usage_error("unknown xdp command \"%s\"", cmd);
+}
