@@ -174,7 +174,7 @@ top = [s for s in spec["attribute-sets"] if s.get("enum-name") == "r2c2_attr"][0
 doc_type = {}
 for m in re.finditer(r"@(R2C2_A_\w+): (\w+)", uapi):
     doc_type[m.group(1)] = m.group(2)
-doc_map = {"u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "string": "string",
+doc_map = {"u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64", "s32": "s32", "string": "string",
            "binary": "binary", "nested": "nest"}
 for a in top["attributes"]:
     c = cname(top["name-prefix"], a["name"])
@@ -198,7 +198,7 @@ if not m:
     table = ""
 else:
     table = m.group(1)
-nla = {"NLA_U8": "u8", "NLA_U16": "u16", "NLA_U32": "u32", "NLA_U64": "u64",
+nla = {"NLA_U8": "u8", "NLA_U16": "u16", "NLA_U32": "u32", "NLA_U64": "u64", "NLA_S32": "s32",
        "NLA_NUL_STRING": "string", "NLA_BINARY": "binary", "NLA_NESTED": "nest"}
 kpol = {}
 for ent in re.split(r"\n\t(?=\[)", table):
@@ -274,7 +274,7 @@ if not m:
 else:
     for attr, rhs in re.findall(r"\[(R2C2_A_\w+)\]\s*=\s*([^,\n]+(?:\([^)]*\))?),", m.group(1)):
         upol[attr] = rhs.strip()
-ukind = {"U8": "u8", "U16": "u16", "U32": "u32", "U64": "u64", "NEST": "nest",
+ukind = {"U8": "u8", "U16": "u16", "U32": "u32", "U64": "u64", "S32": "s32", "NEST": "nest",
          "BINARY": "binary", "IFNAME": "string"}
 for a in top["attributes"]:
     if a["type"] in ("unused", "pad"):

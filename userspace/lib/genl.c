@@ -17,6 +17,7 @@
 #define U16	{ .type = NLA_U16 }
 #define U32	{ .type = NLA_U32 }
 #define U64	{ .type = NLA_U64 }
+#define S32	{ .type = NLA_S32 }
 #define NEST	{ .type = NLA_NESTED }
 #define BINARY	{ .type = NLA_UNSPEC }
 /* a string of at most 15 characters (IFNAMSIZ with its NUL) */
@@ -97,8 +98,8 @@ struct nla_policy r2c2_genl_policy[R2C2_A_MAX + 1] = {
 	[R2C2_A_KEY_OVERLAP_MS]		= U32,
 	[R2C2_A_KEY_PREV_ID]		= U8,
 	[R2C2_A_KEY_PREV_MS]		= U32,
-	[R2C2_A_XDP_PORTS_FD]		= { .type = NLA_S32 },
-	[R2C2_A_XDP_STATS_FD]		= { .type = NLA_S32 },
+	[R2C2_A_XDP_PORTS_FD]		= S32,
+	[R2C2_A_XDP_STATS_FD]		= S32,
 	[R2C2_A_XDP]			= U8,
 };
 
