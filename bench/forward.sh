@@ -8,7 +8,7 @@
 #   ns <x>a (A)           ns <x>b (B, the forwarder)            ns <x>c (C)
 #   pktblast --> aB ==veth== bA  [r2c2 | ip_forward]  bC ==veth== cB --> tc drop
 #
-# Six such chains exist side by side for the whole run, one per case
+# Seven such chains exist side by side for the whole run, one per case
 # (x = its prefix); frames of a case only ever cross its own chain:
 #   r2c2   (x = r) r2c2 nodes 1, 2, 3 (port 0 of A and B towards C, port 1
 #          of B and C towards A). Once they converge, A asks its kernel
@@ -29,6 +29,12 @@
 #   r2c2x, ipv4x  (x = s, j) as r2c2 and ipv4, but B's own egress (bC, tc
 #          clsact egress) drops the frames: the forwarding decision and
 #          dev_queue_xmit() up to the qdisc layer, without veth and C.
+#   xdp    (x = e) as r2c2, with the XDP transit program (r2c2ctl xdp
+#          attach mode native) on B's ports and on C's: B forwards in
+#          bA's NAPI poll, bpf_redirect() to bC, no skb; C's cB runs the
+#          program too (a veth that takes redirected frames needs NAPI on
+#          its peer) and passes the frames, which end at C, to the same
+#          tc drop. Its ratios: IPv4 ns / XDP ns, kernel path ns / XDP ns.
 # C drops every frame at cB's tc ingress (clsact + matchall drop), the
 # same cheap end for both protocols. IPv6 is off in every namespace (no
 # ND/MLD noise). Payload sizes (-s) count the bytes after the forwarding
@@ -73,7 +79,10 @@
 # (softnet_stat) / (cpu 0 busy fraction from /proc/stat * seconds). The
 # generator is the bottleneck, so cpu 0 is not saturated and its time per
 # frame includes waking up for small batches (IPIs, softirq entry): the
-# drop case measures that part. Cases are measured one after the other,
+# drop case measures that part. In the xdp case B's work runs in bA's
+# NAPI poll, which RPS does not move: bA's and cB's NAPI are made
+# threaded, bA's thread pinned to cpu 0 and cB's to cpu 1, and frames =
+# B's forwarded counter. Cases are measured one after the other,
 # so host drift is not cancelled: expect noise.
 #
 # Under TCG absolute numbers are emulated (and the guest's clock counts
@@ -102,7 +111,7 @@ T=5
 WARM=1
 REPS=5
 SIZES="64 1400"
-CASES="r2c2 ipv4 drop r2c2drop r2c2x ipv4x"
+CASES="r2c2 ipv4 drop r2c2drop r2c2x ipv4x xdp"
 MODES="chain"
 VERB=0
 PROFILE=0
@@ -139,7 +148,7 @@ done
 r2c2_modules_load || die "cannot load r2c2.ko for $(uname -r)"
 
 KERNEL=$(uname -r)
-declare -A PFX=([r2c2]=r [ipv4]=i [drop]=d [r2c2drop]=q [r2c2x]=s [ipv4x]=j)
+declare -A PFX=([r2c2]=r [ipv4]=i [drop]=d [r2c2drop]=q [r2c2x]=s [ipv4x]=j [xdp]=e)
 declare -A ARGS=() PID=()
 
 # ---------------------------------------------------------------- topology
@@ -216,12 +225,16 @@ setup_case()	# CASE
 
 	OUT=
 	case $c in
-	r2c2|r2c2x|r2c2drop) setup_r2c2 "$p" || return 1 ;;
+	r2c2|r2c2x|r2c2drop|xdp) setup_r2c2 "$p" || return 1 ;;
 	ipv4|ipv4x|drop) setup_ipv4 "$p" || return 1 ;;
 	esac
 	case $c in
 	drop|r2c2drop) tc_drop "${p}b" bA || return 1 ;;
 	*x) tc_drop "${p}b" bC egress || return 1 ;;
+	xdp)	# B's ports and C's (cB's NAPI takes the redirected frames)
+		ip netns exec "${p}b" r2c2ctl xdp attach mode native >/dev/null &&
+			ip netns exec "${p}c" r2c2ctl xdp attach mode native >/dev/null ||
+			return 1 ;;
 	esac
 	ARGS[$c]=$OUT
 }
@@ -296,7 +309,7 @@ check_field()
 	case $1 in
 	r2c2|ipv4) echo 1 ;;	# bC tx_packets
 	ipv4x) echo 3 ;;	# Ip ForwDatagrams
-	r2c2x) echo 4 ;;	# r2c2 forwarded
+	r2c2x|xdp) echo 4 ;;	# r2c2 forwarded (the XDP program's included)
 	drop) echo -1 ;;	# bC tx_packets (no r2c2 node: no hellos)
 	r2c2drop) echo -4 ;;	# r2c2 forwarded
 	esac
@@ -361,12 +374,30 @@ interleaved()
 	done
 }
 
+# xdp_threads PREFIX 1|0: bA's and cB's NAPI threaded, pinned to cpu 0
+# and cpu 1 (1), or back in softirq (0)
+xdp_threads()
+{
+	local p=$1 on=$2 t
+
+	ip netns exec "${p}b" bash -c "echo $on > /sys/class/net/bA/threaded" &&
+		ip netns exec "${p}c" bash -c "echo $on > /sys/class/net/cB/threaded" ||
+		return 1
+	((on)) || return 0
+	for t in bA:0 cB:1; do
+		pgrep "^napi/${t%:*}-" | while read -r pid; do
+			taskset -pc "${t#*:}" "$pid" >/dev/null
+		done
+	done
+}
+
 # split CASE SIZE REP: one case with B on cpu 0; a "run" line
 split_measure()
 {
 	local c=$1 size=$2 rep=$3 p=${PFX[$1]} s0 s1 bpid
 
 	set_rps "$p" split || return 1
+	[[ $c == xdp ]] && { xdp_threads "$p" 1 || return 1; }
 	taskset -pc 1 $$ >/dev/null
 	# shellcheck disable=SC2086
 	taskset -c 1 "$BLAST" -T $((WARM + T + 60)) -- ${ARGS[$c]} -p "$size" >/dev/null &
@@ -378,6 +409,7 @@ split_measure()
 	kill -TERM $bpid 2>/dev/null
 	wait $bpid
 	set_rps "$p" chain
+	[[ $c == xdp ]] && xdp_threads "$p" 0
 	vlog "$c split $size: $s0 | $s1"
 	awk -v c="$c" -v size="$size" -v rep="$rep" -v s0="$s0" -v s1="$s1" \
 	    -v k="$KERNEL" 'BEGIN {
@@ -385,6 +417,8 @@ split_measure()
 		wall = b[1] - a[1];
 		c0b = b[2] - a[2]; c0i = b[3] - a[3]; c1b = b[4] - a[4]; c1i = b[5] - a[5];
 		p0 = b[6] - a[6]; d0 = b[7] - a[7]; fwd = b[8] - a[8];
+		# xdp: no backlog, the frames B forwarded in its NAPI thread
+		if (c == "xdp") { p0 = b[11] - a[11]; d0 = 0 }
 		u0 = (c0b + c0i) ? c0b / (c0b + c0i) : 0;
 		u1 = (c1b + c1i) ? c1b / (c1b + c1i) : 0;
 		percore = u0 > 0 ? p0 / wall / u0 : 0;
@@ -525,6 +559,9 @@ END {
 				add(k SUBSEP "mr", rn - qn); add(k SUBSEP "mi", in_ - dn)
 				add(k SUBSEP "mratio", (in_ - dn) / (rn - qn))
 			}
+			xn = ns[m, s, "xdp", r]
+			if (xn > 0 && in_ > 0) add(k SUBSEP "xratio", in_ / xn)
+			if (xn > 0 && rn > 0) add(k SUBSEP "xkratio", rn / xn)
 			rx = ns[m, s, "r2c2x", r]; ix = ns[m, s, "ipv4x", r]
 			if (dn > 0 && qn > 0 && rx > qn && ix > dn) {
 				add(k SUBSEP "pr", rx - qn); add(k SUBSEP "pi", ix - dn)
@@ -536,18 +573,20 @@ END {
 		dn = best(m SUBSEP s SUBSEP "drop"); qn = best(m SUBSEP s SUBSEP "r2c2drop")
 		if (!qn) qn = dn
 		rx = best(m SUBSEP s SUBSEP "r2c2x"); ix = best(m SUBSEP s SUBSEP "ipv4x")
+		xn = best(m SUBSEP s SUBSEP "xdp")
+		xg = cnt[k SUBSEP "xratio"] ? sprintf("%.0f | %.0f | %s | %s", xn, 1e9 / xn, rng(k SUBSEP "xratio"), rng(k SUBSEP "xkratio")) : "- | - | - | -"
 		mg = cnt[k SUBSEP "mratio"] ? sprintf("%.0f / %.0f | %s", rn - qn, in_ - dn, rng(k SUBSEP "mratio")) : "-"
 		pg = cnt[k SUBSEP "pratio"] ? sprintf("%.0f / %.0f | %s", rx - qn, ix - dn, rng(k SUBSEP "pratio")) : "-"
-		printf "result kernel=%s mode=%s size=%d r2c2_ns=%.0f ipv4_ns=%.0f drop_ns=%.0f r2c2drop_ns=%.0f r2c2_per_core=%.0f ipv4_per_core=%.0f ratio=%s marginal=%s protocol=%s\n",
-			kern, m, s, rn, in_, dn, qn, 1e9 / rn, 1e9 / in_, rng(k SUBSEP "ratio"), mg, pg
-		row[++nr] = sprintf("| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | **%s** | %s | %s |",
-			kern, m, s, rn, 1e9 / rn, in_, 1e9 / in_, rng(k SUBSEP "ratio"), mg, pg)
+		printf "result kernel=%s mode=%s size=%d r2c2_ns=%.0f ipv4_ns=%.0f drop_ns=%.0f r2c2drop_ns=%.0f r2c2_per_core=%.0f ipv4_per_core=%.0f ratio=%s marginal=%s protocol=%s xdp=%s\n",
+			kern, m, s, rn, in_, dn, qn, 1e9 / rn, 1e9 / in_, rng(k SUBSEP "ratio"), mg, pg, xg
+		row[++nr] = sprintf("| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | **%s** | %s | %s | %s |",
+			kern, m, s, rn, 1e9 / rn, in_, 1e9 / in_, rng(k SUBSEP "ratio"), mg, pg, xg)
 	}
 	print ""
 	print "ns/frame, pps/core, marginal and protocol ns: the best repetition of each case; ratios: medians (and range) over the repetitions of the ratio within a repetition"
 	print ""
-	print "| kernel | mode | payload B | r2c2 ns/frame | r2c2 pps/core | IPv4 ns/frame | IPv4 pps/core | per-core ratio IPv4/r2c2 (min–max) | marginal ns r2c2 / IPv4 \\| ratio | protocol ns r2c2 / IPv4 \\| ratio |"
-	print "|---|---|---|---|---|---|---|---|---|---|"
+	print "| kernel | mode | payload B | r2c2 ns/frame | r2c2 pps/core | IPv4 ns/frame | IPv4 pps/core | per-core ratio IPv4/r2c2 (min–max) | marginal ns r2c2 / IPv4 \\| ratio | protocol ns r2c2 / IPv4 \\| ratio | XDP ns/frame | XDP pps/core | XDP/IPv4 per core | XDP/kernel path per core |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= nr; i++) print row[i]
 	if (bad) printf "\n# WARNING: %d runs where frames did not all reach their counter\n", bad
 }' "$RUNS"
