@@ -8,7 +8,7 @@
 #   ns <x>a (A)           ns <x>b (B, the forwarder)            ns <x>c (C)
 #   pktblast --> aB ==veth== bA  [r2c2 | ip_forward]  bC ==veth== cB --> tc drop
 #
-# Seven such chains exist side by side for the whole run, one per case
+# Ten such chains exist side by side for the whole run, one per case
 # (x = its prefix); frames of a case only ever cross its own chain:
 #   r2c2   (x = r) r2c2 nodes 1, 2, 3 (port 0 of A and B towards C, port 1
 #          of B and C towards A). Once they converge, A asks its kernel
@@ -35,6 +35,13 @@
 #          program too (a veth that takes redirected frames needs NAPI on
 #          its peer) and passes the frames, which end at C, to the same
 #          tc drop. Its ratios: IPv4 ns / XDP ns, kernel path ns / XDP ns.
+#   r2c2h2, ipv4h2, xdph2  (x = t, k, f) as r2c2, ipv4 and xdp with a
+#          second forwarder M between B and C (A - B - M - C; route
+#          0,0,0; B routes 10.3.0.0/24 via M): minus the one-forwarder
+#          chain, the cost of one hop. In xdph2 M gets what B's program
+#          redirected, an XDP frame, as every hop after the first of an
+#          XDP fabric does; B gets an skb from pktblast, which veth copies
+#          into a page of its own before XDP sees it (skb headroom < 256).
 # C drops every frame at cB's tc ingress (clsact + matchall drop), the
 # same cheap end for both protocols. IPv6 is off in every namespace (no
 # ND/MLD noise). Payload sizes (-s) count the bytes after the forwarding
@@ -111,7 +118,7 @@ T=5
 WARM=1
 REPS=5
 SIZES="64 1400"
-CASES="r2c2 ipv4 drop r2c2drop r2c2x ipv4x xdp"
+CASES="r2c2 ipv4 drop r2c2drop r2c2x ipv4x xdp r2c2h2 ipv4h2 xdph2"
 MODES="chain"
 VERB=0
 PROFILE=0
@@ -148,7 +155,8 @@ done
 r2c2_modules_load || die "cannot load r2c2.ko for $(uname -r)"
 
 KERNEL=$(uname -r)
-declare -A PFX=([r2c2]=r [ipv4]=i [drop]=d [r2c2drop]=q [r2c2x]=s [ipv4x]=j [xdp]=e)
+declare -A PFX=([r2c2]=r [ipv4]=i [drop]=d [r2c2drop]=q [r2c2x]=s [ipv4x]=j [xdp]=e
+		[r2c2h2]=t [ipv4h2]=k [xdph2]=f)
 declare -A ARGS=() PID=()
 
 # ---------------------------------------------------------------- topology
@@ -160,81 +168,117 @@ tc_drop()	# NS DEV [ingress|egress]: drop every frame there
 		tc -n "$1" filter add dev "$2" "${3:-ingress}" matchall action drop
 }
 
-topo_base()	# PREFIX
-{
-	local p=$1 ns
+# the namespaces of a chain: A B C, or A B M C with a second forwarder
+chain_ns() { [[ $2 == 2 ]] && echo "$1a $1b $1m $1c" || echo "$1a $1b $1c"; }
 
-	for ns in "${p}a" "${p}b" "${p}c"; do
+topo_base()	# PREFIX [FORWARDERS]
+{
+	local p=$1 n=${2:-1} ns
+
+	for ns in $(chain_ns "$p" "$n"); do
 		ns_create "$ns" || return 1
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
 	done
 	veth_link "${p}a" aB "${p}b" bA || return 1
-	veth_link "${p}b" bC "${p}c" cB || return 1
+	if ((n == 2)); then
+		veth_link "${p}b" bC "${p}m" mB || return 1
+		veth_link "${p}m" mC "${p}c" cB || return 1
+	else
+		veth_link "${p}b" bC "${p}c" cB || return 1
+	fi
 	# a process in B's namespace: its /proc/PID/net shows B's counters
 	ip netns exec "${p}b" sleep 1d </dev/null >/dev/null 2>&1 &
 	PID[$p]=$!
 	cleanup_add "kill ${PID[$p]}"
 }
 
-# setup_r2c2 PREFIX: build a chain; OUT = pktblast's stream options.
-# Not run in a subshell: PID and lib.sh's namespace list must stay.
+# setup_r2c2 PREFIX [FORWARDERS]: build a chain; OUT = pktblast's stream
+# options. Not run in a subshell: PID and lib.sh's namespace list must
+# stay.
 setup_r2c2()
 {
-	local p=$1 i route hops ns addr=1
+	local p=$1 n=${2:-1} i route hops ns addr=1 want=0,0
 
-	topo_base "$p" || return 1
-	for ns in "${p}a" "${p}b" "${p}c"; do
+	topo_base "$p" "$n" || return 1
+	for ns in $(chain_ns "$p" "$n"); do
 		ip netns exec "$ns" r2c2ctl node set addr $addr hello 200 || return 1
 		addr=$((addr + 1))
 	done
 	ip netns exec "${p}a" r2c2ctl port add 0 dev aB || return 1
 	ip netns exec "${p}b" r2c2ctl port add 1 dev bA || return 1
 	ip netns exec "${p}b" r2c2ctl port add 0 dev bC || return 1
+	if ((n == 2)); then
+		ip netns exec "${p}m" r2c2ctl port add 1 dev mB || return 1
+		ip netns exec "${p}m" r2c2ctl port add 0 dev mC || return 1
+		want=0,0,0
+	fi
 	ip netns exec "${p}c" r2c2ctl port add 1 dev cB || return 1
 	for i in $(seq 100); do
-		route=$(ip netns exec "${p}a" r2c2ctl -j route get 3 2>/dev/null) && break
+		route=$(ip netns exec "${p}a" r2c2ctl -j route get $((addr - 1)) 2>/dev/null) &&
+			break
 		sleep 0.2
 	done
 	hops=$(jq -r '.hops | map(tostring) | join(",")' <<<"$route" 2>/dev/null)
-	[[ $hops == 0,0 ]] || { echo "# r2c2: no route A->C (got '$route')" >&2; return 1; }
+	[[ $hops == "$want" ]] || { echo "# r2c2: no route A->C (got '$route')" >&2; return 1; }
 	# C's end: drop (C's hellos still reach B, so B keeps C as neighbour)
 	tc_drop "${p}c" cB || return 1
-	OUT="-N ${p}a -i aB -t r2c2 -s 1 -d 3 -r $hops -x 1 -m $(mac_of "${p}b" bA)"
+	OUT="-N ${p}a -i aB -t r2c2 -s 1 -d $((addr - 1)) -r $hops -x 1 -m $(mac_of "${p}b" bA)"
 }
 
-setup_ipv4()	# PREFIX
+setup_ipv4()	# PREFIX [FORWARDERS]
 {
-	local p=$1
+	local p=$1 n=${2:-1} dst=10.2.0.2
 
-	topo_base "$p" || return 1
+	topo_base "$p" "$n" || return 1
 	ip -n "${p}a" addr add 10.1.0.2/24 dev aB
 	ip -n "${p}b" addr add 10.1.0.1/24 dev bA
 	ip -n "${p}b" addr add 10.2.0.1/24 dev bC
-	ip -n "${p}c" addr add 10.2.0.2/24 dev cB
 	ip netns exec "${p}b" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	ip -n "${p}b" neigh replace 10.2.0.2 lladdr "$(mac_of "${p}c" cB)" \
-		dev bC nud permanent || return 1
+	if ((n == 2)); then
+		# B routes 10.3.0.0/24 to M, M forwards to C
+		dst=10.3.0.2
+		ip -n "${p}m" addr add 10.2.0.2/24 dev mB
+		ip -n "${p}m" addr add 10.3.0.1/24 dev mC
+		ip -n "${p}c" addr add $dst/24 dev cB
+		ip netns exec "${p}m" sysctl -qw net.ipv4.ip_forward=1 || return 1
+		ip -n "${p}b" neigh replace 10.2.0.2 lladdr "$(mac_of "${p}m" mB)" \
+			dev bC nud permanent || return 1
+		ip -n "${p}b" route add 10.3.0.0/24 via 10.2.0.2 || return 1
+		ip -n "${p}m" neigh replace $dst lladdr "$(mac_of "${p}c" cB)" \
+			dev mC nud permanent || return 1
+	else
+		ip -n "${p}c" addr add $dst/24 dev cB
+		ip -n "${p}b" neigh replace $dst lladdr "$(mac_of "${p}c" cB)" \
+			dev bC nud permanent || return 1
+	fi
 	tc_drop "${p}c" cB || return 1
-	OUT="-N ${p}a -i aB -t ipv4 -S 10.1.0.2 -D 10.2.0.2 -m $(mac_of "${p}b" bA)"
+	OUT="-N ${p}a -i aB -t ipv4 -S 10.1.0.2 -D $dst -m $(mac_of "${p}b" bA)"
 }
 
 setup_case()	# CASE
 {
-	local c=$1 p=${PFX[$1]}
+	local c=$1 p=${PFX[$1]} ns n
 
 	OUT=
 	case $c in
 	r2c2|r2c2x|r2c2drop|xdp) setup_r2c2 "$p" || return 1 ;;
 	ipv4|ipv4x|drop) setup_ipv4 "$p" || return 1 ;;
+	r2c2h2|xdph2) setup_r2c2 "$p" 2 || return 1 ;;
+	ipv4h2) setup_ipv4 "$p" 2 || return 1 ;;
 	esac
 	case $c in
 	drop|r2c2drop) tc_drop "${p}b" bA || return 1 ;;
 	*x) tc_drop "${p}b" bC egress || return 1 ;;
-	xdp)	# B's ports and C's (cB's NAPI takes the redirected frames)
-		ip netns exec "${p}b" r2c2ctl xdp attach mode native >/dev/null &&
-			ip netns exec "${p}c" r2c2ctl xdp attach mode native >/dev/null ||
-			return 1 ;;
+	xdp|xdph2)	# every forwarder's ports and C's (cB's NAPI takes
+			# the redirected frames)
+		n=1
+		[[ $c == *h2 ]] && n=2
+		for ns in $(chain_ns "$p" "$n"); do
+			[[ $ns == "${p}a" ]] && continue
+			ip netns exec "$ns" r2c2ctl xdp attach mode native >/dev/null ||
+				return 1
+		done ;;
 	esac
 	ARGS[$c]=$OUT
 }
@@ -309,7 +353,8 @@ check_field()
 	case $1 in
 	r2c2|ipv4) echo 1 ;;	# bC tx_packets
 	ipv4x) echo 3 ;;	# Ip ForwDatagrams
-	r2c2x|xdp) echo 4 ;;	# r2c2 forwarded (the XDP program's included)
+	r2c2x|xdp|r2c2h2|xdph2) echo 4 ;;	# r2c2 forwarded (the XDP program's included)
+	ipv4h2) echo 3 ;;	# Ip ForwDatagrams
 	drop) echo -1 ;;	# bC tx_packets (no r2c2 node: no hellos)
 	r2c2drop) echo -4 ;;	# r2c2 forwarded
 	esac
@@ -502,7 +547,7 @@ for rep in $(seq "$REPS"); do
 			order=$CASES
 			((rep % 2 == 0)) && order=$(tr ' ' '\n' <<<"$CASES" | tac | tr '\n' ' ')
 			for c in $order; do
-				[[ $c == *x || $c == r2c2drop ]] && continue
+				[[ $c == *x || $c == r2c2drop || $c == *h2 ]] && continue
 				split_measure "$c" "$size" "$rep" | tee -a "$RUNS"
 			done
 		done
@@ -559,6 +604,16 @@ END {
 				add(k SUBSEP "mr", rn - qn); add(k SUBSEP "mi", in_ - dn)
 				add(k SUBSEP "mratio", (in_ - dn) / (rn - qn))
 			}
+			# one more forwarder: the cost of a hop (the second one
+			# takes what the first sends: an XDP frame in the xdp case)
+			hr = ns[m, s, "r2c2h2", r] - rn; hi_ = ns[m, s, "ipv4h2", r] - in_
+			hx = ns[m, s, "xdph2", r] - ns[m, s, "xdp", r]
+			if (ns[m, s, "r2c2h2", r] && ns[m, s, "ipv4h2", r] && ns[m, s, "xdph2", r] &&
+			    hr > 0 && hi_ > 0 && hx > 0) {
+				add(k SUBSEP "hr", hr); add(k SUBSEP "hi", hi_); add(k SUBSEP "hx", hx)
+				add(k SUBSEP "hix", hi_ / hx); add(k SUBSEP "hrx", hr / hx)
+				add(k SUBSEP "hir", hi_ / hr)
+			}
 			xn = ns[m, s, "xdp", r]
 			if (xn > 0 && in_ > 0) add(k SUBSEP "xratio", in_ / xn)
 			if (xn > 0 && rn > 0) add(k SUBSEP "xkratio", rn / xn)
@@ -581,6 +636,14 @@ END {
 			kern, m, s, rn, in_, dn, qn, 1e9 / rn, 1e9 / in_, rng(k SUBSEP "ratio"), mg, pg, xg
 		row[++nr] = sprintf("| %s | %s | %d | %.0f | %.0f | %.0f | %.0f | **%s** | %s | %s | %s |",
 			kern, m, s, rn, 1e9 / rn, in_, 1e9 / in_, rng(k SUBSEP "ratio"), mg, pg, xg)
+		if (cnt[k SUBSEP "hix"]) {
+			printf "result kernel=%s mode=%s size=%d hop_r2c2_ns=%.0f hop_ipv4_ns=%.0f hop_xdp_ns=%.0f hop_ipv4_over_xdp=%s hop_r2c2_over_xdp=%s hop_ipv4_over_r2c2=%s\n",
+				kern, m, s, med(k SUBSEP "hr"), med(k SUBSEP "hi"), med(k SUBSEP "hx"),
+				rng(k SUBSEP "hix"), rng(k SUBSEP "hrx"), rng(k SUBSEP "hir")
+			hrow[++nh] = sprintf("| %s | %d | %.0f | %.0f | %.0f | **%s** | %s | %s |",
+				kern, s, med(k SUBSEP "hr"), med(k SUBSEP "hi"), med(k SUBSEP "hx"),
+				rng(k SUBSEP "hix"), rng(k SUBSEP "hrx"), rng(k SUBSEP "hir"))
+		}
 	}
 	print ""
 	print "ns/frame, pps/core, marginal and protocol ns: the best repetition of each case; ratios: medians (and range) over the repetitions of the ratio within a repetition"
@@ -588,5 +651,13 @@ END {
 	print "| kernel | mode | payload B | r2c2 ns/frame | r2c2 pps/core | IPv4 ns/frame | IPv4 pps/core | per-core ratio IPv4/r2c2 (min–max) | marginal ns r2c2 / IPv4 \\| ratio | protocol ns r2c2 / IPv4 \\| ratio | XDP ns/frame | XDP pps/core | XDP/IPv4 per core | XDP/kernel path per core |"
 	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= nr; i++) print row[i]
+	if (nh) {
+		print ""
+		print "Per hop: ns/frame of the chain with two forwarders minus the chain with one (medians over the repetitions); ratios: per-core rates of a hop"
+		print ""
+		print "| kernel | payload B | r2c2 kernel path ns/hop | IPv4 ns/hop | XDP ns/hop | per-core ratio XDP/IPv4 | XDP/kernel path | kernel path/IPv4 |"
+		print "|---|---|---|---|---|---|---|---|"
+		for (i = 1; i <= nh; i++) print hrow[i]
+	}
 	if (bad) printf "\n# WARNING: %d runs where frames did not all reach their counter\n", bad
 }' "$RUNS"

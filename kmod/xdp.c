@@ -137,9 +137,9 @@ static void r2c2_xdp_entry(struct r2c2_node *node, unsigned int num,
 static void r2c2_xdp_store(struct r2c2_xdp_port *e,
 			   const struct r2c2_xdp_port *n)
 {
-	u32 seq = READ_ONCE(e->seq);
+	u32 seq = READ_ONCE(e->seq) | 1;
 
-	WRITE_ONCE(e->seq, seq + 1);	/* odd: the program keeps off */
+	WRITE_ONCE(e->seq, seq);	/* odd: the program keeps off */
 	/* pairs with the program's reads: seq before the entry */
 	smp_wmb();
 	WRITE_ONCE(e->ifindex, n->ifindex);
@@ -149,7 +149,7 @@ static void r2c2_xdp_store(struct r2c2_xdp_port *e,
 	memcpy(e->nbr_mac, n->nbr_mac, ETH_ALEN);
 	/* pairs with the program's second read of seq, after the entry */
 	smp_wmb();
-	WRITE_ONCE(e->seq, seq + 2);
+	WRITE_ONCE(e->seq, seq + 1);
 }
 
 /* Context: xdp_lock held, BHs off. */

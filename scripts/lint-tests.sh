@@ -56,7 +56,7 @@ for f in selftests/*_test.sh selftests/fuzz_rack.sh; do
 	# a variant that runs another file (xdp_links_test.sh) has that
 	# file's plan
 	# shellcheck disable=SC2016  # a literal $0 in the pattern
-	t=$(sed -nE 's|^.*exec bash "\$\(dirname "\$0"\)/([a-z0-9_]+_test\.sh)".*$|selftests/\1|p' "$f")
+	t=$(sed -nE 's|^.*exec bash "\$\(dirname "\$0"\)/([a-z0-9_]+\.sh)".*$|selftests/\1|p' "$f")
 	[[ -n $t && -f $t ]] && f=$t
 	grep -qE '^[[:space:]]*ksft_plan[[:space:]]' "$f" || noplan+="$f: no ksft_plan"$'\n'
 done

@@ -31,6 +31,8 @@
 #   FUZZ_KEEP     a directory to copy the seeds and the result into
 #   FUZZ_HEAL_S   seconds in which every pair must answer ping after the
 #                 fuzzing (120; ARP correcting forged entries, see below)
+#   R2C2_TEST_XDP native, generic or auto: the XDP transit program on
+#                 every port, p4 included (xdp_fuzz_test.sh)
 #   FUZZ_KEY      1: every node of the torus holds a rack key (r2c2ctl
 #                 key set), the fuzzer does not, and the seeds carry
 #                 trailers. Every HELLO, LSA, BCAST_ETH, FLOW and ROUTES
@@ -158,6 +160,13 @@ ip netns exec "$FZ" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 ip netns exec "$VNS" r2c2ctl port add 4 dev p4
 check_err $? "port add 4 on node $VICTIM failed"
 what="3x3 torus"
+if [[ -n ${R2C2_TEST_XDP:-} ]]; then
+	# torus_create put the XDP program on the torus' ports: again on
+	# the victim, for p4
+	xdp_setup "$VNS"
+	check_err $? "xdp attach on node $VICTIM failed"
+	what+=" with the XDP program ($R2C2_TEST_XDP) on every port"
+fi
 if ((KEYED)); then
 	for ns in $(torus_namespaces); do
 		ip netns exec "$ns" r2c2ctl key set 1 "$KEY" ||

@@ -40,6 +40,12 @@ struct {
 	__type(value, __u64);
 } r2c2_xstats SEC(".maps");
 
+/*
+ * A load the compiler makes once, where it is written (the kernel's
+ * READ_ONCE(); clang 14's BPF target has no atomic load)
+ */
+#define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
+
 static __always_inline void r2c2_count(__u32 port, __u32 stat, __u64 n)
 {
 	__u32 key = r2c2_xdp_stat_key(port, stat);
@@ -61,12 +67,12 @@ static __always_inline bool r2c2_port_read(__u32 num,
 
 	if (!e)
 		return false;
-	seq = *(volatile __u32 *)&e->seq;
+	seq = READ_ONCE(e->seq);
 	if (seq & 1)
 		return false;
 	__builtin_memcpy(out, e, sizeof(*out));
 	asm volatile("" ::: "memory");
-	return *(volatile __u32 *)&e->seq == seq;
+	return READ_ONCE(e->seq) == seq;
 }
 
 static __always_inline bool r2c2_mac_eq(const __u8 *a, const __u8 *b)

@@ -326,6 +326,10 @@ static int xdp_attach(int argc, char **argv)
 	err = xdp_set(bpf_map__fd(pm), bpf_map__fd(sm));
 	if (err)
 		goto close;
+	/* the module writes the entries; nobody else through the syscall */
+	if (bpf_map_freeze(bpf_map__fd(pm)))
+		fprintf(stderr, "r2c2ctl: xdp: freezing the ports map: %s\n",
+			strerror(errno));
 	open_arr(NULL);
 	for (i = 0; i < l.n; i++) {
 		err = attach_port(&l.p[i], prog_fd, want, &used);
