@@ -63,7 +63,7 @@
 #include "../selftests/tools/r2c2_raw.h"
 
 #define MAX_BATCH	256
-#define MAX_STREAMS	8
+#define MAX_STREAMS	16
 #define MAX_CALLS	(1 << 20)	/* per-call samples kept per stream */
 
 struct stream {

@@ -6,7 +6,7 @@
 # the host against a rack that is up; prints "bench rack ..." lines.
 #
 #   R2C2_RACK_DIR=/tmp/r2c2-rack scripts/vm-rack start --torus 2x2x2
-#   bash bench/rack.sh [-t SECONDS] [-r REPS] [PAIR]...
+#   bash bench/rack.sh [-t SECONDS] [-r REPS] [-x MODE] [PAIR]...
 #   scripts/vm-rack stop
 #
 # PAIR is SRC:DST (default, on a 2x2x2 torus: 0:1 0:3 0:7, one, two and
@@ -17,17 +17,22 @@
 # from the 50 samples). Hops: "r2c2ctl route get DST" on SRC. Nothing
 # else should run on the rack or the host meanwhile: TCG guests measure
 # the emulator as much as r2c2.
+# -x MODE (auto, native or generic): first attach the XDP transit program
+# on every node ("r2c2ctl xdp attach mode MODE", each node's ports and
+# modes printed), and detach it at the end; the lines then say "xdp".
 
 set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RACK=$REPO/scripts/vm-rack
 T=10
 REPS=3
-while getopts t:r:h o; do
+XDP=
+while getopts t:r:x:h o; do
 	case $o in
 	t) T=$OPTARG ;;
 	r) REPS=$OPTARG ;;
-	*) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	x) XDP=$OPTARG ;;
+	*) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -39,12 +44,23 @@ fi
 if ! [[ $REPS =~ ^[0-9]+$ ]] || ((REPS < 1 || REPS > 20)); then
 	echo "rack.sh: -r $REPS: want 1..20" >&2; exit 2
 fi
+case $XDP in
+''|auto|native|generic) ;;
+*) echo "rack.sh: -x $XDP: want auto, native or generic" >&2; exit 2 ;;
+esac
 
 x() { local n=$1; shift; "$RACK" exec "$n" --timeout $((T + 60)) -- "$*"; }
 addr4() { echo "10.42.$(($1 / 256)).$(($1 % 256))"; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "bench rack: $(date -u +%Y-%m-%dT%H:%MZ) kernel $(x 0 uname -r) host $(nproc) cpus load $(cut -d' ' -f1 /proc/loadavg)"
+echo "bench rack: $(date -u +%Y-%m-%dT%H:%MZ) kernel $(x 0 uname -r) host $(nproc) cpus load $(cut -d' ' -f1 /proc/loadavg)${XDP:+ xdp $XDP}"
+NODES=$("$RACK" status 2>/dev/null | awk '$1 == "node" && $3 == "up" { sub(":", "", $2); print $2 }')
+if [[ -n $XDP ]]; then
+	for n in $NODES; do
+		echo "bench rack: node $n xdp: $(x "$n" "r2c2ctl xdp attach mode $XDP" | tr '\n' ' ')" ||
+			exit 1
+	done
+fi
 for p in "${PAIRS[@]}"; do
 	s=${p%%:*}; d=${p##*:}
 	[[ $s =~ ^[0-9]+$ && $d =~ ^[0-9]+$ && $s != "$d" ]] || { echo "rack.sh: $p: want SRC:DST, two node numbers" >&2; exit 2; }
@@ -59,7 +75,13 @@ for p in "${PAIRS[@]}"; do
 		done
 		rtt=$(x "$s" "ping -q -n -c 50 -i 0.02 $(addr4 "$d") >/dev/null; ping -n -c 50 -i 0.02 $(addr4 "$d")" |
 			sed -n 's/.*time=\([0-9.]*\) ms/\1/p' | median)
-		echo "bench rack: $s -> $d hops ${hops:-?} $proto tcp_mbps $(printf '%s\n' "${tput[@]}" | median) (runs: ${tput[*]}) ping_rtt_ms_median $rtt"
+		echo "bench rack: $s -> $d hops ${hops:-?} $proto${XDP:+ xdp} tcp_mbps $(printf '%s\n' "${tput[@]}" | median) (runs: ${tput[*]}) ping_rtt_ms_median $rtt"
 	done
 	x "$s" "r2c2ctl node set routing rps" >/dev/null
 done
+if [[ -n $XDP ]]; then
+	for n in $NODES; do
+		echo "bench rack: node $n after: $(x "$n" "r2c2ctl -j xdp show" | jq -c '[.ports[] | {port, mode, forwarded}]')"
+		x "$n" "r2c2ctl xdp detach" >/dev/null
+	done
+fi

@@ -111,18 +111,22 @@ int r2c2_xdp(struct xdp_md *ctx)
 	    ridx >= R2C2_MAX_HOPS)
 		return XDP_PASS;
 
+	/* the ingress port: its ifindex alone first, then its whole entry */
 	inum = R2C2_MAX_PORTS;
 	for (i = 0; i < R2C2_MAX_PORTS; i++) {
-		if (!r2c2_port_read(i, &in))
-			continue;
-		if ((in.flags & R2C2_XDP_F_PORT) &&
-		    in.ifindex == ctx->ingress_ifindex) {
+		__u32 key = i;	/* not i's own slot: the verifier follows i */
+		struct r2c2_xdp_port *e = bpf_map_lookup_elem(&r2c2_ports, &key);
+
+		if (e && READ_ONCE(e->ifindex) == ctx->ingress_ifindex) {
 			inum = i;
 			break;
 		}
 	}
 	/* not a port, or a frame not for its MAC (the stack's OTHERHOST) */
-	if (inum == R2C2_MAX_PORTS || !r2c2_mac_eq(eth->h_dest, in.mac))
+	if (inum == R2C2_MAX_PORTS || !r2c2_port_read(inum, &in) ||
+	    !(in.flags & R2C2_XDP_F_PORT) ||
+	    in.ifindex != ctx->ingress_ifindex ||
+	    !r2c2_mac_eq(eth->h_dest, in.mac))
 		return XDP_PASS;
 
 	/*

@@ -461,6 +461,26 @@ out:
 	return ret;
 }
 
+/*
+ * The program's runs and their time, which the kernel counts while
+ * kernel.bpf_stats_enabled is 1 (the same for every port it is on)
+ */
+static void xdp_prog_stats(uint32_t id)
+{
+	struct bpf_prog_info info;
+	uint32_t ilen = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return;
+	memset(&info, 0, sizeof(info));
+	if (!bpf_obj_get_info_by_fd(fd, &info, &ilen) && info.run_cnt) {
+		print_uint("run_cnt", " runs %llu", info.run_cnt);
+		print_uint("run_time_ns", " run_ns %llu", info.run_time_ns);
+	}
+	close(fd);
+}
+
 static int xdp_show(int argc, char **argv)
 {
 	static const unsigned int counted[] = {
@@ -509,6 +529,7 @@ static int xdp_show(int argc, char **argv)
 			print_uint("prog_id", " id %llu", id);
 			print_str("prog", " prog %s", name);
 			print_bool("r2c2", NULL, !strcmp(name, R2C2_XDP_PROG));
+			xdp_prog_stats(id);
 		}
 		if (id && !strcmp(name, R2C2_XDP_PROG) &&
 		    !xdp_port_read(id, l.p[i].num, &e, counted, cnt, 3)) {
