@@ -178,6 +178,11 @@ if [ -n "$kernel" ]; then
 	# runs them), without .git and the module build trees
 	tar -C "$top" -cf - --exclude=./.git --exclude=./build . |
 		tar -C "$scratch" -xf - || exit 2
+	# the XDP program as built (the guest's r2c2ctl xdp attach loads it)
+	if [ -f "$top/build/xdp/r2c2_xdp.bpf.o" ]; then
+		mkdir -p "$scratch/build/xdp" &&
+			cp "$top/build/xdp/r2c2_xdp.bpf.o" "$scratch/build/xdp/" || exit 2
+	fi
 else
 	cp -a "$top/userspace" "$top/include" "$top/common" "$scratch/" || exit 2
 	# a clean build without sanitizers: faster, and nothing stale

@@ -5,7 +5,8 @@
 # it forwards what the kernel path would, counted as the kernel path
 # counts; the entries r2c2.ko keeps for it follow the ports' state (link
 # down, a neighbour gone, a neighbour's new MAC); its counters survive
-# detaching and re-attaching; bad requests change nothing.
+# detaching and re-attaching; it follows port del and port add; bad
+# requests change nothing.
 #
 #	 r2c2-xa (A, 1)          r2c2-xb (B, 2)          r2c2-xc (C, 3)
 #	 +-----------+           +-----------+           +-----------+
@@ -31,7 +32,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject r2c2_nlbad
-ksft_plan 13
+ksft_plan 15
 
 A=r2c2-xa B=r2c2-xb C=r2c2-xc INJ=r2c2-xi
 NODES=("$A" "$B" "$C")
@@ -229,6 +230,22 @@ ip netns exec "$C" r2c2ctl port add 1 dev p1
 wait_until 20 nbr_state "$B" 0 neighbour
 wait_until 10 xdp_fwd "$B" 0 true
 through_xdp "neighbour back with a new MAC: the program sends to the new one"
+
+# ---------------------------------------------------------------- ports
+# The program follows `port del` and `port add`: off the netdev that
+# stops being a port, onto the one that becomes one.
+RET=0
+ip netns exec "$B" r2c2ctl port del 3
+check_err $? "port del 3 failed"
+[[ -z $(ip -n "$B" -j link show p3 | jq -r '.[0].xdp // empty') ]]
+check_err $? "p3 keeps the XDP program after port del"
+ip netns exec "$B" r2c2ctl port add 3 dev p3
+check_err $? "port add 3 failed"
+show "$B"
+json_assert '[.ports[] | select(.port == 3 and .r2c2 and .mode == "native")] | length == 1' "$FABRIC_TMP/show"
+check_err $? "p3 did not get the program back with port add"
+log_test "port del takes the program off its netdev, port add puts it on"
+through_xdp "a transit frame through the re-added port"
 
 # ---------------------------------------------------------------- lifetime
 RET=0

@@ -129,6 +129,7 @@ static int port_show(int argc, char **argv)
 static int port_add_del(bool add, int argc, char **argv)
 {
 	const char *dev = NULL;
+	unsigned int ifindex = 0;
 	struct nl_msg *msg;
 	bool have_port = false;
 	uint8_t port = 0;
@@ -158,13 +159,22 @@ static int port_add_del(bool add, int argc, char **argv)
 	err = ctl_nl_open();
 	if (err)
 		return err;
+	/* the netdev that stops being a port: r2c2's XDP program leaves it */
+	if (!add && !opts.check)
+		ifindex = xdp_port_ifindex(port);
 	msg = ctl_nl_msg(add ? R2C2_CMD_PORT_ADD : R2C2_CMD_PORT_DEL, false);
 	if (!msg)
 		return R2C2CTL_EXIT_ERR;
 	NLA_PUT_U8(msg, R2C2_A_PORT, port);
 	if (add)
 		NLA_PUT_STRING(msg, R2C2_A_PORT_IFNAME, dev);
-	return ctl_nl_talk(msg, NULL, NULL);
+	err = ctl_nl_talk(msg, NULL, NULL);
+	if (err || opts.check)
+		return err;
+	/* the node's XDP program follows its ports */
+	if (add)
+		return xdp_port_added(dev);
+	return ifindex ? xdp_port_removed(ifindex) : R2C2CTL_EXIT_OK;
 
 nla_put_failure:
 	nlmsg_free(msg);

@@ -135,4 +135,10 @@ struct port_info {
 
 void port_info_parse(struct nlattr **tb, struct port_info *pi);
 
+/* ---- the XDP program and the ports (xdp.c) ---------------------- */
+
+int xdp_port_added(const char *dev);
+unsigned int xdp_port_ifindex(uint8_t num);
+int xdp_port_removed(unsigned int ifindex);
+
 #endif /* _R2C2CTL_H */

@@ -549,6 +549,97 @@ static int xdp_show(int argc, char **argv)
 	return R2C2CTL_EXIT_OK;
 }
 
+/**
+ * xdp_port_added() - put the node's XDP program on a port just added
+ * @dev: the port's netdev
+ *
+ * While the module holds an XDP program's maps, the program another
+ * port runs goes on @dev too, in that port's mode (native falling back to
+ * generic), so that `port add` keeps every port covered.
+ *
+ * Return: an R2C2CTL_EXIT_* status (an error message printed).
+ */
+int xdp_port_added(const char *dev)
+{
+	struct nl_msg *msg;
+	struct port_list l;
+	char name[BPF_OBJ_NAME_LEN];
+	unsigned int i, ifindex = if_nametoindex(dev);
+	bool bound = false;
+	uint32_t id = 0, pid;
+	uint8_t mode = 0, pmode;
+	int fd, err;
+
+	if (!ifindex)
+		return R2C2CTL_EXIT_OK;		/* gone already */
+	msg = ctl_nl_msg(R2C2_CMD_NODE_GET, false);
+	if (!msg)
+		return R2C2CTL_EXIT_ERR;
+	err = ctl_nl_talk(msg, node_cb, &bound);
+	if (err || !bound)
+		return err;
+	err = ports_get(&l);
+	if (err)
+		return err;
+	for (i = 0; i < l.n && !id; i++) {
+		if (l.p[i].ifindex == ifindex ||
+		    xdp_query(l.p[i].ifindex, &pid, &pmode, name, sizeof(name)) ||
+		    !pid || strcmp(name, R2C2_XDP_PROG))
+			continue;
+		id = pid;
+		mode = pmode;
+	}
+	if (!id)
+		return R2C2CTL_EXIT_OK;
+	fd = bpf_prog_get_fd_by_id(id);
+	err = fd < 0 ? -errno : bpf_xdp_attach((int)ifindex, fd, mode_flags(mode), NULL);
+	if (err && fd >= 0 && mode == XDP_ATTACHED_DRV)
+		err = bpf_xdp_attach((int)ifindex, fd, XDP_FLAGS_SKB_MODE, NULL);
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		fprintf(stderr,
+			"r2c2ctl: port add: %s is a port, but the node's XDP program (%u) is not on it: %s; \"xdp attach\" puts it there\n",
+			dev, id, strerror(-err));
+		return R2C2CTL_EXIT_ERR;
+	}
+	return R2C2CTL_EXIT_OK;
+}
+
+/**
+ * xdp_port_ifindex() - the netdev of a port
+ * @num: port number
+ *
+ * Return: its ifindex, 0 when the port does not exist or the dump fails.
+ */
+unsigned int xdp_port_ifindex(uint8_t num)
+{
+	struct port_list l;
+	unsigned int i;
+
+	if (ports_get(&l))
+		return 0;
+	for (i = 0; i < l.n; i++)
+		if (l.p[i].num == num)
+			return l.p[i].ifindex;
+	return 0;
+}
+
+/**
+ * xdp_port_removed() - take r2c2's XDP program off a netdev that left
+ * @ifindex: the netdev that was a port
+ *
+ * Return: an R2C2CTL_EXIT_* status (an error message printed).
+ */
+int xdp_port_removed(unsigned int ifindex)
+{
+	struct xdp_port p = { .ifindex = ifindex };
+
+	if (!if_indextoname(ifindex, p.dev))
+		return R2C2CTL_EXIT_OK;		/* gone with its netdev */
+	return detach_port(&p);
+}
+
 int cmd_xdp(int argc, char **argv)
 {
 	const char *cmd = argc > 0 ? argv[0] : "show";

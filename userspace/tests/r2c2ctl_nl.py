@@ -206,6 +206,13 @@ SCENARIOS = {
     "keys_malformed": lambda: [genl("KEY_GET", u8(a("KEY_ID"), 2),
                                     attr(a("KEY_OVERLAP_MS"), b"\x07"),
                                     u8(a("KEY_PREV_ID"), 1)), ACK],
+    # port del: the port's netdev looked up first (an ifindex no host
+    # has: r2c2ctl then has no XDP program to take off it), then the ack
+    "port_del": lambda: [genl("PORT_GET", u8(a("PORT"), 0),
+                              string(a("PORT_IFNAME"), "p0"),
+                              u32(a("IFINDEX"), 999999),
+                              u8(a("PORT_STATE"), PS["R2C2_PS_UP"]), multi=True),
+                         done(), ACK],
     "ports": lambda: [port(0, "p0", "R2C2_PS_NBR", (1, 1)),
                       port(1, "p1", "R2C2_PS_DOWN"),
                       port(2, "p2", "R2C2_PS_UP", stats=False),
