@@ -59,4 +59,36 @@ static inline bool r2c2_map_plain(const struct bpf_map *map)
 #endif
 }
 
+/**
+ * r2c2_xdp_xmit_ok() - whether a netdev takes frames an XDP program in
+ *	a driver redirects to it (ndo_xdp_xmit())
+ * @dev: the netdev
+ *
+ * 6.3 on, the netdev says so (NETDEV_XDP_ACT_NDO_XMIT, which veth sets
+ * while its peer has NAPI and virtio-net while it has an XDP program).
+ * On 6.1: a veth whose peer is up with an XDP program in its driver or
+ * GRO on (its NAPI), or a netdev with an XDP program in its own driver.
+ *
+ * Context: RCU read side.
+ * Return: true when a redirect to @dev is not dropped for want of a ring.
+ */
+static inline bool r2c2_xdp_xmit_ok(struct net_device *dev)
+{
+#if defined(R2C2_HAVE_XDP_FEATURES)
+	return READ_ONCE(dev->xdp_features) & NETDEV_XDP_ACT_NDO_XMIT;
+#else
+	struct net_device *peer;
+
+	if (!dev->netdev_ops->ndo_xdp_xmit)
+		return false;
+	if (dev->netdev_ops->ndo_get_peer_dev) {	/* veth */
+		peer = dev->netdev_ops->ndo_get_peer_dev(dev);
+		return peer && (READ_ONCE(peer->flags) & IFF_UP) &&
+		       (READ_ONCE(peer->xdp_state[XDP_MODE_DRV].prog) ||
+			(READ_ONCE(peer->features) & NETIF_F_GRO));
+	}
+	return READ_ONCE(dev->xdp_state[XDP_MODE_DRV].prog);
+#endif
+}
+
 #endif /* _R2C2_KCOMPAT_H */

@@ -13,3 +13,7 @@ endif
 ifneq ($(shell grep -s 'struct btf_record \*record;' $(srctree)/include/linux/bpf.h),)
 ccflags-y += -DR2C2_HAVE_BTF_RECORD
 endif
+# what a netdev's XDP can do, and its change event (6.3): kmod/xdp.c
+ifneq ($(shell grep -s 'xdp_features_t[[:space:]]*xdp_features;' $(srctree)/include/linux/netdevice.h),)
+ccflags-y += -DR2C2_HAVE_XDP_FEATURES
+endif

@@ -273,6 +273,9 @@ static int r2c2_netdev_event(struct notifier_block *nb, unsigned long event,
 		break;
 	case NETDEV_CHANGEMTU:
 	case NETDEV_CHANGEADDR:
+#ifdef R2C2_HAVE_XDP_FEATURES
+	case NETDEV_XDP_FEAT_CHANGE:	/* a veth's peer got or lost NAPI */
+#endif
 		r2c2_xdp_sync(node, port->num);
 		break;
 	case NETDEV_UNREGISTER:

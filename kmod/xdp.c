@@ -11,7 +11,9 @@
  * The entry is computed from that state under the node's xdp_lock, so
  * the last write follows the last change. A seqcount in the entry lets
  * the program skip an entry being written; it then leaves the frame to
- * the kernel path, which is never wrong. The program's counters (the
+ * the kernel path, which is never wrong. What no event reports (a veth
+ * neighbour's XDP on 6.1, the mode a port's program runs in) the node's
+ * tick brings in, each hello interval. The program's counters (the
  * stats map) are added to the port's and the node's wherever those are
  * read, and folded into them when the maps are let go.
  */
@@ -120,6 +122,10 @@ static void r2c2_xdp_entry(struct r2c2_node *node, unsigned int num,
 		e->ifindex = READ_ONCE(port->dev->ifindex);
 		e->mtu = min_t(unsigned int, READ_ONCE(port->dev->mtu), 0xffff);
 		e->flags = R2C2_XDP_F_PORT;
+		if (r2c2_xdp_xmit_ok(port->dev))
+			e->flags |= R2C2_XDP_F_XMIT;
+		if (rcu_access_pointer(port->dev->xdp_prog))
+			e->flags |= R2C2_XDP_F_GENERIC;
 		ether_addr_copy(e->mac, port->dev->dev_addr);
 		nbr = rcu_dereference(port->nbr);
 		if (nbr && READ_ONCE(port->up) && READ_ONCE(node->active)) {
@@ -163,6 +169,12 @@ static void r2c2_xdp_write(struct r2c2_node *node, const struct r2c2_xdp *x,
 	if (!e)
 		return;
 	r2c2_xdp_entry(node, num, &n);
+	/* unchanged (the tick's sync): no write, no window for the program */
+	if (!(READ_ONCE(e->seq) & 1) && READ_ONCE(e->ifindex) == n.ifindex &&
+	    READ_ONCE(e->mtu) == n.mtu && READ_ONCE(e->flags) == n.flags &&
+	    ether_addr_equal(e->mac, n.mac) &&
+	    ether_addr_equal(e->nbr_mac, n.nbr_mac))
+		return;
 	r2c2_xdp_store(e, &n);
 }
 

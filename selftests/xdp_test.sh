@@ -4,7 +4,8 @@
 # xdp_test.sh - the XDP transit program (xdp/r2c2_xdp.bpf.c): attached,
 # it forwards what the kernel path would, counted as the kernel path
 # counts; the entries r2c2.ko keeps for it follow the ports' state (link
-# down, a neighbour gone, a neighbour's new MAC); its counters survive
+# down, a neighbour gone, a neighbour's new MAC, a neighbour whose port
+# cannot take redirected frames); its counters survive
 # detaching and re-attaching; it follows port del and port add; bad
 # requests change nothing.
 #
@@ -32,7 +33,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject r2c2_nlbad
-ksft_plan 15
+ksft_plan 16
 
 A=r2c2-xa B=r2c2-xb C=r2c2-xc INJ=r2c2-xi
 NODES=("$A" "$B" "$C")
@@ -166,6 +167,15 @@ xdp_fwd()
 		'.ports[] | select(.port == $p) | .forwarding == $f' "$FABRIC_TMP/fwd" >/dev/null
 }
 
+# xdp_flag NS PORT KEY BOOL: a flag of the port's entry in `xdp show`
+# shellcheck disable=SC2016  # jq's variables
+xdp_flag()
+{
+	ip netns exec "$1" r2c2ctl -j xdp show >"$FABRIC_TMP/flag" &&
+	json_assert --argjson p "$2" --arg k "$3" --argjson f "$4" \
+		'.ports[] | select(.port == $p) | .[$k] == $f' "$FABRIC_TMP/flag" >/dev/null
+}
+
 # nbr_state NS PORT STATE: the port's state in `port show`
 nbr_state()
 {
@@ -194,6 +204,8 @@ json_assert '[.ports[] | select(.r2c2 and .mode == "native")] | length == 3' "$F
 check_err $? "not every port of B has the program natively"
 log_test "attach: native on every veth port, the maps bound"
 
+# C's program gives its p1 NAPI: B's entry learns it (6.1: at B's tick)
+wait_until 10 xdp_flag "$B" 0 xmit true
 through_xdp "a transit frame: forwarded by the program, counted as by the kernel path"
 
 RET=0
@@ -223,13 +235,32 @@ wait_until 20 nbr_state "$B" 0 up
 wait_until 10 xdp_fwd "$B" 0 false
 to_kernel "neighbour gone, link up: the kernel path drops, the program forwards nothing"
 
-# It comes back with another MAC: B's entry takes the new one, or C
-# would not take the frames (another host's MAC).
+# It comes back with another MAC, and without the program (port del
+# took it off C's p1, and C has no other port to take it from): C's p1
+# has no NAPI, so a frame B's program redirected to B's p0 would be
+# lost. B's entry says so (no xmit): the kernel path forwards.
 ip -n "$C" link set p1 address 02:00:00:00:0c:01
 ip netns exec "$C" r2c2ctl port add 1 dev p1
 wait_until 20 nbr_state "$B" 0 neighbour
 wait_until 10 xdp_fwd "$B" 0 true
-through_xdp "neighbour back with a new MAC: the program sends to the new one"
+RET=0
+wait_until 10 xdp_flag "$B" 0 xmit false
+check_err $? "B's entry for port 0 lets the program redirect to a veth whose peer has no NAPI"
+counters t0
+inject
+check_err $? "r2c2_inject failed"
+wait_until 10 delivered t0 "$COUNT"
+check_err $? "C delivered $(d t0 now "$C" delivered) of $COUNT"
+counters t1
+[[ $((X[t1] - X[t0])) == 0 ]]
+check_err $? "B's program took $((X[t1] - X[t0])) of them"
+log_test "neighbour back without the program: the kernel path forwards, nothing lost"
+
+# C attaches it: B's entry takes the new MAC, or C would not take the
+# frames (another host's MAC)
+ip netns exec "$C" r2c2ctl xdp attach >/dev/null
+wait_until 10 xdp_flag "$B" 0 xmit true
+through_xdp "neighbour with the program and a new MAC: the program sends to the new one"
 
 # ---------------------------------------------------------------- ports
 # The program follows `port del` and `port add`: off the netdev that

@@ -141,6 +141,9 @@ int r2c2_xdp(struct xdp_md *ctx)
 	if (!r2c2_port_read(onum, &out) || !(out.flags & R2C2_XDP_F_FWD) ||
 	    len > out.mtu)
 		return XDP_PASS;
+	/* a redirect the egress netdev cannot take would be lost */
+	if (!(in.flags & R2C2_XDP_F_GENERIC) && !(out.flags & R2C2_XDP_F_XMIT))
+		return XDP_PASS;
 
 	h->ridx = (__u8)(ridx + 1);	/* not covered by the checksum */
 	__builtin_memcpy(eth->h_dest, out.nbr_mac, ETH_ALEN);

@@ -22,6 +22,13 @@
 /* struct r2c2_xdp_port's @flags */
 #define R2C2_XDP_F_PORT		0x1	/* a port of the node */
 #define R2C2_XDP_F_FWD		0x2	/* the node forwards out of it */
+#define R2C2_XDP_F_XMIT		0x4	/* it takes frames redirected by a
+					 * program in a driver
+					 */
+#define R2C2_XDP_F_GENERIC	0x8	/* its own program runs in generic
+					 * mode (whose redirects any netdev
+					 * takes)
+					 */
 
 /**
  * struct r2c2_xdp_port - one entry of the ports map (an array, key = port)
@@ -30,7 +37,11 @@
  * @ifindex: the port's netdev
  * @mtu: its MTU, at most 0xffff
  * @flags: R2C2_XDP_F_*; R2C2_XDP_F_FWD while the node is active, the
- *	port up and a neighbour heard on it (the kernel path's own test)
+ *	port up and a neighbour heard on it (the kernel path's own test);
+ *	the program forwards out of a port with R2C2_XDP_F_FWD, and
+ *	R2C2_XDP_F_XMIT unless the ingress port has R2C2_XDP_F_GENERIC (a
+ *	redirect a netdev cannot take is lost, where the kernel path would
+ *	have sent the frame)
  * @mac: the port netdev's MAC
  * @nbr_mac: the MAC of the neighbour's port
  */

@@ -535,8 +535,12 @@ static int xdp_show(int argc, char **argv)
 		    !xdp_port_read(id, l.p[i].num, &e, counted, cnt, 3)) {
 			print_bool("forwarding", NULL,
 				   e.flags & R2C2_XDP_F_FWD);
-			print_text(" %s", e.flags & R2C2_XDP_F_FWD ?
-				   "forwarding" : "passing");
+			print_bool("xmit", NULL, e.flags & R2C2_XDP_F_XMIT);
+			print_bool("generic", NULL,
+				   e.flags & R2C2_XDP_F_GENERIC);
+			print_text(" %s%s", e.flags & R2C2_XDP_F_FWD ?
+				   "forwarding" : "passing",
+				   e.flags & R2C2_XDP_F_XMIT ? "" : " no-xmit");
 			print_uint("rx_packets", " rx %llu", cnt[0]);
 			print_uint("forwarded", " forwarded %llu", cnt[1]);
 			print_uint("tx_packets", " tx %llu", cnt[2]);
