@@ -481,6 +481,7 @@ int r2c2_xdp_bind(struct r2c2_node *node, int ports_fd, int stats_fd,
 void r2c2_xdp_unbind(struct r2c2_node *node);
 void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num);
 void r2c2_xdp_sync_all(struct r2c2_node *node);
+void r2c2_xdp_refresh(struct r2c2_node *node);
 void r2c2_xdp_port_gone(struct r2c2_node *node, unsigned int num);
 void r2c2_xdp_stats_add(struct r2c2_node *node, const struct r2c2_port *port,
 			u64 *v);

@@ -776,7 +776,7 @@ void r2c2_topo_tick(struct work_struct *work)
 	}
 	rcu_read_unlock();
 	/* what no event tells: a neighbour's XDP (6.1), the ports' modes */
-	r2c2_xdp_sync_all(node);
+	r2c2_xdp_refresh(node);
 	if (r2c2_lsdb_expire(node))
 		r2c2_recompute_soon(node);
 	if (time_after_eq(jiffies, READ_ONCE(node->lsa_refresh)))

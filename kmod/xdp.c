@@ -13,7 +13,7 @@
  * the program skip an entry being written; it then leaves the frame to
  * the kernel path, which is never wrong. What no event reports (a veth
  * neighbour's XDP on 6.1, the mode a port's program runs in) the node's
- * tick brings in, each hello interval. The program's counters (the
+ * tick brings in, each hello interval (r2c2_xdp_refresh()). The program's counters (the
  * stats map) are added to the port's and the node's wherever those are
  * read, and folded into them when the maps are let go.
  */
@@ -158,9 +158,16 @@ static void r2c2_xdp_store(struct r2c2_xdp_port *e,
 	WRITE_ONCE(e->seq, seq + 1);
 }
 
-/* Context: xdp_lock held, BHs off. */
+/* the flags no event of 6.1 reports */
+#define R2C2_XDP_F_POLLED	(R2C2_XDP_F_XMIT | R2C2_XDP_F_GENERIC)
+
+/*
+ * Write port @num's entry; with @polled, only when R2C2_XDP_F_POLLED
+ * changed (the tick's refresh: what has an event is left to the event).
+ * Context: xdp_lock held, BHs off.
+ */
 static void r2c2_xdp_write(struct r2c2_node *node, const struct r2c2_xdp *x,
-			   unsigned int num)
+			   unsigned int num, bool polled)
 {
 	struct r2c2_xdp_port *e, n;
 	u32 key = num;
@@ -169,11 +176,7 @@ static void r2c2_xdp_write(struct r2c2_node *node, const struct r2c2_xdp *x,
 	if (!e)
 		return;
 	r2c2_xdp_entry(node, num, &n);
-	/* unchanged (the tick's sync): no write, no window for the program */
-	if (!(READ_ONCE(e->seq) & 1) && READ_ONCE(e->ifindex) == n.ifindex &&
-	    READ_ONCE(e->mtu) == n.mtu && READ_ONCE(e->flags) == n.flags &&
-	    ether_addr_equal(e->mac, n.mac) &&
-	    ether_addr_equal(e->nbr_mac, n.nbr_mac))
+	if (polled && !((READ_ONCE(e->flags) ^ n.flags) & R2C2_XDP_F_POLLED))
 		return;
 	r2c2_xdp_store(e, &n);
 }
@@ -196,7 +199,35 @@ void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num)
 	x = rcu_dereference(node->xdp);
 	if (x) {
 		spin_lock_bh(&node->xdp_lock);
-		r2c2_xdp_write(node, x, num);
+		r2c2_xdp_write(node, x, num, false);
+		spin_unlock_bh(&node->xdp_lock);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * r2c2_xdp_refresh() - follow what no event reports
+ * @node: the node
+ *
+ * Whether a port's netdev takes redirected frames changes with its veth
+ * peer's XDP program, of which 6.1 tells nothing, and whether the port's
+ * own program runs in generic mode with an attach. The node's tick calls
+ * this each hello interval; an entry is rewritten only when one of those
+ * changed.
+ *
+ * Context: any but hard IRQ.
+ */
+void r2c2_xdp_refresh(struct r2c2_node *node)
+{
+	const struct r2c2_xdp *x;
+	unsigned int i;
+
+	rcu_read_lock();
+	x = rcu_dereference(node->xdp);
+	if (x) {
+		spin_lock_bh(&node->xdp_lock);
+		for (i = 0; i < R2C2_MAX_PORTS; i++)
+			r2c2_xdp_write(node, x, i, true);
 		spin_unlock_bh(&node->xdp_lock);
 	}
 	rcu_read_unlock();
@@ -372,6 +403,10 @@ free:
 #else /* !CONFIG_BPF_SYSCALL */
 
 void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num)
+{
+}
+
+void r2c2_xdp_refresh(struct r2c2_node *node)
 {
 }
 
