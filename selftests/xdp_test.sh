@@ -33,7 +33,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject r2c2_nlbad
-ksft_plan 16
+ksft_plan 17
 
 A=r2c2-xa B=r2c2-xb C=r2c2-xc INJ=r2c2-xi
 NODES=("$A" "$B" "$C")
@@ -176,6 +176,12 @@ xdp_flag()
 		'.ports[] | select(.port == $p) | .[$k] == $f' "$FABRIC_TMP/flag" >/dev/null
 }
 
+# nbr_mac NS PORT MAC: the neighbour's MAC in `port show`
+nbr_mac()
+{
+	[[ $(ip netns exec "$1" r2c2ctl -j port show "$2" | jq -r '.[0].mac') == "$3" ]]
+}
+
 # nbr_state NS PORT STATE: the port's state in `port show`
 nbr_state()
 {
@@ -261,6 +267,12 @@ log_test "neighbour back without the program: the kernel path forwards, nothing 
 ip netns exec "$C" r2c2ctl xdp attach >/dev/null
 wait_until 10 xdp_flag "$B" 0 xmit true
 through_xdp "neighbour with the program and a new MAC: the program sends to the new one"
+
+# C's port takes another MAC, program and link kept: only C's hellos
+# tell B, and B's entry must follow them.
+ip -n "$C" link set p1 address 02:00:00:00:0c:02
+wait_until 10 nbr_mac "$B" 0 02:00:00:00:0c:02
+through_xdp "the neighbour's port changes its MAC: the program sends to the new one"
 
 # ---------------------------------------------------------------- ports
 # The program follows `port del` and `port add`: off the netdev that
