@@ -159,6 +159,17 @@ static int xdp_set(int ports_fd, int stats_fd)
 	return ctl_nl_talk(msg, NULL, NULL);
 }
 
+/* xdp_query() of port @p, with the error printed */
+static int port_query(const struct xdp_port *p, uint32_t *id, uint8_t *mode,
+		      char *name, size_t len)
+{
+	int err = xdp_query(p->ifindex, id, mode, name, len);
+
+	if (err)
+		fprintf(stderr, "r2c2ctl: xdp: %s: %s\n", p->dev, strerror(-err));
+	return err;
+}
+
 /* Take our program off @p (another one is left alone). */
 static int detach_port(const struct xdp_port *p)
 {
@@ -167,11 +178,8 @@ static int detach_port(const struct xdp_port *p)
 	uint8_t mode;
 	int err;
 
-	err = xdp_query(p->ifindex, &id, &mode, name, sizeof(name));
-	if (err) {
-		fprintf(stderr, "r2c2ctl: xdp: %s: %s\n", p->dev, strerror(-err));
+	if (port_query(p, &id, &mode, name, sizeof(name)))
 		return R2C2CTL_EXIT_ERR;
-	}
 	if (!id || strcmp(name, R2C2_XDP_PROG))
 		return R2C2CTL_EXIT_OK;
 	err = bpf_xdp_detach((int)p->ifindex, mode_flags(mode), NULL);
@@ -191,11 +199,8 @@ static int attach_port(const struct xdp_port *p, int prog_fd,
 	uint8_t mode;
 	int err;
 
-	err = xdp_query(p->ifindex, &id, &mode, name, sizeof(name));
-	if (err) {
-		fprintf(stderr, "r2c2ctl: xdp: %s: %s\n", p->dev, strerror(-err));
+	if (port_query(p, &id, &mode, name, sizeof(name)))
 		return R2C2CTL_EXIT_ERR;
-	}
 	if (id && strcmp(name, R2C2_XDP_PROG)) {
 		fprintf(stderr,
 			"r2c2ctl: xdp: %s already has XDP program %u (\"%s\"); detach it first\n",
