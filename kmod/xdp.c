@@ -181,6 +181,27 @@ static void r2c2_xdp_write(struct r2c2_node *node, const struct r2c2_xdp *x,
 	r2c2_xdp_store(e, &n);
 }
 
+/*
+ * Write the entries of ports @from to @to - 1 while maps are bound (with
+ * @polled as r2c2_xdp_write() takes it). Context: any but hard IRQ.
+ */
+static void r2c2_xdp_write_ports(struct r2c2_node *node, unsigned int from,
+				 unsigned int to, bool polled)
+{
+	const struct r2c2_xdp *x;
+	unsigned int i;
+
+	rcu_read_lock();
+	x = rcu_dereference(node->xdp);
+	if (x) {
+		spin_lock_bh(&node->xdp_lock);
+		for (i = from; i < to; i++)
+			r2c2_xdp_write(node, x, i, polled);
+		spin_unlock_bh(&node->xdp_lock);
+	}
+	rcu_read_unlock();
+}
+
 /**
  * r2c2_xdp_sync() - rewrite a port's entry in the XDP ports map
  * @node: the node
@@ -193,16 +214,7 @@ static void r2c2_xdp_write(struct r2c2_node *node, const struct r2c2_xdp *x,
  */
 void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num)
 {
-	const struct r2c2_xdp *x;
-
-	rcu_read_lock();
-	x = rcu_dereference(node->xdp);
-	if (x) {
-		spin_lock_bh(&node->xdp_lock);
-		r2c2_xdp_write(node, x, num, false);
-		spin_unlock_bh(&node->xdp_lock);
-	}
-	rcu_read_unlock();
+	r2c2_xdp_write_ports(node, num, num + 1, false);
 }
 
 /**
@@ -219,18 +231,7 @@ void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num)
  */
 void r2c2_xdp_refresh(struct r2c2_node *node)
 {
-	const struct r2c2_xdp *x;
-	unsigned int i;
-
-	rcu_read_lock();
-	x = rcu_dereference(node->xdp);
-	if (x) {
-		spin_lock_bh(&node->xdp_lock);
-		for (i = 0; i < R2C2_MAX_PORTS; i++)
-			r2c2_xdp_write(node, x, i, true);
-		spin_unlock_bh(&node->xdp_lock);
-	}
-	rcu_read_unlock();
+	r2c2_xdp_write_ports(node, 0, R2C2_MAX_PORTS, true);
 }
 
 /**
@@ -241,10 +242,7 @@ void r2c2_xdp_refresh(struct r2c2_node *node)
  */
 void r2c2_xdp_sync_all(struct r2c2_node *node)
 {
-	unsigned int i;
-
-	for (i = 0; i < R2C2_MAX_PORTS; i++)
-		r2c2_xdp_sync(node, i);
+	r2c2_xdp_write_ports(node, 0, R2C2_MAX_PORTS, false);
 }
 
 /**
