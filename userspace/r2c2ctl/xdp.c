@@ -91,35 +91,80 @@ static int ports_get(struct port_list *l)
 	return ctl_nl_talk(msg, ports_cb, l);
 }
 
-/* The program attached to @ifindex: its id (0: none), mode and name. */
-static int xdp_query(unsigned int ifindex, uint32_t *id, uint8_t *mode,
-		     char *name, size_t len)
+/**
+ * struct xdp_prog - the XDP program on a netdev, as the kernel gives it
+ * @id: its id, 0 for none
+ * @mode: XDP_ATTACHED_*
+ * @name: its name (R2C2_XDP_PROG for r2c2's)
+ * @run_cnt: its runs, counted while kernel.bpf_stats_enabled is 1
+ * @run_time_ns: their time
+ * @nr_map_ids: entries of @map_ids
+ * @map_ids: the ids of its maps (r2c2's has two)
+ */
+struct xdp_prog {
+	uint32_t id;
+	uint8_t mode;
+	char name[BPF_OBJ_NAME_LEN];
+	unsigned long long run_cnt, run_time_ns;
+	uint32_t nr_map_ids;
+	uint32_t map_ids[8];
+};
+
+/* The family's socket opened, and the node's ports into @l. */
+static int ports_open(struct port_list *l)
+{
+	int err = ctl_nl_open();
+
+	return err ? err : ports_get(l);
+}
+
+/* The program attached to @ifindex, into @p: one query of the kernel. */
+static int xdp_query(unsigned int ifindex, struct xdp_prog *p)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct bpf_prog_info info;
-	uint32_t ilen = sizeof(info);
+	uint32_t ilen = sizeof(info), nmaps = sizeof(p->map_ids) / sizeof(p->map_ids[0]);
 	int fd, err;
 
-	*id = 0;
-	*mode = XDP_ATTACHED_NONE;
-	name[0] = '\0';
+	memset(p, 0, sizeof(*p));
 	err = bpf_xdp_query((int)ifindex, 0, &q);
 	if (err)
 		return err;
-	*id = q.prog_id;
-	*mode = q.attach_mode;
-	if (!*id)
+	p->id = q.prog_id;
+	p->mode = q.attach_mode;
+	if (!p->id)
 		return 0;
-	fd = bpf_prog_get_fd_by_id(*id);
+	fd = bpf_prog_get_fd_by_id(p->id);
 	if (fd < 0)
 		return -errno;
 	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = nmaps;
+	info.map_ids = (uint64_t)(uintptr_t)p->map_ids;
 	err = bpf_obj_get_info_by_fd(fd, &info, &ilen);
 	close(fd);
 	if (err)
 		return -errno;
-	snprintf(name, len, "%s", info.name);
+	snprintf(p->name, sizeof(p->name), "%s", info.name);
+	p->run_cnt = info.run_cnt;
+	p->run_time_ns = info.run_time_ns;
+	p->nr_map_ids = info.nr_map_ids < nmaps ? info.nr_map_ids : nmaps;
 	return 0;
+}
+
+static bool is_r2c2(const struct xdp_prog *p)
+{
+	return p->id && !strcmp(p->name, R2C2_XDP_PROG);
+}
+
+/* Whether @dev runs another program than r2c2's (said on stderr). */
+static bool foreign_prog(const char *dev, const struct xdp_prog *p)
+{
+	if (!p->id || is_r2c2(p))
+		return false;
+	fprintf(stderr,
+		"r2c2ctl: xdp: %s already has XDP program %u (\"%s\"); detach it first\n",
+		dev, p->id, p->name);
+	return true;
 }
 
 static const char *mode_name(uint8_t mode)
@@ -160,10 +205,9 @@ static int xdp_set(int ports_fd, int stats_fd)
 }
 
 /* xdp_query() of port @p, with the error printed */
-static int port_query(const struct xdp_port *p, uint32_t *id, uint8_t *mode,
-		      char *name, size_t len)
+static int port_query(const struct xdp_port *p, struct xdp_prog *prog)
 {
-	int err = xdp_query(p->ifindex, id, mode, name, len);
+	int err = xdp_query(p->ifindex, prog);
 
 	if (err)
 		fprintf(stderr, "r2c2ctl: xdp: %s: %s\n", p->dev, strerror(-err));
@@ -173,16 +217,14 @@ static int port_query(const struct xdp_port *p, uint32_t *id, uint8_t *mode,
 /* Take our program off @p (another one is left alone). */
 static int detach_port(const struct xdp_port *p)
 {
-	char name[BPF_OBJ_NAME_LEN];
-	uint32_t id;
-	uint8_t mode;
+	struct xdp_prog prog;
 	int err;
 
-	if (port_query(p, &id, &mode, name, sizeof(name)))
+	if (port_query(p, &prog))
 		return R2C2CTL_EXIT_ERR;
-	if (!id || strcmp(name, R2C2_XDP_PROG))
+	if (!is_r2c2(&prog))
 		return R2C2CTL_EXIT_OK;
-	err = bpf_xdp_detach((int)p->ifindex, mode_flags(mode), NULL);
+	err = bpf_xdp_detach((int)p->ifindex, mode_flags(prog.mode), NULL);
 	if (err) {
 		fprintf(stderr, "r2c2ctl: xdp: detaching from %s: %s\n", p->dev,
 			strerror(-err));
@@ -194,21 +236,15 @@ static int detach_port(const struct xdp_port *p)
 static int attach_port(const struct xdp_port *p, int prog_fd,
 		       enum xdp_mode want, const char **used)
 {
-	char name[BPF_OBJ_NAME_LEN];
-	uint32_t id;
-	uint8_t mode;
+	struct xdp_prog prog;
 	int err;
 
-	if (port_query(p, &id, &mode, name, sizeof(name)))
+	/* another one since xdp_attach() looked: still not replaced */
+	if (port_query(p, &prog) || foreign_prog(p->dev, &prog))
 		return R2C2CTL_EXIT_ERR;
-	if (id && strcmp(name, R2C2_XDP_PROG)) {
-		fprintf(stderr,
-			"r2c2ctl: xdp: %s already has XDP program %u (\"%s\"); detach it first\n",
-			p->dev, id, name);
-		return R2C2CTL_EXIT_ERR;
-	}
 	/* ours, loaded before: replaced, in whatever mode it was */
-	if (id && bpf_xdp_detach((int)p->ifindex, mode_flags(mode), NULL)) {
+	if (prog.id &&
+	    bpf_xdp_detach((int)p->ifindex, mode_flags(prog.mode), NULL)) {
 		fprintf(stderr, "r2c2ctl: xdp: detaching the old program from %s: %s\n",
 			p->dev, strerror(errno));
 		return R2C2CTL_EXIT_ERR;
@@ -283,10 +319,7 @@ static int xdp_attach(int argc, char **argv)
 	}
 	if (opts.check)
 		return R2C2CTL_EXIT_OK;
-	err = ctl_nl_open();
-	if (err)
-		return err;
-	err = ports_get(&l);
+	err = ports_open(&l);
 	if (err)
 		return err;
 
@@ -315,15 +348,9 @@ static int xdp_attach(int argc, char **argv)
 	prog_fd = bpf_program__fd(prog);
 	/* another program on a port: refused before anything changes */
 	for (i = 0; i < l.n; i++) {
-		char name[BPF_OBJ_NAME_LEN];
-		uint32_t id;
-		uint8_t mode;
+		struct xdp_prog p;
 
-		if (!xdp_query(l.p[i].ifindex, &id, &mode, name, sizeof(name)) &&
-		    id && strcmp(name, R2C2_XDP_PROG)) {
-			fprintf(stderr,
-				"r2c2ctl: xdp: %s already has XDP program %u (\"%s\"); detach it first\n",
-				l.p[i].dev, id, name);
+		if (!xdp_query(l.p[i].ifindex, &p) && foreign_prog(l.p[i].dev, &p)) {
 			err = -EEXIST;
 			goto close;
 		}
@@ -369,10 +396,7 @@ static int xdp_detach(int argc, char **argv)
 		return extra_arg(argv[0], usage);
 	if (opts.check)
 		return R2C2CTL_EXIT_OK;
-	err = ctl_nl_open();
-	if (err)
-		return err;
-	err = ports_get(&l);
+	err = ports_open(&l);
 	if (err)
 		return err;
 	for (i = 0; i < l.n; i++)
@@ -393,44 +417,44 @@ static int node_cb(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-/* A map of program @id, by name: its fd, or -1. */
-static int prog_map_fd(uint32_t id, const char *name)
+/* Whether the module holds an XDP program's maps (NODE_GET). */
+static int node_bound(bool *bound)
 {
-	struct bpf_prog_info info;
-	struct bpf_map_info mi;
-	uint32_t ilen = sizeof(info), mlen, map_ids[8], i;
-	int pfd, mfd = -1;
+	struct nl_msg *msg = ctl_nl_msg(R2C2_CMD_NODE_GET, false);
 
-	pfd = bpf_prog_get_fd_by_id(id);
-	if (pfd < 0)
-		return -1;
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = 8;
-	info.map_ids = (uint64_t)(uintptr_t)map_ids;
-	if (bpf_obj_get_info_by_fd(pfd, &info, &ilen))
-		info.nr_map_ids = 0;
-	for (i = 0; i < info.nr_map_ids && i < 8 && mfd < 0; i++) {
-		mfd = bpf_map_get_fd_by_id(map_ids[i]);
+	*bound = false;
+	if (!msg)
+		return R2C2CTL_EXIT_ERR;
+	return ctl_nl_talk(msg, node_cb, bound);
+}
+
+/* A map of program @p, by name: its fd, or -1. */
+static int prog_map_fd(const struct xdp_prog *p, const char *name)
+{
+	struct bpf_map_info mi;
+	uint32_t mlen, i;
+	int mfd;
+
+	for (i = 0; i < p->nr_map_ids; i++) {
+		mfd = bpf_map_get_fd_by_id(p->map_ids[i]);
 		if (mfd < 0)
 			continue;
 		memset(&mi, 0, sizeof(mi));
 		mlen = sizeof(mi);
-		if (bpf_obj_get_info_by_fd(mfd, &mi, &mlen) ||
-		    strcmp(mi.name, name)) {
-			close(mfd);
-			mfd = -1;
-		}
+		if (!bpf_obj_get_info_by_fd(mfd, &mi, &mlen) &&
+		    !strcmp(mi.name, name))
+			return mfd;
+		close(mfd);
 	}
-	close(pfd);
-	return mfd;
+	return -1;
 }
 
 /*
- * What program @id knows of port @num: its entry in the ports map (what
+ * What program @p knows of port @num: its entry in the ports map (what
  * r2c2.ko wrote) and its own counters of @stats (the module adds them to
  * the port's), summed over the CPUs.
  */
-static int xdp_port_read(uint32_t id, unsigned int num,
+static int xdp_port_read(const struct xdp_prog *p, unsigned int num,
 			 struct r2c2_xdp_port *e, const unsigned int *stats,
 			 unsigned long long *out, unsigned int n)
 {
@@ -441,8 +465,8 @@ static int xdp_port_read(uint32_t id, unsigned int num,
 
 	if (cpus <= 0)
 		return -1;
-	pfd = prog_map_fd(id, R2C2_XDP_PORTS_MAP);
-	sfd = prog_map_fd(id, R2C2_XDP_STATS_MAP);
+	pfd = prog_map_fd(p, R2C2_XDP_PORTS_MAP);
+	sfd = prog_map_fd(p, R2C2_XDP_STATS_MAP);
 	if (pfd < 0 || sfd < 0 || bpf_map_lookup_elem(pfd, &key, e))
 		goto out;
 	v = calloc((size_t)cpus, sizeof(*v));
@@ -466,56 +490,26 @@ out:
 	return ret;
 }
 
-/*
- * The program's runs and their time, which the kernel counts while
- * kernel.bpf_stats_enabled is 1 (the same for every port it is on)
- */
-static void xdp_prog_stats(uint32_t id)
-{
-	struct bpf_prog_info info;
-	uint32_t ilen = sizeof(info);
-	int fd = bpf_prog_get_fd_by_id(id);
-
-	if (fd < 0)
-		return;
-	memset(&info, 0, sizeof(info));
-	if (!bpf_obj_get_info_by_fd(fd, &info, &ilen) && info.run_cnt) {
-		print_uint("run_cnt", " runs %llu", info.run_cnt);
-		print_uint("run_time_ns", " run_ns %llu", info.run_time_ns);
-	}
-	close(fd);
-}
-
 static int xdp_show(int argc, char **argv)
 {
 	static const unsigned int counted[] = {
 		R2C2_S_RX_PACKETS, R2C2_S_FORWARDED, R2C2_S_TX_PACKETS,
 	};
 	unsigned long long cnt[3];
-	char name[BPF_OBJ_NAME_LEN];
 	struct r2c2_xdp_port e;
+	struct xdp_prog prog;
 	struct port_list l;
-	struct nl_msg *msg;
-	bool bound = false;
 	unsigned int i;
-	uint32_t id;
-	uint8_t mode;
+	bool bound;
 	int err;
 
 	if (argc > 0)
 		return extra_arg(argv[0], usage);
 	if (opts.check)
 		return R2C2CTL_EXIT_OK;
-	err = ctl_nl_open();
-	if (err)
-		return err;
-	msg = ctl_nl_msg(R2C2_CMD_NODE_GET, false);
-	if (!msg)
-		return R2C2CTL_EXIT_ERR;
-	err = ctl_nl_talk(msg, node_cb, &bound);
-	if (err)
-		return err;
-	err = ports_get(&l);
+	err = ports_open(&l);
+	if (!err)
+		err = node_bound(&bound);
 	if (err)
 		return err;
 	open_obj(NULL);
@@ -524,20 +518,24 @@ static int xdp_show(int argc, char **argv)
 	print_nl();
 	open_arr("ports");
 	for (i = 0; i < l.n; i++) {
-		if (xdp_query(l.p[i].ifindex, &id, &mode, name, sizeof(name)))
-			id = 0;
+		if (xdp_query(l.p[i].ifindex, &prog))
+			prog.id = 0;
 		open_obj(NULL);
 		print_str("dev", "  %s", l.p[i].dev);
 		print_uint("port", " port %llu", l.p[i].num);
-		print_str("mode", " xdp %s", id ? mode_name(mode) : "none");
-		if (id) {
-			print_uint("prog_id", " id %llu", id);
-			print_str("prog", " prog %s", name);
-			print_bool("r2c2", NULL, !strcmp(name, R2C2_XDP_PROG));
-			xdp_prog_stats(id);
+		print_str("mode", " xdp %s", prog.id ? mode_name(prog.mode) : "none");
+		if (prog.id) {
+			print_uint("prog_id", " id %llu", prog.id);
+			print_str("prog", " prog %s", prog.name);
+			print_bool("r2c2", NULL, is_r2c2(&prog));
 		}
-		if (id && !strcmp(name, R2C2_XDP_PROG) &&
-		    !xdp_port_read(id, l.p[i].num, &e, counted, cnt, 3)) {
+		/* counted while kernel.bpf_stats_enabled is 1 */
+		if (prog.run_cnt) {
+			print_uint("run_cnt", " runs %llu", prog.run_cnt);
+			print_uint("run_time_ns", " run_ns %llu", prog.run_time_ns);
+		}
+		if (is_r2c2(&prog) &&
+		    !xdp_port_read(&prog, l.p[i].num, &e, counted, cnt, 3)) {
 			print_bool("forwarding", NULL,
 				   e.flags & R2C2_XDP_F_FWD);
 			print_bool("xmit", NULL, e.flags & R2C2_XDP_F_XMIT);
@@ -570,36 +568,29 @@ static int xdp_show(int argc, char **argv)
  */
 int xdp_port_added(const char *dev)
 {
-	struct nl_msg *msg;
+	struct xdp_prog prog = { 0 };
 	struct port_list l;
-	char name[BPF_OBJ_NAME_LEN];
 	unsigned int i, ifindex = if_nametoindex(dev);
-	bool bound = false;
-	uint32_t id = 0, pid;
-	uint8_t mode = 0, pmode;
+	uint32_t id;
+	uint8_t mode;
+	bool bound;
 	int fd, err;
 
 	if (!ifindex)
 		return R2C2CTL_EXIT_OK;		/* gone already */
-	msg = ctl_nl_msg(R2C2_CMD_NODE_GET, false);
-	if (!msg)
-		return R2C2CTL_EXIT_ERR;
-	err = ctl_nl_talk(msg, node_cb, &bound);
+	err = node_bound(&bound);
 	if (err || !bound)
 		return err;
 	err = ports_get(&l);
 	if (err)
 		return err;
-	for (i = 0; i < l.n && !id; i++) {
-		if (l.p[i].ifindex == ifindex ||
-		    xdp_query(l.p[i].ifindex, &pid, &pmode, name, sizeof(name)) ||
-		    !pid || strcmp(name, R2C2_XDP_PROG))
-			continue;
-		id = pid;
-		mode = pmode;
-	}
-	if (!id)
+	for (i = 0; i < l.n && !is_r2c2(&prog); i++)
+		if (l.p[i].ifindex == ifindex || xdp_query(l.p[i].ifindex, &prog))
+			prog.id = 0;
+	if (!is_r2c2(&prog))
 		return R2C2CTL_EXIT_OK;
+	id = prog.id;
+	mode = prog.mode;
 	fd = bpf_prog_get_fd_by_id(id);
 	err = fd < 0 ? -errno : bpf_xdp_attach((int)ifindex, fd, mode_flags(mode), NULL);
 	if (err && fd >= 0 && mode == XDP_ATTACHED_DRV)
