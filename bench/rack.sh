@@ -6,7 +6,7 @@
 # the host against a rack that is up; prints "bench rack ..." lines.
 #
 #   R2C2_RACK_DIR=/tmp/r2c2-rack scripts/vm-rack start --torus 2x2x2
-#   bash bench/rack.sh [-t SECONDS] [-r REPS] [-x MODE] [PAIR]...
+#   bash bench/rack.sh [-t SECONDS] [-r REPS] [-x MODE] [-g on|off] [PAIR]...
 #   scripts/vm-rack stop
 #
 # PAIR is SRC:DST (default, on a 2x2x2 torus: 0:1 0:3 0:7, one, two and
@@ -20,6 +20,9 @@
 # -x MODE (auto, native or generic): first attach the XDP transit program
 # on every node ("r2c2ctl xdp attach mode MODE", each node's ports and
 # modes printed), and detach it at the end; the lines then say "xdp".
+# -g off: switch GRO off on every node's r2c0 ("ethtool -K r2c0 gro
+# off", back on at the end), so that each frame goes up the receiver's
+# stack alone, as before r2c0 had GRO; the lines then say "gro-off".
 
 set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,12 +30,14 @@ RACK=$REPO/scripts/vm-rack
 T=10
 REPS=3
 XDP=
-while getopts t:r:x:h o; do
+GRO=on
+while getopts t:r:x:g:h o; do
 	case $o in
 	t) T=$OPTARG ;;
 	r) REPS=$OPTARG ;;
 	x) XDP=$OPTARG ;;
-	*) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	g) GRO=$OPTARG ;;
+	*) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -48,13 +53,22 @@ case $XDP in
 ''|auto|native|generic) ;;
 *) echo "rack.sh: -x $XDP: want auto, native or generic" >&2; exit 2 ;;
 esac
+case $GRO in
+on|off) ;;
+*) echo "rack.sh: -g $GRO: want on or off" >&2; exit 2 ;;
+esac
+GROTAG=
+[[ $GRO == off ]] && GROTAG=" gro-off"
 
 x() { local n=$1; shift; "$RACK" exec "$n" --timeout $((T + 60)) -- "$*"; }
 addr4() { echo "10.42.$(($1 / 256)).$(($1 % 256))"; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "bench rack: $(date -u +%Y-%m-%dT%H:%MZ) kernel $(x 0 uname -r) host $(nproc) cpus load $(cut -d' ' -f1 /proc/loadavg)${XDP:+ xdp $XDP}"
+echo "bench rack: $(date -u +%Y-%m-%dT%H:%MZ) kernel $(x 0 uname -r) host $(nproc) cpus load $(cut -d' ' -f1 /proc/loadavg)${XDP:+ xdp $XDP}$GROTAG"
 NODES=$("$RACK" status 2>/dev/null | awk '$1 == "node" && $3 == "up" { sub(":", "", $2); print $2 }')
+for n in $NODES; do
+	x "$n" "ethtool -K r2c0 gro $GRO" >/dev/null || exit 1
+done
 if [[ -n $XDP ]]; then
 	for n in $NODES; do
 		echo "bench rack: node $n xdp: $(x "$n" "r2c2ctl xdp attach mode $XDP" | tr '\n' ' ')" ||
@@ -75,7 +89,7 @@ for p in "${PAIRS[@]}"; do
 		done
 		rtt=$(x "$s" "ping -q -n -c 50 -i 0.02 $(addr4 "$d") >/dev/null; ping -n -c 50 -i 0.02 $(addr4 "$d")" |
 			sed -n 's/.*time=\([0-9.]*\) ms/\1/p' | median)
-		echo "bench rack: $s -> $d hops ${hops:-?} $proto${XDP:+ xdp} tcp_mbps $(printf '%s\n' "${tput[@]}" | median) (runs: ${tput[*]}) ping_rtt_ms_median $rtt"
+		echo "bench rack: $s -> $d hops ${hops:-?} $proto${XDP:+ xdp}$GROTAG tcp_mbps $(printf '%s\n' "${tput[@]}" | median) (runs: ${tput[*]}) ping_rtt_ms_median $rtt"
 	done
 	x "$s" "r2c2ctl node set routing rps" >/dev/null
 done
@@ -85,3 +99,6 @@ if [[ -n $XDP ]]; then
 		x "$n" "r2c2ctl xdp detach" >/dev/null
 	done
 fi
+for n in $NODES; do
+	x "$n" "ethtool -K r2c0 gro on" >/dev/null
+done

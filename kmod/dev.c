@@ -346,12 +346,26 @@ out:
 
 static int r2c2_dev_init(struct net_device *dev)
 {
+	struct r2c2_dev_priv *priv = netdev_priv(dev);
+	int err;
+
 	dev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
-	return dev->tstats ? 0 : -ENOMEM;
+	if (!dev->tstats)
+		return -ENOMEM;
+	err = gro_cells_init(&priv->gro, dev);
+	if (err) {
+		free_percpu(dev->tstats);
+		dev->tstats = NULL;
+	}
+	return err;
 }
 
+/* after dev_close() and a grace period: no r2c2_deliver_eth() is left */
 static void r2c2_dev_uninit(struct net_device *dev)
 {
+	struct r2c2_dev_priv *priv = netdev_priv(dev);
+
+	gro_cells_destroy(&priv->gro);
 	free_percpu(dev->tstats);
 }
 

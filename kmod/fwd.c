@@ -228,11 +228,17 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
  * @node: the node
  * @skb: the frame, starting at its Ethernet header; consumed
  *
- * Context: any (netif_rx() queues to the backlog).
+ * The frame is queued to r2c0's NAPI context on this CPU, which runs GRO
+ * over what a softirq delivered: a burst of one TCP connection's
+ * segments goes up the stack as one packet. A cloned frame, or one on an
+ * r2c0 with GRO off, goes to the backlog as netif_rx() queues it.
+ *
+ * Context: softirq, or BH disabled.
  */
 void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
 {
 	struct net_device *dev = READ_ONCE(node->dev);
+	struct r2c2_dev_priv *priv;
 
 	if (!dev || !(dev->flags & IFF_UP) || skb->len < ETH_HLEN) {
 		r2c2_drop(node, R2C2_S_DROP_NO_NODE, NULL, skb);
@@ -243,7 +249,8 @@ void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
 	skb_clear_tstamp(skb);
 	skb->protocol = eth_type_trans(skb, dev);
 	dev_sw_netstats_rx_add(dev, skb->len + ETH_HLEN);
-	netif_rx(skb);
+	priv = netdev_priv(dev);
+	gro_cells_receive(&priv->gro, skb);
 }
 
 static void r2c2_data_deliver(struct r2c2_port *port, struct sk_buff *skb)

@@ -36,6 +36,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/genetlink.h>
+#include <net/gro_cells.h>
 
 #include <r2c2/wire.h>
 #include <r2c2/paths.h>
@@ -432,9 +433,11 @@ struct r2c2_node {
 /**
  * struct r2c2_dev_priv - private area of r2c0
  * @node: owning node
+ * @gro: per-CPU NAPI contexts that run GRO over the frames r2c0 receives
  */
 struct r2c2_dev_priv {
 	struct r2c2_node *node;
+	struct gro_cells gro;
 };
 
 extern unsigned int r2c2_net_id;

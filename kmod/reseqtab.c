@@ -8,10 +8,11 @@
  * Locking: the table is an RCU hash; @rn->lock (BH) serialises insertions
  * and removals. Each flow has its own spinlock, taken in softirq by the
  * receive path and the flow's timer and with BH disabled elsewhere; held
- * packets are delivered (netif_rx) under it, so that two CPUs releasing
- * packets of one flow cannot interleave them. A flow is unlinked with
- * @dead set under its lock; a reader that still finds it passes packets
- * through; it is freed after its timer is cancelled and a grace period.
+ * packets are delivered (r2c2_deliver_eth()) under it, so that two CPUs
+ * releasing packets of one flow cannot interleave them. A flow is
+ * unlinked with @dead set under its lock; a reader that still finds it
+ * passes packets through; it is freed after its timer is cancelled and a
+ * grace period.
  */
 #include <linux/hash.h>
 #include <linux/module.h>
