@@ -74,7 +74,7 @@ KBUILD_DIRS := $(KSRC_DIRS) kunit
 W	?= 1
 
 .PHONY: all xdp modules modules-locked modules-all modules-debug userspace check check-full kernel-mutants check-debug check-debug-6.12 check-fuzz check-fuzz-user check-lifecycle check-rack demo clean checkpatch bench-forward
-.PHONY: figures figures-data mutants sim
+.PHONY: figures figures-data mutants sim layers
 .PHONY: install install-modules install-tools uninstall check-install check-deb tc-plugin dkms-source deb deb-chroot
 
 VERSION	:= 0.1.0
@@ -235,6 +235,11 @@ bench-forward: modules-all userspace bench/pktblast
 		scripts/vm-run --kernel $$k --timeout 3000 -- bench/forward.sh $(BENCH_ARGS) 2>&1 | tee $$log; \
 		grep -q '^vm-run: exit status 0 ' $$log || { echo "bench-forward: the run on $$k failed ($$log)" >&2; exit 1; }; \
 	done
+
+# r2c2.ko's files call their own layer and the layers below only
+# (kmod/r2c2.h, "The module's layers"), on the objects of $(KVER)'s build.
+layers: modules
+	@bash scripts/kmod-layers.sh $(BUILD)/kmod
 
 # Run from the kernel source tree, as in-tree code would be: checkpatch then
 # knows the kernel's own identifiers (struct Qdisc is not our CamelCase).

@@ -699,55 +699,30 @@ out:
 }
 
 /**
- * r2c2_nl_key_get() - KEY_GET: key ids and overlap, never the keys
- * @skb: the request
- * @info: no attributes
+ * r2c2_auth_fill() - the key ids and overlap of KEY_GET, never the keys
+ * @node: the node
+ * @msg: the reply
  *
- * The reply carries KEY_ID and KEY_OVERLAP_MS while a key is set, and
- * KEY_PREV_ID with KEY_PREV_MS while the previous key is accepted; no
- * attribute without a key.
+ * Puts KEY_ID and KEY_OVERLAP_MS while a key is set, and KEY_PREV_ID with
+ * KEY_PREV_MS while the previous key is accepted; no attribute without a
+ * key.
  *
- * Return: 0 or a negative errno.
+ * Context: RTNL held.
+ * Return: 0 or -EMSGSIZE.
  */
-int r2c2_nl_key_get(struct sk_buff *skb, struct genl_info *info)
+int r2c2_auth_fill(struct r2c2_node *node, struct sk_buff *msg)
 {
-	const struct r2c2_auth *a;
-	struct r2c2_node *node;
-	struct sk_buff *msg;
-	int err = -EMSGSIZE;
-	void *hdr;
+	const struct r2c2_auth *a = rtnl_dereference(node->auth);
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &r2c2_genl_family, 0,
-				R2C2_CMD_KEY_GET);
-	if (!hdr)
-		goto fail;
-	rtnl_lock();
-	node = r2c2_auth_node(info);
-	if (!node) {
-		rtnl_unlock();
-		err = -ENODEV;
-		goto fail;
-	}
-	a = rtnl_dereference(node->auth);
-	if (a && (nla_put_u8(msg, R2C2_A_KEY_ID, a->cur.id) ||
-		  nla_put_u32(msg, R2C2_A_KEY_OVERLAP_MS, a->overlap_ms))) {
-		rtnl_unlock();
-		goto fail;
-	}
-	if (a && r2c2_auth_prev_live(a) &&
+	if (!a)
+		return 0;
+	if (nla_put_u8(msg, R2C2_A_KEY_ID, a->cur.id) ||
+	    nla_put_u32(msg, R2C2_A_KEY_OVERLAP_MS, a->overlap_ms))
+		return -EMSGSIZE;
+	if (r2c2_auth_prev_live(a) &&
 	    (nla_put_u8(msg, R2C2_A_KEY_PREV_ID, a->prev.id) ||
 	     nla_put_u32(msg, R2C2_A_KEY_PREV_MS,
-			 jiffies_to_msecs(a->prev_until - jiffies)))) {
-		rtnl_unlock();
-		goto fail;
-	}
-	rtnl_unlock();
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-fail:
-	nlmsg_free(msg);
-	return err;
+			 jiffies_to_msecs(a->prev_until - jiffies))))
+		return -EMSGSIZE;
+	return 0;
 }

@@ -3,13 +3,37 @@
  * bcast.c - broadcasts over per-source shortest-path trees: origination,
  * relaying by the broadcast FIB, duplicate suppression, local delivery of
  * BCAST_ETH, FLOW and ROUTES frames, and the local retry of FLOW and
- * ROUTES copies whose transmit failed.
+ * ROUTES copies whose transmit failed; and the allocation of every
+ * control frame (r2c2_ctl_alloc()).
  */
 #include <linux/hash.h>
 #include <linux/moduleparam.h>
 
 #include "r2c2.h"
 #include "events.h"
+
+/**
+ * r2c2_ctl_alloc() - allocate a control frame
+ * @node: the node
+ * @len: bytes of R2C2 header and body, zeroed
+ *
+ * Return: an skb with room for any link-layer header, or NULL.
+ */
+struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len)
+{
+	struct sk_buff *skb;
+
+	/* tailroom for the trailer of a rack key (auth.c) */
+	skb = alloc_skb(LL_MAX_HEADER + len + R2C2_AUTH_LEN, GFP_ATOMIC);
+	if (!skb) {
+		r2c2_drop(node, R2C2_S_DROP_NOMEM, NULL, NULL);
+		return NULL;
+	}
+	skb_reserve(skb, LL_MAX_HEADER);
+	skb_put_zero(skb, len);
+	skb->priority = TC_PRIO_CONTROL;
+	return skb;
+}
 
 /*
  * Broadcast retry (Documentation/design.md, "Broadcast retry"). The paper

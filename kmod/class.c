@@ -278,7 +278,7 @@ int r2c2_nl_class_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		if (t->c[i].id < cb->args[0])
 			continue;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &r2c2_genl_family,
+				  cb->nlh->nlmsg_seq, r2c2_genl_dump_family(cb),
 				  NLM_F_MULTI, R2C2_CMD_CLASS_GET);
 		if (!hdr)
 			break;

@@ -1,13 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * events.c - the node's drops and events: counters, tracepoints (system
- * "r2c2", trace.h) and generic netlink notifications, in one place.
+ * "r2c2", trace.h) and, through the listener the netlink layer sets at
+ * module init, generic netlink notifications, in one place.
  */
+#include <linux/cache.h>
+
 #include "events.h"
-#include "netlink.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
+
+/* the netlink layer's notifications; NULL until it registered them */
+static const struct r2c2_event_ops *r2c2_event_ops __ro_after_init;
+
+/**
+ * r2c2_event_ops_set() - who hears events beyond the tracepoints
+ * @ops: the listener, whose functions stay for the module's life
+ *
+ * Context: module init.
+ */
+void r2c2_event_ops_set(const struct r2c2_event_ops *ops)
+{
+	r2c2_event_ops = ops;
+}
 
 static u16 r2c2_trace_addr(const struct r2c2_node *node)
 {
@@ -93,7 +109,8 @@ void r2c2_event_flow(struct r2c2_node *node, u16 src,
 	trace_r2c2_flow(r2c2_trace_addr(node), src, ntohl(evt->flow),
 			ntohs(evt->dst), evt->evt_prio >> 4, evt->weight,
 			evt->evt_prio & 0xf, sent);
-	r2c2_genl_flow_event(node, src, evt);
+	if (r2c2_event_ops)
+		r2c2_event_ops->flow(node, src, evt);
 }
 
 /**
@@ -112,7 +129,8 @@ void r2c2_event_routes(struct r2c2_node *node, u16 src,
 		       bool sent)
 {
 	trace_r2c2_routes(r2c2_trace_addr(node), src, count, sent);
-	r2c2_genl_routes_event(node, src, ent, count);
+	if (r2c2_event_ops)
+		r2c2_event_ops->routes(node, src, ent, count);
 }
 
 /**
@@ -143,7 +161,8 @@ void r2c2_event_topo(struct r2c2_node *node, const struct r2c2_tables *t)
 {
 	trace_r2c2_topo(r2c2_trace_addr(node), t->gen, t->n, t->links,
 			t->topo_ok);
-	r2c2_genl_topo_event(node, t);
+	if (r2c2_event_ops)
+		r2c2_event_ops->topo(node, t);
 }
 
 /**

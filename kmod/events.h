@@ -2,8 +2,9 @@
 /*
  * events.h - what r2c2.ko tells about itself: drops (a counter and a
  * tracepoint) and events (a tracepoint and, where userspace listens, a
- * generic netlink notification). The data path reports here and never
- * calls the netlink layer itself.
+ * generic netlink notification). Every layer reports here; the netlink
+ * layer on top hears the events through the r2c2_event_ops it sets at
+ * module init, so nothing below it calls it.
  */
 #ifndef _R2C2_EVENTS_H
 #define _R2C2_EVENTS_H
@@ -12,6 +13,22 @@
 
 /* port number of the tracepoints for "no port" */
 #define R2C2_TRACE_NO_PORT	0xff
+
+/**
+ * struct r2c2_event_ops - the notifications of events (netlink.c)
+ * @topo: new tables (process context)
+ * @flow: a flow event sent or heard (any context)
+ * @routes: routing assignments sent or heard (any context)
+ */
+struct r2c2_event_ops {
+	void (*topo)(struct r2c2_node *node, const struct r2c2_tables *t);
+	void (*flow)(struct r2c2_node *node, u16 src,
+		     const struct r2c2_flow_evt *evt);
+	void (*routes)(struct r2c2_node *node, u16 src,
+		       const struct r2c2_route_ent *ent, unsigned int count);
+};
+
+void r2c2_event_ops_set(const struct r2c2_event_ops *ops);
 
 void r2c2_drop(struct r2c2_node *node, enum r2c2_stat why,
 	       struct r2c2_port *port, struct sk_buff *skb);

@@ -365,16 +365,30 @@ static void r2c2_rcv_data(struct r2c2_port *port, struct sk_buff *skb)
 	r2c2_port_xmit(out, skb, nbr->mac);
 }
 
-typedef void (*r2c2_rx_handler)(struct r2c2_port *port, struct sk_buff *skb);
-
-static const r2c2_rx_handler r2c2_rx_handlers[__R2C2_T_MAX] = {
+/*
+ * The receive path of each frame type: the data plane's own, and HELLO
+ * and LSA, which the topology (topo.c) registers at module init.
+ */
+static r2c2_rx_handler r2c2_rx_handlers[__R2C2_T_MAX] __ro_after_init = {
 	[R2C2_T_DATA] = r2c2_rcv_data,
-	[R2C2_T_HELLO] = r2c2_rcv_hello,
-	[R2C2_T_LSA] = r2c2_rcv_lsa,
 	[R2C2_T_BCAST_ETH] = r2c2_rcv_bcast,
 	[R2C2_T_FLOW] = r2c2_rcv_bcast,
 	[R2C2_T_ROUTES] = r2c2_rcv_bcast,
 };
+
+/**
+ * r2c2_rx_handler_set() - take the frames of a type to a handler
+ * @type: a frame type the data plane does not handle itself
+ * @handler: called in softirq, RCU read side, with the frame (version
+ *	checked, authenticated with a rack key); consumes it
+ *
+ * Context: module init, before any port exists.
+ */
+void r2c2_rx_handler_set(u8 type, r2c2_rx_handler handler)
+{
+	if (!WARN_ON_ONCE(type >= __R2C2_T_MAX || r2c2_rx_handlers[type]))
+		r2c2_rx_handlers[type] = handler;
+}
 
 /**
  * r2c2_rcv() - packet_type handler of a port

@@ -9,6 +9,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/bpf.h>
+#include <net/genetlink.h>
 
 /**
  * r2c2_dev_set_lltx() - mark a netdev as doing its own tx locking
@@ -88,6 +89,24 @@ static inline bool r2c2_xdp_xmit_ok(struct net_device *dev)
 			(READ_ONCE(peer->features) & NETIF_F_GRO));
 	}
 	return READ_ONCE(dev->xdp_state[XDP_MODE_DRV].prog);
+#endif
+}
+
+/**
+ * r2c2_genl_dump_family() - the generic netlink family a dump is of
+ * @cb: the dump's callback state
+ *
+ * Lets a layer below the family's (netlink.c) fill dump messages.
+ *
+ * Return: the family.
+ */
+static inline const struct genl_family *
+r2c2_genl_dump_family(struct netlink_callback *cb)
+{
+#ifdef R2C2_HAVE_GENL_INFO_DUMP
+	return genl_info_dump(cb)->family;
+#else
+	return genl_dumpit_info(cb)->family;
 #endif
 }
 

@@ -17,3 +17,7 @@ endif
 ifneq ($(shell grep -s 'xdp_features_t[[:space:]]*xdp_features;' $(srctree)/include/linux/netdevice.h),)
 ccflags-y += -DR2C2_HAVE_XDP_FEATURES
 endif
+# a dump's family in its genl_info (6.6): kmod/class.c, kmod/sch_api.c
+ifneq ($(shell grep -s 'genl_info_dump.struct netlink_callback' $(srctree)/include/net/genetlink.h),)
+ccflags-y += -DR2C2_HAVE_GENL_INFO_DUMP
+endif

@@ -10,9 +10,8 @@
 
 #include "r2c2.h"
 #include "events.h"
-#include "netlink.h"
 
-struct genl_family r2c2_genl_family;
+static struct genl_family r2c2_genl_family;
 
 enum r2c2_mcgrp {
 	R2C2_MCGRP_EVENTS,
@@ -362,8 +361,45 @@ static int r2c2_nl_port_del(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 	} else {
 		r2c2_port_del(node, num, true);
+		r2c2_topo_changed(node);
 	}
 	rtnl_unlock();
+	return err;
+}
+
+/**
+ * r2c2_nl_key_get() - KEY_GET: key ids and overlap, never the keys
+ * @skb: the request
+ * @info: no attributes
+ *
+ * The reply carries what r2c2_auth_fill() puts.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int r2c2_nl_key_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct r2c2_node *node;
+	struct sk_buff *msg;
+	int err = -EMSGSIZE;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &r2c2_genl_family, 0,
+				R2C2_CMD_KEY_GET);
+	if (!hdr)
+		goto fail;
+	rtnl_lock();
+	node = r2c2_nl_node(info);
+	err = node ? r2c2_auth_fill(node, msg) : -ENODEV;
+	rtnl_unlock();
+	if (err)
+		goto fail;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+fail:
+	nlmsg_free(msg);
 	return err;
 }
 
@@ -1020,7 +1056,7 @@ static const struct genl_small_ops r2c2_ops[] = {
 	},
 };
 
-struct genl_family r2c2_genl_family __ro_after_init = {
+static struct genl_family r2c2_genl_family __ro_after_init = {
 	.name = R2C2_GENL_NAME,
 	.version = R2C2_GENL_VERSION,
 	.maxattr = R2C2_A_MAX,
@@ -1071,7 +1107,8 @@ static void r2c2_event_send(struct r2c2_node *node, struct sk_buff *msg,
  *
  * Context: process.
  */
-void r2c2_genl_topo_event(struct r2c2_node *node, const struct r2c2_tables *t)
+static void r2c2_genl_topo_event(struct r2c2_node *node,
+				 const struct r2c2_tables *t)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -1099,8 +1136,8 @@ void r2c2_genl_topo_event(struct r2c2_node *node, const struct r2c2_tables *t)
  *
  * Context: any.
  */
-void r2c2_genl_flow_event(struct r2c2_node *node, u16 src,
-			  const struct r2c2_flow_evt *evt)
+static void r2c2_genl_flow_event(struct r2c2_node *node, u16 src,
+				 const struct r2c2_flow_evt *evt)
 {
 	u32 rd = ntohl(evt->rproto_demand);
 	struct sk_buff *msg;
@@ -1136,9 +1173,9 @@ void r2c2_genl_flow_event(struct r2c2_node *node, u16 src,
  *
  * Context: any.
  */
-void r2c2_genl_routes_event(struct r2c2_node *node, u16 src,
-			    const struct r2c2_route_ent *ent,
-			    unsigned int count)
+static void r2c2_genl_routes_event(struct r2c2_node *node, u16 src,
+				   const struct r2c2_route_ent *ent,
+				   unsigned int count)
 {
 	struct nlattr *list, *e;
 	struct sk_buff *msg;
@@ -1170,14 +1207,25 @@ fail:
 	nlmsg_free(msg);
 }
 
+static const struct r2c2_event_ops r2c2_genl_event_ops = {
+	.topo = r2c2_genl_topo_event,
+	.flow = r2c2_genl_flow_event,
+	.routes = r2c2_genl_routes_event,
+};
+
 /**
- * r2c2_genl_register() - register the family (last step of module init)
+ * r2c2_genl_register() - register the family and its notifications of
+ *	events (last step of module init)
  *
  * Return: 0 or a negative errno.
  */
 int r2c2_genl_register(void)
 {
-	return genl_register_family(&r2c2_genl_family);
+	int err = genl_register_family(&r2c2_genl_family);
+
+	if (!err)
+		r2c2_event_ops_set(&r2c2_genl_event_ops);
+	return err;
 }
 
 /**

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * port.c - attaching netdevs as ports, following their state, and
+ * port.c - attaching netdevs as ports, reading their state, and
  * transmitting on them.
  */
 #include <linux/if_arp.h>
@@ -124,7 +124,7 @@ static void r2c2_port_rcu_free(struct rcu_head *head)
  *
  * Broadcast copies waiting on the port for a retry are dropped at once;
  * the port is freed after an RCU grace period; its netdev reference is
- * dropped then.
+ * dropped then. The caller tells the topology (r2c2_topo_changed()).
  *
  * Context: RTNL held.
  */
@@ -144,7 +144,6 @@ void r2c2_port_del(struct r2c2_node *node, u8 num, bool sync)
 	r2c2_bretry_stop(port);
 	r2c2_xdp_port_gone(node, num);
 	call_rcu(&port->rcu, r2c2_port_rcu_free);
-	r2c2_topo_changed(node);
 }
 
 /**
@@ -242,70 +241,20 @@ int r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb)
 	return r2c2_port_xmit(port, skb, nbr->mac);
 }
 
-static int r2c2_netdev_event(struct notifier_block *nb, unsigned long event,
-			     void *ptr)
-{
-	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct r2c2_node *node = r2c2_node_get(dev_net(dev));
-	struct r2c2_port *port;
-	bool up;
-
-	/* NULL in a namespace whose earlier pernet inits (loopback) run */
-	if (!node || !node->dev)
-		return NOTIFY_DONE;
-	port = r2c2_port_find_dev(node, dev);
-	if (!port)
-		return NOTIFY_DONE;
-
-	switch (event) {
-	case NETDEV_UP:
-	case NETDEV_DOWN:
-	case NETDEV_CHANGE:
-		up = r2c2_dev_usable(dev);
-		if (up == port->up)
-			break;
-		WRITE_ONCE(port->up, up);
-		r2c2_xdp_sync(node, port->num);
-		if (!up)
-			r2c2_nbr_clear(port);
-		else if (READ_ONCE(node->active))
-			mod_delayed_work(system_wq, &node->tick, 0);
-		break;
-	case NETDEV_CHANGEMTU:
-	case NETDEV_CHANGEADDR:
-#ifdef R2C2_HAVE_XDP_FEATURES
-	case NETDEV_XDP_FEAT_CHANGE:	/* a veth's peer got or lost NAPI */
-#endif
-		r2c2_xdp_sync(node, port->num);
-		break;
-	case NETDEV_UNREGISTER:
-		r2c2_port_del(node, port->num, false);
-		break;
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block r2c2_netdev_notifier = {
-	.notifier_call = r2c2_netdev_event,
-};
-
 /**
- * r2c2_notifier_register() - follow the state of port netdevs
+ * r2c2_port_follow() - read the state of a port's netdev again
+ * @port: the port
  *
- * Return: 0 or a negative errno.
+ * Context: RTNL held.
+ * Return: true when the port went up or down.
  */
-int r2c2_notifier_register(void)
+bool r2c2_port_follow(struct r2c2_port *port)
 {
-	return register_netdevice_notifier(&r2c2_netdev_notifier);
-}
+	bool up = r2c2_dev_usable(port->dev);
 
-/**
- * r2c2_notifier_unregister() - stop following netdevs
- *
- * The core replays NETDEV_UNREGISTER for every netdev, which detaches
- * every remaining port.
- */
-void r2c2_notifier_unregister(void)
-{
-	unregister_netdevice_notifier(&r2c2_netdev_notifier);
+	if (up == port->up)
+		return false;
+	WRITE_ONCE(port->up, up);
+	r2c2_xdp_sync(port->node, port->num);
+	return true;
 }

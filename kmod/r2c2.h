@@ -431,6 +431,30 @@ struct r2c2_node {
 };
 
 /**
+ * r2c2_tables_idx() - dense index of a node address
+ * @t: tables
+ * @addr: node address
+ *
+ * Return: the index, or -1 when @addr is not in the graph.
+ */
+static inline int r2c2_tables_idx(const struct r2c2_tables *t, u16 addr)
+{
+	int lo = 0, hi = t->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (t->addrs[mid] == addr)
+			return mid;
+		if (t->addrs[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/**
  * struct r2c2_dev_priv - private area of r2c0
  * @node: owning node
  * @gro: per-CPU NAPI contexts that run GRO over the frames r2c0 receives
@@ -465,30 +489,33 @@ static inline bool r2c2_auth_on(struct r2c2_node *node)
 	return rcu_access_pointer(node->auth);
 }
 
-/* main.c */
+/*
+ * The module's layers, bottom to top (Documentation/design.md, "The
+ * module's layers"). A file calls functions of its own layer and of the
+ * layers below only; the one way up is a handler a layer above registers
+ * at module init (r2c2_rx_handler_set(), r2c2_event_ops_set()).
+ *
+ *   1. core:        core.c, events.c (events.h), policy.c, and the pure
+ *                   computations paths.c, trees.c, reseq.c (reseq.h)
+ *   2. data plane:  port.c, fwd.c, dev.c, link.c, bcast.c, reseqtab.c,
+ *                   xdp.c, auth.c
+ *   3. control:     topo.c, node.c, class.c
+ *   4. interfaces:  netlink.c, sch_api.c, main.c
+ */
+
+/* ---- 1. core ---- */
+
+/* core.c */
 void r2c2_stat_add(struct r2c2_node *node, struct r2c2_port *port,
 		   enum r2c2_stat s, u64 v);
 void r2c2_stats_read(struct r2c2_stats __percpu *stats, u64 *out);
 void r2c2_stats_zero(struct r2c2_stats __percpu *stats);
-void r2c2_node_stats_read(struct r2c2_node *node, u64 *out);
-void r2c2_port_stats_read(struct r2c2_port *port, u64 *out);
-int r2c2_node_create(struct r2c2_node *node, u16 addr, const char *ifname);
-void r2c2_node_destroy(struct r2c2_node *node);
-int r2c2_node_set_addr(struct r2c2_node *node, u16 addr);
 u32 r2c2_rand(void *ctx);
 
-/* xdp.c */
-struct r2c2_xdp;
-int r2c2_xdp_bind(struct r2c2_node *node, int ports_fd, int stats_fd,
-		  struct netlink_ext_ack *extack);
-void r2c2_xdp_unbind(struct r2c2_node *node);
-void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num);
-void r2c2_xdp_sync_all(struct r2c2_node *node);
-void r2c2_xdp_refresh(struct r2c2_node *node);
-void r2c2_xdp_port_gone(struct r2c2_node *node, unsigned int num);
-void r2c2_xdp_stats_add(struct r2c2_node *node, const struct r2c2_port *port,
-			u64 *v);
-void r2c2_xdp_stats_zero(struct r2c2_node *node);
+/* policy.c */
+extern const struct nla_policy r2c2_policy[R2C2_A_MAX + 1];
+
+/* ---- 2. data plane ---- */
 
 /* port.c */
 struct r2c2_port *r2c2_port_find_dev(struct r2c2_node *node,
@@ -497,16 +524,14 @@ int r2c2_port_add(struct r2c2_node *node, u8 num, struct net_device *dev,
 		  struct netlink_ext_ack *extack);
 void r2c2_port_del(struct r2c2_node *node, u8 num, bool sync);
 u8 r2c2_port_state(struct r2c2_port *port);
+bool r2c2_port_follow(struct r2c2_port *port);
 int r2c2_port_xmit(struct r2c2_port *port, struct sk_buff *skb,
 		   const u8 *dst);
 int r2c2_port_xmit_nbr(struct r2c2_port *port, struct sk_buff *skb);
-int r2c2_notifier_register(void);
-void r2c2_link_setup(struct net_device *dev);
-int r2c2_link_register(void);
-void r2c2_link_unregister(void);
-void r2c2_notifier_unregister(void);
 
 /* fwd.c */
+typedef void (*r2c2_rx_handler)(struct r2c2_port *port, struct sk_buff *skb);
+void r2c2_rx_handler_set(u8 type, r2c2_rx_handler handler);
 int r2c2_rcv(struct sk_buff *skb, struct net_device *dev,
 	     struct packet_type *pt, struct net_device *orig_dev);
 void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb);
@@ -527,7 +552,59 @@ void r2c2_flow_hold(struct r2c2_node *node, u32 id, u16 dst, u8 why);
 void r2c2_flow_forget(struct r2c2_node *node, u32 id);
 void r2c2_flows_release(struct r2c2_node *node, u8 why);
 
+/* link.c */
+void r2c2_link_setup(struct net_device *dev);
+int r2c2_link_register(void);
+void r2c2_link_unregister(void);
+
+/* bcast.c */
+struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len);
+void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
+		     unsigned int csum_len);
+void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb);
+void r2c2_dups_flush(struct r2c2_node *node);
+void r2c2_dups_gc(struct r2c2_node *node);
+void r2c2_bretry_init(struct r2c2_port *port);
+void r2c2_bretry_stop(struct r2c2_port *port);
+int r2c2_flow_evt_send(struct r2c2_node *node,
+		       const struct r2c2_flow_evt *evt);
+int r2c2_routes_send(struct r2c2_node *node,
+		     const struct r2c2_route_ent *ent, unsigned int count);
+void r2c2_routes_apply(struct r2c2_node *node,
+		       const struct r2c2_route_ent *ent, unsigned int count,
+		       bool remote);
+
+/* xdp.c */
+void r2c2_node_stats_read(struct r2c2_node *node, u64 *out);
+void r2c2_port_stats_read(struct r2c2_port *port, u64 *out);
+struct r2c2_xdp;
+int r2c2_xdp_bind(struct r2c2_node *node, int ports_fd, int stats_fd,
+		  struct netlink_ext_ack *extack);
+void r2c2_xdp_unbind(struct r2c2_node *node);
+void r2c2_xdp_sync(struct r2c2_node *node, unsigned int num);
+void r2c2_xdp_sync_all(struct r2c2_node *node);
+void r2c2_xdp_refresh(struct r2c2_node *node);
+void r2c2_xdp_port_gone(struct r2c2_node *node, unsigned int num);
+void r2c2_xdp_stats_add(struct r2c2_node *node, const struct r2c2_port *port,
+			u64 *v);
+void r2c2_xdp_stats_zero(struct r2c2_node *node);
+
+/* auth.c */
+struct genl_info;
+int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb);
+enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb);
+int r2c2_auth_data_sign(struct r2c2_node *node, struct sk_buff *skb);
+enum r2c2_stat r2c2_auth_data_rcv(struct r2c2_node *node, struct sk_buff *skb);
+void r2c2_auth_clear(struct r2c2_node *node);
+void r2c2_auth_peers_gc(struct r2c2_node *node, bool all);
+int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info);
+int r2c2_nl_key_del(struct sk_buff *skb, struct genl_info *info);
+int r2c2_auth_fill(struct r2c2_node *node, struct sk_buff *msg);
+
+/* ---- 3. control ---- */
+
 /* topo.c */
+void r2c2_topo_register(void);
 void r2c2_topo_tick(struct work_struct *work);
 void r2c2_lsa_work(struct work_struct *work);
 void r2c2_recompute_work(struct work_struct *work);
@@ -544,53 +621,31 @@ struct r2c2_tables *r2c2_tables_retire(struct r2c2_node *node,
 				       struct r2c2_tables *old,
 				       unsigned long *gp);
 void r2c2_tables_reap(struct r2c2_tables *t, unsigned long gp);
-int r2c2_tables_idx(const struct r2c2_tables *t, u16 addr);
 
-/* bcast.c */
-void r2c2_bcast_send(struct r2c2_node *node, struct sk_buff *skb, u8 type,
-		     unsigned int csum_len);
-struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len);
-void r2c2_rcv_bcast(struct r2c2_port *port, struct sk_buff *skb);
-void r2c2_dups_flush(struct r2c2_node *node);
-void r2c2_dups_gc(struct r2c2_node *node);
-void r2c2_bretry_init(struct r2c2_port *port);
-void r2c2_bretry_stop(struct r2c2_port *port);
-int r2c2_flow_evt_send(struct r2c2_node *node,
-		       const struct r2c2_flow_evt *evt);
-int r2c2_routes_send(struct r2c2_node *node,
-		     const struct r2c2_route_ent *ent, unsigned int count);
-void r2c2_routes_apply(struct r2c2_node *node,
-		       const struct r2c2_route_ent *ent, unsigned int count,
-		       bool remote);
-
-/* auth.c */
-int r2c2_auth_sign(struct r2c2_port *port, struct sk_buff *skb);
-enum r2c2_stat r2c2_auth_rcv(struct r2c2_port *port, struct sk_buff *skb);
-int r2c2_auth_data_sign(struct r2c2_node *node, struct sk_buff *skb);
-enum r2c2_stat r2c2_auth_data_rcv(struct r2c2_node *node, struct sk_buff *skb);
-void r2c2_auth_clear(struct r2c2_node *node);
-void r2c2_auth_peers_gc(struct r2c2_node *node, bool all);
-int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info);
-int r2c2_nl_key_del(struct sk_buff *skb, struct genl_info *info);
-int r2c2_nl_key_get(struct sk_buff *skb, struct genl_info *info);
-
-/* netlink.c */
-extern struct genl_family r2c2_genl_family;
-extern const struct nla_policy r2c2_policy[R2C2_A_MAX + 1];
-int r2c2_genl_register(void);
-void r2c2_genl_unregister(void);
-/* the event notifications: netlink.h, for events.c only */
-
-/* sch_api.c */
-struct genl_info;
-struct netlink_callback;
+/* node.c */
+int r2c2_node_init(struct r2c2_node *node, struct net *net);
+void r2c2_node_fini(struct r2c2_node *node);
+int r2c2_node_create(struct r2c2_node *node, u16 addr, const char *ifname);
+void r2c2_node_destroy(struct r2c2_node *node);
+int r2c2_node_set_addr(struct r2c2_node *node, u16 addr);
+int r2c2_notifier_register(void);
+void r2c2_notifier_unregister(void);
 
 /* class.c */
+struct netlink_callback;
 struct r2c2_class_tab;
 void r2c2_classes_free(struct r2c2_node *node);
 int r2c2_nl_class_set(struct sk_buff *skb, struct genl_info *info);
 int r2c2_nl_class_del(struct sk_buff *skb, struct genl_info *info);
 int r2c2_nl_class_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* ---- 4. interfaces ---- */
+
+/* netlink.c */
+int r2c2_genl_register(void);
+void r2c2_genl_unregister(void);
+
+/* sch_api.c */
 int r2c2_nl_rate_set(struct sk_buff *skb, struct genl_info *info);
 int r2c2_nl_qflow_dump(struct sk_buff *skb, struct netlink_callback *cb);
 

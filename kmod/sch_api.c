@@ -224,7 +224,7 @@ static int r2c2_qflow_fill(void *arg, const struct r2c2_qflow_info *fi)
 	void *hdr;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(d->cb->skb).portid,
-			  d->cb->nlh->nlmsg_seq, &r2c2_genl_family,
+			  d->cb->nlh->nlmsg_seq, r2c2_genl_dump_family(d->cb),
 			  NLM_F_MULTI, R2C2_CMD_QFLOW_GET);
 	if (!hdr)
 		return -EMSGSIZE;

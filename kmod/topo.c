@@ -262,29 +262,6 @@ void r2c2_nbr_clear(struct r2c2_port *port)
 	}
 }
 
-/**
- * r2c2_ctl_alloc() - allocate a control frame
- * @node: the node
- * @len: bytes of R2C2 header and body, zeroed
- *
- * Return: an skb with room for any link-layer header, or NULL.
- */
-struct sk_buff *r2c2_ctl_alloc(struct r2c2_node *node, unsigned int len)
-{
-	struct sk_buff *skb;
-
-	/* tailroom for the trailer of a rack key (auth.c) */
-	skb = alloc_skb(LL_MAX_HEADER + len + R2C2_AUTH_LEN, GFP_ATOMIC);
-	if (!skb) {
-		r2c2_drop(node, R2C2_S_DROP_NOMEM, NULL, NULL);
-		return NULL;
-	}
-	skb_reserve(skb, LL_MAX_HEADER);
-	skb_put_zero(skb, len);
-	skb->priority = TC_PRIO_CONTROL;
-	return skb;
-}
-
 static void r2c2_hello_send(struct r2c2_node *node, struct r2c2_port *port)
 {
 	struct r2c2_ctl_hdr *ch;
@@ -793,30 +770,6 @@ void r2c2_topo_tick(struct work_struct *work)
 }
 
 /**
- * r2c2_tables_idx() - dense index of a node address
- * @t: tables
- * @addr: node address
- *
- * Return: the index, or -1 when @addr is not in the graph.
- */
-int r2c2_tables_idx(const struct r2c2_tables *t, u16 addr)
-{
-	int lo = 0, hi = t->n - 1;
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-
-		if (t->addrs[mid] == addr)
-			return mid;
-		if (t->addrs[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
-/**
  * r2c2_tables_free() - free tables (after a grace period)
  * @t: tables or NULL
  */
@@ -1122,6 +1075,17 @@ int r2c2_tables_wq_init(void)
 	r2c2_tables_wq = alloc_workqueue("r2c2_tables", WQ_UNBOUND,
 					 R2C2_TABLES_WQ_ACTIVE);
 	return r2c2_tables_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * r2c2_topo_register() - take HELLO and LSA frames from the data plane
+ *
+ * Context: module init.
+ */
+void r2c2_topo_register(void)
+{
+	r2c2_rx_handler_set(R2C2_T_HELLO, r2c2_rcv_hello);
+	r2c2_rx_handler_set(R2C2_T_LSA, r2c2_rcv_lsa);
 }
 
 /**

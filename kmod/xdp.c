@@ -437,3 +437,25 @@ int r2c2_xdp_bind(struct r2c2_node *node, int ports_fd, int stats_fd,
 }
 
 #endif /* CONFIG_BPF_SYSCALL */
+
+/**
+ * r2c2_node_stats_read() - a node's counters, the XDP program's included
+ * @node: the node
+ * @out: __R2C2_S_MAX sums, written
+ */
+void r2c2_node_stats_read(struct r2c2_node *node, u64 *out)
+{
+	r2c2_stats_read(node->stats, out);
+	r2c2_xdp_stats_add(node, NULL, out);
+}
+
+/**
+ * r2c2_port_stats_read() - a port's counters, the XDP program's included
+ * @port: the port
+ * @out: __R2C2_S_MAX sums, written
+ */
+void r2c2_port_stats_read(struct r2c2_port *port, u64 *out)
+{
+	r2c2_stats_read(port->stats, out);
+	r2c2_xdp_stats_add(port->node, port, out);
+}

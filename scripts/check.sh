@@ -5,7 +5,8 @@
 #
 #   1. setup        scripts/setup.sh (apt packages, kernels, sources)
 #   2. build        make modules KVER=<abi> for each kernel (W=1, a warning
-#                   fails); make checkpatch; make userspace;
+#                   fails); scripts/kmod-layers.sh; make checkpatch;
+#                   make userspace;
 #                   make -C tc, ip; make -C selftests/tools (when they exist)
 #   3. userspace    make -C userspace test (TAP)
 #   4. kunit        scripts/kunit.sh: the KUnit suites, one module each
@@ -358,6 +359,18 @@ if want build; then
 		else
 			note "build-$k" 0 1 0 "module build failed"
 		fi
+	done
+	# the module's layers, on the first kernel's objects (they are the
+	# same files on every kernel)
+	for k in $KERNELS; do
+		[[ -n ${built[$k]:-} ]] || continue
+		section "build: scripts/kmod-layers.sh (r2c2.ko calls down its layers only)"
+		if run_logged layers bash scripts/kmod-layers.sh "build/$(abi_of "$k")/kmod"; then
+			note layers 1 0 0
+		else
+			note layers 0 1 0 "a call up r2c2.ko's layers (kmod/r2c2.h)"
+		fi
+		break
 	done
 	section "build: make checkpatch (checkpatch.pl --strict)"
 	if [[ ! -d $CACHE/linux-source-6.1/scripts ]]; then
