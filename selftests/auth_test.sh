@@ -65,29 +65,13 @@ PCAP=$FABRIC_TMP/a_p0.pcap
 
 setup()
 {
-	local ns
+	local i
 
-	for ns in "$A" "$B" "$C" "$M"; do
-		ns_create "$ns" || return 1
-	done
-	veth_link "$A" p0 "$B" p1 &&
-	veth_link "$B" p0 "$C" p1 &&
-	veth_link "$B" p3 "$M" inj0 || return 1
-	ip netns exec "$A" r2c2ctl node set addr 1 &&
-	ip netns exec "$A" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$B" r2c2ctl node set addr 2 &&
-	ip netns exec "$B" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$B" r2c2ctl port add 1 dev p1 &&
-	ip netns exec "$B" r2c2ctl port add 3 dev p3 &&
-	ip netns exec "$C" r2c2ctl node set addr 3 &&
-	ip netns exec "$C" r2c2ctl port add 1 dev p1 || return 1
+	line_injector "$A" "$B" "$C" "$M" &&
+	ip -n "$B" addr add 10.42.0.2/16 dev r2c0 || return 1
 	for i in 1 2 3; do
-		ns=${NODES[i - 1]}
-		ip -n "$ns" -b - <<-EOF || return 1
-			link set r2c0 up
-			addr add 10.42.0.$i/16 dev r2c0
-			addr add fd42::$i/64 dev r2c0 nodad
-		EOF
+		ip -n "${NODES[i - 1]}" addr add "fd42::$i/64" dev r2c0 nodad ||
+			return 1
 	done
 }
 

@@ -261,6 +261,38 @@ xdp_setup()
 	done
 }
 
+# line_injector A B C INJ [NODE_OPTS]: the line of nodes 1, 2, 3 in the
+# namespaces A, B, C (A's p0 to B's p1, B's p0 to C's p1) and an injector
+# INJ, no node, whose inj0 is joined to B's port 3 (p3): what r2c2_inject,
+# r2c2_ctlflood and r2c2_replay write into reaches B as from a neighbour.
+# r2c0 is up on the three, with 10.42.0.1/16 on A and 10.42.0.3/16 on C.
+# NODE_OPTS: more words of `r2c2ctl node set` ("hello 100").
+line_injector()
+{
+	local a=$1 b=$2 c=$3 inj=$4 opts=${5:-} ns
+
+	for ns in "$a" "$b" "$c" "$inj"; do
+		ns_create "$ns" || return 1
+	done
+	veth_link "$a" p0 "$b" p1 &&
+	veth_link "$b" p0 "$c" p1 &&
+	veth_link "$b" p3 "$inj" inj0 || return 1
+	# shellcheck disable=SC2086  # opts are words
+	ip netns exec "$a" r2c2ctl node set addr 1 $opts >/dev/null &&
+	ip netns exec "$a" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$b" r2c2ctl node set addr 2 $opts >/dev/null &&
+	ip netns exec "$b" r2c2ctl port add 0 dev p0 &&
+	ip netns exec "$b" r2c2ctl port add 1 dev p1 &&
+	ip netns exec "$b" r2c2ctl port add 3 dev p3 &&
+	ip netns exec "$c" r2c2ctl node set addr 3 $opts >/dev/null &&
+	ip netns exec "$c" r2c2ctl port add 1 dev p1 || return 1
+	for ns in "$a" "$b" "$c"; do
+		ip -n "$ns" link set r2c0 up || return 1
+	done
+	ip -n "$a" addr add 10.42.0.1/16 dev r2c0 &&
+	ip -n "$c" addr add 10.42.0.3/16 dev r2c0
+}
+
 # xdp_forwarded NS...: the frames the XDP programs of the namespaces
 # forwarded (their own counters, summed over ports and namespaces)
 xdp_forwarded()

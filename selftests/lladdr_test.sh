@@ -50,28 +50,8 @@ NODES=("$A" "$B" "$C")
 
 setup()
 {
-	local ns
-
-	for ns in "$A" "$B" "$C" "$INJ"; do
-		ns_create "$ns" || return 1
-	done
-	veth_link "$A" p0 "$B" p1 &&
-	veth_link "$B" p0 "$C" p1 &&
-	veth_link "$B" p3 "$INJ" inj0 || return 1
-	ip netns exec "$A" r2c2ctl node set addr 1 &&
-	ip netns exec "$A" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$B" r2c2ctl node set addr 2 &&
-	ip netns exec "$B" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$B" r2c2ctl port add 1 dev p1 &&
-	ip netns exec "$B" r2c2ctl port add 3 dev p3 &&
-	ip netns exec "$C" r2c2ctl node set addr 3 &&
-	ip netns exec "$C" r2c2ctl port add 1 dev p1 || return 1
-	for ns in "$A" "$B" "$C"; do
-		ip -n "$ns" link set r2c0 up || return 1
-	done
-	ip -n "$A" addr add 10.42.0.1/16 dev r2c0 &&
-	ip -n "$B" addr add 10.42.0.2/16 dev r2c0 &&
-	ip -n "$C" addr add 10.42.0.3/16 dev r2c0
+	line_injector "$A" "$B" "$C" "$INJ" &&
+	ip -n "$B" addr add 10.42.0.2/16 dev r2c0
 }
 
 # nodes_are N NS...: every NS's tables hold N nodes

@@ -47,35 +47,13 @@ PING_PID=
 
 setup()
 {
-	local ns
-
-	for ns in "$A" "$B" "$C" "$INJ" "$DN"; do
-		ns_create "$ns" || return 1
-	done
-	veth_link "$A" p0 "$B" p1 &&
-	veth_link "$B" p0 "$C" p1 &&
-	veth_link "$B" p3 "$INJ" inj0 &&
-	veth_link "$B" p2 "$DN" dn0 || return 1
-	ip -n "$DN" link set dn0 down		# B's p2: no carrier
-
-	ip netns exec "$A" r2c2ctl node set addr 1 &&
-	ip netns exec "$A" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$B" r2c2ctl node set addr 2 &&
-	ip netns exec "$C" r2c2ctl node set addr 3 &&
-	ip netns exec "$C" r2c2ctl port add 1 dev p1 || return 1
-	# shellcheck disable=SC2016  # expanded by the inner bash
-	ip netns exec "$B" bash -c 'for p in 0 1 2 3; do r2c2ctl port add $p dev p$p || exit 1; done' ||
-		return 1
-	ip -n "$A" -b - <<-EOF || return 1
-		link set r2c0 up
-		addr add 10.42.0.1/16 dev r2c0
-	EOF
-	ip -n "$C" -b - <<-EOF || return 1
-		link set r2c0 up
-		addr add 10.42.0.3/16 dev r2c0
-	EOF
-	# up, or the broadcasts A and C send (ARP, IPv6) count as drop_no_node
-	ip -n "$B" link set r2c0 up &&
+	# B's r2c0 up too, or the broadcasts A and C send (ARP, IPv6) count
+	# as drop_no_node; B's p2 has no carrier
+	line_injector "$A" "$B" "$C" "$INJ" &&
+	ns_create "$DN" &&
+	veth_link "$B" p2 "$DN" dn0 &&
+	ip -n "$DN" link set dn0 down &&
+	ip netns exec "$B" r2c2ctl port add 2 dev p2 &&
 	xdp_setup "${NODES[@]}"
 }
 

@@ -41,31 +41,7 @@ COUNT=5
 
 setup()
 {
-	local ns
-
-	for ns in "$A" "$B" "$C" "$INJ"; do
-		ns_create "$ns" || return 1
-	done
-	veth_link "$A" p0 "$B" p1 &&
-	veth_link "$B" p0 "$C" p1 &&
-	veth_link "$B" p3 "$INJ" inj0 || return 1
-	ip netns exec "$A" r2c2ctl node set addr 1 hello 100 >/dev/null &&
-	ip netns exec "$A" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$B" r2c2ctl node set addr 2 hello 100 >/dev/null &&
-	ip netns exec "$B" r2c2ctl port add 0 dev p0 &&
-	ip netns exec "$B" r2c2ctl port add 1 dev p1 &&
-	ip netns exec "$B" r2c2ctl port add 3 dev p3 &&
-	ip netns exec "$C" r2c2ctl node set addr 3 hello 100 >/dev/null &&
-	ip netns exec "$C" r2c2ctl port add 1 dev p1 || return 1
-	ip -n "$A" -b - <<-EOF || return 1
-		link set r2c0 up
-		addr add 10.42.0.1/16 dev r2c0
-	EOF
-	ip -n "$C" -b - <<-EOF || return 1
-		link set r2c0 up
-		addr add 10.42.0.3/16 dev r2c0
-	EOF
-	ip -n "$B" link set r2c0 up
+	line_injector "$A" "$B" "$C" "$INJ" "hello 100"
 }
 
 converged()
