@@ -336,6 +336,7 @@ class Sim
     Ptr<Packet> BuildPacket(Flow& f, uint8_t* port);
     void PfqStartFlow(uint32_t fi);
     void PfqFill(uint32_t fi);
+    void PfqRedraw(Flow& f);
     void PfqEnqueue(uint16_t u, uint8_t q, uint32_t fi, PfqItem it);
     void PfqTry(uint32_t uq);
     void PfqTxDone(uint32_t uq);
@@ -1295,7 +1296,7 @@ Sim::Deliver(uint16_t, const struct r2c2_data_hdr& h, uint32_t plen)
  * packet only when the next port it will wait at holds fewer than
  * --pfq-pkts of that flow (counting packets on the way): back-pressure
  * hop by hop, up to the source, which makes a flow's next packet only
- * when its first port has room. Nothing is dropped; a flow gets the
+ * when a first port of its routes has room (PfqFill()). Nothing is dropped; a flow gets the
  * max-min fair share of every link along its routes (RPS, VLB, DOR as
  * for R2C2), with no rate computation and no broadcasts.
  */
@@ -1321,7 +1322,15 @@ Sim::PfqStartFlow(uint32_t fi)
     PfqFill(fi);
 }
 
-/* the source: packets into their first port while it has room for them */
+/*
+ * The source: packets into their first port while it has room for them.
+ * A packet whose route starts at a port without room is given another
+ * route of its protocol, up to PFQ_REDRAWS draws: an ideal source sprays
+ * over every first port that has room, and does not wait on one while
+ * another idles (the minimal first hops of a torus are at most six).
+ */
+#define PFQ_REDRAWS 16
+
 void
 Sim::PfqFill(uint32_t fi)
 {
@@ -1334,6 +1343,10 @@ Sim::PfqFill(uint32_t fi)
             if (f.sent >= f.size)
                 f.sendDone = true;
         }
+        for (int k = 0; k < PFQ_REDRAWS && f.rproto != R2C2_RP_DOR &&
+                        Occ(base + f.pendPort, fi) >= c.pfqPkts;
+             k++)
+            PfqRedraw(f);
         uint32_t& o = Occ(base + f.pendPort, fi);
         if (o >= c.pfqPkts)
             return;
@@ -1342,6 +1355,26 @@ Sim::PfqFill(uint32_t fi)
         f.pending = nullptr;
         PfqEnqueue(f.src, f.pendPort, fi, PfqNext(f.src, f.pendPort, p));
     }
+}
+
+/* pfq: the flow's next packet, not yet sent, on a new draw of its route */
+void
+Sim::PfqRedraw(Flow& f)
+{
+    uint8_t hops[R2C2_MAX_HOPS];
+    R2c2Header h;
+
+    f.pending->RemoveHeader(h);
+    struct r2c2_data_hdr* d = h.Data();
+    int nh = r2c2_route_sample(&topo->paths, f.rproto, f.src, f.dst, &Sim::RandCb, this, hops);
+    if (nh <= 0) {
+        NS_FATAL_ERROR("no route " << f.src << " -> " << f.dst);
+    }
+    d->rlen = static_cast<uint8_t>(nh);
+    r2c2_route_pack(d->route, hops, static_cast<unsigned int>(nh));
+    d->csum = r2c2_data_csum(d);
+    f.pending->AddHeader(h);
+    f.pendPort = hops[0];
 }
 
 void
@@ -1424,7 +1457,7 @@ Sim::PfqWake(uint16_t u, uint32_t fi, uint8_t q)
 {
     Flow& f = flows[fi];
 
-    if (u == f.src && f.pending && f.pendPort == q)
+    if (u == f.src && f.pending && (f.pendPort == q || f.rproto != R2C2_RP_DOR))
         Simulator::ScheduleNow(&Sim::PfqFill, this, fi);
     for (uint8_t p = 0; p < R2C2_MAX_PORTS; p++) {
         size_t l = static_cast<size_t>(u) * R2C2_MAX_PORTS + p;
