@@ -331,7 +331,7 @@ for blk in re.findall(r"\{(.*?)\}", m.group(1) if m else "", re.S):
         "do": ".doit" in blk, "dump": ".dumpit" in blk,
         "flags": sorted(f.strip() for f in fl.group(1).split("|")) if fl else []}
 kevents = set()
-for fn in re.finditer(r"\nvoid (r2c2_genl_\w+_event)\(.*?\n\}", netlink_c, re.S):
+for fn in re.finditer(r"\n(?:static )?void (r2c2_genl_\w+_event)\(.*?\n\}", netlink_c, re.S):
     kevents.update(re.findall(r"R2C2_CMD_\w+", fn.group(0)))
 flag_c = {"admin-perm": "GENL_ADMIN_PERM", "uns-admin-perm": "GENL_UNS_ADMIN_PERM"}
 ops = spec["operations"]
