@@ -47,6 +47,7 @@ struct r2c2_rtab {
 	u16 n;
 	bool sym;		/* torus: translated offset vectors */
 	bool vlb_split;		/* sym: VLB of every pair is split */
+	bool vlb_all;		/* graph: every pair's VLB is split (diameter) */
 	/*
 	 * sym, VLB of some offsets split and not of others (twice the
 	 * diameter beyond R2C2_MAX_HOPS: 16x16x16), else NULL: vlb_grp[r]
@@ -108,6 +109,7 @@ struct r2c2_rtab {
 	struct pair_ent *ht;
 	size_t htcap, htcnt;
 	size_t pair_bytes[__R2C2_RP_MAX];
+	double *scratch;	/* a leg's dense weights, kept zeroed */
 };
 
 static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
@@ -127,6 +129,50 @@ static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
 			v->link[c] = (u32)i;
 			v->coef[c++] = w[i];
 		}
+	return 0;
+}
+
+/*
+ * The sparse vector of a minimal leg s -> d from its dense weights w: only
+ * the links out of nodes on a minimal path can carry weight, so only
+ * those are read (in link order, as vec_from_dense() gives them), and
+ * zeroed after.
+ */
+static int vec_from_leg(struct r2c2_vec *v, double *w,
+			const struct r2c2_paths *p, u16 s, u16 d)
+{
+	const u8 *to_d = p->dist + (size_t)d * p->n;
+	unsigned int len = to_d[s], u, k, pass;
+	size_t c = 0;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			v->len = (u32)c;
+			v->link = malloc((c ? c : 1) * sizeof(*v->link));
+			v->coef = malloc((c ? c : 1) * sizeof(*v->coef));
+			if (!v->link || !v->coef)
+				return -ENOMEM;
+			c = 0;
+		}
+		for (u = 0; u < p->n; u++) {
+			unsigned int from_s = p->dist[(size_t)u * p->n + s];
+			size_t l = (size_t)u * R2C2_MAX_PORTS;
+
+			if (from_s == R2C2_DIST_INF || to_d[u] == R2C2_DIST_INF ||
+			    from_s + to_d[u] != len || u == d)
+				continue;
+			for (k = 0; k < R2C2_MAX_PORTS; k++, l++) {
+				if (w[l] == 0)
+					continue;
+				if (pass) {
+					v->link[c] = (u32)l;
+					v->coef[c] = w[l];
+					w[l] = 0;
+				}
+				c++;
+			}
+		}
+	}
 	return 0;
 }
 
@@ -797,10 +843,21 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 	if (rt->sym) {
 		ret = build_sym(rt);
 	} else {
+		size_t i, nn = (size_t)t->n * t->n;
+		unsigned int diam = 0;
+
 		rt->grp = calloc(2 * (size_t)t->n, sizeof(*rt->grp));
 		rt->gdense = calloc(2 * (size_t)t->n, sizeof(*rt->gdense));
 		if (!rt->grp || !rt->gdense)
 			ret = -ENOMEM;
+		/*
+		 * every node reaches every other within half a route: then
+		 * every intermediate of every pair is eligible, and
+		 * graph_vlb_split() need not look at them pair by pair
+		 */
+		for (i = 0; i < nn; i++)
+			diam = t->paths.dist[i] > diam ? t->paths.dist[i] : diam;
+		rt->vlb_all = diam != R2C2_DIST_INF && 2 * diam <= R2C2_MAX_HOPS;
 	}
 	if (ret) {
 		r2c2_rtab_free(rt);
@@ -848,6 +905,7 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 			free(rt->gdense[i]);
 	free(rt->grp);
 	free(rt->gdense);
+	free(rt->scratch);
 	for (i = 0; i < rt->htcap; i++)
 		if (rt->ht[i].key)
 			vec_free(&rt->ht[i].v);
@@ -990,10 +1048,133 @@ static bool graph_vlb_split(const struct r2c2_rtab *rt, u16 s, u16 d)
 {
 	unsigned int m;
 
+	if (rt->vlb_all)
+		return true;
 	for (m = 0; m < rt->n; m++)
 		if (!r2c2_vlb_ok(&rt->t->paths, s, (u16)m, d))
 			return false;
 	return true;
+}
+
+/*
+ * The nodes by decreasing distance (dist[u], R2C2_DIST_INF for none) into
+ * order; -EHOSTUNREACH when one is not reached. A counting sort.
+ */
+static int by_distance(const u8 *dist, u16 n, u16 *order)
+{
+	unsigned int start[R2C2_DIST_INF + 1] = { 0 }, u, k, sum = 0;
+
+	for (u = 0; u < n; u++) {
+		if (dist[u] == R2C2_DIST_INF)
+			return -EHOSTUNREACH;
+		start[dist[u]]++;
+	}
+	for (k = R2C2_DIST_INF; k-- > 0;) {
+		unsigned int c = start[k];
+
+		start[k] = sum;
+		sum += c;
+	}
+	for (u = 0; u < n; u++)
+		order[start[dist[u]]++] = (u16)u;
+	return 0;
+}
+
+/*
+ * B_d: the RPS legs of every other node to d, in one pass over the nodes
+ * by decreasing distance to d. A leg's share at u goes on over u's next
+ * hops in the proportions of r2c2_next_hops(), whatever node it started
+ * from, so the legs' shares can be added up as they go: each node puts
+ * its own 1 in, and what reached it moves on.
+ */
+static int group_to(const struct r2c2_paths *p, u16 d, double *w)
+{
+	const u8 *dist = p->dist + (size_t)d * p->n;
+	double *flow = calloc(p->n, sizeof(*flow));
+	u16 *order = calloc(p->n, sizeof(*order));
+	u8 ports[R2C2_MAX_PORTS];
+	u32 wt[R2C2_MAX_PORTS];
+	unsigned int i, j;
+	int ret = -ENOMEM;
+
+	if (!flow || !order)
+		goto out;
+	ret = by_distance(dist, p->n, order);
+	for (i = 0; !ret && i < p->n; i++) {
+		u16 u = order[i];
+		u64 total = 0;
+		int c;
+
+		if (u == d)
+			continue;
+		flow[u] += 1;
+		c = r2c2_next_hops(p, R2C2_RP_RPS, u, u, d, ports, wt);
+		for (j = 0; j < (unsigned int)c; j++)
+			total += wt[j];
+		for (j = 0; j < (unsigned int)c; j++) {
+			size_t l = (size_t)u * R2C2_MAX_PORTS + ports[j];
+			double f = flow[u] * (double)wt[j] / (double)total;
+
+			w[l] += f;
+			flow[p->nbr[l]] += f;
+		}
+	}
+out:
+	free(flow);
+	free(order);
+	return ret;
+}
+
+/*
+ * A_s: the RPS legs of s to every other node, in one pass (Brandes'
+ * accumulation): a leg to m crosses link u -> v, minimal from s, with
+ * probability sigma(s, u) sigma(v, m) / sigma(s, m) (RPS is uniform over
+ * minimal paths; sigma counts them), and the sum over m of these is
+ * sigma(s, u) / sigma(s, v) (1 + delta(v)), delta(v) being the sum over
+ * v's own minimal links onwards, taken by decreasing distance from s.
+ * -EAGAIN where a path count saturated (R2C2_NPATHS_MAX): then the legs
+ * one by one.
+ */
+static int group_from(const struct r2c2_paths *p, u16 s, double *w)
+{
+	u8 *dist = calloc(p->n, 1);
+	double *delta = calloc(p->n, sizeof(*delta));
+	u16 *order = calloc(p->n, sizeof(*order));
+	const u32 *sig0 = p->npaths + s;
+	unsigned int i, k, u;
+	int ret = -ENOMEM;
+
+	if (!dist || !delta || !order)
+		goto out;
+	ret = 0;
+	for (u = 0; u < p->n; u++) {
+		dist[u] = p->dist[(size_t)u * p->n + s];
+		if (sig0[(size_t)u * p->n] >= R2C2_NPATHS_MAX)
+			ret = -EAGAIN;
+	}
+	if (!ret)
+		ret = by_distance(dist, p->n, order);
+	for (i = 0; !ret && i < p->n; i++) {
+		u16 v = order[i];
+		double sv = sig0[(size_t)v * p->n];
+
+		for (k = 0; k < R2C2_MAX_PORTS; k++) {
+			size_t l = (size_t)v * R2C2_MAX_PORTS + k;
+			u16 x = p->nbr[l];
+			double c;
+
+			if (x == R2C2_IDX_NONE || dist[x] != dist[v] + 1)
+				continue;
+			c = sv / sig0[(size_t)x * p->n] * (1 + delta[x]);
+			w[l] += c;
+			delta[v] += c;
+		}
+	}
+out:
+	free(dist);
+	free(delta);
+	free(order);
+	return ret;
 }
 
 /* graph: A_s (g < n) or B_d (g >= n) */
@@ -1010,16 +1191,17 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 	w = dense_zalloc(nl);
 	if (!w)
 		return -ENOMEM;
-	for (m = 0; m < rt->n; m++) {
-		if (m == x)
-			continue;
-		ret = g < rt->n ?
-			r2c2_link_weights_add(p, R2C2_RP_RPS, (u16)x, (u16)m, 1.0, w) :
-			r2c2_link_weights_add(p, R2C2_RP_RPS, (u16)m, (u16)x, 1.0, w);
-		if (ret) {
-			free(w);
-			return ret;
-		}
+	ret = g < rt->n ? group_from(p, (u16)x, w) : group_to(p, (u16)x, w);
+	if (ret == -EAGAIN) {	/* saturated path counts: leg by leg */
+		ret = 0;
+		for (m = 0; !ret && m < rt->n; m++)
+			if (m != x)
+				ret = r2c2_link_weights_add(p, R2C2_RP_RPS, (u16)x,
+							    (u16)m, 1.0, w);
+	}
+	if (ret) {
+		free(w);
+		return ret;
 	}
 	ret = vec_from_dense(&rt->grp[g], w, nl);
 	if (ret) {
@@ -1067,13 +1249,25 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	key = pair_key(rproto, s, d);
 	if (pair_find(rt, key))
 		return 0;
-	w = calloc(nl, sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
-	if (!ret)
-		ret = vec_from_dense(&v, w, nl);
-	free(w);
+	if (rproto != R2C2_RP_VLB) {
+		/* a minimal leg: the scratch, zeroed again by vec_from_leg() */
+		if (!rt->scratch && !(rt->scratch = calloc(nl, sizeof(double))))
+			return -ENOMEM;
+		w = rt->scratch;
+		ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
+		if (!ret)
+			ret = vec_from_leg(&v, w, p, s, d);
+		if (ret)
+			memset(w, 0, nl * sizeof(*w));
+	} else {
+		w = calloc(nl, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
+		if (!ret)
+			ret = vec_from_dense(&v, w, nl);
+		free(w);
+	}
 	if (!ret) {
 		ret = pair_insert(rt, key, &v);
 		if (ret)
