@@ -118,14 +118,16 @@ void on_qflow(void *arg, const struct dnl_qflow *q)
 	if (q->state != R2C2_RS_SET)
 		f->pushed = 0;	/* lease ran out or never set: push again */
 	/*
-	 * While warming up no flow has an allocation to judge its demand
-	 * against (the estimator would call it unlimited): windows are
-	 * measured, demands kept, the saved ones among them.
+	 * While warming up, and until the flow has a rate, there is no
+	 * allocation to judge its demand against (the estimator would call
+	 * it unlimited): windows are measured, demands kept, the saved ones
+	 * among them. A first round can come after the warm-up (a guest
+	 * whose clock counts instructions).
 	 */
 	if (d->conf.demand_interval_ms &&
 	    rc_demand_sample(&f->dem, q->bytes, q->backlog, c->now,
 			     &d->dem) &&
-	    c->now >= d->warm_until_ns &&
+	    c->now >= d->warm_until_ns && f->rate > 0 &&
 	    c->now - f->born_ns >= (uint64_t)d->conf.announce_delay_ms * MS)
 		k = rc_demand_announce(&f->dem, f->rate, f->demand_kbps,
 				       &d->dem);
