@@ -112,16 +112,22 @@ struct r2c2_rtab {
 	double *scratch;	/* a leg's dense weights, kept zeroed */
 };
 
+/* room for c entries in v (at least one allocated) */
+static int vec_alloc(struct r2c2_vec *v, size_t c)
+{
+	v->len = (u32)c;
+	v->link = malloc((c ? c : 1) * sizeof(*v->link));
+	v->coef = malloc((c ? c : 1) * sizeof(*v->coef));
+	return v->link && v->coef ? 0 : -ENOMEM;
+}
+
 static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
 {
 	size_t i, c = 0;
 
 	for (i = 0; i < nl; i++)
 		c += w[i] != 0;
-	v->len = (u32)c;
-	v->link = malloc((c ? c : 1) * sizeof(*v->link));
-	v->coef = malloc((c ? c : 1) * sizeof(*v->coef));
-	if (!v->link || !v->coef)
+	if (vec_alloc(v, c))
 		return -ENOMEM;
 	c = 0;
 	for (i = 0; i < nl; i++)
@@ -147,10 +153,7 @@ static int vec_from_leg(struct r2c2_vec *v, double *w,
 
 	for (pass = 0; pass < 2; pass++) {
 		if (pass) {
-			v->len = (u32)c;
-			v->link = malloc((c ? c : 1) * sizeof(*v->link));
-			v->coef = malloc((c ? c : 1) * sizeof(*v->coef));
-			if (!v->link || !v->coef)
+			if (vec_alloc(v, c))
 				return -ENOMEM;
 			c = 0;
 		}
