@@ -5,7 +5,7 @@
  * max-min on the same flows.
  *
  * usage: pf_bench [-t DIMS] [-n FLOWS] [-m MIX] [-p LEVELS] [-e EVENTS]
- *                 [-r TOL] [-S SEED]
+ *                 [-r TOL] [-T TOL] [-S SEED]
  *   -t  torus radices, e.g. 8x8x8 (default), 6x6x6, 16x16
  *   -n  flows (default 10000)
  *   -m  rps, dor, vlb or mix (default: a third each)
@@ -13,6 +13,8 @@
  *   -e  warm events after the cold start, arrivals and departures in
  *       turn (default 20)
  *   -r  duality gap of the reference solve (default 1e-5; 0: none)
+ *   -T  duality gap the engine stops at (struct r2c2_pf_opts.tol;
+ *       default 1e-3, the library's)
  *   -S  seed of the flow generator
  * Flows: uniform random pairs, weights 1-3, a quarter with a demand up
  * to 2 Gbit/s, on 10 Gbit/s links, 5 % headroom. Times are this thread's
@@ -20,7 +22,7 @@
  * "dist" is how far the result is from the optimum, measured against a
  * reference solve to a smaller duality gap (-r): (U_ref - U) / sum of the
  * weights, over the flows of priority 0 (the engine stops at a gap of
- * 1e-3 a level).
+ * -T a level).
  */
 #include <errno.h>
 #include <math.h>
@@ -67,7 +69,7 @@ static void draw(struct r2c2_flow *f, const struct r2c2_topo *t, int mix,
 static void usage(void)
 {
 	fputs("usage: pf_bench [-t DIMS] [-n FLOWS] [-m rps|dor|vlb|mix] [-p LEVELS]\n"
-	      "                [-e EVENTS] [-r TOL] [-S SEED]\n", stderr);
+	      "                [-e EVENTS] [-r TOL] [-T TOL] [-S SEED]\n", stderr);
 	exit(2);
 }
 
@@ -81,13 +83,14 @@ int main(int argc, char **argv)
 	struct r2c2_rtab *rt;
 	struct r2c2_pf *pf, *ref;
 	struct r2c2_pf_opts ro = { .gamma = 1, .tol = 1e-5, .max_iter = 20000 };
+	struct r2c2_pf_opts eo = { .gamma = 1, .tol = 1e-3, .max_iter = 2000 };
 	struct r2c2_flow *f;
 	double *x, *xr_, *xm, c0, cold_ms, mm_ms, W, u, uref, um;
 	double *ems, *eit;
 	int mix, opt, r;
 	char *p;
 
-	while ((opt = getopt(argc, argv, "t:n:m:p:e:r:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:p:e:r:T:S:")) != -1) {
 		if (opt == 't')
 			dims_s = optarg;
 		else if (opt == 'n')
@@ -100,12 +103,15 @@ int main(int argc, char **argv)
 			events = (unsigned int)strtoul(optarg, NULL, 10);
 		else if (opt == 'r')
 			ro.tol = strtod(optarg, NULL);
+		else if (opt == 'T')
+			eo.tol = strtod(optarg, NULL);
 		else if (opt == 'S')
 			xr_state = strtoull(optarg, NULL, 0);
 		else
 			usage();
 	}
-	if (!n || !levels || levels > R2C2_PRIO_LEVELS || !(ro.tol >= 0))
+	if (!n || !levels || levels > R2C2_PRIO_LEVELS || !(ro.tol >= 0) ||
+	    !(eo.tol > 0))
 		usage();
 	mix = !strcmp(mix_s, "mix") ? -1 : r2c2_parse_rproto(mix_s);
 	if (mix < -1)
@@ -131,7 +137,7 @@ int main(int argc, char **argv)
 	xm = calloc(n + events, sizeof(*x));
 	ems = calloc(events + 1, sizeof(*ems));
 	eit = calloc(events + 1, sizeof(*eit));
-	pf = r2c2_pf_new(rt, NULL);
+	pf = r2c2_pf_new(rt, &eo);
 	ref = r2c2_pf_new(rt, &ro);
 	if (!f || !x || !xr_ || !xm || !ems || !eit || !pf || !ref)
 		return 1;

@@ -14,7 +14,8 @@
  * link's gamma_l adapts (grows while G_l keeps its sign, halves when it
  * flips), and a step that raises the dual objective is taken back with
  * every gamma halved, so the dual falls at every accepted step. For split
- * VLB flows (a = (A_s + B_d) / n) group sums give P_s exactly and bound H.
+ * VLB flows (a = (A_s + B_d) / n) group sums give P_s exactly and bound H;
+ * on a torus all 2n groups are priced and loaded at once by DFT.
  * F-NORM divides each flow by the largest load / capacity ratio on its
  * links, so no link is ever over-allocated; the iterations stop when the
  * duality gap certifies the F-NORMed rates (pf_level()). Prices and
@@ -33,6 +34,12 @@
  */
 #define STEP_GROW	1.5
 #define STEP_MAX	8.0
+/*
+ * F-NORM looks for a VLB group's most loaded link among the network's
+ * TOPK most loaded links first, and walks the group only when none of
+ * them is the group's
+ */
+#define TOPK		16
 
 struct r2c2_pf {
 	const struct r2c2_rtab *rt;
@@ -42,9 +49,26 @@ struct r2c2_pf {
 	double *gam[R2C2_PRIO_LEVELS], *lastg[R2C2_PRIO_LEVELS];
 	/* scratch */
 	double *load, *H, *cap, *used, *gp, *gx, *gh, *gr, *r, *pold;
-	double *ga, *gq;
+	double *ga, *gq, *gm;
+	/*
+	 * torus with split VLB (cs != NULL): every group's price and load
+	 * by DFT (r2c2_rtab_groups_corr(), _conv()); ind: [p_l > 0], sq:
+	 * the squared groups' term of H
+	 */
+	double *cs, *ind, *sq, *tmp;
+	/* F-NORM: the TOPK most loaded links, by decreasing load / capacity */
+	u32 top[TOPK];
+	unsigned int ntop;
 	double *x, *xmax;
 	size_t nf;
+	/*
+	 * the link weights of the flows that are not split, flat: flow i's
+	 * absolute links fl[fs[i]..fs[i + 1]) and their coefficients fc
+	 * (times the part's scale); fcap entries allocated
+	 */
+	u32 *fl;
+	double *fc;
+	size_t *fs, fcap;
 	struct r2c2_fv *fv;
 };
 
@@ -78,11 +102,22 @@ struct r2c2_pf *r2c2_pf_new(const struct r2c2_rtab *rt,
 	pf->gx = calloc(pf->ng, sizeof(double));
 	pf->gh = calloc(pf->ng, sizeof(double));
 	pf->gr = calloc(pf->ng, sizeof(double));
+	pf->gm = calloc(pf->ng, sizeof(double));
 	if (!pf->load || !pf->H || !pf->cap || !pf->used || !pf->r || !pf->pold ||
 	    !pf->ga || !pf->gq || !pf->gp ||
-	    !pf->gx || !pf->gh || !pf->gr) {
+	    !pf->gx || !pf->gh || !pf->gr || !pf->gm) {
 		r2c2_pf_free(pf);
 		return NULL;
+	}
+	if (r2c2_rtab_conv_scratch(rt)) {
+		pf->cs = calloc(r2c2_rtab_conv_scratch(rt), sizeof(double));
+		pf->ind = calloc(pf->nl, sizeof(double));
+		pf->sq = calloc(pf->nl, sizeof(double));
+		pf->tmp = calloc(pf->nl, sizeof(double));
+		if (!pf->cs || !pf->ind || !pf->sq || !pf->tmp) {
+			r2c2_pf_free(pf);
+			return NULL;
+		}
 	}
 	return pf;
 }
@@ -100,8 +135,58 @@ void r2c2_pf_free(struct r2c2_pf *pf)
 	}
 	free(pf->load); free(pf->H); free(pf->cap); free(pf->used);
 	free(pf->r); free(pf->pold); free(pf->ga); free(pf->gq); free(pf->gp); free(pf->gx); free(pf->gh); free(pf->gr);
+	free(pf->cs); free(pf->ind); free(pf->sq); free(pf->tmp); free(pf->gm);
 	free(pf->x); free(pf->xmax); free(pf->fv);
+	free(pf->fl); free(pf->fc); free(pf->fs);
 	free(pf);
+}
+
+/* not fmin() / fmax(): libm calls at -O2; no NaN reaches them */
+static inline double dmin(double a, double b)
+{
+	return b < a ? b : a;
+}
+
+static inline double dmax(double a, double b)
+{
+	return b > a ? b : a;
+}
+
+/*
+ * A DFT leaves rounding noise of ~1e-16 of the largest value where the
+ * exact result is 0 (a link no priced group crosses): a load or H of
+ * 1e-18 instead of 0 would send a price step to infinity. Values within
+ * NOISE of the largest are set to 0; they change no rate that matters
+ * (1e-12 of the largest load).
+ */
+#define NOISE		1e-12
+
+static void denoise(double *y, size_t len)
+{
+	double m = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		m = dmax(m, fabs(y[i]));
+	for (i = 0; i < len; i++)
+		if (fabs(y[i]) <= NOISE * m)
+			y[i] = 0;
+}
+
+/* y += the groups weighted by wa (sources) and wb (destinations), squared if sq */
+static void pf_groups_add(struct r2c2_pf *pf, const double *wa, const double *wb,
+			  bool sq, double *y)
+{
+	size_t l;
+
+	memset(pf->tmp, 0, pf->nl * sizeof(double));
+	if (sq)
+		r2c2_rtab_groups_conv_sq(pf->rt, wa, wb, pf->tmp, pf->cs);
+	else
+		r2c2_rtab_groups_conv(pf->rt, wa, wb, pf->tmp, pf->cs);
+	denoise(pf->tmp, pf->nl);
+	for (l = 0; l < pf->nl; l++)
+		y[l] += pf->tmp[l];
 }
 
 /* sum_l coef * p[l], and the sum of coef over links with p[l] > 0 to *ha */
@@ -121,16 +206,20 @@ static double vdot2(const struct r2c2_vec *v, const u16 *tr, const double *p,
 	return s;
 }
 
-static double vmaxr(const struct r2c2_vec *v, const u16 *tr, const double *val)
+/* the largest val[l] (times coef when by_coef) over v's links, or 0 */
+static double vmaxr(const struct r2c2_vec *v, const u16 *tr, const double *val,
+		    bool by_coef)
 {
 	double m = 0;
 	u32 j;
 
-	for (j = 0; j < v->len; j++) {
-		double r = val[r2c2_fv_link(tr, v->link[j])];
-
-		m = r > m ? r : m;	/* not fmax(): a libm call at -O2 */
+	if (by_coef) {
+		for (j = 0; j < v->len; j++)
+			m = dmax(m, v->coef[j] * val[r2c2_fv_link(tr, v->link[j])]);
+		return m;
 	}
+	for (j = 0; j < v->len; j++)
+		m = dmax(m, val[r2c2_fv_link(tr, v->link[j])]);
 	return m;
 }
 
@@ -159,34 +248,50 @@ static double pf_rates(struct r2c2_pf *pf, const struct r2c2_flow *f,
 	const struct r2c2_rtab *rt = pf->rt;
 	double u = 0;
 	size_t l;
-	u32 k, j, g;
+	u32 k, g;
+	size_t j;
 	int q;
 
 	for (g = 0; g < pf->ng; g++)
 		pf->gp[g] = -1;
 	memset(pf->load, 0, pf->nl * sizeof(double));
 	memset(pf->H, 0, pf->nl * sizeof(double));
+	if (pf->cs) {
+		u32 n = (u32)(pf->ng / 2);
+
+		/* every group's P and h at once; their sums start at 0 */
+		for (l = 0; l < pf->nl; l++)
+			pf->ind[l] = p[l] > 0;
+		r2c2_rtab_groups_corr(rt, p, pf->gp, pf->gp + n, pf->cs);
+		r2c2_rtab_groups_corr(rt, pf->ind, pf->ga, pf->ga + n, pf->cs);
+		denoise(pf->gp, pf->ng);
+		denoise(pf->ga, pf->ng);
+		memset(pf->gx, 0, pf->ng * sizeof(double));
+		memset(pf->gh, 0, pf->ng * sizeof(double));
+		memset(pf->gq, 0, pf->ng * sizeof(double));
+	}
 	for (k = 0; k < nlv; k++) {
 		u32 i = lv[k];
 		const struct r2c2_fv *fv = &pf->fv[i];
 		double P = 0, ha = 0, x, d;
 
-		for (q = 0; q < fv->nv; q++) {
-			if (fv->split) {
-				g = fv->group[q];
-				if (pf->gp[g] < 0) {
-					pf->ga[g] = 0;
-					pf->gp[g] = vdot2(fv->v[q], fv->tr[q], p,
-							  &pf->ga[g]);
-					pf->gx[g] = pf->gh[g] = pf->gq[g] = 0;
-				}
-				P += fv->scale[q] * pf->gp[g];
-				ha += fv->scale[q] * pf->ga[g];
-			} else {
-				P += vdot2(fv->v[q], fv->tr[q], p, &ha);
+		for (q = 0; fv->split && q < fv->nv; q++) {
+			g = fv->group[q];
+			if (!pf->cs && pf->gp[g] < 0) {
+				pf->ga[g] = 0;
+				pf->gp[g] = vdot2(fv->v[q], fv->tr[q], p, &pf->ga[g]);
+				pf->gx[g] = pf->gh[g] = pf->gq[g] = 0;
 			}
+			P += fv->scale[q] * pf->gp[g];
+			ha += fv->scale[q] * pf->ga[g];
 		}
-		x = fmin(P > 0 ? f[i].weight / P : INFINITY, pf->xmax[i]);
+		for (j = pf->fs[i]; j < pf->fs[i + 1]; j++) {
+			double pl = p[pf->fl[j]];
+
+			P += pf->fc[j] * pl;
+			ha += pl > 0 ? pf->fc[j] : 0;
+		}
+		x = dmin(P > 0 ? f[i].weight / P : INFINITY, pf->xmax[i]);
 		d = x * x / f[i].weight;
 		if (f[i].demand > 0 && x >= f[i].demand) {
 			x = f[i].demand;
@@ -195,22 +300,31 @@ static double pf_rates(struct r2c2_pf *pf, const struct r2c2_flow *f,
 		pf->x[i] = x;
 		if (x > 0)
 			u += f[i].weight * log(x);
-		for (q = 0; q < fv->nv; q++) {
-			if (fv->split) {
-				g = fv->group[q];
-				pf->gx[g] += x * fv->scale[q];
-				pf->gh[g] += ha * d * fv->scale[q];
-				pf->gq[g] += 2 * d * fv->scale[q] * fv->scale[q];
-				continue;
-			}
-			for (j = 0; j < fv->v[q]->len; j++) {
-				double a = fv->v[q]->coef[j];
-
-				l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
-				pf->load[l] += a * x;
-				pf->H[l] += a * (p[l] > 0 ? ha : ha + a) * d;
-			}
+		for (q = 0; fv->split && q < fv->nv; q++) {
+			g = fv->group[q];
+			pf->gx[g] += x * fv->scale[q];
+			pf->gh[g] += ha * d * fv->scale[q];
+			pf->gq[g] += 2 * d * fv->scale[q] * fv->scale[q];
 		}
+		for (j = pf->fs[i]; j < pf->fs[i + 1]; j++) {
+			double a = pf->fc[j];
+
+			l = pf->fl[j];
+			pf->load[l] += a * x;
+			pf->H[l] += a * (p[l] > 0 ? ha : ha + a) * d;
+		}
+	}
+	if (pf->cs) {
+		u32 n = (u32)(pf->ng / 2);
+
+		pf_groups_add(pf, pf->gx, pf->gx + n, false, pf->load);
+		pf_groups_add(pf, pf->gh, pf->gh + n, false, pf->H);
+		memset(pf->sq, 0, pf->nl * sizeof(double));
+		pf_groups_add(pf, pf->gq, pf->gq + n, true, pf->sq);
+		for (l = 0; l < pf->nl; l++)
+			if (!(p[l] > 0))
+				pf->H[l] += pf->sq[l];
+		return u;
 	}
 	for (g = 0; g < pf->ng; g++) {
 		const struct r2c2_vec *v;
@@ -233,6 +347,26 @@ static double pf_rates(struct r2c2_pf *pf, const struct r2c2_flow *f,
 }
 
 /*
+ * The largest load / capacity on group g's links: the first of the
+ * network's most loaded links that is the group's (a VLB group has about
+ * half the links), else a walk of the group. Links below the TOPK have a
+ * ratio at most that of the last one, so when the TOPK are all there
+ * were (ntop < TOPK) and none is the group's, its links are all at 0.
+ */
+static double group_maxr(const struct r2c2_pf *pf, u32 g,
+			 const struct r2c2_vec *v, const u16 *tr)
+{
+	unsigned int j;
+
+	for (j = 0; j < pf->ntop; j++)
+		if (r2c2_rtab_group_coef(pf->rt, g, pf->top[j]) != 0)
+			return pf->r[pf->top[j]];
+	if (pf->ntop < TOPK)
+		return 0;
+	return vmaxr(v, tr, pf->r, false);
+}
+
+/*
  * F-NORM: each flow's rate divided by the largest load / capacity on its
  * links, so that no link is over-allocated, into out. Returns
  * sum_s w_s log out_s over the flows that can have a rate.
@@ -245,32 +379,44 @@ static double pf_fnorm(struct r2c2_pf *pf, const struct r2c2_flow *f,
 	u32 k, g;
 	int q;
 
-	for (l = 0; l < pf->nl; l++)
-		pf->r[l] = pf->load[l] <= 0 ? 0 :
+	pf->ntop = 0;
+	for (l = 0; l < pf->nl; l++) {
+		double r = pf->load[l] <= 0 ? 0 :
 			pf->cap[l] > 0 ? pf->load[l] / pf->cap[l] : INFINITY;
+		unsigned int j;
+
+		pf->r[l] = r;
+		if (!(r > 0) ||
+		    (pf->ntop == TOPK && !(r > pf->r[pf->top[TOPK - 1]])))
+			continue;
+		/* insert into the TOPK largest, in decreasing order */
+		j = pf->ntop < TOPK ? pf->ntop++ : TOPK - 1;
+		for (; j > 0 && pf->r[pf->top[j - 1]] < r; j--)
+			pf->top[j] = pf->top[j - 1];
+		pf->top[j] = (u32)l;
+	}
 	for (g = 0; g < pf->ng; g++)
 		pf->gr[g] = -1;
 	for (k = 0; k < nlv; k++) {
+		size_t j;
 		u32 i = lv[k];
 		const struct r2c2_fv *fv = &pf->fv[i];
 		double m = 0, x;
 
-		for (q = 0; q < fv->nv; q++) {
-			if (fv->split) {
-				g = fv->group[q];
-				if (pf->gr[g] < 0)
-					pf->gr[g] = vmaxr(fv->v[q], fv->tr[q], pf->r);
-				m = fmax(m, pf->gr[g]);
-			} else {
-				m = fmax(m, vmaxr(fv->v[q], fv->tr[q], pf->r));
-			}
+		for (q = 0; fv->split && q < fv->nv; q++) {
+			g = fv->group[q];
+			if (pf->gr[g] < 0)
+				pf->gr[g] = group_maxr(pf, g, fv->v[q], fv->tr[q]);
+			m = dmax(m, pf->gr[g]);
 		}
+		for (j = pf->fs[i]; j < pf->fs[i + 1]; j++)
+			m = dmax(m, pf->r[pf->fl[j]]);
 		x = m > 0 ? pf->x[i] / m : pf->x[i];
 		if (m == INFINITY)
 			x = 0;
-		x = fmin(x, pf->xmax[i]);
+		x = dmin(x, pf->xmax[i]);
 		if (f[i].demand > 0)
-			x = fmin(x, f[i].demand);
+			x = dmin(x, f[i].demand);
 		out[i] = x;
 		if (pf->x[i] > 0)
 			u += f[i].weight * log(x);
@@ -297,20 +443,35 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 	double W = 0, dprev = 0;
 	size_t nl = pf->nl, l;
 	unsigned int it;
-	u32 k, j;
+	u32 k;
+	size_t j;
 	int q;
 
-	/* largest rate each flow could have alone on what is left */
+	/*
+	 * largest rate each flow could have alone on what is left: 1 / the
+	 * largest coef / capacity on its links (pf->r holds 1 / capacity for
+	 * now; a split flow's groups are walked once a group)
+	 */
+	for (l = 0; l < nl; l++)
+		pf->r[l] = pf->cap[l] > 0 ? 1 / pf->cap[l] : INFINITY;
+	for (k = 0; k < pf->ng; k++)
+		pf->gm[k] = -1;
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv = &pf->fv[lv[k]];
 		double xm = INFINITY;
 
-		for (q = 0; q < fv->nv; q++)
-			for (j = 0; j < fv->v[q]->len; j++) {
-				l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
-				xm = fmin(xm, fmax(0, pf->cap[l]) /
-					  (fv->v[q]->coef[j] * fv->scale[q]));
-			}
+		double m = 0;
+
+		for (q = 0; fv->split && q < fv->nv; q++) {
+			u32 g = fv->group[q];
+
+			if (pf->gm[g] < 0)
+				pf->gm[g] = vmaxr(fv->v[q], fv->tr[q], pf->r, true);
+			m = dmax(m, pf->gm[g] * fv->scale[q]);
+		}
+		for (j = pf->fs[lv[k]]; j < pf->fs[lv[k] + 1]; j++)
+			m = dmax(m, pf->fc[j] * pf->r[pf->fl[j]]);
+		xm = 1 / m;
 		pf->xmax[lv[k]] = xm;
 		if (xm > 0)
 			W += f[lv[k]].weight;
@@ -326,7 +487,7 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 
 		uy = pf_fnorm(pf, f, lv, nlv, rate);
 		for (l = 0; l < nl; l++)
-			dual += p[l] * (fmax(0, pf->cap[l]) - pf->load[l]);
+			dual += p[l] * (dmax(0, pf->cap[l]) - pf->load[l]);
 		if (dual - uy <= pf->o.tol * W || it >= pf->o.max_iter)
 			break;
 		if (it > 1 && dual > dprev + 1e-10 * W) {
@@ -347,27 +508,84 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 			if (G * lastg[l] < 0)
 				gam[l] *= 0.5;
 			else if (G * lastg[l] > 0 && p[l] > 0)
-				gam[l] = fmin(gam[l] * STEP_GROW, pf->o.gamma * STEP_MAX);
+				gam[l] = dmin(gam[l] * STEP_GROW, pf->o.gamma * STEP_MAX);
 			lastg[l] = G;
 			if (pf->H[l] > 0)
-				p[l] = fmax(0, p[l] + gam[l] * G / pf->H[l]);
+				p[l] = dmax(0, p[l] + gam[l] * G / pf->H[l]);
 			else if (G < 0)
 				p[l] *= 0.5;
 			else if (G > 0)
-				p[l] = 2 * p[l] + 1 / fmax(pf->cap[l], 1e-300);
+				p[l] = 2 * p[l] + 1 / dmax(pf->cap[l], 1e-300);
 		}
 	}
+	/* what the level uses: split flows' by group, once a group */
+	memset(pf->gx, 0, pf->ng * sizeof(double));
 	for (k = 0; k < nlv; k++) {
 		u32 i = lv[k];
 		const struct r2c2_fv *fv = &pf->fv[i];
 
-		for (q = 0; q < fv->nv; q++)
-			for (j = 0; j < fv->v[q]->len; j++) {
-				l = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
-				pf->used[l] += rate[i] * fv->scale[q] * fv->v[q]->coef[j];
-			}
+		for (q = 0; fv->split && q < fv->nv; q++)
+			pf->gx[fv->group[q]] += rate[i] * fv->scale[q];
+		for (j = pf->fs[i]; j < pf->fs[i + 1]; j++)
+			pf->used[pf->fl[j]] += rate[i] * pf->fc[j];
+	}
+	if (pf->cs) {
+		pf_groups_add(pf, pf->gx, pf->gx + pf->ng / 2, false, pf->used);
+		return it;
+	}
+	for (k = 0; k < pf->ng; k++) {
+		const struct r2c2_vec *v;
+		const u16 *tr;
+
+		if (pf->gx[k] == 0)
+			continue;
+		r2c2_rtab_group(pf->rt, k, &v, &tr);
+		for (j = 0; j < v->len; j++)
+			pf->used[r2c2_fv_link(tr, v->link[j])] += pf->gx[k] * v->coef[j];
 	}
 	return it;
+}
+
+/*
+ * The link weights of the flows that are not split, as absolute links in
+ * one array (pf->fl, fc, fs): every evaluation walks them three times,
+ * and a flat array is walked without the torus's translation rows
+ */
+static int pf_flatten(struct r2c2_pf *pf, size_t nf)
+{
+	size_t i, c = 0;
+	u32 j;
+	int q;
+
+	for (i = 0; i < nf; i++)
+		for (q = 0; !pf->fv[i].split && q < pf->fv[i].nv; q++)
+			c += pf->fv[i].v[q]->len;
+	if (c > pf->fcap || !pf->fs) {
+		u32 *a = realloc(pf->fl, (c ? c : 1) * sizeof(*pf->fl));
+		double *b = a ? realloc(pf->fc, (c ? c : 1) * sizeof(*pf->fc)) : NULL;
+
+		if (a)
+			pf->fl = a;
+		if (b)
+			pf->fc = b;
+		if (!b)
+			return -ENOMEM;
+		pf->fcap = c;
+	}
+	/* pf->fs has room for pf->nf + 1 (r2c2_propfair() grew it) */
+	c = 0;
+	for (i = 0; i < nf; i++) {
+		const struct r2c2_fv *fv = &pf->fv[i];
+
+		pf->fs[i] = c;
+		for (q = 0; !fv->split && q < fv->nv; q++)
+			for (j = 0; j < fv->v[q]->len; j++) {
+				pf->fl[c] = r2c2_fv_link(fv->tr[q], fv->v[q]->link[j]);
+				pf->fc[c++] = fv->v[q]->coef[j] * fv->scale[q];
+			}
+	}
+	pf->fs[nf] = c;
+	return 0;
 }
 
 static int cmp_prio(const void *a, const void *b, void *arg)
@@ -406,6 +624,7 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 		void *a = realloc(pf->x, nf * sizeof(double));
 		void *b = a ? realloc(pf->xmax, nf * sizeof(double)) : NULL;
 		void *c = b ? realloc(pf->fv, nf * sizeof(struct r2c2_fv)) : NULL;
+		void *d = c ? realloc(pf->fs, (nf + 1) * sizeof(*pf->fs)) : NULL;
 
 		if (a)
 			pf->x = a;
@@ -413,7 +632,9 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 			pf->xmax = b;
 		if (c)
 			pf->fv = c;
-		if (!c)
+		if (d)
+			pf->fs = d;
+		if (!d)
 			return -ENOMEM;
 		pf->nf = nf;
 	}
@@ -432,6 +653,9 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 		pf->x[i] = 0;
 		lv[i] = (u32)i;
 	}
+	ret = pf_flatten(pf, nf);
+	if (ret)
+		goto out;
 	qsort_r(lv, nf, sizeof(*lv), cmp_prio, (void *)f);
 	memset(pf->used, 0, pf->nl * sizeof(double));
 	for (s = 0; s < nf; s = i) {

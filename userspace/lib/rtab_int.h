@@ -80,6 +80,15 @@ void r2c2_rtab_group_axpy(const struct r2c2_rtab *rt, u32 g, double a,
  */
 int r2c2_rtab_groups_conv(const struct r2c2_rtab *rt, const double *wa,
 			  const double *wb, double *y, double *scratch);
+/* the same with every group's coefficients squared */
+int r2c2_rtab_groups_conv_sq(const struct r2c2_rtab *rt, const double *wa,
+			     const double *wb, double *y, double *scratch);
+/*
+ * the adjoint: ga[s] = sum_l A_s(l) y[l], gb[d] = sum_l B_d(l) y[l], all
+ * groups at once by DFT (torus with split VLB only, else -EOPNOTSUPP)
+ */
+int r2c2_rtab_groups_corr(const struct r2c2_rtab *rt, const double *y,
+			  double *ga, double *gb, double *scratch);
 size_t r2c2_rtab_conv_scratch(const struct r2c2_rtab *rt);
 /*
  * Torus (else NULL): which offsets cross a relative link. Row -u (*mw

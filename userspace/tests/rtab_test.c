@@ -150,6 +150,53 @@ static void clear_check(struct r2c2_topo *t, const char *name)
 }
 
 /*
+ * The proportional-fair allocator prices all VLB groups at once by the
+ * adjoint (r2c2_rtab_groups_corr(): ga[s] = sum_l A_s(l) y(l)) and bounds
+ * its steps with the squared groups (r2c2_rtab_groups_conv_sq()): both
+ * against the groups' coefficients link by link.
+ */
+static void corr_check(const struct r2c2_rtab *rt, const struct r2c2_topo *t,
+		       const char *name, const double *wa, const double *wb,
+		       double *sc, uint64_t *seed)
+{
+	size_t nl = R2C2_NLINKS(t->n), l;
+	double *y = calloc(nl, sizeof(double)), *q = calloc(nl, sizeof(double));
+	double *z = calloc(nl, sizeof(double));
+	double *ga = calloc(t->n, sizeof(double)), *gb = calloc(t->n, sizeof(double));
+	double worst = 0, big = 0, wq = 0, bq = 0;
+	unsigned int s, n = t->n;
+	int ret, ret2;
+
+	for (l = 0; l < nl; l++)
+		y[l] = tbelow(seed, 2) ? tunif(seed) : 0;
+	ret = r2c2_rtab_groups_corr(rt, y, ga, gb, sc);
+	ret2 = r2c2_rtab_groups_conv_sq(rt, wa, wb, z, sc);
+	for (s = 0; s < 2 * n; s++) {
+		double dot = 0, w = s < n ? wa[s] : wb[s - n];
+
+		for (l = 0; l < nl; l++) {
+			double a = r2c2_rtab_group_coef(rt, s, (u32)l);
+
+			dot += a * y[l];
+			q[l] += w * a * a;
+		}
+		worst = fmax(worst, fabs(dot - (s < n ? ga[s] : gb[s - n])));
+		big = fmax(big, fabs(dot));
+	}
+	for (l = 0; l < nl; l++) {
+		wq = fmax(wq, fabs(q[l] - z[l]));
+		bq = fmax(bq, fabs(q[l]));
+	}
+	ok(!ret && big > 0 && worst <= 1e-12 * big,
+	   "%s: every VLB group's dot product by DFT correlation == link by link (max diff %.2g of %.3g)",
+	   name, worst, big);
+	ok(!ret2 && bq > 0 && wq <= 1e-12 * bq,
+	   "%s: squared VLB groups by DFT convolution == link by link (max diff %.2g of %.3g)",
+	   name, wq, bq);
+	free(y); free(q); free(z); free(ga); free(gb);
+}
+
+/*
  * The allocators update many VLB groups at once by a DFT convolution
  * (r2c2_rtab_groups_conv()): it must equal sum_s wa[s] * A_s +
  * sum_d wb[d] * B_d with A_s = sum_m RPS(s -> m), B_d = sum_m RPS(m -> d)
@@ -193,6 +240,7 @@ static void conv_check(struct r2c2_topo *t, const char *name, uint64_t *seed)
 	ok(!ret && worst <= 1e-12 * big,
 	   "%s: VLB groups by DFT convolution == sum of r2c2_link_weights_add (max diff %.2g of %.3g)",
 	   name, worst, big);
+	corr_check(rt, t, name, wa, wb, sc, seed);
 	free(sc);
 out:
 	r2c2_rtab_free(rt);
