@@ -49,7 +49,13 @@ struct r2c2_pf {
 	double *gam[R2C2_PRIO_LEVELS], *lastg[R2C2_PRIO_LEVELS];
 	/* scratch */
 	double *load, *H, *cap, *used, *gp, *gx, *gh, *gr, *r, *pold;
-	double *ga, *gq, *gm;
+	double *ga, *gq;
+	/*
+	 * per level: each group's largest coef / capacity (-1: not yet), for
+	 * the capacities in gmcap; kept across calls while they stay (the
+	 * first level's always do)
+	 */
+	double *gm[R2C2_PRIO_LEVELS], *gmcap[R2C2_PRIO_LEVELS];
 	/*
 	 * torus with split VLB (cs != NULL): every group's price and load
 	 * by DFT (r2c2_rtab_groups_corr(), _conv()); ind: [p_l > 0], sq:
@@ -102,10 +108,9 @@ struct r2c2_pf *r2c2_pf_new(const struct r2c2_rtab *rt,
 	pf->gx = calloc(pf->ng, sizeof(double));
 	pf->gh = calloc(pf->ng, sizeof(double));
 	pf->gr = calloc(pf->ng, sizeof(double));
-	pf->gm = calloc(pf->ng, sizeof(double));
 	if (!pf->load || !pf->H || !pf->cap || !pf->used || !pf->r || !pf->pold ||
 	    !pf->ga || !pf->gq || !pf->gp ||
-	    !pf->gx || !pf->gh || !pf->gr || !pf->gm) {
+	    !pf->gx || !pf->gh || !pf->gr) {
 		r2c2_pf_free(pf);
 		return NULL;
 	}
@@ -132,10 +137,12 @@ void r2c2_pf_free(struct r2c2_pf *pf)
 		free(pf->price[i]);
 		free(pf->gam[i]);
 		free(pf->lastg[i]);
+		free(pf->gm[i]);
+		free(pf->gmcap[i]);
 	}
 	free(pf->load); free(pf->H); free(pf->cap); free(pf->used);
 	free(pf->r); free(pf->pold); free(pf->ga); free(pf->gq); free(pf->gp); free(pf->gx); free(pf->gh); free(pf->gr);
-	free(pf->cs); free(pf->ind); free(pf->sq); free(pf->tmp); free(pf->gm);
+	free(pf->cs); free(pf->ind); free(pf->sq); free(pf->tmp);
 	free(pf->x); free(pf->xmax); free(pf->fv);
 	free(pf->fl); free(pf->fc); free(pf->fs);
 	free(pf);
@@ -440,6 +447,7 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 {
 	int pr = f[lv[0]].prio;
 	double *p = pf->price[pr], *gam = pf->gam[pr], *lastg = pf->lastg[pr];
+	double *gm = pf->gm[pr];
 	double W = 0, dprev = 0;
 	size_t nl = pf->nl, l;
 	unsigned int it;
@@ -454,8 +462,11 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 	 */
 	for (l = 0; l < nl; l++)
 		pf->r[l] = pf->cap[l] > 0 ? 1 / pf->cap[l] : INFINITY;
-	for (k = 0; k < pf->ng; k++)
-		pf->gm[k] = -1;
+	if (memcmp(pf->gmcap[pr], pf->cap, nl * sizeof(double))) {
+		memcpy(pf->gmcap[pr], pf->cap, nl * sizeof(double));
+		for (k = 0; k < pf->ng; k++)
+			gm[k] = -1;
+	}
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv = &pf->fv[lv[k]];
 		double xm = INFINITY;
@@ -465,9 +476,9 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 		for (q = 0; fv->split && q < fv->nv; q++) {
 			u32 g = fv->group[q];
 
-			if (pf->gm[g] < 0)
-				pf->gm[g] = vmaxr(fv->v[q], fv->tr[q], pf->r, true);
-			m = dmax(m, pf->gm[g] * fv->scale[q]);
+			if (gm[g] < 0)
+				gm[g] = vmaxr(fv->v[q], fv->tr[q], pf->r, true);
+			m = dmax(m, gm[g] * fv->scale[q]);
 		}
 		for (j = pf->fs[lv[k]]; j < pf->fs[lv[k] + 1]; j++)
 			m = dmax(m, pf->fc[j] * pf->r[pf->fl[j]]);
@@ -673,15 +684,23 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 			pf->price[pr] = malloc(pf->nl * sizeof(double));
 			pf->gam[pr] = malloc(pf->nl * sizeof(double));
 			pf->lastg[pr] = calloc(pf->nl, sizeof(double));
-			if (!pf->price[pr] || !pf->gam[pr] || !pf->lastg[pr]) {
+			pf->gm[pr] = malloc(pf->ng * sizeof(double));
+			/* NaN: equal to no capacity, so the first call fills gm */
+			pf->gmcap[pr] = malloc(pf->nl * sizeof(double));
+			if (!pf->price[pr] || !pf->gam[pr] || !pf->lastg[pr] ||
+			    !pf->gm[pr] || !pf->gmcap[pr]) {
 				free(pf->price[pr]);
 				free(pf->gam[pr]);
 				free(pf->lastg[pr]);
+				free(pf->gm[pr]);
+				free(pf->gmcap[pr]);
 				pf->price[pr] = pf->gam[pr] = pf->lastg[pr] = NULL;
+				pf->gm[pr] = pf->gmcap[pr] = NULL;
 				ret = -ENOMEM;
 				goto out;
 			}
 			for (l = 0; l < pf->nl; l++) {
+				pf->gmcap[pr][l] = NAN;
 				pf->price[pr][l] = t->cap[l] > 0 ? 1 / t->cap[l] : 0;
 				pf->gam[pr][l] = pf->o.gamma;
 			}
