@@ -433,7 +433,8 @@ static double pf_fnorm(struct r2c2_pf *pf, const struct r2c2_flow *f,
 
 /*
  * One level: price steps until the duality gap certifies the F-NORMed
- * rates, then add them to pf->used. With x(p) the rates the prices give
+ * rates, then add them to pf->used (not after the last level: no level
+ * below needs it). With x(p) the rates the prices give
  * and y = F-NORM(x) (feasible), U(y) <= U* <= D(p), where
  * D(p) = sum_s (w_s log x_s - x_s P_s) + sum_l p_l c_l is the dual of
  * the problem with each rate in [0, min(xmax_s, demand_s)] (the same
@@ -443,7 +444,7 @@ static double pf_fnorm(struct r2c2_pf *pf, const struct r2c2_flow *f,
  * times the level's sum of weights. Returns the number of evaluations.
  */
 static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
-			     const u32 *lv, u32 nlv, double *rate)
+			     const u32 *lv, u32 nlv, bool last, double *rate)
 {
 	int pr = f[lv[0]].prio;
 	double *p = pf->price[pr], *gam = pf->gam[pr], *lastg = pf->lastg[pr];
@@ -529,7 +530,9 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 				p[l] = 2 * p[l] + 1 / dmax(pf->cap[l], 1e-300);
 		}
 	}
-	/* what the level uses: split flows' by group, once a group */
+	/* what the level uses, for the levels below: split flows' by group */
+	if (last)
+		return it;
 	memset(pf->gx, 0, pf->ng * sizeof(double));
 	for (k = 0; k < nlv; k++) {
 		u32 i = lv[k];
@@ -706,7 +709,7 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 			}
 		}
 		/* warm: the level keeps its prices and steps from the last call */
-		total += pf_level(pf, f, lv + s, (u32)(i - s), rate);
+		total += pf_level(pf, f, lv + s, (u32)(i - s), i == nf, rate);
 	}
 	ret = 0;
 	if (iters)

@@ -251,6 +251,41 @@ static void dft_vs_graph(void)
 	r2c2_topo_free(g);
 }
 
+/*
+ * A level's bounds on each flow alone are kept from call to call while
+ * the capacity the levels above leave stays the same: when it grows,
+ * they must be computed again. Call 1: a DOR flow of level 0 fills link
+ * 0 -> 1, which the source group of a VLB flow of level 1 from node 0
+ * has, so that flow gets (about) nothing. Call 2: the DOR flow wants a
+ * tenth of the link: the VLB flow must get a real share.
+ */
+static void level_frees_capacity(void)
+{
+	u8 dims[3] = { 4, 4, 4 };
+	struct r2c2_topo *t;
+	struct r2c2_rtab *rt;
+	struct r2c2_pf *pf;
+	struct r2c2_flow f[2] = {
+		{ .src = 0, .dst = 1, .rproto = R2C2_RP_DOR, .weight = 1, .prio = 0 },
+		{ .src = 0, .dst = 21, .rproto = R2C2_RP_VLB, .weight = 1, .prio = 1 },
+	};
+	double x1[2], x2[2];
+	int r1, r2;
+
+	r2c2_topo_grid(&t, dims, 3, true, 10e9);
+	r2c2_rtab_new(&rt, t);
+	pf = r2c2_pf_new(rt, NULL);
+	r1 = r2c2_propfair(pf, f, 2, 0.05, x1, NULL);
+	f[0].demand = 1e9;
+	r2 = r2c2_propfair(pf, f, 2, 0.05, x2, NULL);
+	ok(!r1 && !r2 && x1[1] < 1e-3 * 10e9 && x2[0] == 1e9 && x2[1] > 1e9,
+	   "4x4x4: a level-1 VLB flow behind a full link gets %.3g; once the level above leaves 90%% of it, %.3g (level 0: %.3g)",
+	   x1[1], x2[1], x2[0]);
+	r2c2_pf_free(pf);
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
 int main(void)
 {
 	u8 dims1[1] = { 3 }, dims[3] = { 4, 4, 4 };
@@ -309,6 +344,7 @@ int main(void)
 	r2c2_topo_free(t);
 
 	dft_vs_graph();
+	level_frees_capacity();
 	/* random torus workloads: never over-allocated; warm start helps */
 	r2c2_topo_grid(&t, dims, 3, true, 10e9);
 	r2c2_rtab_new(&rt, t);
