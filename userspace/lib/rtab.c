@@ -111,6 +111,12 @@ struct r2c2_rtab {
 	size_t htcap, htcnt;
 	size_t pair_bytes[__R2C2_RP_MAX];
 	double *scratch;	/* a leg's dense weights, kept zeroed */
+	/* graphs: what group_to() and group_from() walk a group with */
+	struct group_scratch {
+		double *acc;	/* n: what reached a node (delta, or flow) */
+		u16 *order;	/* n: the nodes by decreasing distance */
+		u8 *dist;	/* n */
+	} gs;
 };
 
 /* room for c entries in v (at least one allocated) */
@@ -1015,6 +1021,9 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt->grp);
 	free(rt->gdense);
 	free(rt->scratch);
+	free(rt->gs.acc);
+	free(rt->gs.order);
+	free(rt->gs.dist);
 	for (i = 0; i < rt->htcap; i++)
 		if (rt->ht[i].key)
 			vec_free(&rt->ht[i].v);
@@ -1198,18 +1207,18 @@ static int by_distance(const u8 *dist, u16 n, u16 *order)
  * from, so the legs' shares can be added up as they go: each node puts
  * its own 1 in, and what reached it moves on.
  */
-static int group_to(const struct r2c2_paths *p, u16 d, double *w)
+static int group_to(const struct r2c2_paths *p, u16 d, double *w,
+		    const struct group_scratch *gs)
 {
 	const u8 *dist = p->dist + (size_t)d * p->n;
-	double *flow = calloc(p->n, sizeof(*flow));
-	u16 *order = calloc(p->n, sizeof(*order));
+	double *flow = gs->acc;
+	u16 *order = gs->order;
 	u8 ports[R2C2_MAX_PORTS];
 	u32 wt[R2C2_MAX_PORTS];
 	unsigned int i, j;
-	int ret = -ENOMEM;
+	int ret;
 
-	if (!flow || !order)
-		goto out;
+	memset(flow, 0, p->n * sizeof(*flow));
 	ret = by_distance(dist, p->n, order);
 	for (i = 0; !ret && i < p->n; i++) {
 		u16 u = order[i];
@@ -1230,9 +1239,6 @@ static int group_to(const struct r2c2_paths *p, u16 d, double *w)
 			flow[p->nbr[l]] += f;
 		}
 	}
-out:
-	free(flow);
-	free(order);
 	return ret;
 }
 
@@ -1246,18 +1252,17 @@ out:
  * -EAGAIN where a path count saturated (R2C2_NPATHS_MAX): then the legs
  * one by one.
  */
-static int group_from(const struct r2c2_paths *p, u16 s, double *w)
+static int group_from(const struct r2c2_paths *p, u16 s, double *w,
+		      const struct group_scratch *gs)
 {
-	u8 *dist = calloc(p->n, 1);
-	double *delta = calloc(p->n, sizeof(*delta));
-	u16 *order = calloc(p->n, sizeof(*order));
+	u8 *dist = gs->dist;
+	double *delta = gs->acc;
+	u16 *order = gs->order;
 	const u32 *sig0 = p->npaths + s;
 	unsigned int i, k, u;
-	int ret = -ENOMEM;
+	int ret = 0;
 
-	if (!dist || !delta || !order)
-		goto out;
-	ret = 0;
+	memset(delta, 0, p->n * sizeof(*delta));
 	for (u = 0; u < p->n; u++) {
 		dist[u] = p->dist[(size_t)u * p->n + s];
 		if (sig0[(size_t)u * p->n] >= R2C2_NPATHS_MAX)
@@ -1281,10 +1286,6 @@ static int group_from(const struct r2c2_paths *p, u16 s, double *w)
 			delta[v] += c;
 		}
 	}
-out:
-	free(dist);
-	free(delta);
-	free(order);
 	return ret;
 }
 
@@ -1299,10 +1300,23 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 
 	if (rt->gdense[g])
 		return 0;
+	if (!rt->gs.acc) {
+		rt->gs.acc = malloc(rt->n * sizeof(*rt->gs.acc));
+		rt->gs.order = malloc(rt->n * sizeof(*rt->gs.order));
+		rt->gs.dist = malloc(rt->n);
+		if (!rt->gs.acc || !rt->gs.order || !rt->gs.dist) {
+			free(rt->gs.acc);
+			free(rt->gs.order);
+			free(rt->gs.dist);
+			memset(&rt->gs, 0, sizeof(rt->gs));
+			return -ENOMEM;
+		}
+	}
 	w = dense_zalloc(nl);
 	if (!w)
 		return -ENOMEM;
-	ret = g < rt->n ? group_from(p, (u16)x, w) : group_to(p, (u16)x, w);
+	ret = g < rt->n ? group_from(p, (u16)x, w, &rt->gs) :
+			  group_to(p, (u16)x, w, &rt->gs);
 	if (ret == -EAGAIN) {	/* saturated path counts: leg by leg */
 		ret = 0;
 		for (m = 0; !ret && m < rt->n; m++)
