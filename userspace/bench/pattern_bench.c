@@ -7,7 +7,7 @@
  * 2-cube), computed from the very link weights the allocator and the
  * kernel's route sampler use (r2c2_link_weights_add(), common/paths.c).
  *
- * usage: pattern_bench [-t KxK[xK]] [-o FILE]
+ * usage: pattern_bench [-t KxK[xK]] [-p ORDER,ORDER] [-o FILE]
  *
  * At most 144 nodes: the link weights of every pair are kept.
  *
@@ -37,6 +37,10 @@
  * Besides r2c2's protocols, two reference columns that are not r2c2's:
  * ROMM (the table's randomized minimal protocol) and RLB (its
  * "weighted load balancing"), computed on the torus's coordinates.
+ * -p sets the order in which their two phases (to the intermediate and
+ * from it) cross the dimensions: dor (x, then y, then z: the default),
+ * rev (z, y, x), any (every order equally likely) or box (uniform over
+ * the minimal paths of the phase's box), e.g. -p dor,rev.
  *
  * Prints a table (pattern, then one column a protocol) and, with -o, the
  * same as TSV with a header line naming the command. Throughputs are
@@ -105,22 +109,108 @@ static unsigned int perm_dst(const struct r2c2_topo *t, int pat,
 	return node_of(t, c);
 }
 
-/* add f to the links of the way from u along dir[i] (+1/-1) by len[i]
- * hops in dimension i, dimensions in order; returns the node reached */
-static unsigned int walk(const struct r2c2_topo *t, unsigned int u,
-			 const int *dir, const unsigned int *len, double f,
-			 double *w)
+enum { ORD_DOR, ORD_REV, ORD_ANY, ORD_BOX, NORD };
+static const char *const ord_name[NORD] = { "dor", "rev", "any", "box" };
+/* the orders of ROMM's and RLB's two phases (-p) */
+static int phase_ord[2];
+
+/* n choose k, as a double */
+static double choose(unsigned int n, unsigned int k)
 {
-	unsigned int i, h;
+	double r = 1;
+	unsigned int j;
 
-	for (i = 0; i < t->ndims; i++)
-		for (h = 0; h < len[i]; h++) {
-			unsigned int port = 2 * i + (dir[i] < 0);
+	for (j = 1; j <= k; j++)
+		r = r * (n - k + j) / j;
+	return r;
+}
 
+/* the number of minimal paths through a box of sides a[] */
+static double box_paths(unsigned int nd, const unsigned int *a)
+{
+	unsigned int i, tot = 0;
+	double r = 1;
+
+	for (i = 0; i < nd; i++) {
+		tot += a[i];
+		r *= choose(tot, a[i]);
+	}
+	return r;
+}
+
+/* add f to the links of dimension order pm[0..nd) from u, len[i] hops along dir[i] */
+static void walk(const struct r2c2_topo *t, unsigned int u, const u8 *pm,
+		 const int *dir, const unsigned int *len, double f, double *w)
+{
+	unsigned int j, h;
+
+	for (j = 0; j < t->ndims; j++) {
+		unsigned int port = 2 * pm[j] + (dir[pm[j]] < 0);
+
+		for (h = 0; h < len[pm[j]]; h++) {
 			w[(size_t)u * R2C2_MAX_PORTS + port] += f;
 			u = t->nbr[u * R2C2_MAX_PORTS + port];
 		}
-	return u;
+	}
+}
+
+/*
+ * One phase from u: len[i] hops along dir[i] in each dimension i, the
+ * dimensions crossed in the order ord; adds f times each link's share to
+ * w and returns the node reached
+ */
+static unsigned int phase(const struct r2c2_topo *t, unsigned int u,
+			  const int *dir, const unsigned int *len, int ord,
+			  double f, double *w)
+{
+	/* the orders of 3 dimensions; of 1 or 2, those that start so */
+	static const u8 perms[6][3] = { { 0, 1, 2 }, { 1, 0, 2 }, { 0, 2, 1 },
+					{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+	static const u8 rev[3][3] = { { 0 }, { 1, 0 }, { 2, 1, 0 } };
+	unsigned int nd = t->ndims, i, j, h, m, k, np;
+	unsigned int a[R2C2_MAX_DIMS], b[R2C2_MAX_DIMS], cells = 1, end = u;
+	double all;
+
+	for (i = 0; i < nd; i++)
+		for (h = 0; h < len[i]; h++)
+			end = t->nbr[end * R2C2_MAX_PORTS + 2 * i + (dir[i] < 0)];
+	if (ord == ORD_DOR || ord == ORD_REV) {
+		walk(t, u, ord == ORD_DOR ? perms[0] : rev[nd - 1], dir, len, f, w);
+		return end;
+	}
+	if (ord == ORD_ANY) {
+		np = nd == 3 ? 6 : nd;
+		for (k = 0; k < np; k++)
+			walk(t, u, perms[k], dir, len, f / np, w);
+		return end;
+	}
+	/*
+	 * uniform over the box's minimal paths: the link from the box's
+	 * cell a onwards along i is on paths(a) * paths(rest after it)
+	 */
+	all = box_paths(nd, len);
+	for (i = 0; i < nd; i++)
+		cells *= len[i] + 1;
+	for (m = 0; m < cells; m++) {
+		unsigned int v = u, rest = m;
+
+		for (i = 0; i < nd; i++) {
+			a[i] = rest % (len[i] + 1);
+			rest /= len[i] + 1;
+			for (h = 0; h < a[i]; h++)
+				v = t->nbr[v * R2C2_MAX_PORTS + 2 * i + (dir[i] < 0)];
+		}
+		for (i = 0; i < nd; i++) {
+			if (a[i] == len[i])
+				continue;
+			for (j = 0; j < nd; j++)
+				b[j] = len[j] - a[j];
+			b[i]--;
+			w[(size_t)v * R2C2_MAX_PORTS + 2 * i + (dir[i] < 0)] +=
+				f * box_paths(nd, a) * box_paths(nd, b) / all;
+		}
+	}
+	return end;
 }
 
 /*
@@ -128,7 +218,7 @@ static unsigned int walk(const struct r2c2_topo *t, unsigned int u,
  * each dimension a direction (+ or -) with a probability, then, in the
  * quadrant so chosen, an intermediate q uniform over the box between s
  * and d, and s -> q and q -> d inside the quadrant, each in dimension
- * order. The directions:
+ * order (or as -p says: phase()). The directions:
  *
  * RLB (Singh, Dally, Towles and Gupta, "Locality-preserving randomized
  * oblivious routing on torus networks", 2002): with D the offset the +
@@ -173,8 +263,8 @@ static int quad_weights(const struct r2c2_topo *t, unsigned int s,
 				l2[i] = span[i] - l1[i];
 				rest /= span[i] + 1;
 			}
-			walk(t, walk(t, s, dir, l1, pq / nq, w), dir, l2,
-			     pq / nq, w);
+			phase(t, phase(t, s, dir, l1, phase_ord[0], pq / nq, w),
+			      dir, l2, phase_ord[1], pq / nq, w);
 		}
 	}
 	return 0;
@@ -259,6 +349,28 @@ static double max_assignment(const double *a, unsigned int n, double *u,
 	return sum;
 }
 
+/* "A,B": the orders of the two phases (-p) */
+static int parse_orders(const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	int ph, o;
+
+	if (!comma)
+		return -1;
+	for (ph = 0; ph < 2; ph++) {
+		const char *p = ph ? comma + 1 : arg;
+		size_t len = ph ? strlen(p) : (size_t)(comma - arg);
+
+		for (o = 0; o < NORD; o++)
+			if (strlen(ord_name[o]) == len && !strncmp(p, ord_name[o], len))
+				break;
+		if (o == NORD)
+			return -1;
+		phase_ord[ph] = o;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *spec = "torus:8x8", *out = NULL;
@@ -270,8 +382,15 @@ int main(int argc, char **argv)
 	FILE *f;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:o:h")) != -1) {
+	while ((c = getopt(argc, argv, "t:p:o:h")) != -1) {
 		switch (c) {
+		case 'p':
+			if (parse_orders(optarg)) {
+				fprintf(stderr, "pattern_bench: -p %s: want ORDER,ORDER, each dor, rev, any or box\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 't':
 			snprintf(specbuf, sizeof(specbuf), "torus:%s", optarg);
 			spec = specbuf;
@@ -280,7 +399,7 @@ int main(int argc, char **argv)
 			out = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-t KxK[xK]] [-o FILE]\n",
+			fprintf(stderr, "usage: %s [-t KxK[xK]] [-p ORDER,ORDER] [-o FILE]\n",
 				argv[0]);
 			return c == 'h' ? 0 : 2;
 		}
@@ -396,6 +515,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fprintf(f, "# pattern_bench -t %s", spec + strlen("torus:"));
+		if (phase_ord[0] != ORD_DOR || phase_ord[1] != ORD_DOR)
+			fprintf(f, " -p %s,%s", ord_name[phase_ord[0]],
+				ord_name[phase_ord[1]]);
 		fprintf(f, " (userspace/bench/pattern_bench.c); capacity %.6g\n",
 			cap_ideal);
 		fprintf(f, "pattern");
