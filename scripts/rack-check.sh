@@ -342,15 +342,17 @@ x 0 "tc qdisc change dev r2c0 root r2c2 lease 2s" >/dev/null ||
 # may lapse before the set, and the node's other flows lapse too). A UDP
 # flow 0 -> 2 offers 2 Mbit/s until 0.3 s after the set, so that its
 # packets stay queued and no later one comes to lapse the lease on its
-# way in.
+# way in; it is started for longer than the wait for its rate can take
+# (60 s), since a sender that ended before the set leaves nothing queued:
+# an idle flow's lease is not checked, and it is collected 3 s later.
 M=2
 minrate_ok() {
-	local out id ms after
+	local out id ms after waited
 
 	x "$M" "iperf3 -s -D -p 5311 && sleep 0.3" >/dev/null
 	out=$(x 0 --timeout 150 "T=/sys/kernel/tracing
 		[ -e \$T/trace_marker ] || mount -t tracefs nodev \$T
-		setsid iperf3 -c $(addr4 "$M") -p 5311 -u -b 2M -l 1000 -t 30 </dev/null >/dev/null 2>&1 &
+		setsid iperf3 -c $(addr4 "$M") -p 5311 -u -b 2M -l 1000 -t 90 </dev/null >/dev/null 2>&1 &
 		# its flow once r2c2d set its rate (a restarted daemon warms up)
 		for i in \$(seq 300); do
 			id=\$(r2c2ctl -j qflow show dev r2c0 | jq -r '[.[] | select(.dst == $M and .state == \"set\" and .bytes > 20000)] | max_by(.bytes) | .flow // empty')
@@ -358,6 +360,7 @@ minrate_ok() {
 			sleep 0.2
 		done
 		echo id \$id
+		echo waited \$((i / 5)) s
 		[ -n \"\$id\" ] || { r2c2ctl -j qflow show dev r2c0 | jq -c '[.[] | {flow, dst, state, bytes}]' | sed 's/^/qflows /'; exit 1; }
 		echo 0 >\$T/tracing_on; echo >\$T/trace
 		for e in sch_r2c2_rate_set sch_r2c2_lease_lapse; do
@@ -397,8 +400,9 @@ minrate_ok() {
 	id=$(awk '$1 == "id" { print $2 }' <<<"$out")
 	ms=$(awk '$1 == "lapse" { print $2 }' <<<"$out")
 	after=$(awk '$1 == "after" { print $2, $3 }' <<<"$out")
+	waited=$(awk '$1 == "waited" { print $2 }' <<<"$out")
 	[[ -n $id ]] || info "lease end: no flow to node $M set by r2c2d within 60 s: $(grep '^qflows ' <<<"$out")"
-	info "lease end: node 0's flow ${id:-?} to node $M set to 1 kbit/s, its daemon killed: lapsed ${ms:-?} ms after the set (lease 2 s; -1: not within 15 s);" \
+	info "lease end: node 0's flow ${id:-?} to node $M set by r2c2d after ${waited:-?} s, then to 1 kbit/s, its daemon killed: lapsed ${ms:-?} ms after the set (lease 2 s; -1: not within 15 s);" \
 		"then the flow is ${after:-?} (state, bit/s)$(grep -qE 'set-failed|trace-failed' <<<"$out" && echo "; failed: $(grep -oE 'set-failed|trace-failed' <<<"$out" | tr '\n' ' ')")"
 	[[ -n $id && -n $ms ]] && ((ms >= 1900 && ms <= 3500)) && [[ $after == safe* ]] &&
 		! grep -qE 'set-failed|trace-failed' <<<"$out"
