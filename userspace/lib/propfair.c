@@ -470,9 +470,7 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 	}
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv = &pf->fv[lv[k]];
-		double xm = INFINITY;
-
-		double m = 0;
+		double m = 0, xm;
 
 		for (q = 0; fv->split && q < fv->nv; q++) {
 			u32 g = fv->group[q];
@@ -547,16 +545,9 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 		pf_groups_add(pf, pf->gx, pf->gx + pf->ng / 2, false, pf->used);
 		return it;
 	}
-	for (k = 0; k < pf->ng; k++) {
-		const struct r2c2_vec *v;
-		const u16 *tr;
-
-		if (pf->gx[k] == 0)
-			continue;
-		r2c2_rtab_group(pf->rt, k, &v, &tr);
-		for (j = 0; j < v->len; j++)
-			pf->used[r2c2_fv_link(tr, v->link[j])] += pf->gx[k] * v->coef[j];
-	}
+	for (k = 0; k < pf->ng; k++)
+		if (pf->gx[k] != 0)
+			r2c2_rtab_group_axpy(pf->rt, k, pf->gx[k], pf->used);
 	return it;
 }
 
@@ -574,7 +565,7 @@ static int pf_flatten(struct r2c2_pf *pf, size_t nf)
 	for (i = 0; i < nf; i++)
 		for (q = 0; !pf->fv[i].split && q < pf->fv[i].nv; q++)
 			c += pf->fv[i].v[q]->len;
-	if (c > pf->fcap || !pf->fs) {
+	if (c > pf->fcap || !pf->fl) {
 		u32 *a = realloc(pf->fl, (c ? c : 1) * sizeof(*pf->fl));
 		double *b = a ? realloc(pf->fc, (c ? c : 1) * sizeof(*pf->fc)) : NULL;
 
@@ -634,10 +625,12 @@ int r2c2_propfair(struct r2c2_pf *pf, const struct r2c2_flow *f, size_t nf,
 
 	if (!(headroom >= 0 && headroom < 1))
 		return -EINVAL;
-	if (nf > pf->nf) {
-		void *a = realloc(pf->x, nf * sizeof(double));
-		void *b = a ? realloc(pf->xmax, nf * sizeof(double)) : NULL;
-		void *c = b ? realloc(pf->fv, nf * sizeof(struct r2c2_fv)) : NULL;
+	if (nf > pf->nf || !pf->fs) {
+		/* at least one of each: realloc() of 0 may return NULL */
+		size_t m = nf ? nf : 1;
+		void *a = realloc(pf->x, m * sizeof(double));
+		void *b = a ? realloc(pf->xmax, m * sizeof(double)) : NULL;
+		void *c = b ? realloc(pf->fv, m * sizeof(struct r2c2_fv)) : NULL;
 		void *d = c ? realloc(pf->fs, (nf + 1) * sizeof(*pf->fs)) : NULL;
 
 		if (a)

@@ -322,6 +322,12 @@ int main(void)
 	   fabs(x[0] - 1.1) < 3e-3 * 1.1,
 	   "demand cap 0.5 and 10%% headroom: others get (2.7-0.5)/2 = 1.1 within 0.3%% (%.5f %.5f %.5f)",
 	   x[0], x[1], x[2]);
+	/* no flows, on a fresh optimiser: nothing to do */
+	r2c2_pf_free(pf);
+	pf = r2c2_pf_new(rt, NULL);
+	it = 7;
+	ok(r2c2_propfair(pf, f, 0, 0, x, &it) == 0 && it == 0,
+	   "no flows on a fresh optimiser: 0, no evaluations (%u)", it);
 	/* what is refused */
 	f[2].demand = 0;
 	f[1].weight = 0;
