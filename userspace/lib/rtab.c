@@ -1646,8 +1646,9 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 		for (i = 0; i < 2; i++)
 			b += nl * sizeof(double) +
 			     rt->grp[i].len * (sizeof(u32) + sizeof(double));
+		/* spectra of A_0, B_0 and of their squares: 2n complex each */
 		for (i = 0; i < R2C2_MAX_PORTS / 2; i++)
-			b += (rt->pspec[0][i] ? 4 : 0) * (size_t)rt->n * sizeof(double);
+			b += (rt->pspec[0][i] ? 8 : 0) * (size_t)rt->n * sizeof(double);
 	}
 	if (rproto == R2C2_RP_RPS)
 		b += 2 * (size_t)rt->n * rt->n * sizeof(u16);
