@@ -79,6 +79,18 @@ const uint16_t SIM_PROTO = 0x0800;
 const uint32_t ETH_PAD = 12;
 /* broadcast trees a source uses (R2C2_TREES_DEFAULT of r2c2.ko) */
 const uint32_t TREES = 4;
+/*
+ * The centralised design (--control=central): its messages ride data
+ * frames, source-routed (DOR) between a node and the controller, with
+ * flow id 0 (no flow has it) and the message's kind in the sequence
+ * number: a flow event (struct r2c2_flow_evt, to the controller) or a
+ * source's rates (CTL_RATE_LEN bytes a flow: flow id, kbit/s; both
+ * big-endian).
+ */
+const uint32_t CTL_FLOW = 0;
+const uint32_t CTL_KIND_EVT = 1;
+const uint32_t CTL_KIND_RATES = 2;
+const uint32_t CTL_RATE_LEN = 8;
 
 /* ---------------------------------------------------------------- */
 /* The R2C2 headers as ns-3 headers: the bytes are r2c2's structs     */
@@ -190,6 +202,10 @@ struct SimConfig
     double tcpMinRtoUs = 1000;
     double finishIdleUs = 0; /* FINISH this long after the last packet */
     uint32_t pfqPkts = 8;    /* pfq: packets a flow may hold at a port */
+    /* r2c2: decentral (every node rates the rack), or central at one node */
+    std::string control = "decentral";
+    uint32_t controller = 0;
+    std::string centralSend = "all"; /* central: rates to every source, or changed ones */
 };
 
 /* ---------------------------------------------------------------- */
@@ -276,6 +292,17 @@ class Sim
     /* bytes put on links, every hop: data and control alike */
     uint64_t dataBytes = 0, forwards = 0, badFrames = 0;
     uint64_t rounds = 0, pushes = 0;
+    /*
+     * control bytes a message puts on links, counted when it is sent:
+     * its frame's bytes times its hops (a broadcast: a frame on every
+     * link of its tree), and as on Ethernet (a frame of at least 64
+     * bytes, + 20 of preamble and gap); and the flow events sent
+     */
+    uint64_t ctlOffered = 0, ctlOfferedEth = 0, flowEvents = 0, ctlMsgs = 0;
+    uint64_t ctlOfferedAtMark = 0, ctlOfferedEthAtMark = 0, flowEventsAtMark = 0;
+    /* central: the flow events the controller heard (each is rated on) */
+    uint64_t heard = 0, heardAtMark = 0;
+    bool centralDue = false;
     double computeCpuS = 0;
     std::vector<double> roundUs;    /* each round's CPU time */
     std::vector<double> roundFlows; /* and the flows it rated */
@@ -317,6 +344,19 @@ class Sim
     void SendNext(uint32_t fi);
     void SetRate(Flow& f, double bps);
     void Broadcast(uint16_t s, uint8_t type, const Flow& f);
+    void FillEvt(struct r2c2_flow_evt* ev, uint8_t type, const Flow& f);
+    void Offer(uint32_t frameBytes, uint32_t hops);
+    /* the centralised design */
+    bool Central() const
+    {
+        return c.control == "central";
+    }
+    void Report2Controller(uint8_t type, const Flow& f);
+    void CtlSend(uint16_t from, uint16_t to, uint32_t kind, const uint8_t* body, uint32_t len);
+    void CtlRx(uint16_t u, const struct r2c2_data_hdr& d, Ptr<Packet> body);
+    void CentralRound();
+    void ApplyRate(uint16_t src, uint32_t id, double bps);
+    size_t Solve(uint16_t u);
     bool Receive(uint16_t u, Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t proto,
                  const Address& from);
     void Deliver(uint16_t u, const struct r2c2_data_hdr& h, uint32_t plen);
@@ -597,6 +637,18 @@ Sim::Setup(std::string& err)
         err = "--tcp-queue-pkts, --dctcp-k, --tcp-min-rto-us: at least 1";
         return false;
     }
+    if (c.control != "decentral" && c.control != "central") {
+        err = "--control: decentral or central, not '" + c.control + "'";
+        return false;
+    }
+    if (Central() && c.stack != "r2c2") {
+        err = "--control=central: with --stack=r2c2 only";
+        return false;
+    }
+    if (c.centralSend != "all" && c.centralSend != "changed") {
+        err = "--central-send: all or changed, not '" + c.centralSend + "'";
+        return false;
+    }
     if (c.queuePkts < 1) {
         err = "--queue-pkts: at least 1";
         return false;
@@ -643,6 +695,10 @@ Sim::Setup(std::string& err)
     rng.seed(c.seed);
 
     uint16_t n = topo->n;
+    if (c.controller >= n) {
+        err = Fmt("--controller: a node, 0 to %u", n - 1u);
+        return false;
+    }
     if (c.stack == "r2c2") {
         /*
          * a daemon's scratch space has grown to its matrix long before:
@@ -741,9 +797,10 @@ Sim::Setup(std::string& err)
                             static_cast<uint32_t>(u) * R2C2_MAX_PORTS + p));
             continue;
         }
-        /* every node ticks every rho, at its own phase */
+        /* every node ticks every rho, at its own phase (central: the controller on events) */
         Time phase = MicroSeconds(c.rhoUs * Uniform());
-        Simulator::Schedule(phase, &Sim::Tick, this, u);
+        if (!Central())
+            Simulator::Schedule(phase, &Sim::Tick, this, u);
     }
     if (c.stack == "pfq")
         pfq.resize(static_cast<size_t>(n) * R2C2_MAX_PORTS);
@@ -1030,6 +1087,11 @@ Sim::Announce(uint32_t fi)
     e.prio = 0;
     e.rproto = f.rproto;
     e.demand_kbps = R2C2_DEMAND_UNLIMITED;
+    flowEvents++;
+    if (Central()) {
+        Report2Controller(R2C2_FE_START, f);
+        return;
+    }
     mx_apply(&nodes[f.src].m, &e, static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
     Broadcast(f.src, R2C2_FE_START, f);
 }
@@ -1044,8 +1106,35 @@ Sim::Finish(uint32_t fi)
     e.type = R2C2_FE_FINISH;
     e.src = f.src;
     e.id = f.id;
+    flowEvents++;
+    if (Central()) {
+        Report2Controller(R2C2_FE_FINISH, f);
+        return;
+    }
     mx_apply(&nodes[f.src].m, &e, static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
     Broadcast(f.src, R2C2_FE_FINISH, f);
+}
+
+/* the flow event r2c2.ko broadcasts (and the centralised design unicasts) */
+void
+Sim::FillEvt(struct r2c2_flow_evt* ev, uint8_t type, const Flow& f)
+{
+    memset(ev, 0, sizeof(*ev));
+    ev->flow = htonl(f.id);
+    ev->dst = r2c2_htons(f.dst);
+    ev->weight = 1;
+    ev->evt_prio = static_cast<uint8_t>(type << 4);
+    ev->rproto_demand = htonl(static_cast<uint32_t>(f.rproto) << 30 | R2C2_DEMAND_UNLIMITED);
+}
+
+/* a message of frameBytes sent over hops links */
+void
+Sim::Offer(uint32_t frameBytes, uint32_t hops)
+{
+    ctlMsgs++;
+    ctlOffered += static_cast<uint64_t>(frameBytes) * hops;
+    /* the PPP header's 2 bytes and the FCS's 4 make the Ethernet frame */
+    ctlOfferedEth += static_cast<uint64_t>(std::max<uint32_t>(64, frameBytes + 6) + 20) * hops;
 }
 
 void
@@ -1065,12 +1154,10 @@ Sim::Broadcast(uint16_t s, uint8_t type, const Flow& f)
     ch->tree = tree;
     ch->src = r2c2_htons(s);
     ch->seq = r2c2_htons(sn.bseq++);
-    ev->flow = htonl(f.id);
-    ev->dst = r2c2_htons(f.dst);
-    ev->weight = 1;
-    ev->evt_prio = static_cast<uint8_t>(type << 4);
-    ev->rproto_demand = htonl(static_cast<uint32_t>(f.rproto) << 30 | R2C2_DEMAND_UNLIMITED);
+    FillEvt(ev, type, f);
     ch->csum = r2c2_ctl_csum(ch, ev, R2C2_FLOW_EVT_LEN);
+    /* a tree reaches every other node once: n - 1 links */
+    Offer(ETH_PAD + h.len, topo->n - 1u);
     for (uint8_t p = 0; p < R2C2_MAX_PORTS; p++) {
         if (!(mask & (1u << p)) || !sn.dev[p])
             continue;
@@ -1183,7 +1270,10 @@ Sim::Receive(uint16_t u,
         struct r2c2_data_hdr* d = h.Data();
 
         if (r2c2_ntohs(d->dst) == u) {
-            Deliver(u, *d, pk->GetSize());
+            if (ntohl(d->flow) == CTL_FLOW)
+                CtlRx(u, *d, pk);
+            else
+                Deliver(u, *d, pk->GetSize());
             return true;
         }
         if (d->ridx >= d->rlen) {
@@ -1208,8 +1298,13 @@ Sim::Receive(uint16_t u,
             PfqEnqueue(u, port, fi, PfqNext(u, port, pk));
             return true;
         }
-        forwards++;
-        dataBytes += pk->GetSize();
+        if (ntohl(d->flow) == CTL_FLOW) {
+            ctlHops++;
+            ctlBytes += pk->GetSize();
+        } else {
+            forwards++;
+            dataBytes += pk->GetSize();
+        }
         me.dev[port]->Send(pk, me.dev[port]->GetBroadcast(), SIM_PROTO);
         return true;
     }
@@ -1506,6 +1601,28 @@ void
 Sim::Compute(uint16_t u)
 {
     SimNode& n = nodes[u];
+
+    Solve(u);
+    for (uint32_t fi : n.own) {
+        Flow& f = flows[fi];
+        uint32_t j;
+
+        if (!f.announced)
+            continue;
+        j = mx_find(&n.m, f.src, f.id);
+        if (j == MX_NONE || !(n.m.f[j].rate > 0))
+            continue;
+        f.rated = true;
+        pushes++;
+        SetRate(f, n.m.f[j].rate);
+    }
+}
+
+/* max-min over node u's matrix, each flow's rate into it; the flows rated */
+size_t
+Sim::Solve(uint16_t u)
+{
+    SimNode& n = nodes[u];
     size_t k = 0;
     double t0;
 
@@ -1543,18 +1660,168 @@ Sim::Compute(uint16_t u)
     if (getenv("R2C2_SIM_DEBUG") && dt > 3e-4)
         fprintf(stderr, "round at node %u: %zu flows, %.0f us\n", u, k, dt * 1e6);
     rounds++;
-    for (uint32_t fi : n.own) {
-        Flow& f = flows[fi];
-        uint32_t j;
+    return k;
+}
 
-        if (!f.announced)
+/*
+ * The centralised design (the paper's Figure 19, as Fastpass): a source
+ * sends its flow events to the controller alone; the controller rates
+ * the rack after every event (events arriving at the same instant
+ * together) and sends each node that sources a flow one message with
+ * the rates of all its flows (--central-send=changed: only a node one
+ * of whose rates changed).
+ */
+void
+Sim::Report2Controller(uint8_t type, const Flow& f)
+{
+    struct r2c2_flow_evt ev;
+    uint16_t k = static_cast<uint16_t>(c.controller);
+
+    FillEvt(&ev, type, f);
+    if (f.src == k) {
+        HearEvent(k, f.src, ev);
+        heard++;
+        if (!centralDue) {
+            centralDue = true;
+            Simulator::ScheduleNow(&Sim::CentralRound, this);
+        }
+        return;
+    }
+    CtlSend(f.src, k, CTL_KIND_EVT, reinterpret_cast<const uint8_t*>(&ev), sizeof(ev));
+}
+
+/* a message of the centralised design, source-routed (DOR) to node to */
+void
+Sim::CtlSend(uint16_t from, uint16_t to, uint32_t kind, const uint8_t* body, uint32_t len)
+{
+    uint8_t hops[R2C2_MAX_HOPS];
+    R2c2Header h;
+    struct r2c2_data_hdr* d = h.Data();
+    int nh = r2c2_route_sample(&topo->paths, R2C2_RP_DOR, from, to, &Sim::RandCb, this, hops);
+
+    if (nh <= 0) {
+        NS_FATAL_ERROR("no route " << from << " -> " << to);
+    }
+    h.len = R2C2_DATA_HLEN;
+    memset(h.buf, 0, sizeof(h.buf));
+    d->ver_type = r2c2_ver_type(R2C2_T_DATA);
+    d->rlen = static_cast<uint8_t>(nh);
+    d->ridx = 1;
+    d->rproto = R2C2_RP_DOR;
+    d->flow = htonl(CTL_FLOW);
+    d->src = r2c2_htons(from);
+    d->dst = r2c2_htons(to);
+    d->seq = htonl(kind);
+    d->plen = r2c2_htons(static_cast<uint16_t>(len));
+    r2c2_route_pack(d->route, hops, static_cast<unsigned int>(nh));
+    d->csum = r2c2_data_csum(d);
+
+    Ptr<Packet> pk = Create<Packet>(body, len);
+    pk->AddHeader(h);
+    Offer(pk->GetSize(), static_cast<uint32_t>(nh));
+    ctlPkts++;
+    ctlHops++;
+    ctlBytes += pk->GetSize();
+    nodes[from].dev[hops[0]]->Send(pk, nodes[from].dev[hops[0]]->GetBroadcast(), SIM_PROTO);
+}
+
+/* a message of the centralised design reached node u */
+void
+Sim::CtlRx(uint16_t u, const struct r2c2_data_hdr& d, Ptr<Packet> body)
+{
+    uint32_t kind = ntohl(d.seq);
+    uint32_t len = body->GetSize();
+    uint16_t src = r2c2_ntohs(d.src);
+    std::vector<uint8_t> b(len);
+
+    body->CopyData(b.data(), len);
+    if (kind == CTL_KIND_EVT && u == c.controller && len == R2C2_FLOW_EVT_LEN &&
+        src < topo->n) {
+        struct r2c2_flow_evt ev;
+
+        memcpy(&ev, b.data(), sizeof(ev));
+        HearEvent(u, src, ev);
+        heard++;
+        if (!centralDue) {
+            centralDue = true;
+            Simulator::ScheduleNow(&Sim::CentralRound, this);
+        }
+        return;
+    }
+    if (kind == CTL_KIND_RATES && src == c.controller && len % CTL_RATE_LEN == 0) {
+        for (uint32_t o = 0; o < len; o += CTL_RATE_LEN) {
+            uint32_t id, kbps;
+
+            memcpy(&id, &b[o], 4);
+            memcpy(&kbps, &b[o + 4], 4);
+            ApplyRate(u, ntohl(id), ntohl(kbps) * 1e3);
+        }
+        return;
+    }
+    badFrames++;
+}
+
+/* a rate for flow id of source src reached it: its pacer takes it */
+void
+Sim::ApplyRate(uint16_t src, uint32_t id, double bps)
+{
+    auto it = byKey.find(static_cast<uint64_t>(src) << 32 | id);
+
+    if (it == byKey.end() || !(bps > 0))
+        return;
+    Flow& f = flows[it->second];
+    if (f.sendDone)
+        return;
+    f.rated = true;
+    pushes++;
+    SetRate(f, bps);
+}
+
+void
+Sim::CentralRound()
+{
+    uint16_t k = static_cast<uint16_t>(c.controller);
+    struct mx& m = nodes[k].m;
+    /* the flows of each source, in the matrix's order */
+    std::vector<std::vector<uint32_t>> bySrc(topo->n);
+    uint32_t per = std::max<uint32_t>(1, c.payload / CTL_RATE_LEN);
+
+    centralDue = false;
+    Solve(k);
+    for (uint32_t j = 0; j < m.n; j++)
+        if (m.f[j].rate > 0)
+            bySrc[m.f[j].src].push_back(j);
+    for (uint16_t s = 0; s < topo->n; s++) {
+        auto& js = bySrc[s];
+        bool changed = false;
+
+        for (uint32_t j : js)
+            changed |= m.f[j].rate != m.f[j].pushed;
+        if (js.empty() || (c.centralSend == "changed" && !changed))
             continue;
-        j = mx_find(&n.m, f.src, f.id);
-        if (j == MX_NONE || !(n.m.f[j].rate > 0))
+        for (uint32_t j : js)
+            m.f[j].pushed = m.f[j].rate;
+        if (s == k) {
+            for (uint32_t j : js)
+                ApplyRate(s, m.f[j].id, m.f[j].rate);
             continue;
-        f.rated = true;
-        pushes++;
-        SetRate(f, n.m.f[j].rate);
+        }
+        /* as many frames as the payload needs */
+        for (size_t o = 0; o < js.size(); o += per) {
+            size_t e = std::min<size_t>(js.size(), o + per);
+            std::vector<uint8_t> b((e - o) * CTL_RATE_LEN);
+
+            for (size_t i = o; i < e; i++) {
+                const struct mx_flow& mf = m.f[js[i]];
+                uint32_t id = htonl(mf.id);
+                uint32_t kbps = htonl(static_cast<uint32_t>(
+                    std::min(mf.rate / 1e3, 4294967295.0)));
+
+                memcpy(&b[(i - o) * CTL_RATE_LEN], &id, 4);
+                memcpy(&b[(i - o) * CTL_RATE_LEN + 4], &kbps, 4);
+            }
+            CtlSend(k, s, CTL_KIND_RATES, b.data(), static_cast<uint32_t>(b.size()));
+        }
     }
 }
 
@@ -1613,10 +1880,12 @@ Sim::Report(double wallS)
             NS_FATAL_ERROR("--out: cannot write " << c.out);
         }
         fprintf(o, "# r2c2-sim, commit %s: topo %s link %s delay %.0fns rho %.0fus announce %.0fus "
-                   "tau %.3fus flows %zu proto %s headroom %.3f initial %.0f payload %u seed %llu\n",
+                   "tau %.3fus flows %zu proto %s headroom %.3f initial %.0f payload %u seed %llu "
+                   "stack %s control %s\n",
                 R2C2_SIM_COMMIT, c.topo.c_str(), c.linkRate.c_str(), c.linkDelayNs, c.rhoUs,
                 c.announceUs, c.tauUs, flows.size(), c.proto.c_str(), c.headroom, c.initialRate,
-                c.payload, static_cast<unsigned long long>(c.seed));
+                c.payload, static_cast<unsigned long long>(c.seed), c.stack.c_str(),
+                c.control.c_str());
         fprintf(o, "flow,src,dst,size_bytes,start_us,fct_us,announced,rated,max_reseq_pkts\n");
         for (auto& f : flows)
             fprintf(o, "%u,%u,%u,%llu,%.3f,%.3f,%d,%d,%u\n", f.index, f.src, f.dst,
@@ -1628,11 +1897,25 @@ Sim::Report(double wallS)
     printf("flows %zu done %u sim_s %.6f wall_s %.2f events_per_wall_s %.0f\n", flows.size(),
            nDone, simS, wallS,
            wallS > 0 ? static_cast<double>(Simulator::GetEventCount()) / wallS : 0.0);
-    if (c.measureFromMs >= 0 && simS * 1e3 > c.measureFromMs)
+    if (c.measureFromMs >= 0 && simS * 1e3 > c.measureFromMs) {
+        double w = simS - c.measureFromMs / 1e3;
+        /* an event counts when the node that rates on it hears it */
+        uint64_t ev = Central() ? heard - heardAtMark : flowEvents - flowEventsAtMark;
+
         printf("window_gbps %.3f from_ms %g to_ms %g\n",
-               static_cast<double>(rcvdTotal - rcvdAtMark) * 8 /
-                   (simS - c.measureFromMs / 1e3) / 1e9,
-               c.measureFromMs, simS * 1e3);
+               static_cast<double>(rcvdTotal - rcvdAtMark) * 8 / w / 1e9, c.measureFromMs,
+               simS * 1e3);
+        printf("window_ctl flow_events %llu offered_gbps %.3f eth_gbps %.3f bytes_per_event %.1f "
+               "eth_bytes_per_event %.1f\n",
+               static_cast<unsigned long long>(ev),
+               static_cast<double>(ctlOffered - ctlOfferedAtMark) * 8 / w / 1e9,
+               static_cast<double>(ctlOfferedEth - ctlOfferedEthAtMark) * 8 / w / 1e9,
+               ev ? static_cast<double>(ctlOffered - ctlOfferedAtMark) / static_cast<double>(ev)
+                  : 0.0,
+               ev ? static_cast<double>(ctlOfferedEth - ctlOfferedEthAtMark) /
+                        static_cast<double>(ev)
+                  : 0.0);
+    }
     printf("short_fct_us (<100KB) n %zu p50 %.2f p99 %.2f\n", shortFct.size(), Pct(shortFct, 0.5),
            Pct(shortFct, 0.99));
     printf("long_gbps (>=1MB) n %zu p50 %.3f p1 %.3f\n", longTput.size(), Pct(longTput, 0.5),
@@ -1653,6 +1936,12 @@ Sim::Report(double wallS)
     if (!roundFlows.empty())
         printf("round_flows p50 %.0f p99 %.0f max %.0f\n", Pct(roundFlows, 0.5),
                Pct(roundFlows, 0.99), Pct(roundFlows, 1.0));
+    printf("ctl_msgs %llu flow_events %llu controller_heard %llu ctl_offered_bytes %llu "
+           "ctl_offered_eth_bytes %llu\n",
+           static_cast<unsigned long long>(ctlMsgs), static_cast<unsigned long long>(flowEvents),
+           static_cast<unsigned long long>(heard),
+           static_cast<unsigned long long>(ctlOffered),
+           static_cast<unsigned long long>(ctlOfferedEth));
     printf("ctl_frames %llu ctl_hops %llu ctl_bytes %llu data_bytes %llu ctl_share %.5f\n",
            static_cast<unsigned long long>(ctlPkts), static_cast<unsigned long long>(ctlHops),
            static_cast<unsigned long long>(ctlBytes), static_cast<unsigned long long>(dataBytes),
@@ -1728,6 +2017,17 @@ main(int argc, char** argv)
     cmd.AddValue("finish-idle-us",
                  "r2c2: FINISH this long after a flow's last packet (sch_r2c2: idle)",
                  c.finishIdleUs);
+    cmd.AddValue("control",
+                 "r2c2: decentral (every node hears every flow event and rates the rack) or "
+                 "central (sources tell --controller, which rates the rack at every event and "
+                 "sends each source its rates)",
+                 c.control);
+    cmd.AddValue("controller", "--control=central: the controller's node (default 0)",
+                 c.controller);
+    cmd.AddValue("central-send",
+                 "--control=central: rates to every node sourcing a flow (all) or to those "
+                 "whose rates changed (changed)",
+                 c.centralSend);
     cmd.AddValue("seed", "random seed", c.seed);
     cmd.AddValue("out", "per-flow CSV file", c.out);
     cmd.Parse(argc, argv);
@@ -1776,8 +2076,14 @@ main(int argc, char** argv)
                             &s,
                             i);
     if (c.measureFromMs >= 0)
-        Simulator::Schedule(MicroSeconds(c.measureFromMs * 1e3), [&s] { s.rcvdAtMark = s.rcvdTotal; });
-    Simulator::Stop(c.stopMs > 0 ? MilliSeconds(c.stopMs) : Seconds(10));
+        Simulator::Schedule(MicroSeconds(c.measureFromMs * 1e3), [&s] {
+            s.rcvdAtMark = s.rcvdTotal;
+            s.ctlOfferedAtMark = s.ctlOffered;
+            s.ctlOfferedEthAtMark = s.ctlOfferedEth;
+            s.flowEventsAtMark = s.flowEvents;
+            s.heardAtMark = s.heard;
+        });
+    Simulator::Stop(c.stopMs > 0 ? MicroSeconds(c.stopMs * 1e3) : Seconds(10));
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

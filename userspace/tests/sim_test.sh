@@ -6,7 +6,10 @@
 # reaching every other node exactly once and every node's matrix empty
 # after the last FINISH, a lone flow at the link's usable capacity, two
 # flows on one link at half of it each, the same seed the same run; and
-# the TCP baselines complete, DCTCP marking ECN where NewReno does not.
+# the TCP baselines complete, DCTCP marking ECN where NewReno does not;
+# the centralised design (Figure 19) delivers every event to the
+# controller and every rate back, and its control traffic per event grows
+# with the flows a node sources where the broadcasts' stays the same.
 # shellcheck disable=SC2317  # between() is called from check's eval'd conditions
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -20,9 +23,9 @@ field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1
 goodput() { awk -F, -v r="$2" '!/^#/ && $1 == r { printf "%.3f", $4 * 8 / $6 / 1000 }' "$1"; }
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
-echo "1..25"
+echo "1..31"
 if [ -z "${R2C2_SIM:-}" ] && ! pkg-config --exists ns3-core 2>/dev/null; then
-	for i in $(seq 1 25); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
+	for i in $(seq 1 31); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
 	exit 0
 fi
 [ -n "${R2C2_SIM:-}" ] || make -s -C ../sim >"$T/build" 2>&1
@@ -123,4 +126,42 @@ check "a 4-to-1 incast: DCTCP's queues mark ECN ($(field "$T/dc" ecn_marks)), Ne
 	"[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ \"\$(field '$T/dc' ecn_marks)\" -gt 0 ] && [ \"\$(field '$T/nr' ecn_marks)\" = 0 ]"
 check "and DCTCP's deepest queue is shallower than NewReno's ($(field "$T/dc" max_queue_bytes) < $(field "$T/nr" max_queue_bytes) bytes)" \
 	"[ \"\$(field '$T/dc' max_queue_bytes)\" -lt \"\$(field '$T/nr' max_queue_bytes)\" ]"
+# the centralised design: events to the controller, rates back (Figure 19)
+"$SIM" --control=fastpass >"$T/o" 2>&1; rc=$?
+check "--control=fastpass: exit 2, the option and its values named" \
+	"[ $rc -eq 2 ] && grep -q -- \"--control: decentral or central, not 'fastpass'\" '$T/o'"
+"$SIM" --topo=torus:4x4x4 --control=central --controller=64 >"$T/o" 2>&1; rc=$?
+c2=$(grep -c -- '--controller: a node, 0 to 63' "$T/o")
+"$SIM" --control=central --stack=tcp >"$T/o" 2>&1; rc2=$?
+check "--controller=64 of 64 nodes, and central with TCP: exit 2, each named" \
+	"[ $rc -eq 2 ] && [ $c2 = 1 ] && [ $rc2 -eq 2 ] && grep -q -- '--control=central: with --stack=r2c2 only' '$T/o'"
+"$SIM" --topo=torus:4x4x4 --flows=500 --announce-us=0 --control=central --controller=21 \
+	--out="$T/cen.csv" >"$T/cen" 2>&1; rc=$?
+check "central: 500 flows on 4x4x4 complete, the controller heard all $(field "$T/cen" flow_events) events, no frame refused or dropped" \
+	"[ $rc -eq 0 ] && [ \"\$(field '$T/cen' done)\" = 500 ] && [ \"\$(field '$T/cen' flow_events)\" = 1000 ] && [ \"\$(field '$T/cen' controller_heard)\" = 1000 ] && [ \"\$(field '$T/cen' bad_frames)\" = 0 ] && [ \"\$(field '$T/cen' drops)\" = 0 ]"
+check "central: every message sent arrived whole (offered $(field "$T/cen" ctl_offered_bytes) = carried $(field "$T/cen" ctl_bytes) bytes), every flow of 100 KB or more rated" \
+	"[ \"\$(field '$T/cen' ctl_offered_bytes)\" = \"\$(field '$T/cen' ctl_bytes)\" ] && [ -s '$T/cen.csv' ] && ! awk -F, '!/^#/ && NR > 2 && \$4 >= 100000 && \$8 != 1' '$T/cen.csv' | grep -q . && [ \"\$(field '$T/cen' pushes)\" -ge 500 ]"
+"$SIM" --topo=torus:4x4 --flows-file="$T/lone.flows" --stop-ms=3 --measure-from-ms=1 --control=central \
+	--controller=10 --initial-rate=1e9 >"$T/cw" 2>&1
+w=$(field "$T/cw" window_gbps)
+check "central: a lone endless flow starting at 1 Gbit/s gets its rate from node 10: $w Gbit/s, within 9.1..9.3" \
+	"between '${w:-0}' 9.1 9.3"
+# k endless flows a node (64 nodes) and a 20-KB flow every 5 us
+longf() {
+	awk -v k="$1" 'BEGIN { srand(1)
+		for (s = 0; s < 64; s++) for (i = 0; i < k; i++) {
+			do d = int(rand() * 64); while (d == s); printf "%d %d 1e15 %.3f\n", s, d, rand() * 200 }
+		for (t = 0; t < 2000; t += 5) {
+			s = int(rand() * 64); do d = int(rand() * 64); while (d == s); printf "%d %d 20000 %.3f\n", s, d, t } }' | sort -k4 -g
+}
+for k in 1 4; do
+	longf "$k" >"$T/l$k.flows"
+	for m in decentral central; do
+		"$SIM" --topo=torus:4x4x4 --flows-file="$T/l$k.flows" --announce-us=0 --control=$m --stop-ms=2 \
+			--measure-from-ms=0.5 --initial-rate=1e9 >"$T/$m$k" 2>&1
+	done
+done
+bpe() { field "$1" bytes_per_event; }
+check "control bytes per event: broadcasts 2016 (63 links x 32 B) with 1 and 4 flows a node ($(bpe "$T/decentral1"), $(bpe "$T/decentral4")); central more, and more with 4 ($(bpe "$T/central1") < $(bpe "$T/central4"))" \
+	"[ \"\$(bpe '$T/decentral1')\" = 2016.0 ] && [ \"\$(bpe '$T/decentral4')\" = 2016.0 ] && awk -v a=\"\$(bpe '$T/central1')\" -v b=\"\$(bpe '$T/central4')\" 'BEGIN { exit !(a > 2016 && b > 1.2 * a) }'"
 exit $((fail > 0))
