@@ -550,17 +550,6 @@ void r2c2_auth_clear(struct r2c2_node *node)
 	r2c2_auth_publish(node, NULL);
 }
 
-static struct r2c2_node *r2c2_auth_node(struct genl_info *info)
-{
-	struct r2c2_node *node = r2c2_node_get(genl_info_net(info));
-
-	if (!READ_ONCE(node->active)) {
-		NL_SET_ERR_MSG(info->extack, "no r2c2 node in this namespace");
-		return NULL;
-	}
-	return node;
-}
-
 /**
  * r2c2_nl_key_set() - KEY_SET: set or rotate the rack key
  * @skb: the request
@@ -602,7 +591,7 @@ int r2c2_nl_key_set(struct sk_buff *skb, struct genl_info *info)
 
 	rtnl_lock();
 	err = -ENODEV;
-	node = r2c2_auth_node(info);
+	node = r2c2_genl_node(info);
 	if (!node)
 		goto fail;
 	old = rtnl_dereference(node->auth);
@@ -659,7 +648,7 @@ int r2c2_nl_key_del(struct sk_buff *skb, struct genl_info *info)
 	u8 id;
 
 	rtnl_lock();
-	node = r2c2_auth_node(info);
+	node = r2c2_genl_node(info);
 	if (!node) {
 		err = -ENODEV;
 		goto out;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core.c - the bottom of the module: the node's counters and the random
- * numbers of route sampling. Every layer above calls it; it calls
- * nothing of r2c2.
+ * core.c - the bottom of the module: the node's counters, the random
+ * numbers of route sampling and the node a netlink request names. Every
+ * layer above calls it; it calls nothing of r2c2.
  */
 #include <linux/random.h>
 
@@ -93,4 +93,25 @@ void r2c2_stats_zero(struct r2c2_stats __percpu *stats)
 u32 r2c2_rand(void *ctx)
 {
 	return get_random_u32();
+}
+
+/**
+ * r2c2_genl_node() - the configured node a generic netlink request names
+ * @info: the request; its namespace names the node
+ *
+ * Sets the extack message "no r2c2 node in this namespace" when the node
+ * is not configured; the caller returns -ENODEV.
+ *
+ * Context: process context (a genl handler).
+ * Return: the node, or NULL when it is not active.
+ */
+struct r2c2_node *r2c2_genl_node(struct genl_info *info)
+{
+	struct r2c2_node *node = r2c2_node_get(genl_info_net(info));
+
+	if (!READ_ONCE(node->active)) {
+		NL_SET_ERR_MSG(info->extack, "no r2c2 node in this namespace");
+		return NULL;
+	}
+	return node;
 }

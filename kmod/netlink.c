@@ -23,17 +23,6 @@ static const struct genl_multicast_group r2c2_mcgrps[] = {
 				.flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
-static struct r2c2_node *r2c2_nl_node(struct genl_info *info)
-{
-	struct r2c2_node *node = r2c2_node_get(genl_info_net(info));
-
-	if (!READ_ONCE(node->active)) {
-		NL_SET_ERR_MSG(info->extack, "no r2c2 node in this namespace");
-		return NULL;
-	}
-	return node;
-}
-
 static int r2c2_put_stats(struct sk_buff *msg, const u64 *v)
 {
 	struct nlattr *nest;
@@ -117,7 +106,7 @@ static int r2c2_nl_node_get(struct sk_buff *skb, struct genl_info *info)
 		return -EMSGSIZE;
 	}
 	rtnl_lock();
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	err = node ? r2c2_fill_node(msg, node) : -ENODEV;
 	rtnl_unlock();
 	if (err) {
@@ -274,7 +263,7 @@ static int r2c2_nl_node_del(struct sk_buff *skb, struct genl_info *info)
 	int err = 0;
 
 	rtnl_lock();
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (node)
 		r2c2_node_destroy(node);
 	else
@@ -301,7 +290,7 @@ static int r2c2_nl_port_add(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	rtnl_lock();
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (!node) {
 		err = -ENODEV;
 		goto out;
@@ -352,7 +341,7 @@ static int r2c2_nl_port_del(struct sk_buff *skb, struct genl_info *info)
 	}
 	num = nla_get_u8(info->attrs[R2C2_A_PORT]);
 	rtnl_lock();
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (!node) {
 		err = -ENODEV;
 	} else if (!rtnl_dereference(node->ports[num])) {
@@ -391,7 +380,7 @@ static int r2c2_nl_key_get(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto fail;
 	rtnl_lock();
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	err = node ? r2c2_auth_fill(node, msg) : -ENODEV;
 	rtnl_unlock();
 	if (err)
@@ -596,7 +585,7 @@ static int r2c2_nl_route_get(struct sk_buff *skb, struct genl_info *info)
 				    "COUNT above 100 needs CAP_NET_ADMIN");
 		return -EPERM;
 	}
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (!node)
 		return -ENODEV;
 	rproto = a[R2C2_A_RPROTO] ? nla_get_u8(a[R2C2_A_RPROTO]) :
@@ -784,7 +773,7 @@ static int r2c2_nl_flow_set(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(extack, "FLOW_ID and RPROTO are required");
 		return -EINVAL;
 	}
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (!node)
 		return -ENODEV;
 	rcu_read_lock();
@@ -814,7 +803,7 @@ static int r2c2_nl_flow_event(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(extack, "FLOW_ID and DST are required");
 		return -EINVAL;
 	}
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (!node)
 		return -ENODEV;
 	rproto = READ_ONCE(node->rproto);
@@ -864,7 +853,7 @@ static int r2c2_nl_routes_send(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(extack, "ROUTES is required");
 		return -EINVAL;
 	}
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (!node)
 		return -ENODEV;
 	ent = kcalloc(R2C2_ROUTES_MAX, sizeof(*ent), GFP_KERNEL);
@@ -921,7 +910,7 @@ static int r2c2_nl_xdp_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	rtnl_lock();
-	node = r2c2_nl_node(info);
+	node = r2c2_genl_node(info);
 	if (!node) {
 		err = -ENODEV;
 	} else if (pfd) {

@@ -511,6 +511,7 @@ void r2c2_stat_add(struct r2c2_node *node, struct r2c2_port *port,
 void r2c2_stats_read(struct r2c2_stats __percpu *stats, u64 *out);
 void r2c2_stats_zero(struct r2c2_stats __percpu *stats);
 u32 r2c2_rand(void *ctx);
+struct r2c2_node *r2c2_genl_node(struct genl_info *info);
 
 /* policy.c */
 extern const struct nla_policy r2c2_policy[R2C2_A_MAX + 1];
