@@ -51,8 +51,7 @@ for n in $NODES; do
 			ip netns exec "$last" nstat -n
 			m=$(ip netns exec "${ns[0]}" iperf3 -c "10.42.0.$n" -p 5500 -t "$TIME" -J |
 				jq '.end.sum_received.bits_per_second / 1e6 | floor')
-			s=$(ip netns exec "$last" nstat -z IpInReceives IpExtInNoECTPkts |
-				awk '$1 == "IpInReceives" { r = $2 } $1 == "IpExtInNoECTPkts" { e = $2 } END { printf "%.2f", r ? e / r : 0 }')
+			read -r _ _ s < <(nstat_segs "$last")
 			echo "bench gro: hops $((n - 1)) gro $g run $r tcp_mbps $m segs_per_pkt $s"
 			res[$g]+="$m "
 		done

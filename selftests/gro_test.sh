@@ -41,31 +41,20 @@ A=${NS[0]} C=${NS[2]}
 PIDFILE=$(mktemp)
 cleanup_add "kill \$(cat $PIDFILE) 2>/dev/null; rm -f $PIDFILE"
 
-# nstat's counters of node 2 since its last call: "packets segments
-# csum_errors"
-nstat_c()
-{
-	ip netns exec "$C" nstat -z IpInReceives IpExtInNoECTPkts \
-		TcpInCsumErrors 2>/dev/null |
-		awk '$1 == "IpInReceives" { r = $2 }
-		     $1 == "IpExtInNoECTPkts" { s = $2 }
-		     $1 == "TcpInCsumErrors" { e = $2 }
-		     END { printf "%d %d %d\n", r, s, e }'
-}
-
 # run ROUTING STAT: one transfer from node 0, its routing set first; prints
-# "mbps packets segments csum_errors stat_delta", STAT a counter of node 2
+# "mbps packets segments per_packet csum_errors stat_delta" (node 2's,
+# lib.sh's nstat_segs), STAT a counter of node 2
 run()
 {
 	local mbps s0 s1 cnt
 
 	ip netns exec "$A" r2c2ctl node set routing "$1" || return 1
 	s0=$(node_stat "$C" "$2") || return 1
-	nstat_c >/dev/null
+	nstat_segs "$C" TcpInCsumErrors >/dev/null
 	mbps=$(ip netns exec "$A" iperf3 -c 10.42.0.3 -p 5500 -t "$TIME" -J |
 		jq -r '.end.sum_received.bits_per_second / 1e6 | floor') ||
 		return 1
-	cnt=$(nstat_c)
+	cnt=$(nstat_segs "$C" TcpInCsumErrors)
 	s1=$(node_stat "$C" "$2") || return 1
 	echo "$mbps $cnt $((s1 - s0))"
 }
@@ -73,19 +62,19 @@ run()
 # check_run NAME MIN MAX ROUTING STAT: segments per packet in [MIN, MAX]
 check_run()
 {
-	local name=$1 min=$2 max=$3 out mbps pk seg csum st
+	local name=$1 min=$2 max=$3 out mbps pk seg per csum st
 
 	RET=0
 	out=$(run "$4" "$5")
 	check_err $? "the transfer ($4)"
-	read -r mbps pk seg csum st <<<"$out"
+	read -r mbps pk seg per csum st <<<"$out"
 	log_info "$name: ${mbps:-?} Mbit/s, ${seg:-?} segments in ${pk:-?} packets, $5 +${st:-?}"
 	if ((RET == 0)); then
 		((pk > 0 && seg >= 1000))
 		check_err $? "node 2 received ${seg} segments in ${pk} packets: too few"
-		awk -v s="$seg" -v p="$pk" -v lo="$min" -v hi="$max" \
-			'BEGIN { exit !(s / p >= lo && s / p <= hi) }'
-		check_err $? "$(awk -v s="$seg" -v p="$pk" 'BEGIN { printf "%.2f", s / p }') segments a packet, not within [$min, $max]"
+		awk -v r="$per" -v lo="$min" -v hi="$max" \
+			'BEGIN { exit !(r >= lo && r <= hi) }'
+		check_err $? "$per segments a packet, not within [$min, $max]"
 		((csum == 0))
 		check_err $? "$csum TCP checksum errors"
 		((st >= seg / 2))

@@ -423,6 +423,32 @@ line_create()
 	done
 }
 
+# ---------------------------------------------------------------- counters
+# nstat_segs NS [COUNTER...]: namespace NS's IP counters since nstat's
+# last call there (one nstat call, which starts the next interval), as
+# "packets segments per_packet [value...]": the IP packets it received
+# (IpInReceives), their segments (IpExtInNoECTPkts, which counts each
+# segment of a GRO packet), segments per packet with two decimals (1.00
+# when every frame goes up alone; 0.00 with no packets), then each
+# COUNTER's increase.
+nstat_segs()
+{
+	local netns=$1
+	shift
+
+	ip netns exec "$netns" nstat -z IpInReceives IpExtInNoECTPkts "$@" 2>/dev/null |
+		awk -v names="$*" '
+			{ v[$1] = $2 }
+			END {
+				r = v["IpInReceives"]; s = v["IpExtInNoECTPkts"]
+				printf "%d %d %.2f", r, s, r ? s / r : 0
+				n = split(names, c, " ")
+				for (i = 1; i <= n; i++)
+					printf " %d", v[c[i]]
+				printf "\n"
+			}'
+}
+
 # ---------------------------------------------------------------- waiting
 # monitors_listen NS DST FILE...: wait (10 s at most) until each
 # `r2c2ctl -j monitor` writing a FILE hears events: node NS sends a
