@@ -72,8 +72,8 @@ check_run()
 	if ((RET == 0)); then
 		((pk > 0 && seg >= 1000))
 		check_err $? "node 2 received ${seg} segments in ${pk} packets: too few"
-		awk -v r="$per" -v lo="$min" -v hi="$max" \
-			'BEGIN { exit !(r >= lo && r <= hi) }'
+		awk -v s="$seg" -v p="$pk" -v lo="$min" -v hi="$max" \
+			'BEGIN { exit !(s / p >= lo && s / p <= hi) }'
 		check_err $? "$per segments a packet, not within [$min, $max]"
 		((csum == 0))
 		check_err $? "$csum TCP checksum errors"
