@@ -10,13 +10,14 @@
 #                                    (graphviz) and jq. FIGURES_OUT=DIR
 #                                    draws into DIR instead (relative to
 #                                    the top of the tree)
-#   scripts/figures.sh data [demo|conv|routesel|rs-sim|fct|sweep|bcast|all]
+#   scripts/figures.sh data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|all]
 #                                    rerun the runs that produce the data
-#                                    (all: the seven; demo ~2 min, conv ~10
+#                                    (all: the eight; demo ~2 min, conv ~10
 #                                    min in VMs, routesel ~5 min, rs-sim
-#                                    ~6 min, fct ~4 min, sweep ~9 min and
-#                                    bcast ~2 min on the host, on a quiet
-#                                    2-core host), then draw; the
+#                                    ~6 min, fct ~4 min, sweep ~9 min,
+#                                    bcast ~2 min and ctl ~8 min on the
+#                                    host, on a quiet 2-core host), then
+#                                    draw; the
 #                                    runs' output in build/figures/
 #
 # The figures and where their data comes from:
@@ -75,6 +76,14 @@
 #                  once rho old (r2c2's); also as on Ethernet, where a
 #                  control frame takes 84 bytes of the wire (sim-bcast.tsv:
 #                  FIG_BCAST_LONG long flows a run, default 2, seed 1)
+#   sim-control.png
+#                  the paper's Figure 19 from the simulator: control
+#                  traffic on links with every flow event broadcast (R2C2)
+#                  and with a controller (node 0) told every event, which
+#                  rates the rack and sends every node sourcing a flow its
+#                  rates, against the endless flows each node sources (1
+#                  to 10), tau 1 us, 8x8x8; and the ratio, beside the
+#                  paper's 6.2 and 19.9 (sim-ctl.tsv, ~8 minutes)
 #   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
 #                  `r2c2ctl -j topo show` (topo-3x3.json) through
 #                  scripts/topo2dot and Graphviz's neato
@@ -452,6 +461,44 @@ draw_bcast() {
 	EOF
 }
 
+# Figure 19 from sim-ctl.tsv
+draw_ctl() {
+	have_data sim-ctl.tsv ctl
+	local T
+	T=$(mktemp -d)
+	awk -F'\t' '!/^#/ && $2 == "decentral"' "$DATA/sim-ctl.tsv" >"$T/d"
+	awk -F'\t' '!/^#/ && $2 == "central"' "$DATA/sim-ctl.tsv" >"$T/c"
+	# central over decentral, a row a K: bytes and as on Ethernet
+	awk -F'\t' '!/^#/ { b[$1, $2] = $6; e[$1, $2] = $7; if (!($1 in seen)) { seen[$1]; k[++n] = $1 } }
+		END { for (i = 1; i <= n; i++) printf "%s\t%.3f\t%.3f\n", k[i],
+			b[k[i], "central"] / b[k[i], "decentral"], e[k[i], "central"] / e[k[i], "decentral"] }' \
+		"$DATA/sim-ctl.tsv" >"$T/r"
+	printf '1\t6.2\n10\t19.9\n' >"$T/paper"
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 1000,460 font "Helvetica,11"
+	set output "$FIG/sim-control.png"
+	set multiplot layout 1,2 title "Control traffic, decentralised (R2C2) against a centralised controller (simulated, 8x8x8 torus, 10 Gbit/s, tau = 1 us)\nsolid: as on Ethernet (frames of at least 64 bytes, + preamble and gap); dashed: the frames' bytes"
+	set grid
+	set key top left
+	set xlabel "endless flows each node sources"
+	set ylabel "control bytes on links per flow event (KB)"
+	set xrange [0:11]
+	set yrange [0:*]
+	set title "per flow event (x 2 events/us: Gbit/s = 16 x KB)"
+	plot "$T/c" using 1:(\$7 / 1000) with linespoints pt 7 lw 2 lc 1 title "central", \
+	     "" using 1:(\$6 / 1000) with lines dt 2 lw 2 lc 1 notitle, \
+	     "$T/d" using 1:(\$7 / 1000) with linespoints pt 5 lw 2 lc 2 title "decentral (R2C2)", \
+	     "" using 1:(\$6 / 1000) with lines dt 2 lw 2 lc 2 notitle
+	set title "central over decentral"
+	set ylabel "ratio"
+	plot "$T/r" using 1:3 with linespoints pt 7 lw 2 lc 1 title "r2c2-sim, as on Ethernet", \
+	     "" using 1:2 with linespoints pt 6 dt 2 lw 2 lc 1 title "r2c2-sim, frames' bytes", \
+	     "$T/paper" using 1:2 with points pt 9 ps 2 lc 3 title "paper (Figure 19)"
+	unset multiplot
+	EOF
+	rm -rf "$T"
+}
+
 draw() {
 	need gnuplot gnuplot-nox
 	need neato graphviz
@@ -465,7 +512,8 @@ draw() {
 	draw_sweep
 	draw_bcast
 	draw_rs_sim
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-cpu.png sim-bcast.png in $FIG"
+	draw_ctl
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-cpu.png sim-bcast.png sim-control.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -801,6 +849,56 @@ bcast_flows() {
 		} }' | sort -k4 -g
 }
 
+# ctl_flows N K MS TAU SEED: K endless flows a node starting in the first
+# 500 us, and Pareto flows (shape 1.05, mean 100 KB) arriving every TAU us
+# (Poisson) over MS ms, uniform pairs
+ctl_flows() {
+	awk -v n="$1" -v k="$2" -v ms="$3" -v tau="$4" -v seed="$5" 'BEGIN {
+		srand(seed); sh = 1.05; sc = 100000 * (sh - 1) / sh
+		for (s = 0; s < n; s++)
+			for (i = 0; i < k; i++) {
+				do d = int(rand() * n); while (d == s)
+				printf "%d %d 1e15 %.3f\n", s, d, rand() * 500
+			}
+		for (t = -log(1 - rand()) * tau; t < ms * 1000; t += -log(1 - rand()) * tau) {
+			s = int(rand() * n); do d = int(rand() * n); while (d == s)
+			sz = int(sc / (1 - rand()) ^ (1 / sh)); if (sz < 1) sz = 1
+			printf "%d %d %d %.3f\n", s, d, sz, t
+		} }' | sort -k4 -g
+}
+
+# Figure 19: control traffic, decentralised against centralised, against
+# the endless flows each node sources
+data_ctl() {
+	local T k m rc st
+	make --no-print-directory -C sim >/dev/null
+	T=$(mktemp -d)
+	echo "figures: sim/r2c2-sim, 8x8x8, tau 1 us, 1 to 10 endless flows a node, decentral and central"
+	{
+		header "Figure 19 simulated: control traffic from 1.0 to 1.5 ms, every flow event broadcast to the rack (decentral) or sent to a controller (node 0) that rates the rack and sends every node sourcing a flow its rates (central); K endless flows a node starting in the first 500 us and Pareto flows (shape 1.05, mean 100 KB) every 1 us (ctl_flows in scripts/figures.sh: awk srand(1)), RPS, 10 Gbit/s, 100 ns links, every flow announced at its start and sent at 1 Gbit/s until rated; events: those the rating node heard in the window (decentral: sent); gbps and bytes_per_event: frames' bytes times hops, eth_: as on Ethernet (a frame at least 64 bytes, + 20 of preamble and gap)" "sim/r2c2-sim --topo=torus:8x8x8 --flows-file=F --announce-us=0 --initial-rate=1e9 --stop-ms=1.5 --measure-from-ms=1 --control=MODE" "$(uname -r) (host)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "# flows_per_node	control	events	gbps	eth_gbps	bytes_per_event	eth_bytes_per_event	ctl_msgs	round_cpu_us_p50	drops	wall_s"
+		for k in 1 2 4 6 8 10; do
+			ctl_flows 512 "$k" 1.5 1 1 >"$T/f"
+			for m in decentral central; do
+				rc=0
+				sim/r2c2-sim --topo=torus:8x8x8 --flows-file="$T/f" --announce-us=0 --initial-rate=1e9 \
+					--stop-ms=1.5 --measure-from-ms=1 --control="$m" >"$T/o" 2>&1 || rc=$?
+				((rc <= 1)) || die "sim/r2c2-sim ($m, $k flows a node) failed: $(cat "$T/o")"
+				cp "$T/o" "$LOGS/sim-ctl-$k-$m.out"
+				st=window_ctl
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$m" \
+					"$(sim_val "$T/o" flow_events $st)" "$(sim_val "$T/o" offered_gbps $st)" \
+					"$(sim_val "$T/o" eth_gbps $st)" "$(sim_val "$T/o" bytes_per_event $st)" \
+					"$(sim_val "$T/o" eth_bytes_per_event $st)" "$(sim_val "$T/o" ctl_msgs)" \
+					"$(sim_val "$T/o" p50 round_cpu_us)" "$(sim_val "$T/o" drops data_pkts)" \
+					"$(sim_val "$T/o" wall_s flows)"
+			done
+		done
+	} >"$T/sim-ctl.tsv"
+	mv "$T/sim-ctl.tsv" "$DATA/sim-ctl.tsv"
+	rm -rf "$T"
+}
+
 # Figure 9: broadcast bytes against the bytes in small flows, three
 # topologies of 512 nodes, flows announced at start and once rho old
 data_bcast() {
@@ -850,9 +948,10 @@ data)
 	sweep) data_sweep ;;
 	rs-sim) data_rs_sim ;;
 	bcast) data_bcast ;;
-	all) builds; data_demo; data_conv; data_routesel; data_rs_sim; data_fct; data_sweep; data_bcast ;;
-	*) die "usage: $0 data [demo|conv|routesel|rs-sim|fct|sweep|bcast|all]" ;;
+	ctl) data_ctl ;;
+	all) builds; data_demo; data_conv; data_routesel; data_rs_sim; data_fct; data_sweep; data_bcast; data_ctl ;;
+	*) die "usage: $0 data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|all]" ;;
 	esac
 	draw ;;
-*) die "usage: $0 [draw] | data [demo|conv|routesel|rs-sim|fct|sweep|bcast|all]" ;;
+*) die "usage: $0 [draw] | data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|all]" ;;
 esac
