@@ -111,11 +111,18 @@ struct r2c2_rtab {
 	size_t htcap, htcnt;
 	size_t pair_bytes[__R2C2_RP_MAX];
 	double *scratch;	/* a leg's dense weights, kept zeroed */
+	/*
+	 * graphs: from[s * n + u], the hops from s to u (the paths' dist
+	 * transposed, so that what one source reaches is read in a row);
+	 * legn: n, the nodes on a leg's minimal paths
+	 */
+	u8 *from;
+	u16 *legn;
 	/* graphs: what group_to() and group_from() walk a group with */
 	struct group_scratch {
 		double *acc;	/* n: what reached a node (delta, or flow) */
 		u16 *order;	/* n: the nodes by decreasing distance */
-		u8 *dist;	/* n */
+		double *sig;	/* n: group_from()'s path counts from s */
 	} gs;
 };
 
@@ -149,38 +156,37 @@ static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
  * The sparse vector of a minimal leg s -> d from its dense weights w: only
  * the links out of nodes on a minimal path can carry weight, so only
  * those are read (in link order, as vec_from_dense() gives them), and
- * zeroed after.
+ * zeroed after. from_s: the hops from s to every node; on: room for n
+ * nodes.
  */
 static int vec_from_leg(struct r2c2_vec *v, double *w,
-			const struct r2c2_paths *p, u16 s, u16 d)
+			const struct r2c2_paths *p, const u8 *from_s, u16 *on,
+			u16 s, u16 d)
 {
 	const u8 *to_d = p->dist + (size_t)d * p->n;
-	unsigned int len = to_d[s], u, k, pass;
+	unsigned int len = to_d[s], u, k, i, non = 0;
 	size_t c = 0;
 
-	for (pass = 0; pass < 2; pass++) {
-		if (pass) {
-			if (vec_alloc(v, c))
-				return -ENOMEM;
-			c = 0;
-		}
-		for (u = 0; u < p->n; u++) {
-			unsigned int from_s = p->dist[(size_t)u * p->n + s];
-			size_t l = (size_t)u * R2C2_MAX_PORTS;
+	for (u = 0; u < p->n; u++) {
+		if (from_s[u] == R2C2_DIST_INF || to_d[u] == R2C2_DIST_INF ||
+		    from_s[u] + to_d[u] != len || u == d)
+			continue;
+		on[non++] = (u16)u;
+		for (k = 0; k < R2C2_MAX_PORTS; k++)
+			c += w[(size_t)u * R2C2_MAX_PORTS + k] != 0;
+	}
+	if (vec_alloc(v, c))
+		return -ENOMEM;
+	c = 0;
+	for (i = 0; i < non; i++) {
+		size_t l = (size_t)on[i] * R2C2_MAX_PORTS;
 
-			if (from_s == R2C2_DIST_INF || to_d[u] == R2C2_DIST_INF ||
-			    from_s + to_d[u] != len || u == d)
+		for (k = 0; k < R2C2_MAX_PORTS; k++, l++) {
+			if (w[l] == 0)
 				continue;
-			for (k = 0; k < R2C2_MAX_PORTS; k++, l++) {
-				if (w[l] == 0)
-					continue;
-				if (pass) {
-					v->link[c] = (u32)l;
-					v->coef[c] = w[l];
-					w[l] = 0;
-				}
-				c++;
-			}
+			v->link[c] = (u32)l;
+			v->coef[c++] = w[l];
+			w[l] = 0;
 		}
 	}
 	return 0;
@@ -963,8 +969,20 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 
 		rt->grp = calloc(2 * (size_t)t->n, sizeof(*rt->grp));
 		rt->gdense = calloc(2 * (size_t)t->n, sizeof(*rt->gdense));
-		if (!rt->grp || !rt->gdense)
+		rt->from = malloc(nn);
+		rt->legn = malloc(t->n * sizeof(*rt->legn));
+		if (!rt->grp || !rt->gdense || !rt->from || !rt->legn)
 			ret = -ENOMEM;
+		/* the transpose, in blocks of 64 x 64 to stay in the cache */
+		for (i = 0; !ret && i < t->n; i += 64) {
+			size_t j, a, b;
+
+			for (j = 0; j < t->n; j += 64)
+				for (a = i; a < i + 64 && a < t->n; a++)
+					for (b = j; b < j + 64 && b < t->n; b++)
+						rt->from[b * t->n + a] =
+							t->paths.dist[a * t->n + b];
+		}
 		/*
 		 * every node reaches every other within half a route: then
 		 * every intermediate of every pair is eligible, and
@@ -1021,9 +1039,11 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt->grp);
 	free(rt->gdense);
 	free(rt->scratch);
+	free(rt->from);
+	free(rt->legn);
 	free(rt->gs.acc);
 	free(rt->gs.order);
-	free(rt->gs.dist);
+	free(rt->gs.sig);
 	for (i = 0; i < rt->htcap; i++)
 		if (rt->ht[i].key)
 			vec_free(&rt->ht[i].v);
@@ -1252,10 +1272,11 @@ static int group_to(const struct r2c2_paths *p, u16 d, double *w,
  * -EAGAIN where a path count saturated (R2C2_NPATHS_MAX): then the legs
  * one by one.
  */
-static int group_from(const struct r2c2_paths *p, u16 s, double *w,
-		      const struct group_scratch *gs)
+static int group_from(const struct r2c2_paths *p, u16 s, const u8 *from_s,
+		      double *w, const struct group_scratch *gs)
 {
-	u8 *dist = gs->dist;
+	const u8 *dist = from_s;
+	double *sig = gs->sig;
 	double *delta = gs->acc;
 	u16 *order = gs->order;
 	const u32 *sig0 = p->npaths + s;
@@ -1263,8 +1284,9 @@ static int group_from(const struct r2c2_paths *p, u16 s, double *w,
 	int ret = 0;
 
 	memset(delta, 0, p->n * sizeof(*delta));
+	/* the counts from s are a column: read them into a row once */
 	for (u = 0; u < p->n; u++) {
-		dist[u] = p->dist[(size_t)u * p->n + s];
+		sig[u] = sig0[(size_t)u * p->n];
 		if (sig0[(size_t)u * p->n] >= R2C2_NPATHS_MAX)
 			ret = -EAGAIN;
 	}
@@ -1272,7 +1294,7 @@ static int group_from(const struct r2c2_paths *p, u16 s, double *w,
 		ret = by_distance(dist, p->n, order);
 	for (i = 0; !ret && i < p->n; i++) {
 		u16 v = order[i];
-		double sv = sig0[(size_t)v * p->n];
+		double sv = sig[v];
 
 		for (k = 0; k < R2C2_MAX_PORTS; k++) {
 			size_t l = (size_t)v * R2C2_MAX_PORTS + k;
@@ -1281,7 +1303,7 @@ static int group_from(const struct r2c2_paths *p, u16 s, double *w,
 
 			if (x == R2C2_IDX_NONE || dist[x] != dist[v] + 1)
 				continue;
-			c = sv / sig0[(size_t)x * p->n] * (1 + delta[x]);
+			c = sv / sig[x] * (1 + delta[x]);
 			w[l] += c;
 			delta[v] += c;
 		}
@@ -1303,11 +1325,11 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 	if (!rt->gs.acc) {
 		rt->gs.acc = malloc(rt->n * sizeof(*rt->gs.acc));
 		rt->gs.order = malloc(rt->n * sizeof(*rt->gs.order));
-		rt->gs.dist = malloc(rt->n);
-		if (!rt->gs.acc || !rt->gs.order || !rt->gs.dist) {
+		rt->gs.sig = malloc(rt->n * sizeof(*rt->gs.sig));
+		if (!rt->gs.acc || !rt->gs.order || !rt->gs.sig) {
 			free(rt->gs.acc);
 			free(rt->gs.order);
-			free(rt->gs.dist);
+			free(rt->gs.sig);
 			memset(&rt->gs, 0, sizeof(rt->gs));
 			return -ENOMEM;
 		}
@@ -1315,7 +1337,7 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 	w = dense_zalloc(nl);
 	if (!w)
 		return -ENOMEM;
-	ret = g < rt->n ? group_from(p, (u16)x, w, &rt->gs) :
+	ret = g < rt->n ? group_from(p, (u16)x, rt->from + (size_t)x * rt->n, w, &rt->gs) :
 			  group_to(p, (u16)x, w, &rt->gs);
 	if (ret == -EAGAIN) {	/* saturated path counts: leg by leg */
 		ret = 0;
@@ -1381,7 +1403,8 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		w = rt->scratch;
 		ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
 		if (!ret)
-			ret = vec_from_leg(&v, w, p, s, d);
+			ret = vec_from_leg(&v, w, p, rt->from + (size_t)s * rt->n,
+					   rt->legn, s, d);
 		if (ret)
 			memset(w, 0, nl * sizeof(*w));
 	} else {
