@@ -193,6 +193,7 @@ struct SimConfig
     uint32_t queuePkts = 100000;
     double stopMs = 0; /* 0: when every flow is done, or 10 s */
     double measureFromMs = -1; /* >= 0: aggregate goodput from then to the stop */
+    std::string windowOut; /* per-flow goodput, per-link max queue over the window */
     uint64_t seed = 1;
     std::string out;
     /* the stack the flows run over: r2c2, tcp (NewReno) or dctcp */
@@ -221,6 +222,7 @@ struct Flow
     uint64_t size;
     Time start, finish;
     uint64_t sent = 0, rcvd = 0;
+    uint64_t rcvdAtMark = 0; /* rcvd at --measure-from-ms */
     uint32_t nextSeq = 0;
     double rate = 0; /* pacing rate now, bit/s */
     bool announced = false;
@@ -307,6 +309,8 @@ class Sim
     std::vector<double> roundUs;    /* each round's CPU time */
     std::vector<double> roundFlows; /* and the flows it rated */
     std::vector<uint32_t> maxQueue; /* per directed link, bytes */
+    /* maxQueue before --measure-from-ms (maxQueue restarts from 0 then) */
+    std::vector<uint32_t> maxQueueAtMark;
     std::vector<double> scratchRate;
     std::vector<struct r2c2_flow> scratchFlow;
     std::vector<uint32_t> scratchIdx;
@@ -365,6 +369,7 @@ class Sim
     void Compute(uint16_t u);
     void PreparePair(const struct r2c2_flow& f);
     void Report(double wallS);
+    void WindowOut(double simS);
     /* TCP baselines: ns-3's Internet stack over the same links */
     void SetupTcp();
     void StartTcpFlow(uint32_t fi);
@@ -1835,6 +1840,33 @@ Pct(std::vector<double> v, double q)
     return v[std::min(i, v.size() - 1)];
 }
 
+/*
+ * --window-out: over the --measure-from-ms window, each flow's goodput
+ * (payload bytes received in the window / the window) and each directed
+ * link's deepest queue, as "flow" and "link" rows of a TSV
+ */
+void
+Sim::WindowOut(double simS)
+{
+    FILE* o = fopen(c.windowOut.c_str(), "w");
+    double w = simS - c.measureFromMs / 1e3;
+
+    if (!o) {
+        NS_FATAL_ERROR("--window-out: cannot write " << c.windowOut);
+    }
+    fprintf(o, "# r2c2-sim window from_ms %g to_ms %g; flow INDEX SRC DST GOODPUT_BPS; "
+               "link NODE PORT NBR MAX_QUEUE_BYTES\n",
+            c.measureFromMs, simS * 1e3);
+    for (auto& f : flows)
+        fprintf(o, "flow\t%u\t%u\t%u\t%.0f\n", f.index, f.src, f.dst,
+                w > 0 ? static_cast<double>(f.rcvd - f.rcvdAtMark) * 8 / w : 0.0);
+    for (size_t l = 0; l < maxQueue.size(); l++)
+        if (topo->nbr[l] != R2C2_IDX_NONE)
+            fprintf(o, "link\t%zu\t%zu\t%u\t%u\n", l / R2C2_MAX_PORTS, l % R2C2_MAX_PORTS,
+                    static_cast<unsigned>(topo->nbr[l]), maxQueue[l]);
+    fclose(o);
+}
+
 void
 Sim::Report(double wallS)
 {
@@ -1858,8 +1890,9 @@ Sim::Report(double wallS)
     for (size_t l = 0; l < maxQueue.size(); l++) {
         if (topo->nbr[l] == R2C2_IDX_NONE)
             continue;
-        maxQ = std::max(maxQ, maxQueue[l]);
-        qmax.push_back(maxQueue[l]);
+        uint32_t m = std::max(maxQueue[l], l < maxQueueAtMark.size() ? maxQueueAtMark[l] : 0);
+        maxQ = std::max(maxQ, m);
+        qmax.push_back(m);
     }
     for (auto& f : flows)
         held.push_back(f.maxHeld);
@@ -1894,6 +1927,8 @@ Sim::Report(double wallS)
                     f.rated, f.maxHeld);
         fclose(o);
     }
+    if (!c.windowOut.empty())
+        WindowOut(simS);
     printf("flows %zu done %u sim_s %.6f wall_s %.2f events_per_wall_s %.0f\n", flows.size(),
            nDone, simS, wallS,
            wallS > 0 ? static_cast<double>(Simulator::GetEventCount()) / wallS : 0.0);
@@ -2014,6 +2049,10 @@ main(int argc, char** argv)
     cmd.AddValue("measure-from-ms",
                  "report the goodput of all flows together from this time to --stop-ms, ms",
                  c.measureFromMs);
+    cmd.AddValue("window-out",
+                 "with --measure-from-ms: write each flow's goodput and each directed link's "
+                 "deepest queue over the window to this TSV",
+                 c.windowOut);
     cmd.AddValue("finish-idle-us",
                  "r2c2: FINISH this long after a flow's last packet (sch_r2c2: idle)",
                  c.finishIdleUs);
@@ -2046,6 +2085,10 @@ main(int argc, char** argv)
     }
     if (!(c.stopMs >= 0)) {
         fprintf(stderr, "r2c2-sim: --stop-ms: 0 or more\n");
+        return 2;
+    }
+    if (!c.windowOut.empty() && c.measureFromMs < 0) {
+        fprintf(stderr, "r2c2-sim: --window-out needs --measure-from-ms\n");
         return 2;
     }
     if (c.measureFromMs != -1 && !(c.measureFromMs >= 0 && c.measureFromMs < c.stopMs)) {
@@ -2082,6 +2125,11 @@ main(int argc, char** argv)
             s.ctlOfferedEthAtMark = s.ctlOfferedEth;
             s.flowEventsAtMark = s.flowEvents;
             s.heardAtMark = s.heard;
+            for (auto& f : s.flows)
+                f.rcvdAtMark = f.rcvd;
+            /* the window's deepest queues from here; the run's kept apart */
+            s.maxQueueAtMark = s.maxQueue;
+            std::fill(s.maxQueue.begin(), s.maxQueue.end(), 0);
         });
     Simulator::Stop(c.stopMs > 0 ? MicroSeconds(c.stopMs * 1e3) : Seconds(10));
     auto t0 = std::chrono::steady_clock::now();

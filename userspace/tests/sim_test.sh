@@ -9,7 +9,9 @@
 # the TCP baselines complete, DCTCP marking ECN where NewReno does not;
 # the centralised design (Figure 19) delivers every event to the
 # controller and every rate back, and its control traffic per event grows
-# with the flows a node sources where the broadcasts' stays the same.
+# with the flows a node sources where the broadcasts' stays the same;
+# --window-out gives each flow's goodput and each link's deepest queue
+# over the --measure-from-ms window (Figure 7).
 # shellcheck disable=SC2317  # between() is called from check's eval'd conditions
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -23,9 +25,9 @@ field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1
 goodput() { awk -F, -v r="$2" '!/^#/ && $1 == r { printf "%.3f", $4 * 8 / $6 / 1000 }' "$1"; }
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
-echo "1..31"
+echo "1..34"
 if [ -z "${R2C2_SIM:-}" ] && ! pkg-config --exists ns3-core 2>/dev/null; then
-	for i in $(seq 1 31); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
+	for i in $(seq 1 34); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
 	exit 0
 fi
 [ -n "${R2C2_SIM:-}" ] || make -s -C ../sim >"$T/build" 2>&1
@@ -90,6 +92,23 @@ printf '0 1 1000000000 0\n' >"$T/lone.flows"
 "$SIM" --topo=torus:4x4 --flows-file="$T/lone.flows" --stop-ms=3 --measure-from-ms=1 >"$T/win" 2>&1
 w=$(field "$T/win" window_gbps)
 check "a lone endless flow's goodput from 1 to 3 ms: $w Gbit/s, within 9.1..9.3" "between '${w:-0}' 9.1 9.3"
+
+# --window-out (Figure 7): each flow's goodput and each link's deepest
+# queue over the window
+"$SIM" --topo=torus:4x4 --flows-file="$T/lone.flows" --stop-ms=3 --window-out="$T/x.tsv" >"$T/o" 2>&1; rc=$?
+check "--window-out without --measure-from-ms: exit 2, named" \
+	"[ $rc -eq 2 ] && grep -q -- '--window-out needs --measure-from-ms' '$T/o'"
+printf '0 1 1e15 0 dor\n0 1 1e15 0 dor\n' >"$T/wtwo.flows"
+"$SIM" --topo=torus:4x4 --flows-file="$T/wtwo.flows" --stop-ms=3 --measure-from-ms=1 \
+	--window-out="$T/w.tsv" >"$T/wtwo" 2>&1
+w=$(field "$T/wtwo" window_gbps)
+s=$(awk -F'\t' '$1 == "flow" { s += $5 } END { printf "%.3f", s / 1e9 }' "$T/w.tsv")
+check "two endless flows on one link: their window goodputs add up to window_gbps ($s, $w Gbit/s) and are equal within 1 %" \
+	"between '${s:-0}' \$(awk -v w='${w:-0}' 'BEGIN { print w - 0.002, w + 0.002 }') && awk -F'\t' '\$1 == \"flow\" { g[\$2] = \$5 } END { exit !(g[0] > 0 && g[1] > 0 && g[0] / g[1] > 0.99 && g[1] / g[0] > 0.99) }' '$T/w.tsv'"
+read -r nl qn qp qv qb < <(awk -F'\t' '$1 == "link" { n++; if ($5 > m) { m = $5; at = $2 " " $3 " " $4 } }
+	END { print n, at, m }' "$T/w.tsv")
+check "a row for each of the $nl links (64), the deepest queue ($qb bytes) at node $qn's port $qp to node $qv (0, 0, 1), no deeper than the run's" \
+	"[ '$nl $qn $qp $qv' = '64 0 0 1' ] && [ '${qb:-0}' -gt 0 ] && [ '${qb:-0}' -le \"\$(field '$T/wtwo' max_queue_bytes)\" ]"
 
 # a mesh is a graph to the tables: every pair's weights made on first use
 "$SIM" --topo=mesh:4x4x4 --flows=300 --tau-us=5 --announce-us=0 >"$T/mesh" 2>&1; rc=$?
