@@ -10,7 +10,7 @@
 #                                    (graphviz) and jq. FIGURES_OUT=DIR
 #                                    draws into DIR instead (relative to
 #                                    the top of the tree)
-#   scripts/figures.sh data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|all]
+#   scripts/figures.sh data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|fig7|all]
 #                                    rerun the runs that produce the data
 #                                    (all: the eight; demo ~2 min, conv ~10
 #                                    min in VMs, routesel ~5 min, rs-sim
@@ -499,6 +499,48 @@ draw_ctl() {
 	rm -rf "$T"
 }
 
+# Figure 7 from sim-vs-real.tsv: the CDFs of flow goodput and of the
+# ports' deepest queue, the real system against the simulator
+draw_fig7() {
+	have_data sim-vs-real.tsv fig7
+	local T r
+	T=$(mktemp -d)
+	# shellcheck disable=SC2064  # T is set now
+	trap "rm -rf '$T'" RETURN
+	# cdf KIND RUN COLUMN: a CDF of COLUMN of KIND's rows of RUN
+	cdf() {
+		awk -F'\t' -v k="$1" -v r="$2" -v c="$3" '!/^#/ && $1 == k && $2 == r { print $c }' \
+			"$DATA/sim-vs-real.tsv" | sort -g | awk '{ v[NR] = $1 } END {
+				for (i = 1; i <= NR; i++) printf "%s %.4f\n", v[i], i / NR }'
+	}
+	for r in real sim; do
+		cdf flow "$r" 6 >"$T/g-$r"
+		cdf queue "$r" 7 >"$T/q-$r"
+	done
+	cdf flow real 7 >"$T/g-alloc"
+	gnuplot <<-EOF
+	set terminal pngcairo noenhanced size 1200,520 font "Helvetica,11"
+	set output "$FIG/sim-vs-real.png"
+	set multiplot layout 1,2 title "The simulator against the real system (the paper's Figure 7): 3x3 torus, every link 10 Mbit/s (10 Gbit/s / 1000), rho 500 ms, long flows\nreal: r2c2.ko, sch_r2c2 and r2c2d in a TCG VM (iperf3 TCP, tbf on every port); sim: sim/r2c2-sim on the same flows"
+	set grid
+	set ylabel "CDF"
+	set yrange [0:1.02]
+	set key bottom right
+	set title "flow goodput over the window"
+	set xlabel "goodput (Mbit/s)"
+	plot "$T/g-real" using 1:2 with steps lw 2 title "real (iperf3 receiver)", \
+	     "$T/g-sim" using 1:2 with steps lw 2 title "simulator", \
+	     "$T/g-alloc" using 1:2 with steps lw 1 dt 2 lc rgb "gray40" title "max-min allocation (r2c2ctl alloc)"
+	set title "deepest queue of each port over the window"
+	set xlabel "max queue (KB): tbf backlog (real, sampled ~0.1 s), link queue (sim)"
+	set logscale x
+	set xrange [0.1:*]
+	plot "$T/q-real" using (\$1 < 0.1 ? 0.1 : \$1):2 with steps lw 2 title "real (ports at 0 drawn at 0.1)", \
+	     "$T/q-sim" using (\$1 < 0.1 ? 0.1 : \$1):2 with steps lw 2 title "simulator"
+	unset multiplot
+	EOF
+}
+
 draw() {
 	need gnuplot gnuplot-nox
 	need neato graphviz
@@ -513,7 +555,8 @@ draw() {
 	draw_bcast
 	draw_rs_sim
 	draw_ctl
-	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-cpu.png sim-bcast.png sim-control.png in $FIG"
+	draw_fig7
+	echo "figures: demo-loop.png conv-cdf.png rack-3x3.png routesel.png sim-routesel.png sim-short-fct.png sim-long-tput.png sim-tau.png sim-headroom.png sim-rate-error.png sim-cpu.png sim-bcast.png sim-control.png sim-vs-real.png in $FIG"
 }
 
 # header WHAT COMMAND KERNEL DATE: the first line of a data file
@@ -934,6 +977,74 @@ data_bcast() {
 	rm -rf "$T"
 }
 
+# Figure 7: scripts/simreal-guest.sh in a 6.12 VM, then the simulator on
+# the same flows and scale (10 Mbit/s links, 100 us, rho 500 ms)
+data_fig7() {
+	local T cmd kernel date rho set win routing rc flags
+	make --no-print-directory -C sim >/dev/null
+	T=$(mktemp -d)
+	cmd="scripts/vm-run --kernel 6.12 --timeout 1500 --out OUT -- scripts/simreal-guest.sh"
+	echo "figures: $cmd (a 3x3 torus of namespaces, 10 iperf3 flows; about 5 minutes)"
+	scripts/vm-run --kernel 6.12 --timeout 1500 --out "$T/out" -- scripts/simreal-guest.sh 2>&1 |
+		tee "$LOGS/fig7.log"
+	grep -q '^vm-run: exit status 0 ' "$LOGS/fig7.log" || die "the VM run failed (log: $LOGS/fig7.log)"
+	block "$T/out" simreal "$T/d"
+	# the guest's settings: "# kernel K date D ... rho_us R settle_s S win_s W ..."
+	flags=$(head -n 1 "$T/d/simreal.tsv")
+	val() { awk -v k="$1" '{ for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$flags"; }
+	kernel=$(val kernel); date=$(val date); rho=$(val rho_us); set=$(val settle_s)
+	win=$(val win_s); routing=$(val routing)
+	awk -F'\t' -v r="$routing" '$1 == "flow" { print $3, $4, "1e15 0", r }' "$T/d/simreal.tsv" >"$T/flows"
+	local sim="sim/r2c2-sim --topo=torus:3x3 --link-rate=10Mbps --link-delay-ns=100000 --rho-us=$rho --stop-ms=$(((set + win) * 1000)) --measure-from-ms=$((set * 1000))"
+	rc=0
+	# shellcheck disable=SC2086  # sim is words
+	$sim --flows-file="$T/flows" --window-out="$T/sim.tsv" >"$T/sim.out" 2>&1 || rc=$?
+	((rc <= 1)) || die "sim/r2c2-sim failed: $(cat "$T/sim.out")"
+	cp "$T/sim.out" "$LOGS/fig7-sim.out"
+	{
+		header "Figure 7: the simulator against the real system; 3x3 torus, 10 Mbit/s links, $routing, rho $rho us, long flows all started at 0, measured from ${set} s for ${win} s. real: $flags; goodput at the receiver (ss bytes_received), deepest tbf backlog of each port sampled ~0.1 s. sim: $sim --flows-file=F --window-out=W (the same pairs, endless)" "$cmd; $sim" "$kernel" "$date"
+		echo "# flow	run	index	src	dst	goodput_mbit	alloc_mbit"
+		echo "# queue	run	node	port	nbr	samples	max_kb"
+		awk -F'\t' '$1 == "flow" { printf "flow\treal\t%d\t%d\t%d\t%.3f\t%.3f\n", $2, $3, $4, $5 / 1e6, $6 / 1e6 }' "$T/d/simreal.tsv"
+		awk -F'\t' 'NR == FNR { if ($1 == "flow") al[$2] = $6; next }
+			$1 == "flow" { printf "flow\tsim\t%d\t%d\t%d\t%.3f\t%.3f\n", $2, $3, $4, $5 / 1e6, al[$2] / 1e6 }' \
+			"$T/d/simreal.tsv" "$T/sim.tsv"
+		# torus.sh's ports: 2d goes + along d, 2d+1 - (3x3: node = x + 3y)
+		awk -F'\t' '$1 == "link" { u = $2; p = $3; x = u % 3; y = int(u / 3)
+			if (p == 0) x = (x + 1) % 3; else if (p == 1) x = (x + 2) % 3
+			else if (p == 2) y = (y + 1) % 3; else y = (y + 2) % 3
+			printf "queue\treal\t%d\t%d\t%d\t%d\t%.3f\n", u, p, x + 3 * y, $4, $5 / 1000 }' "$T/d/simreal.tsv"
+		awk -F'\t' '$1 == "link" { printf "queue\tsim\t%d\t%d\t%d\t-\t%.3f\n", $2, $3, $4, $5 / 1000 }' "$T/sim.tsv"
+	} >"$T/sim-vs-real.tsv"
+	mv "$T/sim-vs-real.tsv" "$DATA/sim-vs-real.tsv"
+	fig7_agree "$DATA/sim-vs-real.tsv"
+	rm -rf "$T"
+}
+
+# fig7_agree TSV: how far the real flows are from the simulated ones
+fig7_agree() {
+	awk -F'\t' '!/^#/ && $1 == "flow" { g[$2, $3] = $6; n[$2]++; al[$3] = $7 }
+		END {
+			for (i = 0; i < n["real"]; i++) {
+				e = (g["real", i] - g["sim", i]) / g["sim", i]; if (e < 0) e = -e
+				if (e > emax) emax = e; es += e
+				printf "fig7: flow %d real %.3f sim %.3f alloc %.3f Mbit/s: real/sim %.3f\n",
+					i, g["real", i], g["sim", i], al[i], g["real", i] / g["sim", i]
+				sr += g["real", i]; ss += g["sim", i]
+			}
+			printf "fig7: %d flows; sum real %.3f sim %.3f Mbit/s; |real - sim| / sim mean %.1f %% max %.1f %%\n",
+				n["real"], sr, ss, 100 * es / n["real"], 100 * emax
+		}' "$1"
+	local r m q
+	for r in real sim; do
+		m=$(awk -F'\t' -v r="$r" '!/^#/ && $1 == "flow" && $2 == r { print $6 }' "$1" | sort -g |
+			awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+		q=$(awk -F'\t' -v r="$r" '!/^#/ && $1 == "queue" && $2 == r { print $7 }' "$1" | sort -g |
+			awk '{ v[NR] = $1 } END { printf "p50 %s p90 %s max %s", v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }')
+		echo "fig7: $r goodput median $m Mbit/s; ports' max queue $q KB"
+	done
+}
+
 case ${1:-draw} in
 draw) draw ;;
 data)
@@ -949,9 +1060,10 @@ data)
 	rs-sim) data_rs_sim ;;
 	bcast) data_bcast ;;
 	ctl) data_ctl ;;
-	all) builds; data_demo; data_conv; data_routesel; data_rs_sim; data_fct; data_sweep; data_bcast; data_ctl ;;
-	*) die "usage: $0 data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|all]" ;;
+	fig7) builds; data_fig7 ;;
+	all) builds; data_demo; data_conv; data_routesel; data_rs_sim; data_fct; data_sweep; data_bcast; data_ctl; data_fig7 ;;
+	*) die "usage: $0 data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|fig7|all]" ;;
 	esac
 	draw ;;
-*) die "usage: $0 [draw] | data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|all]" ;;
+*) die "usage: $0 [draw] | data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|fig7|all]" ;;
 esac
