@@ -87,8 +87,7 @@ busywait 10000 answers || { echo "r2c2d does not answer" >&2; exit 1; }
 for i in "${!F[@]}"; do
 	s=${F[$i]%:*} d=${F[$i]#*:}
 	echo "$s $d routing=$ROUTING" >>"$TMP/flows.txt"
-	at "$d" iperf3 -s -D -1 -p $((5201 + i)) -i 1 -f m --forceflush \
-		--logfile "$TMP/s$i" >/dev/null
+	at "$d" iperf3 -s -1 -p $((5201 + i)) -i 1 -f m --forceflush >"$TMP/s$i" 2>&1 &
 done
 cleanup_add "for id in \$(torus_nodes); do at \$id pkill -x iperf3; done"
 listening() { at "${F[-1]#*:}" ss -Hltn "sport = :$((5200 + NF))" | grep -q .; }
@@ -142,7 +141,7 @@ goodput() {
 		  if (j > NF) next
 		  if (iv[1] + 0 >= a - 0.5 && iv[2] + 0 <= b + 0.5) {
 			  t += iv[2] - iv[1]; x += (iv[2] - iv[1]) * $(j - 1) } }
-		END { printf "%.0f %.2f\n", t > 0 ? x / t * 1e6 : -1, t }' "$TMP/s$1"
+		END { printf "%.0f %.2f\n", (t > 0 ? x / t * 1e6 : -1), t }' "$TMP/s$1"
 }
 r2c2ctl -j alloc topology torus:3x3 capacity "${CAP}M" flows "$TMP/flows.txt" >"$TMP/alloc.json" ||
 	exit 1
