@@ -532,7 +532,7 @@ draw_fig7() {
 	     "$T/g-sim" using 1:2 with steps lw 2 title "simulator", \
 	     "$T/g-alloc" using 1:2 with steps lw 1 dt 2 lc rgb "gray40" title "max-min allocation (r2c2ctl alloc)"
 	set title "deepest queue of each port over the window"
-	set xlabel "max queue (KB): tbf backlog (real, sampled ~0.1 s), link queue (sim)"
+	set xlabel "max queue (KB): tbf backlog (real, sampled ~0.2 s), link queue (sim)"
 	set logscale x
 	set xrange [0.1:*]
 	plot "$T/q-real" using (\$1 < 0.1 ? 0.1 : \$1):2 with steps lw 2 title "real (ports at 0 drawn at 0.1)", \
@@ -1002,7 +1002,7 @@ data_fig7() {
 	((rc <= 1)) || die "sim/r2c2-sim failed: $(cat "$T/sim.out")"
 	cp "$T/sim.out" "$LOGS/fig7-sim.out"
 	{
-		header "Figure 7: the simulator against the real system; 3x3 torus, 10 Mbit/s links, $routing, rho $rho us, long flows all started at 0, measured from ${set} s for ${win} s. real: $flags; goodput at the receiver (ss bytes_received), deepest tbf backlog of each port sampled ~0.1 s. sim: $sim --flows-file=F --window-out=W (the same pairs, endless)" "$cmd; $sim" "$kernel" "$date"
+		header "Figure 7: the simulator against the real system; 3x3 torus, 10 Mbit/s links, $routing, rho $rho us, long flows all started at 0, measured from ${set} s for ${win} s. real: $flags; goodput at the receiver (each iperf3 server's 1-s intervals in the window of the flow's own time), deepest tbf backlog of each port sampled ~0.2 s. sim: $sim --flows-file=F --window-out=W (the same pairs, endless)" "$cmd; $sim" "$kernel" "$date"
 		echo "# flow	run	index	src	dst	goodput_mbit	alloc_mbit"
 		echo "# queue	run	node	port	nbr	samples	max_kb"
 		awk -F'\t' '$1 == "flow" { printf "flow\treal\t%d\t%d\t%d\t%.3f\t%.3f\n", $2, $3, $4, $5 / 1e6, $6 / 1e6 }' "$T/d/simreal.tsv"
