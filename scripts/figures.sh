@@ -12,13 +12,13 @@
 #                                    the top of the tree)
 #   scripts/figures.sh data [demo|conv|routesel|rs-sim|fct|sweep|bcast|ctl|fig7|all]
 #                                    rerun the runs that produce the data
-#                                    (all: the eight; demo ~2 min, conv ~10
-#                                    min in VMs, routesel ~5 min, rs-sim
-#                                    ~6 min, fct ~4 min, sweep ~9 min,
-#                                    bcast ~2 min and ctl ~8 min on the
-#                                    host, on a quiet 2-core host), then
-#                                    draw; the
-#                                    runs' output in build/figures/
+#                                    (all: the nine; demo ~2 min, conv ~10
+#                                    min and fig7 ~2.5 min in VMs, routesel
+#                                    ~5 min, rs-sim ~6 min, fct ~4 min,
+#                                    sweep ~9 min, bcast ~2 min and ctl ~8
+#                                    min on the host, on a quiet 2-core
+#                                    host), then draw; the runs' output in
+#                                    build/figures/
 #
 # The figures and where their data comes from:
 #   demo-loop.png  the rate loop of `scripts/demo.sh loop`: each flow's rate
@@ -84,6 +84,15 @@
 #                  rates, against the endless flows each node sources (1
 #                  to 10), tau 1 us, 8x8x8; and the ratio, beside the
 #                  paper's 6.2 and 19.9 (sim-ctl.tsv, ~8 minutes)
+#   sim-vs-real.png
+#                  the paper's Figure 7: the simulator against the real
+#                  system, the CDFs of flow goodput and of each port's
+#                  deepest queue; 10 long flows on a 3x3 torus, RPS,
+#                  every link 10 Mbit/s, rho 500 ms (time scaled by
+#                  1/1000): scripts/simreal-guest.sh in a 6.12 VM
+#                  (r2c2.ko, sch_r2c2 and r2c2d on every node, iperf3
+#                  TCP, tbf on every port), then sim/r2c2-sim on the
+#                  same pairs with --window-out (sim-vs-real.tsv)
 #   rack-3x3.png   the 3x3 torus the demo ran on, from node 0's
 #                  `r2c2ctl -j topo show` (topo-3x3.json) through
 #                  scripts/topo2dot and Graphviz's neato
