@@ -101,11 +101,11 @@ if command -v gnuplot >/dev/null && command -v neato >/dev/null; then
 	FIGURES_OUT=$T/fig "$MAKE" -C "$TOP" --no-print-directory figures >"$T/out" 2>"$T/err"; rc=$?
 	check "make figures (FIGURES_OUT) draws from the committed data" '[ $rc -eq 0 ]'
 	png=0
-	for f in demo-loop conv-cdf rack-3x3 routesel sim-short-fct sim-long-tput sim-tau sim-headroom sim-rate-error sim-cpu sim-bcast sim-routesel sim-control; do
+	for f in demo-loop conv-cdf rack-3x3 routesel sim-short-fct sim-long-tput sim-tau sim-headroom sim-rate-error sim-cpu sim-bcast sim-routesel sim-control sim-vs-real; do
 		[ "$(head -c 4 "$T/fig/$f.png" 2>/dev/null | tail -c 3)" = PNG ] && png=$((png + 1))
 	done
-	check "thirteen PNGs" '[ $png = 13 ]'
+	check "fourteen PNGs" '[ $png = 14 ]'
 else
 	skip "make figures draws from the committed data" "no gnuplot or Graphviz (apt-get install gnuplot-nox graphviz)"
-	skip "thirteen PNGs" "no gnuplot or Graphviz"
+	skip "fourteen PNGs" "no gnuplot or Graphviz"
 fi
