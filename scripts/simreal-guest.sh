@@ -84,12 +84,15 @@ answers() { at "${DAEMONS%% *}" r2c2ctl daemon show >/dev/null 2>&1; }
 busywait 10000 answers || { echo "r2c2d does not answer" >&2; exit 1; }
 
 : >"$TMP/flows.txt"
+SRV=()
 for i in "${!F[@]}"; do
 	s=${F[$i]%:*} d=${F[$i]#*:}
 	echo "$s $d routing=$ROUTING" >>"$TMP/flows.txt"
 	at "$d" iperf3 -s -1 -p $((5201 + i)) -i 1 -f m --forceflush >"$TMP/s$i" 2>&1 &
+	SRV+=($!)
 done
-cleanup_add "for id in \$(torus_nodes); do at \$id pkill -x iperf3; done"
+# shellcheck disable=SC2016  # expanded when the hooks run
+cleanup_add 'kill "${SRV[@]}" 2>/dev/null'
 listening() { at "${F[-1]#*:}" ss -Hltn "sport = :$((5200 + NF))" | grep -q .; }
 busywait 10000 listening
 
