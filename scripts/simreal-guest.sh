@@ -21,7 +21,8 @@
 # guest's clock between two commands is no measure) and every port's
 # deepest tbf backlog (a `tc -s qdisc show` of each node about every
 # 0.2 s through one `tc -b -` a node). Prints a TSV:
-#	# the settings ... matrix_flows N (in the first daemon's matrix)
+#	# the settings ... matrix_flows N (in the first daemon's matrix,
+#	  mid-window)
 #	flow  I SRC DST GOODPUT_BPS ALLOC_BPS SECONDS_MEASURED
 #	link  NODE PORT SAMPLES MAX_BACKLOG_BYTES
 # (ALLOC_BPS: `r2c2ctl alloc` of the same flows, the max-min the
@@ -127,11 +128,14 @@ for id in $(torus_nodes); do
 	SPIDS+=($!)
 done
 cleanup_add "touch $TMP/stop"
-sleep "$WIN"
-# the samplers' loops end, their tc reads the end of its input and exits
-touch "$TMP/stop"
+# the first daemon's matrix in the middle of the window (after it, the
+# flows may have ended: the guest's clock runs on while commands start)
+sleep $((WIN / 2))
 at "${DAEMONS%% *}" r2c2ctl matrix show >&2
 at "${DAEMONS%% *}" r2c2ctl -j matrix show >"$TMP/m.json"
+sleep $((WIN - WIN / 2))
+# the samplers' loops end, their tc reads the end of its input and exits
+touch "$TMP/stop"
 wait "${SPIDS[@]}" "${CPIDS[@]}" 2>/dev/null
 # goodput I: flow I's Mbit/s at its receiver over the intervals of its
 # server's report (1 s, from the flow's start) within [SETTLE, SETTLE + WIN]
