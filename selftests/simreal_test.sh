@@ -22,7 +22,9 @@
 # goodput at its receiver is 80-100 % of its max-min rate (TCP/IP headers
 # take 3.5 % of a paced 1500-byte packet; the simulator's goodput is 96.6 %
 # of it; measured 0.95-0.96 on 6.12 (four runs), 0.86-0.91, 0.95-0.96 and
-# 0.92-0.96 on 6.1 (three runs), 42-52 s a kernel under TCG);
+# 0.92-0.96 on 6.1 (three runs), 42-52 s a kernel under TCG; make check
+# runs it in the icount guests, selftests/icount-files: 0.95-0.96 on both
+# kernels, 43-44 s of guest time);
 # the two flows through 4 -> 1 together stay under that link's 10 Mbit/s;
 # and every port's deepest tbf backlog (sampled) stays under 64 KB, where
 # plain TCP filled the same tbf to 256 KB (the rate-loop demo,
