@@ -359,6 +359,9 @@ class Sim
     void CtlSend(uint16_t from, uint16_t to, uint32_t kind, const uint8_t* body, uint32_t len);
     void CtlRx(uint16_t u, const struct r2c2_data_hdr& d, Ptr<Packet> body);
     void CentralRound();
+    void ControllerHears(uint16_t src, const struct r2c2_flow_evt& ev);
+    void FillData(R2c2Header& h, uint8_t rproto, uint32_t flow, uint16_t from, uint16_t to,
+                  uint32_t seq, uint32_t plen, const uint8_t* hops, int nh);
     void ApplyRate(uint16_t src, uint32_t id, double bps);
     size_t Solve(uint16_t u);
     bool Receive(uint16_t u, Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t proto,
@@ -1194,32 +1197,41 @@ Sim::SetRate(Flow& f, double bps)
     f.rate = bps;
 }
 
+/* a data header (struct r2c2_data_hdr) with its route, at its first hop */
+void
+Sim::FillData(R2c2Header& h, uint8_t rproto, uint32_t flow, uint16_t from, uint16_t to,
+              uint32_t seq, uint32_t plen, const uint8_t* hops, int nh)
+{
+    struct r2c2_data_hdr* d = h.Data();
+
+    h.len = R2C2_DATA_HLEN;
+    memset(h.buf, 0, sizeof(h.buf));
+    d->ver_type = r2c2_ver_type(R2C2_T_DATA);
+    d->rlen = static_cast<uint8_t>(nh);
+    d->ridx = 1;
+    d->rproto = rproto;
+    d->flow = htonl(flow);
+    d->src = r2c2_htons(from);
+    d->dst = r2c2_htons(to);
+    d->seq = htonl(seq);
+    d->plen = r2c2_htons(static_cast<uint16_t>(plen));
+    r2c2_route_pack(d->route, hops, static_cast<unsigned int>(nh));
+    d->csum = r2c2_data_csum(d);
+}
+
 /* a flow's next data packet on a route of its protocol; *port: its first hop */
 Ptr<Packet>
 Sim::BuildPacket(Flow& f, uint8_t* port)
 {
     uint8_t hops[R2C2_MAX_HOPS];
     R2c2Header h;
-    struct r2c2_data_hdr* d = h.Data();
     uint32_t plen = static_cast<uint32_t>(std::min<uint64_t>(c.payload, f.size - f.sent));
     int nh = r2c2_route_sample(&topo->paths, f.rproto, f.src, f.dst, &Sim::RandCb, this, hops);
 
     if (nh <= 0) {
         NS_FATAL_ERROR("no route " << f.src << " -> " << f.dst);
     }
-    h.len = R2C2_DATA_HLEN;
-    memset(h.buf, 0, sizeof(h.buf));
-    d->ver_type = r2c2_ver_type(R2C2_T_DATA);
-    d->rlen = static_cast<uint8_t>(nh);
-    d->ridx = 1;
-    d->rproto = f.rproto;
-    d->flow = htonl(f.id);
-    d->src = r2c2_htons(f.src);
-    d->dst = r2c2_htons(f.dst);
-    d->seq = htonl(f.nextSeq++);
-    d->plen = r2c2_htons(static_cast<uint16_t>(plen));
-    r2c2_route_pack(d->route, hops, static_cast<unsigned int>(nh));
-    d->csum = r2c2_data_csum(d);
+    FillData(h, f.rproto, f.id, f.src, f.dst, f.nextSeq++, plen, hops, nh);
 
     Ptr<Packet> pk = Create<Packet>(plen);
     pk->AddHeader(h);
@@ -1684,15 +1696,22 @@ Sim::Report2Controller(uint8_t type, const Flow& f)
 
     FillEvt(&ev, type, f);
     if (f.src == k) {
-        HearEvent(k, f.src, ev);
-        heard++;
-        if (!centralDue) {
-            centralDue = true;
-            Simulator::ScheduleNow(&Sim::CentralRound, this);
-        }
+        ControllerHears(f.src, ev);
         return;
     }
     CtlSend(f.src, k, CTL_KIND_EVT, reinterpret_cast<const uint8_t*>(&ev), sizeof(ev));
+}
+
+/* the controller applies an event; a round follows the events of this instant */
+void
+Sim::ControllerHears(uint16_t src, const struct r2c2_flow_evt& ev)
+{
+    HearEvent(static_cast<uint16_t>(c.controller), src, ev);
+    heard++;
+    if (!centralDue) {
+        centralDue = true;
+        Simulator::ScheduleNow(&Sim::CentralRound, this);
+    }
 }
 
 /* a message of the centralised design, source-routed (DOR) to node to */
@@ -1701,25 +1720,12 @@ Sim::CtlSend(uint16_t from, uint16_t to, uint32_t kind, const uint8_t* body, uin
 {
     uint8_t hops[R2C2_MAX_HOPS];
     R2c2Header h;
-    struct r2c2_data_hdr* d = h.Data();
     int nh = r2c2_route_sample(&topo->paths, R2C2_RP_DOR, from, to, &Sim::RandCb, this, hops);
 
     if (nh <= 0) {
         NS_FATAL_ERROR("no route " << from << " -> " << to);
     }
-    h.len = R2C2_DATA_HLEN;
-    memset(h.buf, 0, sizeof(h.buf));
-    d->ver_type = r2c2_ver_type(R2C2_T_DATA);
-    d->rlen = static_cast<uint8_t>(nh);
-    d->ridx = 1;
-    d->rproto = R2C2_RP_DOR;
-    d->flow = htonl(CTL_FLOW);
-    d->src = r2c2_htons(from);
-    d->dst = r2c2_htons(to);
-    d->seq = htonl(kind);
-    d->plen = r2c2_htons(static_cast<uint16_t>(len));
-    r2c2_route_pack(d->route, hops, static_cast<unsigned int>(nh));
-    d->csum = r2c2_data_csum(d);
+    FillData(h, R2C2_RP_DOR, CTL_FLOW, from, to, kind, len, hops, nh);
 
     Ptr<Packet> pk = Create<Packet>(body, len);
     pk->AddHeader(h);
@@ -1745,12 +1751,7 @@ Sim::CtlRx(uint16_t u, const struct r2c2_data_hdr& d, Ptr<Packet> body)
         struct r2c2_flow_evt ev;
 
         memcpy(&ev, b.data(), sizeof(ev));
-        HearEvent(u, src, ev);
-        heard++;
-        if (!centralDue) {
-            centralDue = true;
-            Simulator::ScheduleNow(&Sim::CentralRound, this);
-        }
+        ControllerHears(src, ev);
         return;
     }
     if (kind == CTL_KIND_RATES && src == c.controller && len % CTL_RATE_LEN == 0) {
