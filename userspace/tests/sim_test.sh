@@ -25,9 +25,9 @@ field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1
 goodput() { awk -F, -v r="$2" '!/^#/ && $1 == r { printf "%.3f", $4 * 8 / $6 / 1000 }' "$1"; }
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
-echo "1..34"
+echo "1..35"
 if [ -z "${R2C2_SIM:-}" ] && ! pkg-config --exists ns3-core 2>/dev/null; then
-	for i in $(seq 1 34); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
+	for i in $(seq 1 35); do echo "ok $i - sim # SKIP ns-3 not installed (libns3-dev)"; done
 	exit 0
 fi
 [ -n "${R2C2_SIM:-}" ] || make -s -C ../sim >"$T/build" 2>&1
@@ -92,6 +92,8 @@ printf '0 1 1000000000 0\n' >"$T/lone.flows"
 "$SIM" --topo=torus:4x4 --flows-file="$T/lone.flows" --stop-ms=3 --measure-from-ms=1 >"$T/win" 2>&1
 w=$(field "$T/win" window_gbps)
 check "a lone endless flow's goodput from 1 to 3 ms: $w Gbit/s, within 9.1..9.3" "between '${w:-0}' 9.1 9.3"
+"$SIM" --topo=torus:4x4 --flows-file="$T/lone.flows" --stop-ms=1.5 >"$T/frac" 2>&1
+check "--stop-ms=1.5 stops at 1.5 ms, not 1 ($(field "$T/frac" sim_s) s)" "[ \"\$(field '$T/frac' sim_s)\" = 0.001500 ]"
 
 # --window-out (Figure 7): each flow's goodput and each link's deepest
 # queue over the window
