@@ -87,7 +87,8 @@ int main(int argc, char **argv)
 	bool finish = true;
 	double kmax[3] = { 0 };	/* longest event, tick, collect */
 	double cmax = 0, cs;	/* longest iteration in the loop's CPU time */
-	double prep = 0;	/* longest snapshot of a round in the worker */
+	double *prep;		/* each snapshot of a round in the worker */
+	size_t nprep = 0;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:")) != -1) {
@@ -130,6 +131,7 @@ int main(int argc, char **argv)
 	it = malloc(cap_it * sizeof(*it));
 	wait = malloc(cap_it * sizeof(*wait));
 	evs = malloc(cap_it * sizeof(*evs));
+	prep = malloc(cap_it * sizeof(*prep));
 	rounds0 = d.t.rounds;
 	off0 = d.rd.off_loop;
 	c0 = proc_cpu_ms();
@@ -178,12 +180,15 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (dl <= now) {
+			uint64_t started = d.rd.off_loop;
+
 			start = now_ms();
 			cs = cpu_ms();
 			tick(&d);
 			it[nit] = now_ms() - start;
-			if (rd_busy(&d.rd))
-				prep = fmax(prep, (double)d.rd_prep_ns / 1e6);
+			/* a round this tick sent to the worker */
+			if (d.rd.off_loop != started && nprep < cap_it)
+				prep[nprep++] = (double)d.rd_prep_ns / 1e6;
 			kmax[1] = fmax(kmax[1], it[nit++]);
 			cmax = fmax(cmax, cpu_ms() - cs);
 		} else {
@@ -214,8 +219,11 @@ int main(int argc, char **argv)
 	       (double)d.rd.ns / 1e6);
 	printf("  loop iteration ms: median %.3f p99 %.3f max %.3f (%zu)\n",
 	       pct(it, nit, 0.5), pct(it, nit, 0.99), pct(it, nit, 1), nit);
-	printf("  longest: event %.3f tick %.3f collect %.3f ms; in the loop's CPU time %.3f ms; snapshot %.3f ms\n",
-	       kmax[0], kmax[1], kmax[2], cmax, prep);
+	printf("  longest: event %.3f tick %.3f collect %.3f ms; in the loop's CPU time %.3f ms\n",
+	       kmax[0], kmax[1], kmax[2], cmax);
+	printf("  snapshot ms: median %.3f p99 %.3f max %.3f (%zu)\n",
+	       pct(prep, nprep, 0.5), pct(prep, nprep, 0.99),
+	       pct(prep, nprep, 1), nprep);
 	printf("  event -> its rates applied ms: median %.3f p99 %.3f max %.3f (%zu of %zu)\n",
 	       pct(wait, nwait, 0.5), pct(wait, nwait, 0.99),
 	       pct(wait, nwait, 1), nwait, nev);
@@ -223,6 +231,7 @@ int main(int argc, char **argv)
 	       100 * (c1 - c0) / (tend - t0));
 	free(it);
 	free(wait);
+	free(prep);
 	free(evs);
 	rd_fini(&d.rd);
 	return 0;
