@@ -355,6 +355,7 @@ static void timings_show(struct r2c2d *d, struct json_writer *jw)
 	j_u64(jw, "resyncs", t->resyncs);
 	j_u64(jw, "alloc_errors", t->alloc_errors);
 	j_u64(jw, "skipped_flows", t->skipped_flows);
+	j_u64(jw, "view_snapshots", t->view_snapshots);
 	j_u64(jw, "ctl_requests", t->ctl_requests);
 	j_u64(jw, "ctl_timeouts", t->ctl_timeouts);
 	j_u64(jw, "ctl_denied", t->ctl_denied);
@@ -423,6 +424,7 @@ static void matrix(struct r2c2d *d, struct json_writer *jw)
 
 	/* no flow of our own: no rounds; compute what is printed */
 	r2c2d_rates_fresh(d);
+	r2c2d_rates_sync(d);
 	now = r2c2d_now();
 	jw_obj_open(jw);
 	j_u64(jw, "node", d->node.addr);

@@ -108,6 +108,7 @@ void tables_swap(struct r2c2d *d, struct tb_out *o)
 	d->ws = o->ws;
 	d->pf = o->pf;
 	memset(o, 0, sizeof(*o));
+	mx_set_nodes(&d->mx, d->topo->n);
 	/* a new cache: what the flows need is measured again */
 	d->ts.cache_need = 0;
 	d->ts.cache_measure = true;

@@ -144,13 +144,101 @@ void mx_set_own(struct mx *m, int src)
 
 	m->own_src = src;
 	m->own = 0;
+	for (i = 0; i < m->n; i++) {
+		if ((int)m->f[i].src != src)
+			continue;
+		m->f[i].own_pos = m->own;
+		m->own_ix[m->own++] = i;
+	}
+}
+
+/* whether the allocator must not be given f as it is (mx_view_skip) */
+static bool mx_skips(const struct mx *m, const struct mx_flow *f)
+{
+	return !f->demand_kbps || f->src >= m->view_nodes ||
+	       f->dst >= m->view_nodes;
+}
+
+void mx_set_nodes(struct mx *m, uint32_t n)
+{
+	uint32_t i;
+
+	m->view_nodes = n;
+	m->view_skip = 0;
 	for (i = 0; i < m->n; i++)
-		m->own += (int)m->f[i].src == src;
+		m->view_skip += mx_skips(m, &m->f[i]);
+}
+
+void mx_view_out(struct mx *m, const struct mx_flow *f)
+{
+	m->view_skip -= mx_skips(m, f);
+}
+
+/* the allocator's input for f (mx_alloc_flow(), without the bounds) */
+static void mx_fill(const struct mx_flow *f, struct r2c2_flow *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->src = f->src;
+	a->dst = f->dst;
+	a->rproto = f->rproto;
+	a->prio = f->prio;
+	a->weight = f->weight;
+	a->demand = f->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
+		    (double)f->demand_kbps * 1000;
+}
+
+void mx_view_in(struct mx *m, const struct mx_flow *f)
+{
+	m->view_skip += mx_skips(m, f);
+	m->fid[f - m->f] = f->id;
+	mx_fill(f, &m->view[f - m->f]);
+}
+
+/*
+ * The arrays indexed like @f to cap entries. Growing, @f goes last and a
+ * failure leaves cap as it was (an array grown already is only larger
+ * than needed); shrinking, @f goes first and a failure of another keeps
+ * that one larger.
+ */
+static int mx_resize(struct mx *m, uint32_t cap)
+{
+	void **arr[] = { (void **)&m->own_ix, (void **)&m->view,
+			 (void **)&m->fid };
+	const size_t sz[] = { sizeof(*m->own_ix), sizeof(*m->view),
+			      sizeof(*m->fid) };
+	struct mx_flow *f;
+	size_t i;
+	void *p;
+
+	if (cap < m->cap) {
+		f = realloc(m->f, sizeof(*f) * cap);
+		if (!f)
+			return -ENOMEM;
+		m->f = f;
+	}
+	for (i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+		p = realloc(*arr[i], sz[i] * cap);
+		if (p)
+			*arr[i] = p;
+		else if (cap > m->cap)
+			return -ENOMEM;
+	}
+	if (cap > m->cap) {
+		f = realloc(m->f, sizeof(*f) * cap);
+		if (!f)
+			return -ENOMEM;
+		m->f = f;
+	}
+	m->cap = cap;
+	return 0;
 }
 
 void mx_fini(struct mx *m)
 {
 	free(m->f);
+	free(m->own_ix);
+	free(m->view);
+	free(m->fid);
 	free(m->bucket);
 	free(m->src_n);
 	free(m->src_dg);
@@ -181,8 +269,13 @@ void mx_remove(struct mx *m, uint32_t idx)
 {
 	uint32_t last = m->n - 1, *p;
 
-	if ((int)m->f[idx].src == m->own_src)
-		m->own--;
+	if ((int)m->f[idx].src == m->own_src) {
+		uint32_t k = m->own_ix[--m->own];
+
+		/* the last of the own list takes the place of idx's */
+		m->own_ix[m->f[idx].own_pos] = k;
+		m->f[k].own_pos = m->f[idx].own_pos;
+	}
 	m->src_n[m->f[idx].src]--;
 	mx_term_out(m, &m->f[idx]);
 	mx_unlink(m, idx);
@@ -192,18 +285,16 @@ void mx_remove(struct mx *m, uint32_t idx)
 			p = &m->f[*p].next;
 		*p = idx;
 		m->f[idx] = m->f[last];
+		m->view[idx] = m->view[last];
+		m->fid[idx] = m->fid[last];
+		if ((int)m->f[idx].src == m->own_src)
+			m->own_ix[m->f[idx].own_pos] = idx;
 	}
 	m->n--;
 	m->gen++;
 	/* give back what a burst of flows took; a failure keeps the old */
-	if (m->cap > MX_MIN_CAP && m->n <= m->cap / 4) {
-		struct mx_flow *f = realloc(m->f, sizeof(*f) * (m->cap / 2));
-
-		if (f) {
-			m->f = f;
-			m->cap /= 2;
-		}
-	}
+	if (m->cap > MX_MIN_CAP && m->n <= m->cap / 4)
+		mx_resize(m, m->cap / 2);
 	if (m->nb > MX_MIN_CAP && m->n <= m->nb / 4)
 		mx_rehash(m, m->nb / 2);
 }
@@ -222,15 +313,8 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 		m->st.refused_quota++;
 		return -ENOSPC;
 	}
-	if (m->n == m->cap) {
-		uint32_t cap = m->cap ? m->cap * 2 : MX_MIN_CAP;
-
-		f = realloc(m->f, sizeof(*f) * cap);
-		if (!f)
-			return -ENOMEM;
-		m->f = f;
-		m->cap = cap;
-	}
+	if (m->n == m->cap && mx_resize(m, m->cap ? m->cap * 2 : MX_MIN_CAP))
+		return -ENOMEM;
 	if (m->n >= m->nb && mx_rehash(m, m->nb * 2))
 		return -ENOMEM;
 	f = &m->f[m->n];
@@ -252,8 +336,10 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	m->bucket[h] = m->n++;
 	m->src_n[e->src]++;
 	mx_term_in(m, f);
-	if ((int)e->src == m->own_src)
-		m->own++;
+	if ((int)e->src == m->own_src) {
+		f->own_pos = m->own;
+		m->own_ix[m->own++] = (uint32_t)(f - m->f);
+	}
 	m->gen++;
 	return 1;
 }
@@ -331,16 +417,30 @@ int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now)
 
 uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns, int keep)
 {
-	uint32_t i = 0, n = 0;
+	return mx_expire_step(m, now, ttl_ns, keep, UINT32_MAX);
+}
 
-	while (i < m->n) {
+/*
+ * A matrix of at most max flows is looked at whole, from the start; a
+ * larger one from @expire_at to the end or max flows on. A removal moves
+ * the last flow into i, not looked at yet: i stays.
+ */
+uint32_t mx_expire_step(struct mx *m, uint64_t now, uint64_t ttl_ns,
+			int keep, uint32_t max)
+{
+	uint32_t i = m->n <= max || m->expire_at >= m->n ? 0 : m->expire_at;
+	uint32_t seen = 0, n = 0;
+
+	while (seen < max && i < m->n) {
 		if (m->f[i].src != keep && now - m->f[i].refresh_ns > ttl_ns) {
 			mx_remove(m, i);	/* the last one moved into i */
 			n++;
 		} else {
 			i++;
 		}
+		seen++;
 	}
+	m->expire_at = i < m->n ? i : 0;
 	m->st.expired += n;
 	return n;
 }
@@ -367,6 +467,12 @@ void mx_resync_begin(struct mx *m, uint16_t src)
 {
 	uint32_t i;
 
+	/* the daemon's own flows, every sample: through the own list */
+	if ((int)src == m->own_src) {
+		for (i = 0; i < m->own; i++)
+			m->f[m->own_ix[i]].mark = false;
+		return;
+	}
 	for (i = 0; i < m->n; i++)
 		if (m->f[i].src == src)
 			m->f[i].mark = false;
@@ -376,6 +482,19 @@ uint32_t mx_resync_end(struct mx *m, uint16_t src)
 {
 	uint32_t i = 0, n = 0;
 
+	if ((int)src == m->own_src) {
+		while (i < m->own) {
+			/* a removal puts the own list's last at i */
+			if (!m->f[m->own_ix[i]].mark) {
+				mx_remove(m, m->own_ix[i]);
+				n++;
+			} else {
+				i++;
+			}
+		}
+		m->st.resync_removed += n;
+		return n;
+	}
 	while (i < m->n) {
 		if (m->f[i].src == src && !m->f[i].mark) {
 			mx_remove(m, i);
@@ -393,14 +512,7 @@ bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
 {
 	if (f->src >= nnodes || f->dst >= nnodes || f->src == f->dst)
 		return false;
-	memset(a, 0, sizeof(*a));
-	a->src = f->src;
-	a->dst = f->dst;
-	a->rproto = f->rproto;
-	a->prio = f->prio;
-	a->weight = f->weight;
-	a->demand = f->demand_kbps == R2C2_DEMAND_UNLIMITED ? 0 :
-		    (double)f->demand_kbps * 1000;
+	mx_fill(f, a);
 	return true;
 }
 

@@ -14,6 +14,8 @@
 
 #include "ratectl.h"
 
+struct r2c2_flow;
+
 #define MX_NONE		UINT32_MAX
 
 /**
@@ -38,6 +40,7 @@
  *	refresh of the same rate does not count)
  * @dem: own flows: the demand estimator (ratectl.h)
  * @announced_kbps: own flows: demand we last announced
+ * @own_pos: own flows: its place in the matrix's @own_ix
  */
 struct mx_flow {
 	uint16_t src;
@@ -58,6 +61,7 @@ struct mx_flow {
 	uint64_t moved_ns;
 	struct rc_dem dem;
 	uint32_t announced_kbps;
+	uint32_t own_pos;
 };
 
 /**
@@ -110,11 +114,22 @@ struct mx_stats {
  *	mx_term_in()
  * @own_src: the node whose flows @own counts (-1: none, the default)
  * @own: flows of @own_src held
+ * @own_ix: their indices in @f, in no order (@own of them), so that what
+ *	concerns only this node's flows (pushing rates, refreshing them)
+ *	does not walk the rack's
+ * @view: each flow's allocator input, at its index in @f (mx_alloc_flow()
+ *	without the topology's bound: r2c2d's snapshot of a round copies it
+ *	whole instead of walking @f)
+ * @fid: each flow's id, at its index in @f (the snapshot's keys)
+ * @view_nodes: the topology's node count the view is for (mx_set_nodes())
+ * @view_skip: flows the allocator must not be given as they are: a demand
+ *	of 0 kbit/s (no share), or an end at or past @view_nodes
+ * @expire_at: where mx_expire_step() goes on
  * @key: the bucket hash's key (SipHash-2-4 of (src, id)), random from
  *	mx_init(): flow ids picked to share a bucket with this key's hash
  *	cannot be picked without it
  *
- * @f and @bucket shrink by half when a quarter or less is in use (and
+ * @f (with @own_ix, @view, @fid) and @bucket shrink by half when a quarter or less is in use (and
  * more than 64), so the memory of a burst of flows comes back.
  */
 struct mx {
@@ -129,6 +144,12 @@ struct mx {
 	uint32_t *src_dg;
 	int own_src;
 	uint32_t own;
+	uint32_t *own_ix;
+	struct r2c2_flow *view;
+	uint32_t *fid;
+	uint32_t view_nodes;
+	uint32_t view_skip;
+	uint32_t expire_at;
 	uint64_t key[2];
 	struct mx_stats st;
 };
@@ -141,6 +162,8 @@ uint64_t mx_siphash(const uint64_t key[2], uint64_t w);
 void mx_fini(struct mx *m);
 /* count the flows of src (-1: none) in @own from now on */
 void mx_set_own(struct mx *m, int src);
+/* the allocator's topology has n nodes from now on (@view_skip) */
+void mx_set_nodes(struct mx *m, uint32_t n);
 /* index of (src, id) or MX_NONE */
 uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id);
 /*
@@ -157,6 +180,14 @@ int mx_apply(struct mx *m, const struct mx_evt *e, uint64_t now);
  * qdisc's dumps, not announcements.
  */
 uint32_t mx_expire(struct mx *m, uint64_t now, uint64_t ttl_ns, int keep);
+/*
+ * The same over at most max flows: a matrix of at most max flows whole,
+ * a larger one from where the last call stopped (@expire_at) to the end
+ * or max flows on. The loop's share of expiry, bounded whatever the
+ * matrix holds (a flow then goes up to n / max calls late).
+ */
+uint32_t mx_expire_step(struct mx *m, uint64_t now, uint64_t ttl_ns,
+			int keep, uint32_t max);
 /*
  * Remove the flows of sources not in reach (reach[src] == 0, or src at
  * or past n); those of source keep (-1: none) stay. Returns how many.
@@ -181,15 +212,23 @@ uint32_t mx_digest(const struct mx *m, uint16_t src, uint32_t *count);
 uint32_t mx_digest_walk(const struct mx *m, uint16_t src, uint32_t *count);
 /* a flow's term in its source's digest */
 uint32_t mx_term(const struct mx_flow *f);
-/* around a change of a held flow's dst, weight, prio, rproto or demand */
+/* a held flow's allocator view leaves, then comes back (matrix.c) */
+void mx_view_out(struct mx *m, const struct mx_flow *f);
+void mx_view_in(struct mx *m, const struct mx_flow *f);
+/*
+ * Around a change of a held flow's dst, weight, prio, rproto or demand:
+ * its digest term and its allocator view follow
+ */
 static inline void mx_term_out(struct mx *m, const struct mx_flow *f)
 {
 	m->src_dg[f->src] -= mx_term(f);
+	mx_view_out(m, f);
 }
 
 static inline void mx_term_in(struct mx *m, const struct mx_flow *f)
 {
 	m->src_dg[f->src] += mx_term(f);
+	mx_view_in(m, f);
 }
 /*
  * Remove src's flows last announced before @before (a source answering a
@@ -198,7 +237,6 @@ static inline void mx_term_in(struct mx *m, const struct mx_flow *f)
  */
 uint32_t mx_drop_stale(struct mx *m, uint16_t src, uint64_t before);
 
-struct r2c2_flow;
 /*
  * The allocator's view of a matrix flow, for a topology of nnodes nodes:
  * fills *a and returns true, or returns false (a untouched) when the

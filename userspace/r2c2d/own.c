@@ -204,7 +204,7 @@ void refresh_own(struct r2c2d *d)
 {
 	uint32_t i;
 
-	for (i = 0; i < d->mx.n; i++)
-		if (d->mx.f[i].src == d->node.addr)
-			announce(d, &d->mx.f[i], R2C2_FE_REFRESH);
+	for (i = 0; i < d->mx.own; i++)
+		if (d->mx.f[d->mx.own_ix[i]].src == d->node.addr)
+			announce(d, &d->mx.f[d->mx.own_ix[i]], R2C2_FE_REFRESH);
 }

@@ -31,6 +31,7 @@ struct r2c2d_timing {
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;
+	uint64_t view_snapshots;	/* rounds that copied mx.view whole */
 	uint64_t ctl_requests, ctl_timeouts, ctl_denied, ctl_busy;
 	uint64_t state_saves, state_errors, state_restored;
 };
@@ -217,9 +218,12 @@ struct r2c2d {
  * one: the graph is read this long after the first event of a burst.
  */
 #define TOPO_HOLDOFF_MS	20
+/* flows looked at by one expiry step, every 100 ms (mx_expire_step()) */
+#define EXPIRE_STEP	16384
 
 uint64_t r2c2d_now(void);
 int r2c2d_rates_fresh(struct r2c2d *d);
+void r2c2d_rates_sync(struct r2c2d *d);
 
 /* events.c: flow events and digests */
 /* a flow event from the kernel (the event socket's callback; arg: d) */

@@ -67,6 +67,26 @@ int round_prepare(struct r2c2d *d)
 		return -ENOMEM;
 	cache_trim(d);
 	d->t.skipped_flows = 0;
+	/*
+	 * On a torus every pair has its weights and a path, so with no flow
+	 * to leave out (mx.view_skip) the snapshot is the matrix's own view,
+	 * copied whole: no walk over the flows in the loop
+	 */
+	if (t->kind == R2C2_TOPO_TORUS && d->mx.view_nodes == t->n &&
+	    !d->mx.view_skip) {
+		n = d->mx.n;
+		if (n) {	/* an empty matrix has no arrays yet */
+			memcpy(rd->f, d->mx.view, n * sizeof(*rd->f));
+			memcpy(rd->id, d->mx.fid, n * sizeof(*rd->id));
+		}
+		for (i = 0; i < n; i++)
+			rd->idx[i] = i;
+		for (i = 0; i < d->mx.own; i++)
+			rd->own[i] = d->mx.own_ix[i];
+		rd->nown = d->mx.own;
+		d->t.view_snapshots++;
+		goto done;
+	}
 	for (i = 0; i < d->mx.n; i++) {
 		struct mx_flow *f = &d->mx.f[i];
 
@@ -107,9 +127,12 @@ int round_prepare(struct r2c2d *d)
 				continue;
 			}
 		}
+		if ((int)f->src == d->mx.own_src)
+			rd->own[rd->nown++] = (uint32_t)n;
 		rd->idx[n] = i;
 		rd->id[n++] = f->id;
 	}
+done:
 	rd->n = n;
 	if (d->ts.cache_measure) {
 		d->ts.cache_need = r2c2d_cache_bytes(d);
@@ -139,11 +162,17 @@ int round_apply(struct r2c2d *d, uint64_t prep_ns)
 		d->t.alloc_errors++;
 		return d->rd.ret;
 	}
-	rd_apply_to(&d->rd, &d->mx);
+	/*
+	 * This node's flows take their rates now (they are pushed); the
+	 * others' are applied when read (r2c2d_rates_sync()), so that a
+	 * round costs the loop O(own flows) here
+	 */
+	rd_apply_own(&d->rd, &d->mx);
+	d->t.round_flows_last = d->rd.n;
+	rd_keep(&d->rd);
 	d->t.applied_gen = d->rd.gen;
 	dt = prep_ns + d->rd.ns + (r2c2d_now() - t0);
 	d->t.rounds++;
-	d->t.round_flows_last = d->rd.n;
 	d->t.compute_ns_last = dt;
 	d->t.compute_ns_sum += dt;
 	if (dt > d->t.compute_ns_max)
@@ -239,6 +268,18 @@ int r2c2d_rates_fresh(struct r2c2d *d)
 	return r;
 }
 
+/**
+ * r2c2d_rates_sync() - every flow's rate of the last round, into the matrix
+ * @d: the daemon
+ *
+ * A round applies only this node's rates (round_apply()); what reads the
+ * other flows' rates (a control client's matrix) calls this first.
+ */
+void r2c2d_rates_sync(struct r2c2d *d)
+{
+	rd_apply_done(&d->rd, &d->mx);
+}
+
 int flush_rates(const uint32_t *id, const uint64_t *rate, size_t n,
 		void *arg)
 {
@@ -262,8 +303,8 @@ void push(struct r2c2d *d)
 	uint64_t now = r2c2d_now();
 	uint32_t i;
 
-	for (i = 0; i < d->mx.n; i++) {
-		struct mx_flow *f = &d->mx.f[i];
+	for (i = 0; i < d->mx.own; i++) {
+		struct mx_flow *f = &d->mx.f[d->mx.own_ix[i]];
 
 		if (f->src != d->node.addr || f->rate <= 0)
 			continue;

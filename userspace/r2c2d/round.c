@@ -22,6 +22,12 @@ void rd_fini(struct rd *r)
 	free(r->idx);
 	free(r->id);
 	free(r->rate);
+	free(r->own);
+	free(r->done.f);
+	free(r->done.idx);
+	free(r->done.id);
+	free(r->done.rate);
+	free(r->done.own);
 	rd_init(r);
 }
 
@@ -43,6 +49,7 @@ int rd_reserve(struct rd *r, size_t n)
 	if (wk_running(&r->wk))
 		return -EBUSY;
 	r->n = 0;
+	r->nown = 0;
 	if (n <= r->cap)
 		return 0;
 	while (cap < n)
@@ -50,7 +57,8 @@ int rd_reserve(struct rd *r, size_t n)
 	if (grow((void **)&r->f, cap, sizeof(*r->f)) ||
 	    grow((void **)&r->idx, cap, sizeof(*r->idx)) ||
 	    grow((void **)&r->id, cap, sizeof(*r->id)) ||
-	    grow((void **)&r->rate, cap, sizeof(*r->rate)))
+	    grow((void **)&r->rate, cap, sizeof(*r->rate)) ||
+	    grow((void **)&r->own, cap, sizeof(*r->own)))
 		return -ENOMEM;
 	r->cap = cap;
 	return 0;
@@ -106,23 +114,75 @@ int rd_join(struct rd *r, bool wait)
 	return wk_join(&r->wk, wait);
 }
 
+/*
+ * Flow i of a snapshot (f, idx, id, rate) into the matrix: 1 if it is
+ * still there, else 0 and *gone counted, unless its source is skip (the
+ * flows rd_apply_own() counted already; -1: none)
+ */
+static size_t apply_one(const struct r2c2_flow *f, const uint32_t *idx,
+			const uint32_t *id, const double *rate, size_t i,
+			struct mx *m, int skip, uint64_t *gone)
+{
+	uint32_t k = idx[i];
+
+	if (k >= m->n || m->f[k].src != f[i].src || m->f[k].id != id[i])
+		k = mx_find(m, f[i].src, id[i]);
+	if (k == MX_NONE) {
+		*gone += (int)f[i].src != skip;
+		return 0;
+	}
+	m->f[k].rate = rate[i] > 0 ? rate[i] : (double)R2C2_RATE_MIN;
+	return 1;
+}
+
 size_t rd_apply_to(struct rd *r, struct mx *m)
 {
 	size_t i, set = 0;
-	uint32_t k;
 
-	for (i = 0; i < r->n; i++) {
-		k = r->idx[i];
-		if (k >= m->n || m->f[k].src != r->f[i].src ||
-		    m->f[k].id != r->id[i])
-			k = mx_find(m, r->f[i].src, r->id[i]);
-		if (k == MX_NONE) {
-			r->gone++;
-			continue;
-		}
-		m->f[k].rate = r->rate[i] > 0 ? r->rate[i] :
-			       (double)R2C2_RATE_MIN;
-		set++;
-	}
+	for (i = 0; i < r->n; i++)
+		set += apply_one(r->f, r->idx, r->id, r->rate, i, m, -1,
+				 &r->gone);
+	return set;
+}
+
+size_t rd_apply_own(struct rd *r, struct mx *m)
+{
+	size_t j, set = 0;
+
+	for (j = 0; j < r->nown; j++)
+		set += apply_one(r->f, r->idx, r->id, r->rate, r->own[j], m,
+				 -1, &r->gone);
+	return set;
+}
+
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+void rd_keep(struct rd *r)
+{
+	r->done.own_src = r->nown ? r->f[r->own[0]].src : -1;
+	SWAP(r->f, r->done.f);
+	SWAP(r->idx, r->done.idx);
+	SWAP(r->id, r->done.id);
+	SWAP(r->rate, r->done.rate);
+	SWAP(r->own, r->done.own);
+	SWAP(r->cap, r->done.cap);
+	r->done.n = r->n;
+	r->done_pending = true;
+	/* the arrays above are done's old ones: nothing in them yet */
+	r->n = 0;
+	r->nown = 0;
+}
+
+size_t rd_apply_done(struct rd *r, struct mx *m)
+{
+	size_t i, set = 0;
+
+	if (!r->done_pending)
+		return 0;
+	for (i = 0; i < r->done.n; i++)
+		set += apply_one(r->done.f, r->done.idx, r->done.id,
+				 r->done.rate, i, m, r->done.own_src,
+				 &r->gone);
+	r->done_pending = false;
 	return set;
 }

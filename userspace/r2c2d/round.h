@@ -39,16 +39,37 @@
  * @wk: the worker; while it runs its thread owns @f .. @cpu_ns, and the
  *	loop must not write the tables (prepare pairs, clear the cache,
  *	swap them) nor touch @ws or @pf
+ * @own: the places in @f of this node's flows, @nown of them
+ *	(rd_apply_own())
+ * @done: the last round rd_keep() kept (its @f, @idx, @id, @rate, @own
+ *	arrays, the other set of two that swap), of @done_n flows; the loop
+ *	applies its rates to the whole matrix only when they are read
+ *	(rd_apply_done()), while the worker may solve the next round in the
+ *	arrays above
+ * @done_pending: @done holds rates not applied to the whole matrix yet
+ *	(@done.own_src: the source of its @own flows, -1: none)
  * @gen: the matrix generation the snapshot was taken at
  * @off_loop: rounds solved in the worker; @gone: flows whose rate was
- *	not applied because they left the matrix during the solve
+ *	not applied because they left the matrix meanwhile (this node's
+ *	when the round ends, the others' when their rates are read)
  */
 struct rd {
 	struct r2c2_flow *f;
 	uint32_t *idx;
 	uint32_t *id;
 	double *rate;
-	size_t n, cap;
+	uint32_t *own;
+	size_t n, nown, cap;
+	struct {
+		struct r2c2_flow *f;
+		uint32_t *idx;
+		uint32_t *id;
+		double *rate;
+		uint32_t *own;
+		size_t n, cap;
+		int own_src;
+	} done;
+	bool done_pending;
 	const struct r2c2_rtab *rt;
 	struct r2c2_ws *ws;
 	struct r2c2_pf *pf;
@@ -83,5 +104,18 @@ int rd_join(struct rd *r, bool wait);
  * others.
  */
 size_t rd_apply_to(struct rd *r, struct mx *m);
+/* the same for the flows of r->own only (this node's): O(own flows) */
+size_t rd_apply_own(struct rd *r, struct mx *m);
+/*
+ * Keep a solved snapshot's result as r->done (the arrays swap: the next
+ * snapshot is taken in done's old ones) for rd_apply_done()
+ */
+void rd_keep(struct rd *r);
+/*
+ * r->done's rates into the whole matrix, once (rd_apply_to() of the kept
+ * round): what reads other nodes' rates calls it first. Returns the
+ * flows set (0 when nothing was pending).
+ */
+size_t rd_apply_done(struct rd *r, struct mx *m);
 
 #endif /* _R2C2D_ROUND_H */

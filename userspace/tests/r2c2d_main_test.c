@@ -208,9 +208,12 @@ static int add_flow(struct r2c2d *d, uint16_t src, uint32_t id, uint16_t dst,
 	return mx_apply(&d->mx, &e, 1);
 }
 
-static double rate_of(const struct r2c2d *d, uint16_t src, uint32_t id)
+static double rate_of(struct r2c2d *d, uint16_t src, uint32_t id)
 {
-	uint32_t i = mx_find(&d->mx, src, id);
+	uint32_t i;
+
+	r2c2d_rates_sync(d);	/* a round applies only the node's own */
+	i = mx_find(&d->mx, src, id);
 
 	return i == MX_NONE ? -1 : d->mx.f[i].rate;
 }
@@ -239,6 +242,100 @@ static void round__two_node_ring(void)
 	   fabs(rate_of(&d, 1, 2) - 0.95 * 10e9) < 1,
 	   "torus:2 rates: weights 1:3 share 19 Gbit/s, DOR 1 -> 0 one link (%g, %g, %g)",
 	   rate_of(&d, 0, 1), rate_of(&d, 0, 3), rate_of(&d, 1, 2));
+	daemon_free(&d);
+}
+
+/*
+ * On a torus with every flow in it, a round's snapshot is the matrix's
+ * view copied whole; the round applies this node's rates at once and the
+ * others' when read. A flow the allocator must not be given (a demand of
+ * 0 kbit/s) sends the round back to the walk over the flows, with the
+ * same rates for the others.
+ */
+static ssize_t ctl_ask(struct r2c2d *d, const char *cmd, size_t len,
+		       char *buf, size_t size);
+
+static void round__view_snapshot(void)
+{
+	static struct r2c2d d;
+	static struct r2c2_flow in[300];
+	static double want[300];
+	uint8_t dims[2] = { 4, 4 };
+	uint64_t seed = 11;
+	uint32_t i, own = 0, own_set = 0, other_set = 0, differ = 0;
+	int r;
+
+	ok(daemon_on(&d, 0, dims, 2) == 0 && d.mx.view_nodes == 16,
+	   "a node of a 4x4 torus: the matrix's view is for its 16 nodes (%u)",
+	   d.mx.view_nodes);
+	for (i = 0; i < 300; i++) {
+		uint16_t src = (uint16_t)tbelow(&seed, 16);
+		uint16_t dst = (uint16_t)((src + 1 + tbelow(&seed, 15)) % 16);
+
+		add_flow(&d, src, 100 + i, dst, (uint8_t)(1 + tbelow(&seed, 4)),
+			 (uint8_t)tbelow(&seed, 3),
+			 tbelow(&seed, 5) ? R2C2_DEMAND_UNLIMITED :
+			 (uint32_t)(1000 + tbelow(&seed, 900000)));
+	}
+	/* the reference: the allocator on the flows as the walk gives them */
+	for (i = 0; i < d.mx.n; i++)
+		mx_alloc_flow(&d.mx.f[i], 16, &in[i]);
+	r = r2c2_maxmin(d.rt, in, d.mx.n, d.conf.headroom, want, NULL);
+	ok(r == 0 && compute(&d) == 0 && d.t.view_snapshots == 1 &&
+	   d.rd.done.n == 300,
+	   "the round took the view whole (view_snapshots %llu, %zu flows)",
+	   (unsigned long long)d.t.view_snapshots, d.rd.done.n);
+	for (i = 0; i < d.mx.n; i++) {
+		if (d.mx.f[i].src == 0) {
+			own++;
+			own_set += d.mx.f[i].rate == (want[i] > 0 ? want[i] :
+					(double)R2C2_RATE_MIN);
+		} else {
+			other_set += d.mx.f[i].rate != 0;
+		}
+	}
+	ok(own > 0 && own_set == own && other_set == 0,
+	   "the round's end set this node's %u flows' rates (%u as the allocator gives them) and no other's (%u)",
+	   own, own_set, other_set);
+	{
+		static char out[1 << 17];
+		char key[16], *p = NULL;
+		double got = -1;
+
+		/* a control client reads another node's flow */
+		for (i = 0; i < d.mx.n && d.mx.f[i].src == 0; i++)
+			;
+		snprintf(key, sizeof(key), "%08x\"", d.mx.f[i].id);
+		if (ctl_ask(&d, "matrix\n", 7, out, sizeof(out)) > 0)
+			p = strstr(out, key);
+		p = p ? strstr(p, "\"rate\"") : NULL;
+		if (p && (p = strchr(p, ':')))
+			got = strtod(p + 1, NULL);
+		ok(fabs(got - want[i]) < 1,
+		   "a control client's matrix has the other flows' rates (flow %u:%08x %.0f, the allocator %.0f)",
+		   d.mx.f[i].src, d.mx.f[i].id, got, want[i]);
+	}
+	r2c2d_rates_sync(&d);
+	for (i = 0; i < d.mx.n; i++)
+		differ += d.mx.f[i].rate != (want[i] > 0 ? want[i] :
+					     (double)R2C2_RATE_MIN);
+	ok(!differ && !d.rd.done_pending,
+	   "read, every flow has the allocator's rate (%u differ)", differ);
+	/* a flow that wants nothing: the walk leaves it out */
+	add_flow(&d, 3, 99, 5, 1, R2C2_RP_RPS, 0);
+	differ = 0;
+	ok(d.mx.view_skip == 1 && compute(&d) == 0 &&
+	   d.t.view_snapshots == 1 && d.rd.done.n == 300,
+	   "a flow of demand 0: the round walks the flows (view_snapshots %llu, view_skip %u, %zu solved)",
+	   (unsigned long long)d.t.view_snapshots, d.mx.view_skip,
+	   d.rd.done.n);
+	r2c2d_rates_sync(&d);
+	for (i = 0; i < 300; i++)
+		differ += d.mx.f[i].rate != (want[i] > 0 ? want[i] :
+					     (double)R2C2_RATE_MIN);
+	ok(!differ && rate_of(&d, 3, 99) == (double)R2C2_RATE_MIN,
+	   "the others' rates are the same (%u differ), it has the lowest",
+	   differ);
 	daemon_free(&d);
 }
 
@@ -1260,6 +1357,7 @@ static void tables__cache_bound(void)
 			b = r2c2d_cache_bytes(&d[k]);
 			peak[k] = b > peak[k] ? b : peak[k];
 		}
+		r2c2d_rates_sync(&d[0]);
 		for (i = 0; i < d[0].mx.n; i++) {
 			const struct mx_flow *f = &d[0].mx.f[i];
 			double c = rate_of(&d[1], f->src, f->id);
@@ -1458,11 +1556,12 @@ static void flow_event(struct r2c2d *d, uint8_t type, uint16_t src,
 }
 
 /* the largest relative difference of d's rates from ref's, flow by flow */
-static double rates_apart(const struct r2c2d *d, const struct r2c2d *ref)
+static double rates_apart(struct r2c2d *d, struct r2c2d *ref)
 {
 	double worst = 0, a, b;
 	uint32_t i;
 
+	r2c2d_rates_sync(ref);
 	for (i = 0; i < ref->mx.n; i++) {
 		const struct mx_flow *f = &ref->mx.f[i];
 
@@ -1530,6 +1629,7 @@ static void rounds__off_the_loop(void)
 	{
 		double w = 0, a, b;
 
+		r2c2d_rates_sync(&ref);
 		for (i = 0; i < ref.mx.n; i++) {
 			const struct mx_flow *f = &ref.mx.f[i];
 
@@ -1606,6 +1706,7 @@ int main(void)
 	signals__reload();
 	round__two_node_ring();
 	round__zero_demand();
+	round__view_snapshot();
 	conf__policy();
 	conf__headroom();
 	conf__topology();

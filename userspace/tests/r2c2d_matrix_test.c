@@ -93,6 +93,111 @@ static void matrix__random_vs_model(void)
 	mx_fini(&m);
 }
 
+/*
+ * What the matrix keeps beside its flows, checked against the flows
+ * themselves: the allocator's view and the ids at each index, the count
+ * of flows to leave out, the own list. Returns the violations.
+ */
+static int view_check(const struct mx *m)
+{
+	struct r2c2_flow a;
+	uint32_t i, own = 0, skip = 0;
+	int bad = 0;
+
+	for (i = 0; i < m->n; i++) {
+		const struct mx_flow *f = &m->f[i];
+		const struct r2c2_flow *v = &m->view[i];
+
+		if (!mx_alloc_flow(f, UINT16_MAX + 1u, &a) ||
+		    a.src != v->src || a.dst != v->dst ||
+		    a.rproto != v->rproto || a.prio != v->prio ||
+		    a.weight != v->weight || a.demand != v->demand ||
+		    m->fid[i] != f->id)
+			bad++;
+		skip += !f->demand_kbps || f->src >= m->view_nodes ||
+			f->dst >= m->view_nodes;
+		if ((int)f->src == m->own_src) {
+			own++;
+			if (f->own_pos >= m->own || m->own_ix[f->own_pos] != i)
+				bad++;
+		}
+	}
+	for (i = 0; i < m->own; i++)
+		bad += m->own_ix[i] >= m->n ||
+		       (int)m->f[m->own_ix[i]].src != m->own_src;
+	return bad + (own != m->own) + (skip != m->view_skip);
+}
+
+/*
+ * The view, the ids and the own list follow every way the matrix
+ * changes: starts past the capacity and removals down to a shrink,
+ * updates of each field, a field changed between mx_term_out() and
+ * mx_term_in() (as own.c does), expiry, another own source, another
+ * node count
+ */
+static void matrix__view_follows(void)
+{
+	enum { S = 6, I = 400 };
+	static const uint32_t dem[] = { 0, 1, 5000, R2C2_DEMAND_UNLIMITED };
+	uint64_t seed = 7, now = 0;
+	uint32_t peak = 0;
+	int k, bad = 0, checks = 0, skipped = 0;
+	struct mx m;
+
+	mx_init(&m, 0);
+	mx_set_own(&m, 1);
+	mx_set_nodes(&m, S);
+	for (k = 0; k < 60000; k++) {
+		/* a burst of starts, then mostly finishes: grow and shrink */
+		bool fill = k % 20000 < 8000;
+		struct mx_evt e = {
+			.type = (uint8_t)(fill ? (tbelow(&seed, 4) ?
+				R2C2_FE_START : R2C2_FE_UPDATE) :
+				(tbelow(&seed, 5) ? R2C2_FE_FINISH :
+				 R2C2_FE_REFRESH)),
+			.src = (uint16_t)tbelow(&seed, S),
+			.id = (uint32_t)tbelow(&seed, I),
+			.weight = (uint8_t)(1 + tbelow(&seed, 255)),
+			.prio = (uint8_t)tbelow(&seed, 16),
+			.rproto = (uint8_t)tbelow(&seed, __R2C2_RP_MAX),
+			.demand_kbps = dem[tbelow(&seed, 4)],
+		};
+
+		/* one in ten past the node count */
+		e.dst = (uint16_t)((e.src + 1 + tbelow(&seed, S + 1)) %
+				   (S + 2));
+		if (e.dst == e.src)
+			e.dst = (uint16_t)((e.src + 1) % S);
+		mx_apply(&m, &e, ++now);
+		peak = m.n > peak ? m.n : peak;
+		if (k % 1000 == 500 && m.n) {
+			struct mx_flow *f = &m.f[tbelow(&seed, m.n)];
+
+			mx_term_out(&m, f);
+			f->demand_kbps = dem[tbelow(&seed, 4)];
+			f->weight = (uint8_t)(1 + tbelow(&seed, 255));
+			mx_term_in(&m, f);
+		}
+		if (k == 30000)
+			mx_set_own(&m, 2);
+		if (k == 45000)
+			mx_set_nodes(&m, S + 2);
+		if (k % 7000 == 6999)
+			mx_expire(&m, now, 3000, 1);
+		if (k % 250 == 0) {
+			bad += view_check(&m);
+			checks++;
+			skipped += m.view_skip > 0;
+		}
+	}
+	bad += view_check(&m);
+	ok(!bad && checks > 200 && skipped > 100 && peak > 1000 &&
+	   m.cap < peak,
+	   "matrix__view_follows: view, ids, skip count and own list agree with the flows at %d checkpoints (%d disagree; peak %u flows, capacity %u at the end)",
+	   checks + 1, bad, peak, m.cap);
+	mx_fini(&m);
+}
+
 static void matrix__start_finish(void)
 {
 	struct mx m;
@@ -288,6 +393,50 @@ static void matrix__quota(void)
 	mx_fini(&m);
 }
 
+/*
+ * Expiry in bounded steps: each looks at no more than its share, goes
+ * on where the last stopped, round the array, and together they remove
+ * exactly what one mx_expire() would
+ */
+static void matrix__expiry_steps(void)
+{
+	struct mx m;
+	struct mx_evt e;
+	uint32_t i, gone, calls = 0, most = 0, left = 0, first;
+
+	mx_init(&m, 0);
+	for (i = 0; i < 1000; i++) {
+		e = ev(R2C2_FE_START, (uint16_t)(i % 7), i, 9);
+		mx_apply(&m, &e, i % 3 ? 1000 * MS : 100 * MS);
+	}
+	/* 334 stale, 48 of them of source 3, which stays */
+	first = mx_expire_step(&m, 1100 * MS, 500 * MS, 3, 300);
+	do {
+		gone = mx_expire_step(&m, 1100 * MS, 500 * MS, 3, 300);
+		most = gone > most ? gone : most;
+		calls++;
+	} while (gone && calls < 100);
+	for (i = 0; i < 1000; i++)
+		left += (mx_find(&m, (uint16_t)(i % 7), i) != MX_NONE) !=
+			(i % 3 || i % 7 == 3);
+	/* all 286 in one step would be a step over the whole matrix */
+	ok(first <= 300 && first > 0 && first < 286 && most <= 300 &&
+	   calls >= 2 && calls <= 4 &&
+	   m.n == 1000 - 334 + 48 && !left && m.st.expired == 334 - 48,
+	   "mx_expire_step(): at most 300 a step (%u first), the stale flows gone in %u more steps, %u flows left, %u wrong",
+	   first, calls, m.n, left);
+	/* from the middle: a step of the matrix's size sees every flow */
+	e = ev(R2C2_FE_START, 1, 5000, 2);
+	mx_apply(&m, &e, 1000 * MS);
+	m.expire_at = m.n / 2;
+	first = m.n;
+	gone = mx_expire_step(&m, 1500 * MS + 1, 500 * MS, 3, m.n);
+	ok(gone == first - m.src_n[3] && m.n == m.src_n[3] && m.n == 143,
+	   "from the middle, a step as large as the matrix sees it whole (%u gone, %u left: source 3's)",
+	   gone, m.n);
+	mx_fini(&m);
+}
+
 static void matrix__expiry(void)
 {
 	struct mx m;
@@ -318,13 +467,16 @@ static void matrix__expiry(void)
 	mx_fini(&m);
 }
 
-static void matrix__resync(void)
+/* node 5's flows as another node's, or as this node's (the own list) */
+static void resync_case(int own)
 {
 	struct mx m;
 	struct mx_evt e;
 	uint32_t i;
 
 	mx_init(&m, 0);
+	if (own)
+		mx_set_own(&m, 5);
 	for (i = 0; i < 10; i++) {
 		e = ev(R2C2_FE_START, 5, i, 6);
 		mx_apply(&m, &e, 1);
@@ -341,9 +493,17 @@ static void matrix__resync(void)
 	mx_apply(&m, &e, 2);
 	ok(mx_resync_end(&m, 5) == 5 && m.n == 16 &&
 	   mx_find(&m, 5, 42) != MX_NONE && mx_find(&m, 5, 7) == MX_NONE &&
-	   mx_find(&m, 7, 7) != MX_NONE,
-	   "resync: unlisted own flows removed, new ones added, others kept");
+	   mx_find(&m, 7, 7) != MX_NONE && m.own == (own ? 6u : 0u) &&
+	   !view_check(&m),
+	   "resync%s: unlisted own flows removed, new ones added, others kept",
+	   own ? " through the own list" : "");
 	mx_fini(&m);
+}
+
+static void matrix__resync(void)
+{
+	resync_case(0);
+	resync_case(1);
 }
 
 /* ---- rate loop ---- */
@@ -1181,9 +1341,11 @@ int main(void)
 	matrix__invalid();
 	matrix__quota();
 	matrix__expiry();
+	matrix__expiry_steps();
 	matrix__resync();
 	matrix__drop_stale();
 	matrix__random_vs_model();
+	matrix__view_follows();
 	matrix__hash_keyed();
 	rate__should_push();
 	rate__batch();
