@@ -7,7 +7,7 @@
  *
  * usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS]
  *                   [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P POLICY]
- *                   [-S SEED]
+ *                   [-S SEED] [-x]
  *
  * The daemon is r2c2d's own main.c, with the kernel faked as in
  * tests/r2c2d_main_test.c (fuzz/fuzz_daemon.h): node 0 of TOPO
@@ -30,6 +30,12 @@
  * matrix that includes it were applied (median, p99, max, ms); the
  * rounds (in the loop, in the worker); and the process's CPU time
  * (getrusage: every thread's) as a share of one core.
+ *
+ * -x: a link fails before the window: after the first round, one link
+ * of TOPO is cut both ways and the graph's tables are swapped in as
+ * r2c2d's topology following does (tables_swap()), so the window's first
+ * round prepares every flow's pair again (its snapshot is in the first
+ * "snapshot" and the loop's longest iteration).
  */
 #include <getopt.h>
 #include <math.h>
@@ -41,6 +47,50 @@
 
 #include "../fuzz/fuzz_daemon.h"
 #include "bench.h"
+
+/*
+ * The tables of d's topology without its first link (both ways), built
+ * as r2c2d's topology following builds them and swapped in; the matrix
+ * changes with them (a round is due). 0 or -1.
+ */
+static int cut_one(struct r2c2d *d)
+{
+	const struct r2c2_topo *t = d->topo;
+	size_t nl = (size_t)t->n * R2C2_MAX_PORTS, l, r;
+	u16 *nbr = malloc(nl * sizeof(*nbr));
+	u8 *nport = malloc(nl * sizeof(*nport));
+	double *cap = malloc(nl * sizeof(*cap));
+	struct tb_out o;
+
+	if (!nbr || !nport || !cap) {
+		free(nbr);
+		free(nport);
+		free(cap);
+		return -1;
+	}
+	memcpy(nbr, t->nbr, nl * sizeof(*nbr));
+	memcpy(nport, t->nbr_port, nl * sizeof(*nport));
+	memcpy(cap, t->cap, nl * sizeof(*cap));
+	for (l = 0; l < nl && nbr[l] == R2C2_IDX_NONE; l++)
+		;
+	if (l == nl) {
+		free(nbr);
+		free(nport);
+		free(cap);
+		return -1;
+	}
+	r = (size_t)nbr[l] * R2C2_MAX_PORTS + nport[l];
+	nbr[l] = nbr[r] = R2C2_IDX_NONE;
+	cap[l] = cap[r] = 0;
+	nport[l] = nport[r] = 0;
+	/* tb_build() frees the three arrays */
+	if (tb_build(NULL, nbr, nport, cap, t->n,
+		     d->conf.policy == R2C2_POL_PROPFAIR, &o))
+		return -1;
+	tables_swap(d, &o);
+	d->mx.gen++;
+	return 0;
+}
 
 static double proc_cpu_ms(void)
 {
@@ -84,14 +134,14 @@ int main(int argc, char **argv)
 	uint64_t rounds0, off0;
 	struct ev *evs;
 	char conf[320];
-	bool finish = true;
+	bool finish = true, cut = false;
 	double kmax[3] = { 0 };	/* longest event, tick, collect */
 	double cmax = 0, cs;	/* longest iteration in the loop's CPU time */
 	double *prep;		/* each snapshot of a round in the worker */
 	size_t nprep = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:x")) != -1) {
 		switch (opt) {
 		case 't': topo = optarg; break;
 		case 'f': flows = strtoul(optarg, NULL, 0); break;
@@ -101,8 +151,9 @@ int main(int argc, char **argv)
 		case 'p': pr = optarg; break;
 		case 'P': pol = optarg; break;
 		case 'S': xr_state = strtoull(optarg, NULL, 0); break;
+		case 'x': cut = true; break;
 		default:
-			fprintf(stderr, "usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS] [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P maxmin|propfair] [-S SEED]\n");
+			fprintf(stderr, "usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS] [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P maxmin|propfair] [-S SEED] [-x]\n");
 			return 2;
 		}
 	}
@@ -128,6 +179,11 @@ int main(int argc, char **argv)
 	}
 	compute(&d);	/* the first round, in the loop; tables warm */
 	d.computed_gen = d.mx.gen;
+	if (cut && cut_one(&d)) {
+		fprintf(stderr, "loop_bench: -x: no graph without a link of %s\n",
+			topo);
+		return 1;
+	}
 	it = malloc(cap_it * sizeof(*it));
 	wait = malloc(cap_it * sizeof(*wait));
 	evs = malloc(cap_it * sizeof(*evs));
