@@ -109,6 +109,11 @@ void tables_swap(struct r2c2d *d, struct tb_out *o)
 	d->pf = o->pf;
 	memset(o, 0, sizeof(*o));
 	mx_set_nodes(&d->mx, d->topo->n);
+	/*
+	 * the next round prepares every flow's pair in the new tables: as a
+	 * first round (round_off_loop()), it goes to the worker
+	 */
+	d->t.round_flows_last = 0;
 	/* a new cache: what the flows need is measured again */
 	d->ts.cache_need = 0;
 	d->ts.cache_measure = true;

@@ -113,19 +113,16 @@ int round_prepare(struct r2c2d *d)
 		/*
 		 * A graph's tables hold the link weights of the pairs met so
 		 * far (a torus has all, and is not asked: the question costs
-		 * a third of the snapshot): a new pair's are computed here,
-		 * but not while a route search reads the tables.
+		 * a third of the snapshot): a new pair's are computed by the
+		 * solve, in the worker when it runs there (rd_solve()), but
+		 * not while a route search reads the tables.
 		 */
 		if (t->kind != R2C2_TOPO_TORUS &&
 		    !r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
 			if (rs_busy(&d->rs))
 				return -EAGAIN;
-			if (r2c2_rtab_prepare(d->rt, f->src, f->dst,
-					      f->rproto)) {
-				f->rate = 0;
-				d->t.skipped_flows++;
-				continue;
-			}
+			rd->todo[rd->ntodo++] = (uint32_t)n;
+			rd->prep = d->rt;
 		}
 		if ((int)f->src == d->mx.own_src)
 			rd->own[rd->nown++] = (uint32_t)n;
@@ -134,10 +131,6 @@ int round_prepare(struct r2c2d *d)
 	}
 done:
 	rd->n = n;
-	if (d->ts.cache_measure) {
-		d->ts.cache_need = r2c2d_cache_bytes(d);
-		d->ts.cache_measure = false;
-	}
 	rd->gen = d->mx.gen;
 	rd->rt = d->rt;
 	rd->ws = d->ws;
@@ -157,11 +150,29 @@ done:
 int round_apply(struct r2c2d *d, uint64_t prep_ns)
 {
 	uint64_t t0 = r2c2d_now(), dt;
+	size_t i;
 
 	if (d->rd.ret) {
 		d->t.alloc_errors++;
 		return d->rd.ret;
 	}
+	/* the pairs the solve prepared: what the flows need of the cache */
+	if (d->ts.cache_measure) {
+		d->ts.cache_need = r2c2d_cache_bytes(d);
+		d->ts.cache_measure = false;
+	}
+	/* flows whose pair the solve could not prepare: no path, no rate */
+	for (i = 0; i < d->rd.nfail; i++) {
+		const struct rd_fail *x = &d->rd.fail[i];
+		uint32_t k = x->idx;
+
+		if (k >= d->mx.n || d->mx.f[k].src != x->src ||
+		    d->mx.f[k].id != x->id)
+			k = mx_find(&d->mx, x->src, x->id);
+		if (k != MX_NONE)
+			d->mx.f[k].rate = 0;
+	}
+	d->t.skipped_flows += d->rd.nfail;
 	/*
 	 * This node's flows take their rates now (they are pushed); the
 	 * others' are applied when read (r2c2d_rates_sync()), so that a

@@ -23,6 +23,9 @@ void rd_fini(struct rd *r)
 	free(r->id);
 	free(r->rate);
 	free(r->own);
+	free(r->todo);
+	free(r->map);
+	free(r->fail);
 	free(r->done.f);
 	free(r->done.idx);
 	free(r->done.id);
@@ -50,6 +53,9 @@ int rd_reserve(struct rd *r, size_t n)
 		return -EBUSY;
 	r->n = 0;
 	r->nown = 0;
+	r->ntodo = 0;
+	r->nfail = 0;
+	r->prep = NULL;
 	if (n <= r->cap)
 		return 0;
 	while (cap < n)
@@ -58,16 +64,66 @@ int rd_reserve(struct rd *r, size_t n)
 	    grow((void **)&r->idx, cap, sizeof(*r->idx)) ||
 	    grow((void **)&r->id, cap, sizeof(*r->id)) ||
 	    grow((void **)&r->rate, cap, sizeof(*r->rate)) ||
-	    grow((void **)&r->own, cap, sizeof(*r->own)))
+	    grow((void **)&r->own, cap, sizeof(*r->own)) ||
+	    grow((void **)&r->todo, cap, sizeof(*r->todo)) ||
+	    grow((void **)&r->map, cap, sizeof(*r->map)) ||
+	    grow((void **)&r->fail, cap, sizeof(*r->fail)))
 		return -ENOMEM;
 	r->cap = cap;
 	return 0;
+}
+
+#define TODO_FAILED	0x80000000u	/* a todo entry whose pair failed */
+
+/*
+ * The pairs at r->todo into r->prep; the flows of those that fail leave
+ * the snapshot (the others keep their order) for r->fail, and the own
+ * list follows the places that moved
+ */
+static void prepare_pairs(struct rd *r)
+{
+	size_t i, j, k, bad = 0;
+
+	for (k = 0; k < r->ntodo; k++) {
+		const struct r2c2_flow *a = &r->f[r->todo[k]];
+
+		if (r2c2_rtab_prepare(r->prep, a->src, a->dst, a->rproto)) {
+			r->todo[k] |= TODO_FAILED;
+			bad++;
+		}
+	}
+	if (!bad)
+		return;
+	for (i = 0, j = 0, k = 0; i < r->n; i++) {
+		while (k < r->ntodo && (r->todo[k] & ~TODO_FAILED) < i)
+			k++;
+		if (k < r->ntodo && r->todo[k] == (i | TODO_FAILED)) {
+			r->fail[r->nfail++] = (struct rd_fail){
+				.src = r->f[i].src, .idx = r->idx[i],
+				.id = r->id[i],
+			};
+			r->map[i] = UINT32_MAX;
+			continue;
+		}
+		r->map[i] = (uint32_t)j;
+		r->f[j] = r->f[i];
+		r->idx[j] = r->idx[i];
+		r->id[j++] = r->id[i];
+	}
+	r->n = j;
+	for (k = 0, j = 0; k < r->nown; k++)
+		if (r->map[r->own[k]] != UINT32_MAX)
+			r->own[j++] = r->map[r->own[k]];
+	r->nown = j;
 }
 
 int rd_solve(struct rd *r)
 {
 	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
 	uint64_t c0 = wk_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	if (r->prep && r->ntodo)
+		prepare_pairs(r);
 
 	if (r->pf)
 		r->ret = r2c2_propfair(r->pf, r->f, r->n, r->headroom,

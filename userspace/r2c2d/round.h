@@ -48,6 +48,13 @@
  *	arrays above
  * @done_pending: @done holds rates not applied to the whole matrix yet
  *	(@done.own_src: the source of its @own flows, -1: none)
+ * @prep: a graph's tables, in which the solve's thread first computes
+ *	the link weights of the pairs at @todo (@ntodo places in @f, in
+ *	order), so that the loop does not (10^4 new pairs after a link
+ *	change held it 63 ms); NULL: nothing to prepare. A pair that cannot
+ *	be prepared takes its flow out of the snapshot into @fail (@nfail:
+ *	source, matrix index and id), whose rates the loop sets to 0
+ * @map: scratch of that compaction
  * @gen: the matrix generation the snapshot was taken at
  * @off_loop: rounds solved in the worker; @gone: flows whose rate was
  *	not applied because they left the matrix meanwhile (this node's
@@ -70,6 +77,14 @@ struct rd {
 		int own_src;
 	} done;
 	bool done_pending;
+	struct r2c2_rtab *prep;
+	uint32_t *todo, *map;
+	size_t ntodo;
+	struct rd_fail {
+		uint16_t src;
+		uint32_t idx, id;
+	} *fail;
+	size_t nfail;
 	const struct r2c2_rtab *rt;
 	struct r2c2_ws *ws;
 	struct r2c2_pf *pf;

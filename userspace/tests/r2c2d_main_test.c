@@ -1700,6 +1700,104 @@ static void rounds__off_the_loop(void)
 	daemon_free(&ref);
 }
 
+/*
+ * On a graph a new pair's weights are computed by the solve, in the
+ * worker when the round is there: after the tables changed every pair
+ * is new, and the loop held 63 ms preparing 10^4 of them. The rates are
+ * those of the same round in the loop. A pair that cannot be prepared
+ * takes its flow out of the snapshot (rd_solve() on a made-up one).
+ */
+static void rounds__pairs_in_the_solve(void)
+{
+	static struct r2c2d d, ref;
+	static struct r2c2_flow only[2];
+	static double want[2];
+	uint8_t dims[1] = { 3 }, mdims[2] = { 6, 6 };
+	struct r2c2d *dd[2] = { &d, &ref };
+	uint64_t seed = 5;
+	uint32_t i, k;
+	struct rd r;
+	int bad = 0;
+
+	for (k = 0; k < 2; k++) {
+		struct r2c2_topo *t;
+		struct tb_out o;
+
+		daemon_conf(dd[k], 0, dims, 1,
+			    k ? "digest_ms=0;ga_interval_ms=0;warmup_ms=0" :
+			    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
+		r2c2_topo_grid(&t, mdims, 2, false, dd[k]->conf.link_capacity);
+		if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
+			bad++;
+		else
+			tables_swap(dd[k], &o);
+		seed = 5;
+		for (i = 0; i < 200; i++) {
+			uint16_t src = (uint16_t)(i % 9 ? tbelow(&seed, 36) : 0);
+			uint16_t dst = (uint16_t)((src + 1 + tbelow(&seed, 35)) % 36);
+
+			add_flow(dd[k], src, 100 + i, dst, 1,
+				 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
+		}
+	}
+	ok(!bad && compute(&ref) == 0 && d.topo->kind != R2C2_TOPO_TORUS,
+	   "a 6x6 mesh's tables (a graph), 200 flows; the reference round in the loop");
+	duties_done(&d);
+	d.last_round_ns = r2c2d_now() - 1000 * MS;
+	tick(&d);
+	ok(rd_busy(&d.rd) && d.rd.ntodo == 200 && d.rd.prep == d.rt,
+	   "the round went to the worker with its 200 pairs to prepare there (%zu)",
+	   d.rd.ntodo);
+	round_collect(&d, true);
+	ok(d.t.rounds == 1 && rates_apart(&d, &ref) <= 1e-12 &&
+	   r2c2_rtab_prepared(d.rt, d.mx.f[0].src, d.mx.f[0].dst,
+			      d.mx.f[0].rproto),
+	   "collected: the pairs are in the tables and the rates are the loop's (largest relative difference %g)",
+	   rates_apart(&d, &ref));
+	daemon_free(&d);
+	daemon_free(&ref);
+
+	/* three flows, the middle one's pair impossible (src == dst) */
+	daemon_on(&d, 0, dims, 1);
+	{
+		struct r2c2_topo *t;
+		struct tb_out o;
+
+		r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
+		if (!tb_build(t, NULL, NULL, NULL, 0, false, &o))
+			tables_swap(&d, &o);
+	}
+	rd_init(&r);
+	rd_reserve(&r, 3);
+	r.n = 3;
+	for (i = 0; i < 3; i++) {
+		r.f[i] = (struct r2c2_flow){
+			.src = (u16)(i == 1 ? 7 : i * 3), .dst = (u16)(i == 1 ? 7 : 20 + i),
+			.rproto = R2C2_RP_RPS, .weight = 1,
+		};
+		r.idx[i] = i;
+		r.id[i] = 50 + i;
+		r.todo[i] = i;
+	}
+	r.ntodo = 3;
+	r.own[0] = 0;
+	r.own[1] = 2;
+	r.nown = 2;
+	r.rt = r.prep = d.rt;
+	r.headroom = d.conf.headroom;
+	only[0] = r.f[0];
+	only[1] = r.f[2];
+	ok(rd_solve(&r) == 0 && r.n == 2 && r.nfail == 1 &&
+	   r.fail[0].id == 51 && r.fail[0].src == 7 && r.fail[0].idx == 1 &&
+	   r.id[0] == 50 && r.id[1] == 52 && r.idx[1] == 2 && r.nown == 2 &&
+	   r.own[0] == 0 && r.own[1] == 1 &&
+	   r2c2_maxmin(d.rt, only, 2, d.conf.headroom, want, NULL) == 0 &&
+	   r.rate[0] == want[0] && r.rate[1] == want[1],
+	   "a pair that cannot be prepared: its flow leaves the snapshot for the failed list, the others keep their order, own places and rates");
+	rd_fini(&r);
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -1726,6 +1824,7 @@ int main(void)
 	tables__off_the_loop();
 	tables__crossed_parallel_links();
 	rounds__off_the_loop();
+	rounds__pairs_in_the_solve();
 	ctl__access();
 	return tap_done();
 }
