@@ -255,6 +255,14 @@ uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id)
 	return MX_NONE;
 }
 
+uint32_t mx_find_at(const struct mx *m, uint32_t hint, uint16_t src,
+		    uint32_t id)
+{
+	if (hint < m->n && m->f[hint].src == src && m->f[hint].id == id)
+		return hint;
+	return mx_find(m, src, id);
+}
+
 /* unlink index idx from its chain */
 static void mx_unlink(struct mx *m, uint32_t idx)
 {

@@ -167,6 +167,12 @@ void mx_set_nodes(struct mx *m, uint32_t n);
 /* index of (src, id) or MX_NONE */
 uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id);
 /*
+ * The same, tried at index hint first (where a snapshot found the flow;
+ * the matrix may have moved it since)
+ */
+uint32_t mx_find_at(const struct mx *m, uint32_t hint, uint16_t src,
+		    uint32_t id);
+/*
  * Apply an event heard at time now. Returns 1 if the matrix changed in a
  * way that matters to the allocation (gen bumped), 0 if not, -EINVAL for
  * a malformed event, -ENOSPC when full or when the source holds

@@ -164,11 +164,8 @@ int round_apply(struct r2c2d *d, uint64_t prep_ns)
 	/* flows whose pair the solve could not prepare: no path, no rate */
 	for (i = 0; i < d->rd.nfail; i++) {
 		const struct rd_fail *x = &d->rd.fail[i];
-		uint32_t k = x->idx;
+		uint32_t k = mx_find_at(&d->mx, x->idx, x->src, x->id);
 
-		if (k >= d->mx.n || d->mx.f[k].src != x->src ||
-		    d->mx.f[k].id != x->id)
-			k = mx_find(&d->mx, x->src, x->id);
 		if (k != MX_NONE)
 			d->mx.f[k].rate = 0;
 	}

@@ -179,10 +179,8 @@ static size_t apply_one(const struct r2c2_flow *f, const uint32_t *idx,
 			const uint32_t *id, const double *rate, size_t i,
 			struct mx *m, int skip, uint64_t *gone)
 {
-	uint32_t k = idx[i];
+	uint32_t k = mx_find_at(m, idx[i], f[i].src, id[i]);
 
-	if (k >= m->n || m->f[k].src != f[i].src || m->f[k].id != id[i])
-		k = mx_find(m, f[i].src, id[i]);
 	if (k == MX_NONE) {
 		*gone += (int)f[i].src != skip;
 		return 0;
