@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bench.h - small helpers shared by the benchmarks in userspace/bench:
- * clocks in milliseconds, a qsort comparator of doubles and the flow
- * generator's random numbers.
+ * clocks in milliseconds, a qsort comparator of doubles, the flow
+ * generator's random numbers and links cut out of a topology.
  */
 #ifndef R2C2_BENCH_H
 #define R2C2_BENCH_H
 
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
+
+#include "r2c2_alloc.h"
 
 /* wall-clock time (CLOCK_MONOTONIC), in ms */
 static inline double now_ms(void)
@@ -54,6 +57,27 @@ static inline uint64_t xr(void)
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
 	return z ^ (z >> 31);
+}
+
+/* a copy of t's adjacency: R2C2_NLINKS(t->n) entries in each array */
+static inline void adj_copy(const struct r2c2_topo *t, u16 *nbr, u8 *nport,
+			    double *cap)
+{
+	size_t nl = R2C2_NLINKS(t->n);
+
+	memcpy(nbr, t->nbr, nl * sizeof(*nbr));
+	memcpy(nport, t->nbr_port, nl * sizeof(*nport));
+	memcpy(cap, t->cap, nl * sizeof(*cap));
+}
+
+/* link l of such a copy (one that exists) cut both ways */
+static inline void adj_cut(u16 *nbr, u8 *nport, double *cap, size_t l)
+{
+	size_t r = (size_t)nbr[l] * R2C2_MAX_PORTS + nport[l];
+
+	nbr[l] = nbr[r] = R2C2_IDX_NONE;
+	cap[l] = cap[r] = 0;
+	nport[l] = nport[r] = 0;
 }
 
 #endif /* R2C2_BENCH_H */

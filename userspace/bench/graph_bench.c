@@ -38,24 +38,15 @@ static int cut_links(const struct r2c2_topo *t, u16 *nbr, u8 *nport,
 	size_t nl = R2C2_NLINKS(t->n);
 	unsigned int done = 0, tries = 0;
 
-	memcpy(nbr, t->nbr, nl * sizeof(*nbr));
-	memcpy(nport, t->nbr_port, nl * sizeof(*nport));
-	memcpy(cap, t->cap, nl * sizeof(*cap));
+	adj_copy(t, nbr, nport, cap);
 	while (done < ncut) {
-		size_t l = xr() % nl, r;
-		u16 v = nbr[l];
+		size_t l = xr() % nl;
 
 		if (++tries > 1000000)
 			return -1;
-		if (v == R2C2_IDX_NONE)
+		if (nbr[l] == R2C2_IDX_NONE)
 			continue;
-		r = (size_t)v * R2C2_MAX_PORTS + nport[l];
-		nbr[l] = R2C2_IDX_NONE;
-		cap[l] = 0;
-		nport[l] = 0;
-		nbr[r] = R2C2_IDX_NONE;
-		cap[r] = 0;
-		nport[r] = 0;
+		adj_cut(nbr, nport, cap, l);
 		done++;
 	}
 	return 0;

@@ -56,7 +56,7 @@
 static int cut_one(struct r2c2d *d)
 {
 	const struct r2c2_topo *t = d->topo;
-	size_t nl = (size_t)t->n * R2C2_MAX_PORTS, l, r;
+	size_t nl = R2C2_NLINKS(t->n), l;
 	u16 *nbr = malloc(nl * sizeof(*nbr));
 	u8 *nport = malloc(nl * sizeof(*nport));
 	double *cap = malloc(nl * sizeof(*cap));
@@ -68,9 +68,7 @@ static int cut_one(struct r2c2d *d)
 		free(cap);
 		return -1;
 	}
-	memcpy(nbr, t->nbr, nl * sizeof(*nbr));
-	memcpy(nport, t->nbr_port, nl * sizeof(*nport));
-	memcpy(cap, t->cap, nl * sizeof(*cap));
+	adj_copy(t, nbr, nport, cap);
 	for (l = 0; l < nl && nbr[l] == R2C2_IDX_NONE; l++)
 		;
 	if (l == nl) {
@@ -79,10 +77,7 @@ static int cut_one(struct r2c2d *d)
 		free(cap);
 		return -1;
 	}
-	r = (size_t)nbr[l] * R2C2_MAX_PORTS + nport[l];
-	nbr[l] = nbr[r] = R2C2_IDX_NONE;
-	cap[l] = cap[r] = 0;
-	nport[l] = nport[r] = 0;
+	adj_cut(nbr, nport, cap, l);
 	/* tb_build() frees the three arrays */
 	if (tb_build(NULL, nbr, nport, cap, t->n,
 		     d->conf.policy == R2C2_POL_PROPFAIR, &o))
