@@ -167,6 +167,38 @@ void mx_set_nodes(struct mx *m, uint32_t n)
 	m->view_skip = 0;
 	for (i = 0; i < m->n; i++)
 		m->view_skip += mx_skips(m, &m->f[i]);
+	mx_unseen_all(m);
+}
+
+void mx_unseen_all(struct mx *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->n; i++) {
+		m->f[i].unseen_pos = i;
+		m->unseen_ix[i] = i;
+	}
+	m->unseen = m->n;
+}
+
+void mx_seen(struct mx *m, uint32_t k)
+{
+	uint32_t last = m->unseen_ix[--m->unseen];
+
+	m->f[m->unseen_ix[k]].unseen_pos = MX_NONE;
+	if (k != m->unseen) {
+		m->unseen_ix[k] = last;
+		m->f[last].unseen_pos = k;
+	}
+}
+
+/* f, new or changed, into @unseen_ix if not there already */
+static void mx_unseen(struct mx *m, struct mx_flow *f)
+{
+	if (f->unseen_pos != MX_NONE)
+		return;
+	f->unseen_pos = m->unseen;
+	m->unseen_ix[m->unseen++] = (uint32_t)(f - m->f);
 }
 
 void mx_view_out(struct mx *m, const struct mx_flow *f)
@@ -187,11 +219,12 @@ static void mx_fill(const struct mx_flow *f, struct r2c2_flow *a)
 		    (double)f->demand_kbps * 1000;
 }
 
-void mx_view_in(struct mx *m, const struct mx_flow *f)
+void mx_view_in(struct mx *m, struct mx_flow *f)
 {
 	m->view_skip += mx_skips(m, f);
 	m->fid[f - m->f] = f->id;
 	mx_fill(f, &m->view[f - m->f]);
+	mx_unseen(m, f);
 }
 
 /*
@@ -203,9 +236,9 @@ void mx_view_in(struct mx *m, const struct mx_flow *f)
 static int mx_resize(struct mx *m, uint32_t cap)
 {
 	void **arr[] = { (void **)&m->own_ix, (void **)&m->view,
-			 (void **)&m->fid };
+			 (void **)&m->fid, (void **)&m->unseen_ix };
 	const size_t sz[] = { sizeof(*m->own_ix), sizeof(*m->view),
-			      sizeof(*m->fid) };
+			      sizeof(*m->fid), sizeof(*m->unseen_ix) };
 	struct mx_flow *f;
 	size_t i;
 	void *p;
@@ -239,6 +272,7 @@ void mx_fini(struct mx *m)
 	free(m->own_ix);
 	free(m->view);
 	free(m->fid);
+	free(m->unseen_ix);
 	free(m->bucket);
 	free(m->src_n);
 	free(m->src_dg);
@@ -284,6 +318,8 @@ void mx_remove(struct mx *m, uint32_t idx)
 		m->own_ix[m->f[idx].own_pos] = k;
 		m->f[k].own_pos = m->f[idx].own_pos;
 	}
+	if (m->f[idx].unseen_pos != MX_NONE)
+		mx_seen(m, m->f[idx].unseen_pos);
 	m->src_n[m->f[idx].src]--;
 	mx_term_out(m, &m->f[idx]);
 	mx_unlink(m, idx);
@@ -297,6 +333,8 @@ void mx_remove(struct mx *m, uint32_t idx)
 		m->fid[idx] = m->fid[last];
 		if ((int)m->f[idx].src == m->own_src)
 			m->own_ix[m->f[idx].own_pos] = idx;
+		if (m->f[idx].unseen_pos != MX_NONE)
+			m->unseen_ix[m->f[idx].unseen_pos] = idx;
 	}
 	m->n--;
 	m->gen++;
@@ -339,6 +377,7 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	f->changed_ns = now;
 	f->mark = true;
 	f->announced_kbps = R2C2_DEMAND_UNLIMITED;
+	f->unseen_pos = MX_NONE;
 	h = mx_hash(m, e->src, e->id);
 	f->next = m->bucket[h];
 	m->bucket[h] = m->n++;

@@ -41,6 +41,7 @@ struct r2c2_flow;
  * @dem: own flows: the demand estimator (ratectl.h)
  * @announced_kbps: own flows: demand we last announced
  * @own_pos: own flows: its place in the matrix's @own_ix
+ * @unseen_pos: its place in the matrix's @unseen_ix, MX_NONE when not there
  */
 struct mx_flow {
 	uint16_t src;
@@ -62,6 +63,7 @@ struct mx_flow {
 	struct rc_dem dem;
 	uint32_t announced_kbps;
 	uint32_t own_pos;
+	uint32_t unseen_pos;
 };
 
 /**
@@ -124,12 +126,16 @@ struct mx_stats {
  * @view_nodes: the topology's node count the view is for (mx_set_nodes())
  * @view_skip: flows the allocator must not be given as they are: a demand
  *	of 0 kbit/s (no share), or an end at or past @view_nodes
+ * @unseen: flows new or changed since the caller last saw them
+ *	(mx_seen()), or since mx_unseen_all()
+ * @unseen_ix: their indices in @f, in no order (@unseen of them): what a
+ *	round checks against a graph's tables, instead of every flow
  * @expire_at: where mx_expire_step() goes on
  * @key: the bucket hash's key (SipHash-2-4 of (src, id)), random from
  *	mx_init(): flow ids picked to share a bucket with this key's hash
  *	cannot be picked without it
  *
- * @f (with @own_ix, @view, @fid) and @bucket shrink by half when a quarter or less is in use (and
+ * @f (with @own_ix, @view, @fid, @unseen_ix) and @bucket shrink by half when a quarter or less is in use (and
  * more than 64), so the memory of a burst of flows comes back.
  */
 struct mx {
@@ -149,6 +155,8 @@ struct mx {
 	uint32_t *fid;
 	uint32_t view_nodes;
 	uint32_t view_skip;
+	uint32_t unseen;
+	uint32_t *unseen_ix;
 	uint32_t expire_at;
 	uint64_t key[2];
 	struct mx_stats st;
@@ -162,8 +170,18 @@ uint64_t mx_siphash(const uint64_t key[2], uint64_t w);
 void mx_fini(struct mx *m);
 /* count the flows of src (-1: none) in @own from now on */
 void mx_set_own(struct mx *m, int src);
-/* the allocator's topology has n nodes from now on (@view_skip) */
+/*
+ * the allocator's topology has n nodes from now on (@view_skip); every
+ * flow is unseen (mx_unseen_all())
+ */
 void mx_set_nodes(struct mx *m, uint32_t n);
+/* every flow into @unseen_ix (the tables it was seen against are gone) */
+void mx_unseen_all(struct mx *m);
+/*
+ * The flow at place k of @unseen_ix is seen: the last entry takes its
+ * place (a walk of the list from its end takes each entry once)
+ */
+void mx_seen(struct mx *m, uint32_t k);
 /* index of (src, id) or MX_NONE */
 uint32_t mx_find(const struct mx *m, uint16_t src, uint32_t id);
 /*
@@ -220,7 +238,7 @@ uint32_t mx_digest_walk(const struct mx *m, uint16_t src, uint32_t *count);
 uint32_t mx_term(const struct mx_flow *f);
 /* a held flow's allocator view leaves, then comes back (matrix.c) */
 void mx_view_out(struct mx *m, const struct mx_flow *f);
-void mx_view_in(struct mx *m, const struct mx_flow *f);
+void mx_view_in(struct mx *m, struct mx_flow *f);
 /*
  * Around a change of a held flow's dst, weight, prio, rproto or demand:
  * its digest term and its allocator view follow
@@ -231,7 +249,7 @@ static inline void mx_term_out(struct mx *m, const struct mx_flow *f)
 	mx_view_out(m, f);
 }
 
-static inline void mx_term_in(struct mx *m, const struct mx_flow *f)
+static inline void mx_term_in(struct mx *m, struct mx_flow *f)
 {
 	m->src_dg[f->src] += mx_term(f);
 	mx_view_in(m, f);

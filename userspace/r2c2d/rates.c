@@ -44,8 +44,68 @@ void cache_trim(struct r2c2d *d)
 	    rs_busy(&d->rs))
 		return;
 	d->ts.cache_freed += r2c2_rtab_clear(d->rt);
+	mx_unseen_all(&d->mx);
 	d->ts.cache_clears++;
 	d->ts.cache_measure = true;
+}
+
+/* unseen flows a snapshot checks against the tables (about 0.2 ms) */
+#define UNSEEN_STEP	2048
+
+/*
+ * The matrix's unseen flows (mx.unseen_ix) checked against the tables
+ * for a snapshot that copies the matrix's view: a flow whose pair's
+ * weights are in the tables is seen (on a torus, every flow); one whose
+ * pair is new goes to the solve's list to prepare (d->rd.todo, places
+ * in the view) and stays unseen until a round finds it prepared; one
+ * with no path goes there failed (the solve takes it out, its rate is
+ * 0) and stays unseen. At most UNSEEN_STEP are checked a round (after a
+ * link change every flow is unseen, and a check is a lookup): the
+ * others go to the solve's list unchecked, where a prepared pair costs
+ * the worker one lookup and a pair with no path fails. Returns 0, or
+ * -EAGAIN while a route search reads the tables and a new pair's
+ * weights are wanted.
+ */
+static int snapshot_unseen(struct r2c2d *d)
+{
+	const struct r2c2_topo *t = d->topo;
+	struct rd *rd = &d->rd;
+	struct mx *m = &d->mx;
+	uint32_t k, rest = m->unseen > UNSEEN_STEP ? m->unseen - UNSEEN_STEP : 0;
+	size_t failed = 0;
+
+	if (t->kind == R2C2_TOPO_TORUS) {	/* every pair, every path */
+		while (m->unseen)
+			mx_seen(m, m->unseen - 1);
+		return 0;
+	}
+	for (k = m->unseen; k-- > rest;) {
+		uint32_t i = m->unseen_ix[k];
+		const struct mx_flow *f = &m->f[i];
+
+		if (t->paths.dist[(size_t)f->dst * t->n + f->src] ==
+		    R2C2_DIST_INF) {
+			rd->todo[rd->ntodo++] = i | TODO_FAILED;
+			failed++;
+		} else if (!r2c2_rtab_prepared(d->rt, f->src, f->dst,
+					       f->rproto)) {
+			rd->todo[rd->ntodo++] = i;
+		} else {
+			mx_seen(m, k);
+		}
+	}
+	if (rest) {
+		memcpy(rd->todo + rd->ntodo, m->unseen_ix, rest * sizeof(*rd->todo));
+		rd->ntodo += rest;
+	}
+	if (!rd->ntodo)
+		return 0;
+	if (rd->ntodo > failed && rs_busy(&d->rs)) {
+		rd->ntodo = 0;
+		return -EAGAIN;
+	}
+	rd->prep = d->rt;
+	return 0;
 }
 
 /*
@@ -68,12 +128,17 @@ int round_prepare(struct r2c2d *d)
 	cache_trim(d);
 	d->t.skipped_flows = 0;
 	/*
-	 * On a torus every pair has its weights and a path, so with no flow
-	 * to leave out (mx.view_skip) the snapshot is the matrix's own view,
-	 * copied whole: no walk over the flows in the loop
+	 * With no flow to leave out as it is (mx.view_skip), the snapshot
+	 * is the matrix's own view, copied whole: no walk over the flows
+	 * in the loop. A torus has every pair's weights and a path; on a
+	 * graph only the flows new or changed since the tables were last
+	 * checked (mx.unseen_ix) are.
 	 */
-	if (t->kind == R2C2_TOPO_TORUS && d->mx.view_nodes == t->n &&
-	    !d->mx.view_skip) {
+	if (d->mx.view_nodes == t->n && !d->mx.view_skip) {
+		int r = snapshot_unseen(d);
+
+		if (r)
+			return r;
 		n = d->mx.n;
 		if (n) {	/* an empty matrix has no arrays yet */
 			memcpy(rd->f, d->mx.view, n * sizeof(*rd->f));

@@ -73,27 +73,36 @@ int rd_reserve(struct rd *r, size_t n)
 	return 0;
 }
 
-#define TODO_FAILED	0x80000000u	/* a todo entry whose pair failed */
+static int todo_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a & ~TODO_FAILED;
+	uint32_t y = *(const uint32_t *)b & ~TODO_FAILED;
+
+	return (x > y) - (x < y);
+}
 
 /*
- * The pairs at r->todo into r->prep; the flows of those that fail leave
- * the snapshot (the others keep their order) for r->fail, and the own
- * list follows the places that moved
+ * The pairs at r->todo (in any order) into r->prep; the flows of those
+ * that fail, or failed already (TODO_FAILED: no path), leave the
+ * snapshot (the others keep their order) for r->fail, and the own list
+ * follows the places that moved
  */
 static void prepare_pairs(struct rd *r)
 {
 	size_t i, j, k, bad = 0;
 
 	for (k = 0; k < r->ntodo; k++) {
-		const struct r2c2_flow *a = &r->f[r->todo[k]];
+		const struct r2c2_flow *a = &r->f[r->todo[k] & ~TODO_FAILED];
 
-		if (r2c2_rtab_prepare(r->prep, a->src, a->dst, a->rproto)) {
+		if ((r->todo[k] & TODO_FAILED) ||
+		    r2c2_rtab_prepare(r->prep, a->src, a->dst, a->rproto)) {
 			r->todo[k] |= TODO_FAILED;
 			bad++;
 		}
 	}
 	if (!bad)
 		return;
+	qsort(r->todo, r->ntodo, sizeof(*r->todo), todo_cmp);
 	for (i = 0, j = 0, k = 0; i < r->n; i++) {
 		while (k < r->ntodo && (r->todo[k] & ~TODO_FAILED) < i)
 			k++;

@@ -24,6 +24,9 @@
 #include "matrix.h"
 #include "worker.h"
 
+/* a struct rd's @todo entry whose pair failed, or has no path */
+#define TODO_FAILED	0x80000000u
+
 /**
  * struct rd - a round's snapshot, solve and result
  * @f: the allocator's input, @n flows (@cap allocated)
@@ -50,10 +53,11 @@
  *	(@done.own_src: the source of its @own flows, -1: none)
  * @prep: a graph's tables, in which the solve's thread first computes
  *	the link weights of the pairs at @todo (@ntodo places in @f, in
- *	order), so that the loop does not (10^4 new pairs after a link
+ *	any order), so that the loop does not (10^4 new pairs after a link
  *	change held it 63 ms); NULL: nothing to prepare. A pair that cannot
- *	be prepared takes its flow out of the snapshot into @fail (@nfail:
- *	source, matrix index and id), whose rates the loop sets to 0
+ *	be prepared, or an entry marked TODO_FAILED (a pair the loop found
+ *	without a path), takes its flow out of the snapshot into @fail
+ *	(@nfail: source, matrix index and id), whose rates the loop sets to 0
  * @map: scratch of that compaction
  * @gen: the matrix generation the snapshot was taken at
  * @off_loop: rounds solved in the worker; @gone: flows whose rate was

@@ -1309,7 +1309,8 @@ static void ctl__access(void)
  * twice what the flows needed after the last clear, and the rates stay
  * those of a daemon that never clears. 40 rounds on a 16x16 mesh, each
  * with 150 new random pairs (RPS or DOR), limit 1 MB, against the
- * same rounds with no limit.
+ * same rounds with no limit; 20 flows stay throughout (a clear takes
+ * their pairs too: they must be prepared again).
  */
 static void tables__cache_bound(void)
 {
@@ -1333,14 +1334,19 @@ static void tables__cache_bound(void)
 			bad++;
 		else
 			tables_swap(&d[k], &o);
+		for (i = 0; i < 20; i++)
+			add_flow(&d[k], (uint16_t)(i * 12), 1000000 + i,
+				 (uint16_t)(255 - i * 7), 1, R2C2_RP_RPS,
+				 R2C2_DEMAND_UNLIMITED);
 	}
 	for (r = 0, id = 1; r < 40; r++) {
 		uint64_t s0 = seed;
 
 		for (k = 0; k < 2; k++) {
 			seed = s0;
-			for (i = 0; i < d[k].mx.n;)	/* every flow finishes */
-				if (mx_apply(&d[k].mx, &(struct mx_evt){
+			for (i = 0; i < d[k].mx.n;)	/* the others finish */
+				if (d[k].mx.f[i].id >= 1000000 ||
+				    mx_apply(&d[k].mx, &(struct mx_evt){
 						.type = R2C2_FE_FINISH,
 						.src = d[k].mx.f[i].src,
 						.id = d[k].mx.f[i].id }, 1) <= 0)
@@ -1701,6 +1707,136 @@ static void rounds__off_the_loop(void)
 }
 
 /*
+ * The allocator on the matrix's flows as the walk over them gives them
+ * (those with no path left out, their rate 0), against the rates d's
+ * last round gave; largest relative difference, or 1 if a rate is
+ * missing
+ */
+static double rates_off_walk(struct r2c2d *d)
+{
+	static struct r2c2_flow in[4096];
+	static double want[4096];
+	static uint32_t at[4096];
+	const struct r2c2_topo *t = d->topo;
+	uint32_t i, n = 0;
+	double worst = 0;
+
+	r2c2d_rates_sync(d);
+	for (i = 0; i < d->mx.n && n < 4096; i++) {
+		const struct mx_flow *f = &d->mx.f[i];
+
+		if (t->paths.dist[(size_t)f->dst * t->n + f->src] ==
+		    R2C2_DIST_INF) {
+			if (f->rate != 0)
+				return 1;
+			continue;
+		}
+		mx_alloc_flow(f, t->n, &in[n]);
+		at[n++] = i;
+	}
+	if (r2c2_maxmin(d->rt, in, n, d->conf.headroom, want, NULL))
+		return 1;
+	for (i = 0; i < n; i++) {
+		double r = d->mx.f[at[i]].rate;
+		double e = fabs(r - want[i]) / (want[i] > 0 ? want[i] : 1);
+
+		worst = e > worst ? e : worst;
+	}
+	return worst;
+}
+
+/*
+ * On a graph too the snapshot copies the matrix's view: only the flows
+ * new or changed since the tables last had their pairs (the unseen
+ * list) are looked up, at most UNSEEN_STEP a round; the others go to the
+ * solve's list unchecked, and a table swap makes every flow unseen. A
+ * flow whose pair has no path goes to the solve's list failed: the solve
+ * leaves it out. Every round gives the rates of the walk.
+ */
+static void rounds__unseen_flows(void)
+{
+	enum { N = 36, F = UNSEEN_STEP + 952 };
+	static uint16_t nbr[R2C2_NLINKS(N)];
+	static double cap[R2C2_NLINKS(N)];
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 }, mdims[2] = { 6, 6 };
+	struct r2c2_topo *t = NULL, *g = NULL;
+	uint64_t seed = 9, snaps;
+	struct tb_out o;
+	uint32_t i, l;
+	int bad = 0;
+
+	daemon_conf(&d, 0, dims, 1,
+		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
+	/* a 6x6 mesh whose node 35 has lost its links: no path to it */
+	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
+	memcpy(nbr, t->nbr, sizeof(nbr));
+	memcpy(cap, t->cap, sizeof(cap));
+	for (l = 0; l < R2C2_NLINKS(N); l++)
+		if (l / R2C2_MAX_PORTS == N - 1 || nbr[l] == N - 1) {
+			nbr[l] = R2C2_IDX_NONE;
+			cap[l] = 0;
+		}
+	r2c2_topo_free(t);
+	if (r2c2_topo_from_adj(&g, N, nbr, cap) ||
+	    tb_build(g, NULL, NULL, NULL, 0, false, &o))
+		bad++;
+	else
+		tables_swap(&d, &o);
+	for (i = 0; i < F; i++) {
+		uint16_t src = (uint16_t)tbelow(&seed, N - 1);
+		uint16_t dst = (uint16_t)((src + 1 + tbelow(&seed, N - 2)) %
+					  (N - 1));
+
+		add_flow(&d, src, 100 + i, dst, (uint8_t)(1 + tbelow(&seed, 3)),
+			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
+	}
+	ok(!bad && d.topo->kind != R2C2_TOPO_TORUS && d.mx.unseen == F &&
+	   compute(&d) == 0 && d.t.view_snapshots == 1 && d.rd.ntodo == F &&
+	   d.mx.unseen == F && rates_off_walk(&d) < 1e-12,
+	   "a graph, %u new flows: the round copied the view, %u checked and every pair to prepare in the solve (%zu); the walk's rates (%g apart)",
+	   F, UNSEEN_STEP, d.rd.ntodo, rates_off_walk(&d));
+	ok(compute(&d) == 0 && d.t.view_snapshots == 2 &&
+	   d.rd.ntodo == F - UNSEEN_STEP && d.mx.unseen == F - UNSEEN_STEP &&
+	   compute(&d) == 0 && d.t.view_snapshots == 3 && !d.rd.ntodo &&
+	   !d.rd.prep && !d.mx.unseen && rates_off_walk(&d) < 1e-12,
+	   "two more rounds: %u pairs found prepared, then the rest; nothing is left to check or prepare (%u), the same rates",
+	   UNSEEN_STEP, d.mx.unseen);
+	/* a flow changed, one to the node out of reach */
+	add_flow(&d, 1, 100, 2, 1, R2C2_RP_VLB, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 3, 9, N - 1, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	snaps = d.t.view_snapshots;
+	ok(d.mx.unseen == 2 && compute(&d) == 0 &&
+	   d.t.view_snapshots == snaps + 1 && d.t.skipped_flows == 1 &&
+	   d.rd.nfail == 1 && rate_of(&d, 3, 9) == 0 &&
+	   rates_off_walk(&d) < 1e-12 && d.mx.unseen >= 1,
+	   "a flow with no path: the solve left it out (skipped %llu), it stays unseen; the others' rates are the walk's",
+	   (unsigned long long)d.t.skipped_flows);
+	add_flow(&d, 3, 9, N - 2, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	ok(compute(&d) == 0 && d.t.view_snapshots == snaps + 2 &&
+	   !d.rd.nfail && d.mx.unseen <= 1 && rate_of(&d, 3, 9) > 0 &&
+	   rates_off_walk(&d) < 1e-12,
+	   "its destination changed to one in reach: it has a rate (%u unseen)",
+	   d.mx.unseen);
+	/*
+	 * The tables swapped: every flow is unseen, every pair new. The
+	 * first flow now has no path: past the round's checks, its pair
+	 * fails in the solve, whose list is not in order
+	 */
+	add_flow(&d, d.mx.f[0].src, d.mx.f[0].id, N - 1, 1, R2C2_RP_DOR,
+		 R2C2_DEMAND_UNLIMITED);
+	if (!r2c2_topo_from_adj(&g, N, nbr, cap) &&
+	    !tb_build(g, NULL, NULL, NULL, 0, false, &o))
+		tables_swap(&d, &o);
+	ok(d.mx.unseen == d.mx.n && compute(&d) == 0 &&
+	   d.rd.ntodo == d.mx.n && d.rd.nfail == 1 &&
+	   d.mx.f[0].rate == 0 && rates_off_walk(&d) < 1e-12,
+	   "new tables: all %u flows unseen, their pairs prepared by the solve (%zu), one without a path left out (%zu), the walk's rates",
+	   d.mx.n, d.rd.ntodo, d.rd.nfail);
+	daemon_free(&d);
+}
+
+/*
  * On a graph a new pair's weights are computed by the solve, in the
  * worker when the round is there: after the tables changed every pair
  * is new, and the loop held 63 ms preparing 10^4 of them. The rates are
@@ -1825,6 +1961,7 @@ int main(void)
 	tables__crossed_parallel_links();
 	rounds__off_the_loop();
 	rounds__pairs_in_the_solve();
+	rounds__unseen_flows();
 	ctl__access();
 	return tap_done();
 }

@@ -96,12 +96,13 @@ static void matrix__random_vs_model(void)
 /*
  * What the matrix keeps beside its flows, checked against the flows
  * themselves: the allocator's view and the ids at each index, the count
- * of flows to leave out, the own list. Returns the violations.
+ * of flows to leave out, the own list, the unseen list. Returns the
+ * violations.
  */
 static int view_check(const struct mx *m)
 {
 	struct r2c2_flow a;
-	uint32_t i, own = 0, skip = 0;
+	uint32_t i, own = 0, skip = 0, unseen = 0;
 	int bad = 0;
 
 	for (i = 0; i < m->n; i++) {
@@ -121,16 +122,26 @@ static int view_check(const struct mx *m)
 			if (f->own_pos >= m->own || m->own_ix[f->own_pos] != i)
 				bad++;
 		}
+		if (f->unseen_pos != MX_NONE) {
+			unseen++;
+			bad += f->unseen_pos >= m->unseen ||
+			       m->unseen_ix[f->unseen_pos] != i;
+		}
 	}
 	for (i = 0; i < m->own; i++)
 		bad += m->own_ix[i] >= m->n ||
 		       (int)m->f[m->own_ix[i]].src != m->own_src;
-	return bad + (own != m->own) + (skip != m->view_skip);
+	for (i = 0; i < m->unseen; i++)
+		bad += m->unseen_ix[i] >= m->n ||
+		       m->f[m->unseen_ix[i]].unseen_pos != i;
+	return bad + (own != m->own) + (skip != m->view_skip) +
+	       (unseen != m->unseen);
 }
 
 /*
- * The view, the ids and the own list follow every way the matrix
- * changes: starts past the capacity and removals down to a shrink,
+ * The view, the ids, the own list and the unseen list follow every way
+ * the matrix changes (a flow started or changed is unseen until marked
+ * seen; mx_set_nodes() makes every flow unseen): starts past the capacity and removals down to a shrink,
  * updates of each field, a field changed between mx_term_out() and
  * mx_term_in() (as own.c does), expiry, another own source, another
  * node count
@@ -141,7 +152,8 @@ static void matrix__view_follows(void)
 	static const uint32_t dem[] = { 0, 1, 5000, R2C2_DEMAND_UNLIMITED };
 	uint64_t seed = 7, now = 0;
 	uint32_t peak = 0;
-	int k, bad = 0, checks = 0, skipped = 0;
+	int k, r, bad = 0, checks = 0, skipped = 0;
+	uint32_t j, seen = 0;
 	struct mx m;
 
 	mx_init(&m, 0);
@@ -168,7 +180,15 @@ static void matrix__view_follows(void)
 				   (S + 2));
 		if (e.dst == e.src)
 			e.dst = (uint16_t)((e.src + 1) % S);
-		mx_apply(&m, &e, ++now);
+		r = mx_apply(&m, &e, ++now);
+		if (r == 1 && e.type != R2C2_FE_FINISH) {
+			j = mx_find(&m, e.src, e.id);
+			bad += j == MX_NONE || m.f[j].unseen_pos == MX_NONE;
+		}
+		/* the last half of the unseen list seen, as a round does */
+		if (k % 300 == 150)
+			for (j = m.unseen; j-- > m.unseen / 2; seen++)
+				mx_seen(&m, j);
 		peak = m.n > peak ? m.n : peak;
 		if (k % 1000 == 500 && m.n) {
 			struct mx_flow *f = &m.f[tbelow(&seed, m.n)];
@@ -180,8 +200,10 @@ static void matrix__view_follows(void)
 		}
 		if (k == 30000)
 			mx_set_own(&m, 2);
-		if (k == 45000)
+		if (k == 45000) {
 			mx_set_nodes(&m, S + 2);
+			bad += m.unseen != m.n;
+		}
 		if (k % 7000 == 6999)
 			mx_expire(&m, now, 3000, 1);
 		if (k % 250 == 0) {
@@ -192,9 +214,9 @@ static void matrix__view_follows(void)
 	}
 	bad += view_check(&m);
 	ok(!bad && checks > 200 && skipped > 100 && peak > 1000 &&
-	   m.cap < peak,
-	   "matrix__view_follows: view, ids, skip count and own list agree with the flows at %d checkpoints (%d disagree; peak %u flows, capacity %u at the end)",
-	   checks + 1, bad, peak, m.cap);
+	   m.cap < peak && seen > 1000,
+	   "matrix__view_follows: view, ids, skip count, own and unseen lists agree with the flows at %d checkpoints (%d disagree; peak %u flows, capacity %u at the end, %u marked seen)",
+	   checks + 1, bad, peak, m.cap, seen);
 	mx_fini(&m);
 }
 
