@@ -93,16 +93,17 @@ static bool topo_is(const struct r2c2_topo *t, uint32_t n,
 
 /*
  * Tables a build made (tables.c) replace d's: the graph, its routing
- * tables and the allocator's state for them. Not while a route search
- * reads the tables.
+ * tables and the allocator's state for them; the old ones are freed in a
+ * thread (tb_drop()). Not while a route search reads the tables, nor
+ * while a round solves with them.
  */
 void tables_swap(struct r2c2d *d, struct tb_out *o)
 {
-	r2c2_pf_free(d->pf);
-	r2c2_ws_free(d->ws);
-	r2c2_rtab_free(d->rt);
-	if (d->topo != d->ctopo)
-		r2c2_topo_free(d->topo);
+	struct tb_out old = {
+		.t = d->topo, .rt = d->rt, .ws = d->ws, .pf = d->pf,
+	};
+
+	tb_drop(&d->tb, &old, d->ctopo);	/* freed in a thread */
 	d->topo = o->t;
 	d->rt = o->rt;
 	d->ws = o->ws;

@@ -532,6 +532,7 @@ static void tick(struct r2c2d *d)
 		round_collect(d, false);
 	if (tb_busy(&d->tb))
 		tables_collect(d, false);
+	tb_reap(&d->tb);
 	if (d->topo_dirty && !rs_busy(&d->rs) && !tb_busy(&d->tb) &&
 	    now >= topo_due(d))
 		topo_step(d, now);

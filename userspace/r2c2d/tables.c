@@ -12,6 +12,7 @@ void tb_init(struct tb *b)
 {
 	memset(b, 0, sizeof(*b));
 	wk_init(&b->wk);
+	wk_init(&b->reap);
 }
 
 void tb_out_free(struct tb_out *o, const struct r2c2_topo *ct)
@@ -33,7 +34,34 @@ void tb_fini(struct tb *b)
 	if (b->ready && !tb_take(b, &o))
 		tb_out_free(&o, b->ct);
 	wk_fini(&b->wk);
+	wk_fini(&b->reap);	/* joins a free that runs */
 	tb_init(b);
+}
+
+static void tb_reap_job(void *arg)
+{
+	tb_out_free(arg, NULL);
+}
+
+void tb_drop(struct tb *b, struct tb_out *o, const struct r2c2_topo *ct)
+{
+	if (wk_running(&b->reap))
+		wk_join(&b->reap, true);
+	b->old = *o;
+	if (b->old.t == ct)
+		b->old.t = NULL;
+	memset(o, 0, sizeof(*o));
+	if (!b->old.t && !b->old.rt && !b->old.ws && !b->old.pf)
+		return;		/* the first tables: none to free */
+	b->drops++;
+	if (wk_start(&b->reap, tb_reap_job, &b->old))
+		tb_out_free(&b->old, NULL);
+}
+
+void tb_reap(struct tb *b)
+{
+	if (wk_over(&b->reap))
+		wk_join(&b->reap, false);
 }
 
 int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,

@@ -44,6 +44,9 @@ struct tb_out {
  * @wk: the worker; while it runs, it owns @ct .. @ns
  * @ready: the worker is joined, its result waits for tb_take()
  * @builds, @ns_last, @ns_max: builds taken, and how long they took
+ * @old: tables swapped out, freed by @reap (tb_drop())
+ * @reap: the worker that frees @old; while it runs, it owns @old
+ * @drops: tables handed to @reap
  *
  * While @wk runs the loop reads only @wk, @ready and the counters.
  */
@@ -60,6 +63,9 @@ struct tb {
 	struct wk wk;
 	bool ready;
 	uint64_t builds, ns_last, ns_max;
+	struct tb_out old;
+	struct wk reap;
+	uint64_t drops;
 };
 
 void tb_init(struct tb *b);
@@ -98,5 +104,14 @@ int tb_join(struct tb *b, bool wait);
 int tb_take(struct tb *b, struct tb_out *out);
 /* free what a build made (a graph that is not ct) */
 void tb_out_free(struct tb_out *o, const struct r2c2_topo *ct);
+/*
+ * Tables swapped out, freed in a thread (at 4,096 nodes, 250 MB of them
+ * held the loop 10 ms): o is emptied, and its graph is freed unless it
+ * is ct. A free still running is waited for first; one that cannot start
+ * is done here.
+ */
+void tb_drop(struct tb *b, struct tb_out *o, const struct r2c2_topo *ct);
+/* the loop's tick: a free that is over is joined (tb_drop()) */
+void tb_reap(struct tb *b);
 
 #endif /* _R2C2D_TABLES_H */

@@ -1833,6 +1833,13 @@ static void rounds__unseen_flows(void)
 	   d.mx.f[0].rate == 0 && rates_off_walk(&d) < 1e-12,
 	   "new tables: all %u flows unseen, their pairs prepared by the solve (%zu), one without a path left out (%zu), the walk's rates",
 	   d.mx.n, d.rd.ntodo, d.rd.nfail);
+	/* the old tables were freed in a thread, joined by a tick */
+	while (wk_running(&d.tb.reap) && !wk_over(&d.tb.reap))
+		;
+	tick(&d);
+	ok(d.tb.drops == 2 && !wk_running(&d.tb.reap),
+	   "the tables swapped out twice were freed in a thread (%llu), the last joined by a tick",
+	   (unsigned long long)d.tb.drops);
 	daemon_free(&d);
 }
 

@@ -6,7 +6,8 @@
  * does what the rate loop does meanwhile: max-min rounds on the old
  * tables, and polls the worker's eventfd. TSan reports any access the
  * two threads share without synchronisation; the tables taken must give
- * the rates of tables built in this thread.
+ * the rates of tables built in this thread. Tables swapped out are freed
+ * in a thread (tb_drop()) while this one solves on the new ones.
  */
 #include <errno.h>
 #include <math.h>
@@ -58,6 +59,7 @@ int main(void)
 	struct r2c2_flow f[300] = { 0 };
 	double x[300], y[300], worst = 0;
 	struct tb_out cur, got, ref;
+	struct r2c2_topo *keep;
 	struct tb b;
 	uint16_t *nbr;
 	double *cap;
@@ -109,8 +111,35 @@ int main(void)
 		worst = fmax(worst, fabs(x[i] - y[i]) / y[i]);
 	ok(worst == 0, "the same rates (largest relative difference %.2g)",
 	   worst);
-	tb_out_free(&got, NULL);
 	tb_out_free(&ref, NULL);
+
+	/*
+	 * got swapped out: freed in a thread while rounds run on cur; a
+	 * second drop waits for the first; the configured graph stays
+	 */
+	tb_drop(&b, &got, NULL);
+	ok(!got.t && !got.rt && b.drops == 1 && wk_running(&b.reap),
+	   "tb_drop(): the old tables are the reaper's, freed in a thread");
+	rounds = 0;
+	while (!wk_over(&b.reap))
+		rounds += r2c2_maxmin(cur.rt, f, 100, 0.05, x, cur.ws) == 0;
+	tb_reap(&b);
+	ok(!wk_running(&b.reap) && !b.old.rt && !b.old.t,
+	   "tb_reap(): the free over, joined (%u rounds on the new tables meanwhile)",
+	   rounds);
+	adjacency(d4, 2, &nbr, &cap, &n);
+	tb_build(NULL, nbr, NULL, cap, n, false, &got);
+	adjacency(d4, 2, &nbr, &cap, &n);
+	tb_build(NULL, nbr, NULL, cap, n, false, &ref);
+	keep = ref.t;
+	tb_drop(&b, &got, NULL);
+	tb_drop(&b, &ref, keep);
+	ok(b.drops == 3 && wk_running(&b.reap),
+	   "two drops in a row: the second waited for the first");
+	wk_join(&b.reap, true);
+	ok(keep->n == 16 && keep->nlinks == 64 && !b.old.rt,
+	   "a configured graph is not the reaper's: it is whole after the free");
+	r2c2_topo_free(keep);
 
 	/* a build of the configured topology; tb_fini() joins one running */
 	r = tb_start(&b, cur.t, NULL, NULL, NULL, 0, false);
