@@ -45,9 +45,18 @@ static int grow(void **p, size_t cap, size_t sz)
 	return 0;
 }
 
+/* the next capacity for n: cap (256 when none yet) doubled until n fits */
+static size_t cap_for(size_t cap, size_t n)
+{
+	cap = cap ? cap : 256;
+	while (cap < n)
+		cap *= 2;
+	return cap;
+}
+
 int rd_reserve(struct rd *r, size_t n)
 {
-	size_t cap = r->cap ? r->cap : 256;
+	size_t cap;
 
 	if (wk_running(&r->wk))
 		return -EBUSY;
@@ -56,20 +65,26 @@ int rd_reserve(struct rd *r, size_t n)
 	r->ntodo = 0;
 	r->nfail = 0;
 	r->prep = NULL;
-	if (n <= r->cap)
-		return 0;
-	while (cap < n)
-		cap *= 2;
-	if (grow((void **)&r->f, cap, sizeof(*r->f)) ||
-	    grow((void **)&r->idx, cap, sizeof(*r->idx)) ||
-	    grow((void **)&r->id, cap, sizeof(*r->id)) ||
-	    grow((void **)&r->rate, cap, sizeof(*r->rate)) ||
-	    grow((void **)&r->own, cap, sizeof(*r->own)) ||
-	    grow((void **)&r->todo, cap, sizeof(*r->todo)) ||
-	    grow((void **)&r->map, cap, sizeof(*r->map)) ||
-	    grow((void **)&r->fail, cap, sizeof(*r->fail)))
-		return -ENOMEM;
-	r->cap = cap;
+	/* the set of arrays that swaps with done's */
+	if (n > r->cap) {
+		cap = cap_for(r->cap, n);
+		if (grow((void **)&r->f, cap, sizeof(*r->f)) ||
+		    grow((void **)&r->idx, cap, sizeof(*r->idx)) ||
+		    grow((void **)&r->id, cap, sizeof(*r->id)) ||
+		    grow((void **)&r->rate, cap, sizeof(*r->rate)) ||
+		    grow((void **)&r->own, cap, sizeof(*r->own)))
+			return -ENOMEM;
+		r->cap = cap;
+	}
+	/* the arrays both sets share: never shrunk by the smaller set */
+	if (n > r->tcap) {
+		cap = cap_for(r->tcap, n);
+		if (grow((void **)&r->todo, cap, sizeof(*r->todo)) ||
+		    grow((void **)&r->map, cap, sizeof(*r->map)) ||
+		    grow((void **)&r->fail, cap, sizeof(*r->fail)))
+			return -ENOMEM;
+		r->tcap = cap;
+	}
 	return 0;
 }
 

@@ -59,6 +59,7 @@
  *	without a path), takes its flow out of the snapshot into @fail
  *	(@nfail: source, matrix index and id), whose rates the loop sets to 0
  * @map: scratch of that compaction
+ * @tcap: the size of @todo, @map and @fail, which do not swap with @done
  * @gen: the matrix generation the snapshot was taken at
  * @off_loop: rounds solved in the worker; @gone: flows whose rate was
  *	not applied because they left the matrix meanwhile (this node's
@@ -83,7 +84,7 @@ struct rd {
 	bool done_pending;
 	struct r2c2_rtab *prep;
 	uint32_t *todo, *map;
-	size_t ntodo;
+	size_t ntodo, tcap;
 	struct rd_fail {
 		uint16_t src;
 		uint32_t idx, id;

@@ -1844,6 +1844,61 @@ static void rounds__unseen_flows(void)
 }
 
 /*
+ * The snapshot's two sets of arrays swap every round, and grow apart:
+ * after one grew to 2,048 flows and the other to 1,024 (the matrix
+ * shrank in between), a round of 1,500 flows whose pairs are all new
+ * lists 1,500 pairs to prepare: the list, which the sets share, must
+ * not have shrunk with the second set's growth (ASan).
+ */
+static void rounds__arrays_grow_apart(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 }, mdims[2] = { 6, 6 };
+	struct r2c2_topo *t;
+	struct tb_out o;
+	uint64_t seed = 3;
+	uint32_t i;
+	int bad = 0;
+
+	daemon_conf(&d, 0, dims, 1,
+		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
+	for (i = 0; i < 1500; i++) {
+		uint16_t src = (uint16_t)tbelow(&seed, 36);
+
+		add_flow(&d, src, 100 + i, (uint16_t)((src + 1 +
+			 tbelow(&seed, 35)) % 36), 1,
+			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
+	}
+	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
+	if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
+		bad++;
+	else
+		tables_swap(&d, &o);
+	bad += compute(&d) != 0;	/* one set grows to 2,048 */
+	for (i = 0; i < 800; i++)
+		mx_apply(&d.mx, &(struct mx_evt){ .type = R2C2_FE_FINISH,
+			 .src = d.mx.f[0].src, .id = d.mx.f[0].id }, 1);
+	bad += compute(&d) != 0;	/* the other to 1,024 */
+	for (i = 0; i < 800; i++) {
+		uint16_t src = (uint16_t)tbelow(&seed, 36);
+
+		add_flow(&d, src, 5000 + i, (uint16_t)((src + 1 +
+			 tbelow(&seed, 35)) % 36), 1,
+			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
+	}
+	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
+	if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
+		bad++;
+	else
+		tables_swap(&d, &o);
+	bad += compute(&d) != 0;
+	ok(!bad && d.rd.ntodo == 1500 && d.rd.done.n == 1500,
+	   "the first set again, 1,500 flows, every pair new: %zu pairs prepared, %zu flows solved",
+	   d.rd.ntodo, d.rd.done.n);
+	daemon_free(&d);
+}
+
+/*
  * On a graph a new pair's weights are computed by the solve, in the
  * worker when the round is there: after the tables changed every pair
  * is new, and the loop held 63 ms preparing 10^4 of them. The rates are
@@ -1969,6 +2024,7 @@ int main(void)
 	rounds__off_the_loop();
 	rounds__pairs_in_the_solve();
 	rounds__unseen_flows();
+	rounds__arrays_grow_apart();
 	ctl__access();
 	return tap_done();
 }
