@@ -8,6 +8,7 @@
  * moves the last flow into the hole and re-links it.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -106,7 +107,11 @@ static int mx_rehash(struct mx *m, uint32_t nb)
 
 int mx_init(struct mx *m, uint32_t max_flows)
 {
+	static _Atomic uint64_t made;
+
 	memset(m, 0, sizeof(*m));
+	/* a copy of an older matrix's view is older than any of this one's */
+	m->vstamp = (atomic_fetch_add(&made, 1) + 1) << 40;
 	m->max_flows = max_flows ? max_flows : 1u << 20;
 	m->max_per_src = m->max_flows;
 	m->own_src = -1;
@@ -219,8 +224,15 @@ static void mx_fill(const struct mx_flow *f, struct r2c2_flow *a)
 		    (double)f->demand_kbps * 1000;
 }
 
+/* view[i] or fid[i] changed */
+static void mx_view_stamp(struct mx *m, uint32_t i)
+{
+	m->vchunk[i / MX_CHUNK] = ++m->vstamp;
+}
+
 void mx_view_in(struct mx *m, struct mx_flow *f)
 {
+	mx_view_stamp(m, (uint32_t)(f - m->f));
 	m->view_skip += mx_skips(m, f);
 	m->fid[f - m->f] = f->id;
 	mx_fill(f, &m->view[f - m->f]);
@@ -239,10 +251,19 @@ static int mx_resize(struct mx *m, uint32_t cap)
 			 (void **)&m->fid, (void **)&m->unseen_ix };
 	const size_t sz[] = { sizeof(*m->own_ix), sizeof(*m->view),
 			      sizeof(*m->fid), sizeof(*m->unseen_ix) };
+	size_t i, nc = (cap + MX_CHUNK - 1) / MX_CHUNK;
+	size_t oc = (m->cap + MX_CHUNK - 1) / MX_CHUNK;
 	struct mx_flow *f;
-	size_t i;
 	void *p;
 
+	p = realloc(m->vchunk, nc * sizeof(*m->vchunk));
+	if (p) {
+		m->vchunk = p;
+		for (i = oc; i < nc; i++)
+			m->vchunk[i] = m->vstamp;
+	} else if (nc > oc) {
+		return -ENOMEM;
+	}
 	if (cap < m->cap) {
 		f = realloc(m->f, sizeof(*f) * cap);
 		if (!f)
@@ -273,6 +294,7 @@ void mx_fini(struct mx *m)
 	free(m->view);
 	free(m->fid);
 	free(m->unseen_ix);
+	free(m->vchunk);
 	free(m->bucket);
 	free(m->src_n);
 	free(m->src_dg);
@@ -331,6 +353,7 @@ void mx_remove(struct mx *m, uint32_t idx)
 		m->f[idx] = m->f[last];
 		m->view[idx] = m->view[last];
 		m->fid[idx] = m->fid[last];
+		mx_view_stamp(m, idx);
 		if ((int)m->f[idx].src == m->own_src)
 			m->own_ix[m->f[idx].own_pos] = idx;
 		if (m->f[idx].unseen_pos != MX_NONE)

@@ -17,6 +17,8 @@
 struct r2c2_flow;
 
 #define MX_NONE		UINT32_MAX
+/* flows per stamp of the view's changes (struct mx, @vchunk) */
+#define MX_CHUNK	256
 
 /**
  * struct mx_flow - one flow of the rack
@@ -130,6 +132,11 @@ struct mx_stats {
  *	(mx_seen()), or since mx_unseen_all()
  * @unseen_ix: their indices in @f, in no order (@unseen of them): what a
  *	round checks against a graph's tables, instead of every flow
+ * @vstamp: the last stamp given to a change of @view or @fid; the stamps
+ *	of one matrix are above those of any matrix made before it
+ * @vchunk: per MX_CHUNK flows of @f, the stamp of the last change of
+ *	their @view or @fid, so that a copy taken at stamp s is brought up to
+ *	date by copying the chunks stamped after s (mx_view_since())
  * @expire_at: where mx_expire_step() goes on
  * @key: the bucket hash's key (SipHash-2-4 of (src, id)), random from
  *	mx_init(): flow ids picked to share a bucket with this key's hash
@@ -157,6 +164,8 @@ struct mx {
 	uint32_t view_skip;
 	uint32_t unseen;
 	uint32_t *unseen_ix;
+	uint64_t vstamp;
+	uint64_t *vchunk;
 	uint32_t expire_at;
 	uint64_t key[2];
 	struct mx_stats st;
@@ -175,6 +184,14 @@ void mx_set_own(struct mx *m, int src);
  * flow is unseen (mx_unseen_all())
  */
 void mx_set_nodes(struct mx *m, uint32_t n);
+/*
+ * Whether chunk c (flows c * MX_CHUNK on) of @view and @fid changed since
+ * a copy taken at stamp s (0: no copy)
+ */
+static inline bool mx_view_since(const struct mx *m, size_t c, uint64_t s)
+{
+	return !s || m->vchunk[c] > s;
+}
 /* every flow into @unseen_ix (the tables it was seen against are gone) */
 void mx_unseen_all(struct mx *m);
 /*

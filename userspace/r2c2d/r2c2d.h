@@ -32,6 +32,7 @@ struct r2c2d_timing {
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;
 	uint64_t view_snapshots;	/* rounds that copied mx.view whole */
+	uint64_t view_chunks;	/* chunks of mx.view they copied */
 	uint64_t ctl_requests, ctl_timeouts, ctl_denied, ctl_busy;
 	uint64_t state_saves, state_errors, state_restored;
 };

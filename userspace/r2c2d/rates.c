@@ -109,6 +109,33 @@ static int snapshot_unseen(struct r2c2d *d)
 }
 
 /*
+ * The matrix's view and ids into the snapshot: the chunks changed since
+ * the snapshot's arrays last held them (rd.vstamp), all of them the
+ * first time; its places are the matrix's (idx[i] == i).
+ */
+static void snapshot_copy(struct r2c2d *d)
+{
+	struct rd *rd = &d->rd;
+	const struct mx *m = &d->mx;
+	size_t n = m->n, c, at, k, i;
+
+	for (c = 0, at = 0; at < n; c++, at += MX_CHUNK) {
+		if (!mx_view_since(m, c, rd->vstamp))
+			continue;
+		k = n - at < MX_CHUNK ? n - at : MX_CHUNK;
+		memcpy(rd->f + at, m->view + at, k * sizeof(*rd->f));
+		memcpy(rd->id + at, m->fid + at, k * sizeof(*rd->id));
+		d->t.view_chunks++;
+	}
+	if (!rd->vstamp)
+		rd->vn = 0;
+	for (i = rd->vn; i < n; i++)
+		rd->idx[i] = (uint32_t)i;
+	rd->vn = n > rd->vn ? n : rd->vn;
+	rd->vstamp = m->vstamp;
+}
+
+/*
  * A round's first step, in the loop: the matrix's flows into the snapshot
  * d->rd, their pairs prepared in the tables. Not while a solve runs in
  * the worker (it reads the tables and the snapshot). Returns 0, -ENOMEM,
@@ -140,18 +167,14 @@ int round_prepare(struct r2c2d *d)
 		if (r)
 			return r;
 		n = d->mx.n;
-		if (n) {	/* an empty matrix has no arrays yet */
-			memcpy(rd->f, d->mx.view, n * sizeof(*rd->f));
-			memcpy(rd->id, d->mx.fid, n * sizeof(*rd->id));
-		}
-		for (i = 0; i < n; i++)
-			rd->idx[i] = i;
+		snapshot_copy(d);
 		for (i = 0; i < d->mx.own; i++)
 			rd->own[i] = d->mx.own_ix[i];
 		rd->nown = d->mx.own;
 		d->t.view_snapshots++;
 		goto done;
 	}
+	rd->vstamp = 0;		/* the walk writes f, idx and id its way */
 	for (i = 0; i < d->mx.n; i++) {
 		struct mx_flow *f = &d->mx.f[i];
 

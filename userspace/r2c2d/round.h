@@ -44,8 +44,13 @@
  *	swap them) nor touch @ws or @pf
  * @own: the places in @f of this node's flows, @nown of them
  *	(rd_apply_own())
+ * @vstamp: @f and @id are the matrix's view and ids as of this stamp
+ *	(struct mx, @vstamp), for the @vn first flows with @idx[i] == i;
+ *	0: they are not (the walk over the flows, or a compaction, wrote
+ *	them). A snapshot copies only the chunks changed since.
  * @done: the last round rd_keep() kept (its @f, @idx, @id, @rate, @own
- *	arrays, the other set of two that swap), of @done_n flows; the loop
+ *	arrays and their @vstamp and @vn, the other set of two that swap),
+ *	of @done_n flows; the loop
  *	applies its rates to the whole matrix only when they are read
  *	(rd_apply_done()), while the worker may solve the next round in the
  *	arrays above
@@ -72,6 +77,8 @@ struct rd {
 	double *rate;
 	uint32_t *own;
 	size_t n, nown, cap;
+	uint64_t vstamp;
+	size_t vn;
 	struct {
 		struct r2c2_flow *f;
 		uint32_t *idx;
@@ -79,6 +86,8 @@ struct rd {
 		double *rate;
 		uint32_t *own;
 		size_t n, cap;
+		uint64_t vstamp;
+		size_t vn;
 		int own_src;
 	} done;
 	bool done_pending;

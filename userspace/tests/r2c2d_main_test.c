@@ -1833,6 +1833,9 @@ static void rounds__unseen_flows(void)
 	   d.mx.f[0].rate == 0 && rates_off_walk(&d) < 1e-12,
 	   "new tables: all %u flows unseen, their pairs prepared by the solve (%zu), one without a path left out (%zu), the walk's rates",
 	   d.mx.n, d.rd.ntodo, d.rd.nfail);
+	ok(compute(&d) == 0 && rates_off_walk(&d) < 1e-12 &&
+	   compute(&d) == 0 && d.rd.nfail == 1 && rates_off_walk(&d) < 1e-12,
+	   "two rounds more: the set whose flows the failed one's removal moved is copied whole again, the walk's rates");
 	/* the old tables were freed in a thread, joined by a tick */
 	while (wk_running(&d.tb.reap) && !wk_over(&d.tb.reap))
 		;
@@ -1840,6 +1843,77 @@ static void rounds__unseen_flows(void)
 	ok(d.tb.drops == 2 && !wk_running(&d.tb.reap),
 	   "the tables swapped out twice were freed in a thread (%llu), the last joined by a tick",
 	   (unsigned long long)d.tb.drops);
+	daemon_free(&d);
+}
+
+/*
+ * A snapshot copies only the chunks of the matrix's view changed since its
+ * arrays last held it: the two sets that swap each round take 12 chunks
+ * of 3,000 flows once each, then what changed since their own last copy;
+ * a walk over the flows (a flow of demand 0) makes the next copy into the
+ * arrays it wrote whole, with the matrix's places again.
+ * Every round gives the walk's rates.
+ */
+static void round__view_chunks(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[3] = { 4, 4, 4 };
+	uint64_t seed = 21, c[8];
+	struct mx_flow f3;
+	uint32_t i;
+	int bad = 0;
+
+	daemon_conf(&d, 0, dims, 3,
+		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
+	for (i = 0; i < 3000; i++) {
+		uint16_t src = (uint16_t)tbelow(&seed, 64);
+
+		add_flow(&d, src, 100 + i, (uint16_t)((src + 1 +
+			 tbelow(&seed, 63)) % 64), (uint8_t)(1 + tbelow(&seed, 3)),
+			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
+	}
+	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
+	c[0] = d.t.view_chunks;
+	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
+	c[1] = d.t.view_chunks;
+	ok(!bad && c[0] == 12 && c[1] == 24,
+	   "3,000 flows: each set of arrays takes the 12 chunks once (%llu, %llu)",
+	   (unsigned long long)c[0], (unsigned long long)c[1]);
+	/* a change in chunk 0: the first set takes it */
+	add_flow(&d, d.mx.f[5].src, d.mx.f[5].id, d.mx.f[5].dst, 7,
+		 d.mx.f[5].rproto, R2C2_DEMAND_UNLIMITED);
+	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
+	c[2] = d.t.view_chunks;
+	/* a flow of chunk 2 leaves (the last flow moves into its place) */
+	mx_apply(&d.mx, &(struct mx_evt){ .type = R2C2_FE_FINISH,
+		 .src = d.mx.f[700].src, .id = d.mx.f[700].id }, 1);
+	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
+	c[3] = d.t.view_chunks;
+	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
+	c[4] = d.t.view_chunks;
+	ok(!bad && c[2] - c[1] == 1 && c[3] - c[2] == 2 && c[4] - c[3] == 1,
+	   "a change, a departure: each round copies what changed since its set's copy (%llu, %llu, %llu chunks), the walk's rates",
+	   (unsigned long long)(c[2] - c[1]), (unsigned long long)(c[3] - c[2]),
+	   (unsigned long long)(c[4] - c[3]));
+	/*
+	 * The fourth flow wants nothing: the walk leaves it out, the
+	 * places after it move; then it wants again
+	 */
+	f3 = d.mx.f[3];
+	add_flow(&d, f3.src, f3.id, f3.dst, f3.weight, f3.rproto, 0);
+	bad += compute(&d) != 0;
+	add_flow(&d, f3.src, f3.id, f3.dst, f3.weight, f3.rproto,
+		 R2C2_DEMAND_UNLIMITED);
+	c[5] = d.t.view_chunks;
+	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
+	c[6] = d.t.view_chunks;
+	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
+	c[7] = d.t.view_chunks;
+	for (i = 0; i < d.rd.done.n; i++)
+		bad += d.rd.done.idx[i] != i;
+	ok(!bad && c[5] == c[4] && c[6] - c[5] == 1 && c[7] - c[6] == 12,
+	   "after a walk, the other set copies what changed (%llu chunks), the set the walk wrote copies the view whole (%llu); the walk's rates",
+	   (unsigned long long)(c[6] - c[5]), (unsigned long long)(c[7] - c[6]));
 	daemon_free(&d);
 }
 
@@ -2025,6 +2099,7 @@ int main(void)
 	rounds__pairs_in_the_solve();
 	rounds__unseen_flows();
 	rounds__arrays_grow_apart();
+	round__view_chunks();
 	ctl__access();
 	return tap_done();
 }

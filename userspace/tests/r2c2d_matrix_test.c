@@ -139,6 +139,45 @@ static int view_check(const struct mx *m)
 }
 
 /*
+ * A copy of the view and the ids brought up to date as r2c2d's snapshot
+ * does: the chunks stamped since the copy's stamp (mx_view_since())
+ */
+struct view_copy {
+	struct r2c2_flow *v;
+	uint32_t *id;
+	size_t cap;
+	uint64_t stamp;
+	size_t chunks, all;	/* copied, and in the views at the copies */
+};
+
+/* bring cp up to date; returns how many flows then differ from m's */
+static int copy_check(const struct mx *m, struct view_copy *cp)
+{
+	size_t c, at, k;
+	int bad = 0;
+
+	if (m->n > cp->cap) {
+		cp->cap = m->cap;
+		cp->v = realloc(cp->v, cp->cap * sizeof(*cp->v));
+		cp->id = realloc(cp->id, cp->cap * sizeof(*cp->id));
+	}
+	for (c = 0, at = 0; at < m->n; c++, at += MX_CHUNK) {
+		cp->all++;
+		if (!mx_view_since(m, c, cp->stamp))
+			continue;
+		k = m->n - at < MX_CHUNK ? m->n - at : MX_CHUNK;
+		memcpy(cp->v + at, m->view + at, k * sizeof(*cp->v));
+		memcpy(cp->id + at, m->fid + at, k * sizeof(*cp->id));
+		cp->chunks++;
+	}
+	cp->stamp = m->vstamp;
+	for (at = 0; at < m->n; at++)
+		bad += memcmp(&cp->v[at], &m->view[at], sizeof(*cp->v)) ||
+		       cp->id[at] != m->fid[at];
+	return bad;
+}
+
+/*
  * The view, the ids, the own list and the unseen list follow every way
  * the matrix changes (a flow started or changed is unseen until marked
  * seen; mx_set_nodes() makes every flow unseen): starts past the capacity and removals down to a shrink,
@@ -154,6 +193,7 @@ static void matrix__view_follows(void)
 	uint32_t peak = 0;
 	int k, r, bad = 0, checks = 0, skipped = 0;
 	uint32_t j, seen = 0;
+	struct view_copy cp = { 0 };
 	struct mx m;
 
 	mx_init(&m, 0);
@@ -206,6 +246,8 @@ static void matrix__view_follows(void)
 		}
 		if (k % 7000 == 6999)
 			mx_expire(&m, now, 3000, 1);
+		if (k % 4 == 0)
+			bad += copy_check(&m, &cp);
 		if (k % 250 == 0) {
 			bad += view_check(&m);
 			checks++;
@@ -213,10 +255,13 @@ static void matrix__view_follows(void)
 		}
 	}
 	bad += view_check(&m);
+	bad += copy_check(&m, &cp);
 	ok(!bad && checks > 200 && skipped > 100 && peak > 1000 &&
-	   m.cap < peak && seen > 1000,
-	   "matrix__view_follows: view, ids, skip count, own and unseen lists agree with the flows at %d checkpoints (%d disagree; peak %u flows, capacity %u at the end, %u marked seen)",
-	   checks + 1, bad, peak, m.cap, seen);
+	   m.cap < peak && seen > 1000 && cp.chunks < cp.all / 2,
+	   "matrix__view_follows: view, ids, skip count, own and unseen lists agree with the flows, and a copy kept by the chunks stamped since is the view, at %d checkpoints (%d disagree; peak %u flows, capacity %u at the end, %u marked seen; %zu of %zu chunks copied)",
+	   checks + 1, bad, peak, m.cap, seen, cp.chunks, cp.all);
+	free(cp.v);
+	free(cp.id);
 	mx_fini(&m);
 }
 
