@@ -208,6 +208,26 @@ static int add_flow(struct r2c2d *d, uint16_t src, uint32_t id, uint16_t dst,
 	return mx_apply(&d->mx, &e, 1);
 }
 
+/*
+ * n flows of uniform random pairs among the first nodes, ids from id on,
+ * weights 1..wmax, any routing protocol, no demand limit
+ */
+static void add_random_flows(struct r2c2d *d, uint32_t n, uint16_t nodes,
+			     uint32_t id, uint8_t wmax, uint64_t *seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint16_t src = (uint16_t)tbelow(seed, nodes);
+		uint16_t dst = (uint16_t)((src + 1 + tbelow(seed, nodes - 1)) %
+					  nodes);
+		uint8_t w = (uint8_t)(1 + tbelow(seed, wmax));
+
+		add_flow(d, src, id + i, dst, w, (uint8_t)tbelow(seed, 3),
+			 R2C2_DEMAND_UNLIMITED);
+	}
+}
+
 static double rate_of(struct r2c2d *d, uint16_t src, uint32_t id)
 {
 	uint32_t i;
@@ -1763,7 +1783,7 @@ static void rounds__unseen_flows(void)
 	struct r2c2_topo *t = NULL, *g = NULL;
 	uint64_t seed = 9, snaps;
 	struct tb_out o;
-	uint32_t i, l;
+	uint32_t l;
 	int bad = 0;
 
 	daemon_conf(&d, 0, dims, 1,
@@ -1783,14 +1803,7 @@ static void rounds__unseen_flows(void)
 		bad++;
 	else
 		tables_swap(&d, &o);
-	for (i = 0; i < F; i++) {
-		uint16_t src = (uint16_t)tbelow(&seed, N - 1);
-		uint16_t dst = (uint16_t)((src + 1 + tbelow(&seed, N - 2)) %
-					  (N - 1));
-
-		add_flow(&d, src, 100 + i, dst, (uint8_t)(1 + tbelow(&seed, 3)),
-			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
-	}
+	add_random_flows(&d, F, N - 1, 100, 3, &seed);
 	ok(!bad && d.topo->kind != R2C2_TOPO_TORUS && d.mx.unseen == F &&
 	   compute(&d) == 0 && d.t.view_snapshots == 1 && d.rd.ntodo == F &&
 	   d.mx.unseen == F && rates_off_walk(&d) < 1e-12,
@@ -1865,13 +1878,7 @@ static void round__view_chunks(void)
 
 	daemon_conf(&d, 0, dims, 3,
 		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
-	for (i = 0; i < 3000; i++) {
-		uint16_t src = (uint16_t)tbelow(&seed, 64);
-
-		add_flow(&d, src, 100 + i, (uint16_t)((src + 1 +
-			 tbelow(&seed, 63)) % 64), (uint8_t)(1 + tbelow(&seed, 3)),
-			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
-	}
+	add_random_flows(&d, 3000, 64, 100, 3, &seed);
 	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
 	c[0] = d.t.view_chunks;
 	bad += compute(&d) != 0 || rates_off_walk(&d) > 1e-12;
@@ -1936,13 +1943,7 @@ static void rounds__arrays_grow_apart(void)
 
 	daemon_conf(&d, 0, dims, 1,
 		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
-	for (i = 0; i < 1500; i++) {
-		uint16_t src = (uint16_t)tbelow(&seed, 36);
-
-		add_flow(&d, src, 100 + i, (uint16_t)((src + 1 +
-			 tbelow(&seed, 35)) % 36), 1,
-			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
-	}
+	add_random_flows(&d, 1500, 36, 100, 1, &seed);
 	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
 	if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
 		bad++;
@@ -1953,13 +1954,7 @@ static void rounds__arrays_grow_apart(void)
 		mx_apply(&d.mx, &(struct mx_evt){ .type = R2C2_FE_FINISH,
 			 .src = d.mx.f[0].src, .id = d.mx.f[0].id }, 1);
 	bad += compute(&d) != 0;	/* the other to 1,024 */
-	for (i = 0; i < 800; i++) {
-		uint16_t src = (uint16_t)tbelow(&seed, 36);
-
-		add_flow(&d, src, 5000 + i, (uint16_t)((src + 1 +
-			 tbelow(&seed, 35)) % 36), 1,
-			 (uint8_t)tbelow(&seed, 3), R2C2_DEMAND_UNLIMITED);
-	}
+	add_random_flows(&d, 800, 36, 5000, 1, &seed);
 	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
 	if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
 		bad++;
