@@ -180,7 +180,7 @@ void mx_unseen_all(struct mx *m)
 	uint32_t i;
 
 	for (i = 0; i < m->n; i++) {
-		m->f[i].unseen_pos = i;
+		m->unseen_at[i] = i;
 		m->unseen_ix[i] = i;
 	}
 	m->unseen = m->n;
@@ -190,20 +190,22 @@ void mx_seen(struct mx *m, uint32_t k)
 {
 	uint32_t last = m->unseen_ix[--m->unseen];
 
-	m->f[m->unseen_ix[k]].unseen_pos = MX_NONE;
+	m->unseen_at[m->unseen_ix[k]] = MX_NONE;
 	if (k != m->unseen) {
 		m->unseen_ix[k] = last;
-		m->f[last].unseen_pos = k;
+		m->unseen_at[last] = k;
 	}
 }
 
 /* f, new or changed, into @unseen_ix if not there already */
 static void mx_unseen(struct mx *m, struct mx_flow *f)
 {
-	if (f->unseen_pos != MX_NONE)
+	uint32_t i = (uint32_t)(f - m->f);
+
+	if (m->unseen_at[i] != MX_NONE)
 		return;
-	f->unseen_pos = m->unseen;
-	m->unseen_ix[m->unseen++] = (uint32_t)(f - m->f);
+	m->unseen_at[i] = m->unseen;
+	m->unseen_ix[m->unseen++] = i;
 }
 
 void mx_view_out(struct mx *m, const struct mx_flow *f)
@@ -248,9 +250,11 @@ void mx_view_in(struct mx *m, struct mx_flow *f)
 static int mx_resize(struct mx *m, uint32_t cap)
 {
 	void **arr[] = { (void **)&m->own_ix, (void **)&m->view,
-			 (void **)&m->fid, (void **)&m->unseen_ix };
+			 (void **)&m->fid, (void **)&m->unseen_ix,
+			 (void **)&m->unseen_at };
 	const size_t sz[] = { sizeof(*m->own_ix), sizeof(*m->view),
-			      sizeof(*m->fid), sizeof(*m->unseen_ix) };
+			      sizeof(*m->fid), sizeof(*m->unseen_ix),
+			      sizeof(*m->unseen_at) };
 	size_t i, nc = (cap + MX_CHUNK - 1) / MX_CHUNK;
 	size_t oc = (m->cap + MX_CHUNK - 1) / MX_CHUNK;
 	struct mx_flow *f;
@@ -294,6 +298,7 @@ void mx_fini(struct mx *m)
 	free(m->view);
 	free(m->fid);
 	free(m->unseen_ix);
+	free(m->unseen_at);
 	free(m->vchunk);
 	free(m->bucket);
 	free(m->src_n);
@@ -340,8 +345,8 @@ void mx_remove(struct mx *m, uint32_t idx)
 		m->own_ix[m->f[idx].own_pos] = k;
 		m->f[k].own_pos = m->f[idx].own_pos;
 	}
-	if (m->f[idx].unseen_pos != MX_NONE)
-		mx_seen(m, m->f[idx].unseen_pos);
+	if (m->unseen_at[idx] != MX_NONE)
+		mx_seen(m, m->unseen_at[idx]);
 	m->src_n[m->f[idx].src]--;
 	mx_term_out(m, &m->f[idx]);
 	mx_unlink(m, idx);
@@ -356,8 +361,9 @@ void mx_remove(struct mx *m, uint32_t idx)
 		mx_view_stamp(m, idx);
 		if ((int)m->f[idx].src == m->own_src)
 			m->own_ix[m->f[idx].own_pos] = idx;
-		if (m->f[idx].unseen_pos != MX_NONE)
-			m->unseen_ix[m->f[idx].unseen_pos] = idx;
+		m->unseen_at[idx] = m->unseen_at[last];
+		if (m->unseen_at[idx] != MX_NONE)
+			m->unseen_ix[m->unseen_at[idx]] = idx;
 	}
 	m->n--;
 	m->gen++;
@@ -400,7 +406,7 @@ static int mx_insert(struct mx *m, const struct mx_evt *e, uint64_t now)
 	f->changed_ns = now;
 	f->mark = true;
 	f->announced_kbps = R2C2_DEMAND_UNLIMITED;
-	f->unseen_pos = MX_NONE;
+	m->unseen_at[m->n] = MX_NONE;
 	h = mx_hash(m, e->src, e->id);
 	f->next = m->bucket[h];
 	m->bucket[h] = m->n++;

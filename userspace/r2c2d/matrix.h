@@ -43,7 +43,6 @@ struct r2c2_flow;
  * @dem: own flows: the demand estimator (ratectl.h)
  * @announced_kbps: own flows: demand we last announced
  * @own_pos: own flows: its place in the matrix's @own_ix
- * @unseen_pos: its place in the matrix's @unseen_ix, MX_NONE when not there
  */
 struct mx_flow {
 	uint16_t src;
@@ -65,7 +64,6 @@ struct mx_flow {
 	struct rc_dem dem;
 	uint32_t announced_kbps;
 	uint32_t own_pos;
-	uint32_t unseen_pos;
 };
 
 /**
@@ -132,6 +130,9 @@ struct mx_stats {
  *	(mx_seen()), or since mx_unseen_all()
  * @unseen_ix: their indices in @f, in no order (@unseen of them): what a
  *	round checks against a graph's tables, instead of every flow
+ * @unseen_at: each flow's place in @unseen_ix (MX_NONE: not there), at its
+ *	index in @f (an array of its own: clearing the list touches 4 bytes
+ *	a flow, not a flow's 136)
  * @vstamp: the last stamp given to a change of @view or @fid; the stamps
  *	of one matrix are above those of any matrix made before it
  * @vchunk: per MX_CHUNK flows of @f, the stamp of the last change of
@@ -142,7 +143,7 @@ struct mx_stats {
  *	mx_init(): flow ids picked to share a bucket with this key's hash
  *	cannot be picked without it
  *
- * @f (with @own_ix, @view, @fid, @unseen_ix) and @bucket shrink by half when a quarter or less is in use (and
+ * @f (with @own_ix, @view, @fid, @unseen_ix, @unseen_at) and @bucket shrink by half when a quarter or less is in use (and
  * more than 64), so the memory of a burst of flows comes back.
  */
 struct mx {
@@ -164,6 +165,7 @@ struct mx {
 	uint32_t view_skip;
 	uint32_t unseen;
 	uint32_t *unseen_ix;
+	uint32_t *unseen_at;
 	uint64_t vstamp;
 	uint64_t *vchunk;
 	uint32_t expire_at;

@@ -122,10 +122,10 @@ static int view_check(const struct mx *m)
 			if (f->own_pos >= m->own || m->own_ix[f->own_pos] != i)
 				bad++;
 		}
-		if (f->unseen_pos != MX_NONE) {
+		if (m->unseen_at[i] != MX_NONE) {
 			unseen++;
-			bad += f->unseen_pos >= m->unseen ||
-			       m->unseen_ix[f->unseen_pos] != i;
+			bad += m->unseen_at[i] >= m->unseen ||
+			       m->unseen_ix[m->unseen_at[i]] != i;
 		}
 	}
 	for (i = 0; i < m->own; i++)
@@ -133,7 +133,7 @@ static int view_check(const struct mx *m)
 		       (int)m->f[m->own_ix[i]].src != m->own_src;
 	for (i = 0; i < m->unseen; i++)
 		bad += m->unseen_ix[i] >= m->n ||
-		       m->f[m->unseen_ix[i]].unseen_pos != i;
+		       m->unseen_at[m->unseen_ix[i]] != i;
 	return bad + (own != m->own) + (skip != m->view_skip) +
 	       (unseen != m->unseen);
 }
@@ -223,7 +223,7 @@ static void matrix__view_follows(void)
 		r = mx_apply(&m, &e, ++now);
 		if (r == 1 && e.type != R2C2_FE_FINISH) {
 			j = mx_find(&m, e.src, e.id);
-			bad += j == MX_NONE || m.f[j].unseen_pos == MX_NONE;
+			bad += j == MX_NONE || m.unseen_at[j] == MX_NONE;
 		}
 		/* the last half of the unseen list seen, as a round does */
 		if (k % 300 == 150)
