@@ -118,11 +118,17 @@ int mx_init(struct mx *m, uint32_t max_flows)
 	mx_random_key(m->key, m);
 	m->src_n = calloc((size_t)UINT16_MAX + 1, sizeof(*m->src_n));
 	m->src_dg = calloc((size_t)UINT16_MAX + 1, sizeof(*m->src_dg));
-	if (!m->src_n || !m->src_dg) {
+	m->end_all = calloc((size_t)UINT16_MAX + 1, sizeof(*m->end_all));
+	m->end_dem0 = calloc((size_t)UINT16_MAX + 1, sizeof(*m->end_dem0));
+	if (!m->src_n || !m->src_dg || !m->end_all || !m->end_dem0) {
 		free(m->src_n);
 		free(m->src_dg);
+		free(m->end_all);
+		free(m->end_dem0);
 		m->src_n = NULL;
 		m->src_dg = NULL;
+		m->end_all = NULL;
+		m->end_dem0 = NULL;
 		return -ENOMEM;
 	}
 	return mx_rehash(m, MX_MIN_CAP);
@@ -164,14 +170,21 @@ static bool mx_skips(const struct mx *m, const struct mx_flow *f)
 	       f->dst >= m->view_nodes;
 }
 
+/* the higher of f's two ends (struct mx, @end_all) */
+static uint16_t mx_end(const struct mx_flow *f)
+{
+	return f->src > f->dst ? f->src : f->dst;
+}
+
 void mx_set_nodes(struct mx *m, uint32_t n)
 {
-	uint32_t i;
+	uint32_t e;
 
+	/* past n every flow, below n those of demand 0: no walk */
 	m->view_nodes = n;
 	m->view_skip = 0;
-	for (i = 0; i < m->n; i++)
-		m->view_skip += mx_skips(m, &m->f[i]);
+	for (e = 0; e <= UINT16_MAX; e++)
+		m->view_skip += e >= n ? m->end_all[e] : m->end_dem0[e];
 	mx_unseen_all(m);
 }
 
@@ -211,6 +224,8 @@ static void mx_unseen(struct mx *m, struct mx_flow *f)
 void mx_view_out(struct mx *m, const struct mx_flow *f)
 {
 	m->view_skip -= mx_skips(m, f);
+	m->end_all[mx_end(f)]--;
+	m->end_dem0[mx_end(f)] -= !f->demand_kbps;
 }
 
 /* the allocator's input for f (mx_alloc_flow(), without the bounds) */
@@ -236,6 +251,8 @@ void mx_view_in(struct mx *m, struct mx_flow *f)
 {
 	mx_view_stamp(m, (uint32_t)(f - m->f));
 	m->view_skip += mx_skips(m, f);
+	m->end_all[mx_end(f)]++;
+	m->end_dem0[mx_end(f)] += !f->demand_kbps;
 	m->fid[f - m->f] = f->id;
 	mx_fill(f, &m->view[f - m->f]);
 	mx_unseen(m, f);
@@ -303,6 +320,8 @@ void mx_fini(struct mx *m)
 	free(m->bucket);
 	free(m->src_n);
 	free(m->src_dg);
+	free(m->end_all);
+	free(m->end_dem0);
 	memset(m, 0, sizeof(*m));
 }
 

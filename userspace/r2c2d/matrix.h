@@ -114,6 +114,9 @@ struct mx_stats {
  *	as flows come, change and go, so a digest heard costs O(1). A
  *	field of a held flow is changed only between mx_term_out() and
  *	mx_term_in()
+ * @end_all: flows held per value of their higher end (65536 counters),
+ *	@end_dem0 the same of those with a demand of 0 kbit/s: what
+ *	@view_skip is for another node count, without a walk over the flows
  * @own_src: the node whose flows @own counts (-1: none, the default)
  * @own: flows of @own_src held
  * @own_ix: their indices in @f, in no order (@own of them), so that what
@@ -156,6 +159,8 @@ struct mx {
 	uint32_t max_per_src;
 	uint32_t *src_n;
 	uint32_t *src_dg;
+	uint32_t *end_all;
+	uint32_t *end_dem0;
 	int own_src;
 	uint32_t own;
 	uint32_t *own_ix;
