@@ -78,6 +78,7 @@ struct r2c2d_topo_stats {
 	char last_error[128];
 	uint64_t cache_clears, cache_freed;
 	size_t cache_need;
+	size_t cache_bytes;	/* the last r2c2d_cache_bytes() counted */
 	bool cache_measure;
 };
 
@@ -297,7 +298,7 @@ void tables_swap(struct r2c2d *d, struct tb_out *o);
 void reach_from(struct r2c2d *d, const uint16_t *nbr, uint32_t n,
 		uint8_t *reach);
 /* bytes of a graph's cache of pair weights (0 on a torus: it has none) */
-size_t r2c2d_cache_bytes(const struct r2c2d *d);
+size_t r2c2d_cache_bytes(struct r2c2d *d);
 int ctl_open(struct r2c2d *d);
 /* fill p[] with the listening socket and the clients; returns how many */
 int ctl_pollfds(struct r2c2d *d, struct pollfd *p);

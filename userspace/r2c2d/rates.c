@@ -14,17 +14,22 @@
 
 #include "r2c2d.h"
 
-/* bytes of a graph's cache of pair weights (0 on a torus: no cache) */
-size_t r2c2d_cache_bytes(const struct r2c2d *d)
+/*
+ * bytes of a graph's cache of pair weights (0 on a torus: no cache); the
+ * last count while a route search prepares pairs in it
+ */
+size_t r2c2d_cache_bytes(struct r2c2d *d)
 {
 	size_t b = 0;
 	unsigned int p;
 
 	if (d->topo->kind == R2C2_TOPO_TORUS)
 		return 0;
+	if (rs_tables_busy(&d->rs))
+		return d->ts.cache_bytes;
 	for (p = 0; p < __R2C2_RP_MAX; p++)
 		b += r2c2_rtab_memory(d->rt, (u8)p);
-	return b;
+	return d->ts.cache_bytes = b;
 }
 
 /*
@@ -139,9 +144,9 @@ static void snapshot_copy(struct r2c2d *d)
  * A round's first step, in the loop: the matrix's flows into the snapshot
  * d->rd, their pairs prepared in the tables. Not while a solve runs in
  * the worker (it reads the tables and the snapshot). Returns 0, -ENOMEM,
- * or -EAGAIN while a route search reads the tables and a new pair's
- * weights are wanted (its end wakes the loop, and the round is taken
- * again).
+ * or -EAGAIN while a route search prepares a graph's tables, or reads
+ * them and a new pair's weights are wanted (its end wakes the loop, and
+ * the round is taken again).
  */
 int round_prepare(struct r2c2d *d)
 {
@@ -150,6 +155,9 @@ int round_prepare(struct r2c2d *d)
 	size_t n = 0;
 	uint32_t i;
 
+	/* a route search writes a graph's tables: not even read them */
+	if (t->kind != R2C2_TOPO_TORUS && rs_tables_busy(&d->rs))
+		return -EAGAIN;
 	if (rd_reserve(rd, d->mx.n))
 		return -ENOMEM;
 	cache_trim(d);

@@ -75,14 +75,13 @@ static int rs_grow(struct rs *s, size_t n)
 	return 0;
 }
 
-int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
-	       uint32_t nnodes, uint64_t now, const struct rs_params *p)
+int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
+	       uint64_t now, const struct rs_params *p)
 {
 	struct rs_decision *dec = &s->dec;
 	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
 	size_t n = 0, nl = 0;
 	uint32_t k;
-	int r;
 
 	memset(dec, 0, sizeof(*dec));
 	dec->mono_ns = now;
@@ -98,12 +97,6 @@ int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 		if (x->rproto >= __R2C2_RP_MAX || !mx_alloc_flow(x, nnodes, a))
 			continue;
 		s->is_long[n] = now - x->born_ns >= p->long_ns;
-		r = r2c2_rtab_prepare(rt, a->src, a->dst, a->rproto);
-		for (unsigned int q = 0; !r && q < __R2C2_RP_MAX; q++)
-			if (s->is_long[n] && (p->protos & 1u << q))
-				r = r2c2_rtab_prepare(rt, a->src, a->dst, (u8)q);
-		if (r)
-			continue;	/* no path: leave it out */
 		nl += s->is_long[n];
 		s->key[n].src = x->src;
 		s->key[n].id = x->id;
@@ -114,6 +107,35 @@ int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	dec->flows = (uint32_t)n;
 	dec->long_flows = (uint32_t)nl;
 	dec->duration_ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
+	return (int)nl;
+}
+
+int rs_pairs(struct rs *s, struct r2c2_rtab *rt)
+{
+	struct rs_decision *dec = &s->dec;
+	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
+	size_t i, n = 0, nl = 0;
+	unsigned int q;
+	int r;
+
+	for (i = 0; i < s->nf; i++) {
+		const struct r2c2_flow *a = &s->f[i];
+
+		r = r2c2_rtab_prepare(rt, a->src, a->dst, a->rproto);
+		for (q = 0; !r && q < __R2C2_RP_MAX; q++)
+			if (s->is_long[i] && (s->p.protos & 1u << q))
+				r = r2c2_rtab_prepare(rt, a->src, a->dst, (u8)q);
+		if (r)
+			continue;	/* no path: leave it out */
+		s->f[n] = s->f[i];
+		s->is_long[n] = s->is_long[i];
+		s->key[n] = s->key[i];
+		nl += s->is_long[n++];
+	}
+	s->nf = n;
+	dec->flows = (uint32_t)n;
+	dec->long_flows = (uint32_t)nl;
+	dec->duration_ns += wk_clock_ns(CLOCK_MONOTONIC) - t0;
 	return (int)nl;
 }
 
@@ -172,30 +194,46 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	      uint32_t nnodes, uint64_t now, const struct rs_params *p,
 	      struct rs_decision *dec)
 {
-	int r = rs_prepare(s, m, rt, nnodes, now, p);
+	int r = rs_prepare(s, m, nnodes, now, p);
 
 	if (r > 0)
-		r = rs_search(s, rt);
+		r = rs_work(s, rt);
 	*dec = s->dec;
 	return r;
 }
 
 /* ---- the search in a worker thread ---- */
 
+int rs_work(struct rs *s, struct r2c2_rtab *rt)
+{
+	int r = rs_pairs(s, rt);
+
+	/* the tables are only read from now on (rs_tables_busy()) */
+	atomic_store_explicit(&s->pairs_done, true, memory_order_release);
+	return r < 0 ? r : rs_search(s, rt);
+}
+
 static void rs_job(void *arg)
 {
 	struct rs *s = arg;
 
-	s->wret = rs_search(s, s->wrt);
+	s->wret = rs_work(s, s->wrt);
 }
 
-int rs_start(struct rs *s, const struct r2c2_rtab *rt)
+int rs_start(struct rs *s, struct r2c2_rtab *rt)
 {
 	if (wk_running(&s->wk))
 		return -EBUSY;
 	s->wrt = rt;
 	s->wret = 0;
+	atomic_store_explicit(&s->pairs_done, false, memory_order_relaxed);
 	return wk_start(&s->wk, rs_job, s);
+}
+
+bool rs_tables_busy(const struct rs *s)
+{
+	return wk_running(&s->wk) &&
+	       !atomic_load_explicit(&s->pairs_done, memory_order_acquire);
 }
 
 int rs_fd(const struct rs *s)

@@ -18,6 +18,7 @@
 #ifndef _R2C2D_ROUTESEL_H
 #define _R2C2D_ROUTESEL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,7 +112,8 @@ struct rs_decision {
  * and @key (the flow each f[i] stands for, with its protocol at the
  * snapshot), @nf of them; @p, @dec. While @wk runs (rs_start ..
  * rs_finish), its thread owns them, @ent, @nent, @wrt and @wret; the loop
- * touches only the other fields.
+ * touches only the other fields, and reads @pairs_done (set by the
+ * thread once its table work is over, rs_tables_busy()).
  */
 struct rs {
 	uint64_t last_slot;
@@ -133,8 +135,9 @@ struct rs {
 	struct rs_decision dec;
 	/* the worker */
 	struct wk wk;
-	const struct r2c2_rtab *wrt;
+	struct r2c2_rtab *wrt;
 	int wret;
+	atomic_bool pairs_done;
 };
 
 void rs_init(struct rs *s);
@@ -164,29 +167,39 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	      struct rs_decision *dec);
 
 /*
- * The same in two steps, so that the search can run in a thread while
- * the loop goes on. rs_prepare() (the loop's thread: it prepares the
- * tables, the only thing that writes to rt) copies the matrix's flows
- * into a snapshot and returns its number of long flows (0: nothing to
- * search; s->dec holds the counts) or a negative errno. rs_search()
- * reads only the snapshot and rt; it fills s->dec and s->ent/s->nent
- * (entries keyed by (src, id), so they stay valid however the matrix
- * changed meanwhile) and returns s->nent or a negative errno.
+ * The same in three steps, so that the table work and the search run in a
+ * thread while the loop goes on. rs_prepare() (the loop's thread; it
+ * reads no table) copies the matrix's flows into a snapshot and returns
+ * its number of long flows (0: nothing to search; s->dec holds the
+ * counts) or a negative errno. rs_pairs() prepares the tables for each
+ * flow of the snapshot (its protocol, and every protocol of p->protos
+ * for a long one: it writes rt), leaves out those with no path and
+ * returns the long flows left. rs_search() reads only the snapshot and
+ * rt; it fills s->dec and s->ent/s->nent (entries keyed by (src, id), so
+ * they stay valid however the matrix changed meanwhile) and returns
+ * s->nent or a negative errno.
  */
-int rs_prepare(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
-	       uint32_t nnodes, uint64_t now, const struct rs_params *p);
+int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
+	       uint64_t now, const struct rs_params *p);
+int rs_pairs(struct rs *s, struct r2c2_rtab *rt);
 int rs_search(struct rs *s, const struct r2c2_rtab *rt);
+/* rs_pairs() then, unless it failed, rs_search(): the worker's job */
+int rs_work(struct rs *s, struct r2c2_rtab *rt);
 
 /*
- * rs_search() in a worker thread, after rs_prepare(): rs_start() starts
- * it (-EBUSY while one runs); rs_fd() is an fd that becomes readable
- * when it is over (-1 when none runs); rs_finish() collects it: *dec and
- * the return value as from rs_search(), s->ent ready for
- * rs_send_batches(); -EAGAIN while the worker still runs (wait: join it
- * whatever it takes), -ECHILD when none was started. rs_fini() joins a
- * running worker.
+ * rs_pairs() then rs_search() in a worker thread, after rs_prepare():
+ * rs_start() starts them (-EBUSY while one runs); rs_fd() is an fd that
+ * becomes readable when they are over (-1 when none runs); rs_finish()
+ * collects them: *dec and the return value as from rs_search(), s->ent
+ * ready for rs_send_batches(); -EAGAIN while the worker still runs
+ * (wait: join it whatever it takes), -ECHILD when none was started.
+ * rs_fini() joins a running worker. While the worker runs the loop must
+ * not write rt; while rs_tables_busy() (rs_pairs() has not returned) it
+ * must not read rt either (on a graph: a torus's tables are never
+ * written).
  */
-int rs_start(struct rs *s, const struct r2c2_rtab *rt);
+int rs_start(struct rs *s, struct r2c2_rtab *rt);
+bool rs_tables_busy(const struct rs *s);
 int rs_fd(const struct rs *s);
 bool rs_busy(const struct rs *s);
 int rs_finish(struct rs *s, bool wait, struct rs_decision *dec);

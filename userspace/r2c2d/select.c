@@ -79,11 +79,6 @@ void route_collect(struct r2c2d *d, bool wait)
 	route_decided(d, r, &dec);
 }
 
-/*
- * This node's turn: snapshot the matrix here, search in a worker thread
- * (the budget, ga_budget_ms, is not spent in the loop), and broadcast
- * the result when the worker is done (route_collect()).
- */
 /* the search's parameters from the configuration (the ga_* keys) */
 struct rs_params route_params(const struct r2c2d *d)
 {
@@ -101,6 +96,13 @@ struct rs_params route_params(const struct r2c2d *d)
 	return p;
 }
 
+/*
+ * This node's turn: snapshot the matrix here; prepare the tables for its
+ * flows and search in a worker thread (neither the table work, 156 ms for
+ * 10^4 flows on a graph's new tables, nor the budget, ga_budget_ms, is
+ * spent in the loop), and broadcast the result when the worker is done
+ * (route_collect()).
+ */
 void route_select(struct r2c2d *d, uint64_t now)
 {
 	uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall;
@@ -118,12 +120,12 @@ void route_select(struct r2c2d *d, uint64_t now)
 		return;
 	p.seed = wall / iv + 1;
 	d->rs.runs++;
-	r = rs_prepare(&d->rs, &d->mx, d->rt, d->topo->n, now, &p);
+	r = rs_prepare(&d->rs, &d->mx, d->topo->n, now, &p);
 	d->rs.dec.wall_ns = wall;
 	if (r > 0 && rs_start(&d->rs, d->rt) == 0)
 		return;
-	if (r > 0)	/* no thread: search here */
-		r = rs_search(&d->rs, d->rt);
+	if (r > 0)	/* no thread: the tables and the search here */
+		r = rs_work(&d->rs, d->rt);
 	dec = d->rs.dec;
 	route_decided(d, r, &dec);
 }

@@ -1784,7 +1784,7 @@ static void rounds__unseen_flows(void)
 	uint64_t seed = 9, snaps;
 	struct tb_out o;
 	uint32_t l;
-	int bad = 0;
+	int bad = 0, r;
 
 	daemon_conf(&d, 0, dims, 1,
 		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
@@ -1849,6 +1849,19 @@ static void rounds__unseen_flows(void)
 	ok(compute(&d) == 0 && rates_off_walk(&d) < 1e-12 &&
 	   compute(&d) == 0 && d.rd.nfail == 1 && rates_off_walk(&d) < 1e-12,
 	   "two rounds more: the set whose flows the failed one's removal moved is copied whole again, the walk's rates");
+	/*
+	 * A route search preparing its pairs writes the graph's tables: the
+	 * round waits, whatever it would have to check (the search's worker
+	 * made up: running, its pairs not done)
+	 */
+	d.rs.wk.running = true;
+	atomic_store(&d.rs.pairs_done, false);
+	r = round_prepare(&d);
+	atomic_store(&d.rs.pairs_done, true);
+	ok(r == -EAGAIN && round_prepare(&d) == 0,
+	   "a route search's pair work: the round waits (%d); its search alone: the round goes on",
+	   r);
+	d.rs.wk.running = false;
 	/* the old tables were freed in a thread, joined by a tick */
 	while (wk_running(&d.tb.reap) && !wk_over(&d.tb.reap))
 		;

@@ -6,7 +6,9 @@
  * the rate loop does meanwhile: flow events change (and reallocate) the
  * matrix, max-min runs on the same routing tables, ROUTES are heard and
  * turns checked. TSan reports any access the two threads share without
- * synchronisation; the result must be the synchronous search's.
+ * synchronisation; the result must be the synchronous search's. On a
+ * graph the worker prepares the pairs first, and this thread reads the
+ * tables only once it has (rs_tables_busy()).
  */
 #include <errno.h>
 #include <poll.h>
@@ -95,7 +97,7 @@ static void worker__vs_sync(void)
 	rs_init(&s);
 	ok(rs_finish(&s, false, &dec) == -ECHILD && rs_fd(&s) == -1 &&
 	   !rs_busy(&s), "no worker: nothing to collect, no fd");
-	r = rs_prepare(&s, &m, rt, t->n, now, &p);
+	r = rs_prepare(&s, &m, t->n, now, &p);
 	ok(r == 16 && s.nf == 16, "snapshot of 16 long flows (%d)", r);
 	ok(rs_start(&s, rt) == 0 && rs_busy(&s) && rs_fd(&s) >= 0,
 	   "worker started");
@@ -161,14 +163,14 @@ static void worker__vs_sync(void)
 	(void)readable;
 
 	/* a worker still running at exit is joined by rs_fini */
-	r = rs_prepare(&s, &ref, rt, t->n, now, &p);
+	r = rs_prepare(&s, &ref, t->n, now, &p);
 	ok(r > 0 && rs_start(&s, rt) == 0, "another search started");
 	rs_fini(&s);
 	ok(!rs_busy(&s) && s.wk.efd == -1, "rs_fini joins it");
 
 	/* wait = true collects whatever it takes */
 	rs_init(&s);
-	rs_prepare(&s, &ref, rt, t->n, now, &p);
+	rs_prepare(&s, &ref, t->n, now, &p);
 	rs_start(&s, rt);
 	r = rs_finish(&s, true, &dec);
 	ok(r == (int)sync_n && dec.after == sync_dec.after,
@@ -183,8 +185,67 @@ static void worker__vs_sync(void)
 	r2c2_topo_free(t);
 }
 
+/*
+ * On a graph (a 4x4 mesh) the search's pairs, every protocol of its long
+ * flows, are prepared by the worker, not by rs_prepare(); this thread
+ * solves on the tables once rs_tables_busy() says the worker only reads
+ * them
+ */
+static void worker__graph_pairs(void)
+{
+	const u8 dims[2] = { 4, 4 };
+	struct r2c2_topo *t = NULL;
+	struct r2c2_rtab *rt = NULL;
+	struct r2c2_ws *ws = r2c2_ws_new();
+	struct r2c2_flow f[16];
+	struct rs_decision dec;
+	struct rs_params p;
+	struct rs s;
+	struct mx m;
+	double rate[16];
+	uint64_t now = 2 * SEC;
+	unsigned int waits = 0, solves = 0, k;
+	bool before = false, after = true;
+	int r;
+
+	r2c2_topo_grid(&t, dims, 2, false, 100e6);
+	ok(t && t->kind != R2C2_TOPO_TORUS && r2c2_rtab_new(&rt, t) == 0 && ws,
+	   "a 4x4 mesh: a graph's tables, pairs computed when asked");
+	mx_init(&m, 0);
+	fill(&m);
+	params(&p);
+	rs_init(&s);
+	r = rs_prepare(&s, &m, t->n, now, &p);
+	for (k = 0; k < s.nf; k++)
+		before |= r2c2_rtab_prepared(rt, s.f[k].src, s.f[k].dst,
+					     R2C2_RP_VLB);
+	ok(r == 16 && !before,
+	   "rs_prepare(): a snapshot of 16 long flows, no pair prepared in this thread");
+	for (k = 0; k < 16; k++)	/* the worker's from its start */
+		f[k] = s.f[k];
+	ok(rs_start(&s, rt) == 0, "the worker prepares the pairs, then searches");
+	while (rs_tables_busy(&s))
+		waits++;
+	do
+		solves += r2c2_maxmin(rt, f, 16, 0.05, rate, ws) == 0;
+	while ((r = rs_finish(&s, false, &dec)) == -EAGAIN);
+	for (k = 0; k < 16; k++)
+		after &= r2c2_rtab_prepared(rt, f[k].src, f[k].dst, R2C2_RP_VLB) &&
+			 r2c2_rtab_prepared(rt, f[k].src, f[k].dst, R2C2_RP_RPS) &&
+			 r2c2_rtab_prepared(rt, f[k].src, f[k].dst, R2C2_RP_DOR);
+	ok(r >= 0 && after && solves > 0,
+	   "every protocol's pair of the long flows prepared by the worker; %u max-min rounds on the tables while it searched (%u polls while it prepared)",
+	   solves, waits);
+	rs_fini(&s);
+	mx_fini(&m);
+	r2c2_ws_free(ws);
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
 int main(void)
 {
 	worker__vs_sync();
+	worker__graph_pairs();
 	return tap_done();
 }
