@@ -7,7 +7,7 @@
  *
  * usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS]
  *                   [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P POLICY]
- *                   [-S SEED] [-x]
+ *                   [-S SEED] [-x] [-g]
  *
  * The daemon is r2c2d's own main.c, with the kernel faked as in
  * tests/r2c2d_main_test.c (fuzz/fuzz_daemon.h): node 0 of TOPO
@@ -37,6 +37,11 @@
  * is printed), so the window's first round prepares every flow's pair
  * again (its snapshot is in the first "snapshot" and the loop's longest
  * iteration).
+ *
+ * -g: a route search's turn before the window (select.c's
+ * route_select(), every flow long): prints how long the loop's part took
+ * (the search's snapshot) and the worker's (its pairs and the search,
+ * waited for).
  */
 #include <getopt.h>
 #include <math.h>
@@ -92,6 +97,23 @@ static int cut_one(struct r2c2d *d)
 	return 0;
 }
 
+/* -g: one route search, as route_select() starts it on its turn */
+static void search_once(struct r2c2d *d)
+{
+	struct rs_params p = route_params(d);
+	struct rs_decision dec;
+	double t0 = now_ms(), t1;
+	int r;
+
+	p.long_ns = 0;		/* every flow may change protocol */
+	r = rs_prepare(&d->rs, &d->mx, d->topo->n, r2c2d_now(), &p);
+	t1 = now_ms();
+	if (r > 0 && rs_start(&d->rs, d->rt) == 0)
+		rs_finish(&d->rs, true, &dec);
+	printf("  route search: the loop's part %.3f ms, the worker's %.3f ms (%d long flows)\n",
+	       t1 - t0, now_ms() - t1, r);
+}
+
 static double proc_cpu_ms(void)
 {
 	struct rusage ru;
@@ -134,14 +156,14 @@ int main(int argc, char **argv)
 	uint64_t rounds0, off0;
 	struct ev *evs;
 	char conf[320];
-	bool finish = true, cut = false;
+	bool finish = true, cut = false, search = false;
 	double kmax[3] = { 0 };	/* longest event, tick, collect */
 	double cmax = 0, cs;	/* longest iteration in the loop's CPU time */
 	double *prep;		/* each snapshot of a round in the worker */
 	size_t nprep = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:x")) != -1) {
+	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:xg")) != -1) {
 		switch (opt) {
 		case 't': topo = optarg; break;
 		case 'f': flows = strtoul(optarg, NULL, 0); break;
@@ -152,8 +174,9 @@ int main(int argc, char **argv)
 		case 'P': pol = optarg; break;
 		case 'S': xr_state = strtoull(optarg, NULL, 0); break;
 		case 'x': cut = true; break;
+		case 'g': search = true; break;
 		default:
-			fprintf(stderr, "usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS] [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P maxmin|propfair] [-S SEED] [-x]\n");
+			fprintf(stderr, "usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS] [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P maxmin|propfair] [-S SEED] [-x] [-g]\n");
 			return 2;
 		}
 	}
@@ -184,6 +207,8 @@ int main(int argc, char **argv)
 			topo);
 		return 1;
 	}
+	if (search)
+		search_once(&d);
 	it = malloc(cap_it * sizeof(*it));
 	wait = malloc(cap_it * sizeof(*wait));
 	evs = malloc(cap_it * sizeof(*evs));
