@@ -228,6 +228,20 @@ static void add_random_flows(struct r2c2d *d, uint32_t n, uint16_t nodes,
 	}
 }
 
+/* d's tables: a mesh of dims (a graph), built and swapped in; 0 or -1 */
+static int mesh_tables(struct r2c2d *d, const uint8_t *dims,
+		       unsigned int ndims)
+{
+	struct r2c2_topo *t;
+	struct tb_out o;
+
+	if (r2c2_topo_grid(&t, dims, ndims, false, d->conf.link_capacity) ||
+	    tb_build(t, NULL, NULL, NULL, 0, false, &o))
+		return -1;
+	tables_swap(d, &o);
+	return 0;
+}
+
 static double rate_of(struct r2c2d *d, uint16_t src, uint32_t id)
 {
 	uint32_t i;
@@ -1948,8 +1962,6 @@ static void rounds__arrays_grow_apart(void)
 {
 	static struct r2c2d d;
 	uint8_t dims[1] = { 3 }, mdims[2] = { 6, 6 };
-	struct r2c2_topo *t;
-	struct tb_out o;
 	uint64_t seed = 3;
 	uint32_t i;
 	int bad = 0;
@@ -1957,22 +1969,14 @@ static void rounds__arrays_grow_apart(void)
 	daemon_conf(&d, 0, dims, 1,
 		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
 	add_random_flows(&d, 1500, 36, 100, 1, &seed);
-	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
-	if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
-		bad++;
-	else
-		tables_swap(&d, &o);
+	bad += mesh_tables(&d, mdims, 2) != 0;
 	bad += compute(&d) != 0;	/* one set grows to 2,048 */
 	for (i = 0; i < 800; i++)
 		mx_apply(&d.mx, &(struct mx_evt){ .type = R2C2_FE_FINISH,
 			 .src = d.mx.f[0].src, .id = d.mx.f[0].id }, 1);
 	bad += compute(&d) != 0;	/* the other to 1,024 */
 	add_random_flows(&d, 800, 36, 5000, 1, &seed);
-	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
-	if (tb_build(t, NULL, NULL, NULL, 0, false, &o))
-		bad++;
-	else
-		tables_swap(&d, &o);
+	bad += mesh_tables(&d, mdims, 2) != 0;
 	bad += compute(&d) != 0;
 	ok(!bad && d.rd.ntodo == 1500 && d.rd.done.n == 1500,
 	   "the first set again, 1,500 flows, every pair new: %zu pairs prepared, %zu flows solved",
