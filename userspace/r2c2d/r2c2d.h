@@ -31,7 +31,7 @@ struct r2c2d_timing {
 	uint64_t loop_ns_last, loop_ns_max, loop_ns_sum;
 	uint64_t sample_ns_last;
 	uint64_t alloc_errors, skipped_flows;
-	uint64_t view_snapshots;	/* rounds that copied mx.view whole */
+	uint64_t view_snapshots;	/* rounds that took mx.view, not a walk */
 	uint64_t view_chunks;	/* chunks of mx.view they copied */
 	uint64_t ctl_requests, ctl_timeouts, ctl_denied, ctl_busy;
 	uint64_t state_saves, state_errors, state_restored;
@@ -297,7 +297,10 @@ void tables_swap(struct r2c2d *d, struct tb_out *o);
 /* which nodes the graph nbr (n nodes) reaches from this one */
 void reach_from(struct r2c2d *d, const uint16_t *nbr, uint32_t n,
 		uint8_t *reach);
-/* bytes of a graph's cache of pair weights (0 on a torus: it has none) */
+/*
+ * bytes of a graph's cache of pair weights (0 on a torus: it has none);
+ * the last count while a route search prepares pairs in it
+ */
 size_t r2c2d_cache_bytes(struct r2c2d *d);
 int ctl_open(struct r2c2d *d);
 /* fill p[] with the listening socket and the clients; returns how many */

@@ -98,9 +98,9 @@ struct rs_params route_params(const struct r2c2d *d)
 
 /*
  * This node's turn: snapshot the matrix here; prepare the tables for its
- * flows and search in a worker thread (neither the table work, 156 ms for
- * 10^4 flows on a graph's new tables, nor the budget, ga_budget_ms, is
- * spent in the loop), and broadcast the result when the worker is done
+ * flows and search in a worker thread (neither the table work, 171 ms for
+ * 10^4 flows on a graph's new tables in loop_bench -g -x, nor the
+ * budget, ga_budget_ms, is spent in the loop), and broadcast the result when the worker is done
  * (route_collect()).
  */
 void route_select(struct r2c2d *d, uint64_t now)
