@@ -74,6 +74,14 @@ int r2c2_utility(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	return ret;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 struct ga;
 
 struct worker {
@@ -95,6 +103,8 @@ struct ga {
 	double *fit;
 	unsigned int npop, from;	/* evaluate pop[from..npop) */
 	unsigned int next;		/* atomic work counter */
+	unsigned int done;		/* atomic: evaluations made */
+	double deadline;		/* now_ms() past which none start (0: none) */
 };
 
 static void *worker_main(void *arg)
@@ -112,6 +122,16 @@ static void *worker_main(void *arg)
 		if (k + ga->from >= ga->npop)
 			break;
 		k += ga->from;
+		/*
+		 * Past the budget no evaluation starts, except the current
+		 * assignment's (generation 0's first): the rest rank last and
+		 * the search ends with what it has.
+		 */
+		if (ga->deadline && (k || ga->from) && now_ms() >= ga->deadline) {
+			ga->fit[k] = -INFINITY;
+			continue;
+		}
+		__atomic_fetch_add(&ga->done, 1, __ATOMIC_RELAXED);
 		g = ga->pop + (size_t)k * ga->ng;
 		for (j = 0; j < ga->ng; j++)
 			w->f[ga->gene[j]].rproto = g[j];
@@ -163,14 +183,6 @@ static u64 rnd(u64 *s)
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
 	return z ^ (z >> 31);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 struct rank {
@@ -248,6 +260,8 @@ int r2c2_ga_select(const struct r2c2_rtab *rt, struct r2c2_flow *f,
 	ga.gene = gene;
 	ga.o = o;
 	ga.npop = P;
+	if (o->time_budget_ms)
+		ga.deadline = t0 + o->time_budget_ms;
 	ga.pop = calloc((size_t)P * (ng ? ng : 1), 1);
 	next = calloc((size_t)P * (ng ? ng : 1), 1);
 	best = calloc(ng ? ng : 1, 1);
@@ -282,7 +296,7 @@ int r2c2_ga_select(const struct r2c2_rtab *rt, struct r2c2_flow *f,
 	if (res) {
 		memset(res, 0, sizeof(*res));
 		res->initial = ga.fit[0];
-		res->evaluations = P;
+		res->evaluations = ga.done;
 	}
 	bestfit = -INFINITY;
 	for (;;) {
@@ -339,12 +353,13 @@ int r2c2_ga_select(const struct r2c2_rtab *rt, struct r2c2_flow *f,
 			rk[i].fit = ga.fit[rk[i].idx];
 		for (i = 0; i < E; i++)
 			ga.fit[i] = rk[i].fit;
+		ga.done = 0;
 		ret = evaluate(&ga, w, nw, E);
 		if (ret)
 			goto out;
 		gen++;
 		if (res)
-			res->evaluations += P - E;
+			res->evaluations += ga.done;
 	}
 	for (j = 0; j < ng; j++)
 		f[gene[j]].rproto = best[j];

@@ -300,8 +300,10 @@ enum r2c2_utility {
  *	the best so far, initially the current assignment, is kept)
  * @max_gen: generation cap
  * @stall_gen: stop after this many generations without improvement
- * @time_budget_ms: stop when exceeded (0: none; makes runs
- *	time-dependent, hence not reproducible)
+ * @time_budget_ms: no evaluation starts once this much time has passed
+ *	since the call, except the current assignment's, which is always
+ *	made; the search returns the best it evaluated (0: no budget; a
+ *	budget makes runs time-dependent, hence not reproducible)
  * @threads: fitness evaluators (0: one per online CPU)
  * @seed: random seed; same seed, options and input give the same result
  *	when no time budget cuts the search

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 #include "r2c2_alloc.h"
 #include "alloc_tap.h"
 
@@ -293,6 +294,33 @@ int main(void)
 	   r2.fitness > 1.05 * r2.initial && fabs(chk - r2.fitness) <= 1e-9 * chk,
 	   "proportional fairness: %.4g > 1.05 x current %.4g, the returned assignment's (%.4g)",
 	   r2.fitness, r2.initial, chk);
+	/*
+	 * A budget far below one generation's cost: the current assignment
+	 * is evaluated, hardly anything else, and it is returned unchanged
+	 * if nothing better was seen (the search used to evaluate all of
+	 * generation 0 before it first looked at the clock)
+	 */
+	o.policy = R2C2_POL_MAXMIN;
+	o.max_gen = 1000;
+	o.stall_gen = 1000;
+	o.time_budget_ms = 1;
+	memcpy(g2, f, sizeof(f));
+	r2c2_utility(rt, f, 120, R2C2_POL_MAXMIN, R2C2_UTIL_SUM, 0.05, NULL, &cur);
+	{
+		struct timespec a, b;
+		double ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		ok(r2c2_ga_select(rt, g2, 120, NULL, &o, &r2) == 0, "1 ms budget: search runs");
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+		printf("# 1 ms budget: %lu evaluations, %u generations, %.3f ms\n",
+		     r2.evaluations, r2.generations, ms);
+	}
+	ok(r2.evaluations >= 1 && r2.evaluations < o.population && r2.generations == 0 &&
+	   r2.initial == cur && r2.fitness >= r2.initial,
+	   "1 ms budget: %lu evaluations (want 1 to %u), %u generations (want 0), the current assignment's utility %.4g (want %.4g) evaluated first",
+	   r2.evaluations, o.population - 1, r2.generations, r2.initial, cur);
 	r2c2_rtab_free(rt);
 	r2c2_topo_free(t);
 	figure4();
