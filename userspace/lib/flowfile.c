@@ -155,7 +155,7 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 			       lineno, fl.src);
 			goto out;
 		}
-		if (t->paths.dist[(size_t)fl.dst * t->n + fl.src] == R2C2_DIST_INF) {
+		if (!r2c2_topo_reaches(t, fl.src, fl.dst)) {
 			seterr(err, errlen, "%s:%u: node %u cannot reach node %u", path, lineno,
 			       fl.src, fl.dst);
 			goto out;

@@ -1603,8 +1603,7 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 			ret = r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
 			if (ret)
 				goto out;
-			if (t->paths.dist[(size_t)f[i].dst * t->n + f[i].src] ==
-			    R2C2_DIST_INF) {
+			if (!r2c2_topo_reaches(t, f[i].src, f[i].dst)) {
 				ret = -EHOSTUNREACH;
 				goto out;
 			}

@@ -65,6 +65,21 @@ struct r2c2_topo {
 	struct r2c2_paths paths;
 };
 
+/**
+ * r2c2_topo_reaches() - whether a topology has a path between two nodes
+ * @t: the topology
+ * @src: source node, below @t->n
+ * @dst: destination node, below @t->n
+ *
+ * Return: false when @dst cannot be reached from @src (a node gone, a
+ * partition): neither the kernel nor the allocator can route the pair.
+ */
+static inline bool r2c2_topo_reaches(const struct r2c2_topo *t, u16 src,
+				     u16 dst)
+{
+	return t->paths.dist[(size_t)dst * t->n + src] != R2C2_DIST_INF;
+}
+
 int r2c2_topo_grid(struct r2c2_topo **tp, const u8 *dims, unsigned int ndims,
 		   bool wrap, double cap);
 int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,

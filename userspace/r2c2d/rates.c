@@ -88,8 +88,7 @@ static int snapshot_unseen(struct r2c2d *d)
 		uint32_t i = m->unseen_ix[k];
 		const struct mx_flow *f = &m->f[i];
 
-		if (t->paths.dist[(size_t)f->dst * t->n + f->src] ==
-		    R2C2_DIST_INF) {
+		if (!r2c2_topo_reaches(t, f->src, f->dst)) {
 			rd->todo[rd->ntodo++] = i | TODO_FAILED;
 			failed++;
 		} else if (!r2c2_rtab_prepared(d->rt, f->src, f->dst,
@@ -200,8 +199,7 @@ int round_prepare(struct r2c2d *d)
 		 * the kernel cannot route it either; no rate until it can
 		 */
 		if (!mx_alloc_flow(f, t->n, &rd->f[n]) ||
-		    t->paths.dist[(size_t)f->dst * t->n + f->src] ==
-		    R2C2_DIST_INF) {
+		    !r2c2_topo_reaches(t, f->src, f->dst)) {
 			f->rate = 0;
 			d->t.skipped_flows++;
 			continue;
