@@ -123,6 +123,10 @@ EXPECTED_SKIPS=$REPO/selftests/expected-skips
 passed=0 failed=0 skipped=0
 report=()
 t_start=$SECONDS
+# the failed checks by name, every step's (both lanes append), printed
+# under the summary's table: what a run's last lines say went wrong
+FAILED=$LOGDIR/failed-checks
+: >"$FAILED"
 
 section() {
 	printf '\n'
@@ -198,6 +202,28 @@ not_run()
 # sets tp tf ts. As for a test file (selftests/tally.awk), each check of
 # its plan (the first "1..N") not reported is a failure, and so is a log
 # without a plan.
+# name_failures STEP LOG: the failed checks of a TAP log whose results
+# each follow their own checks nested one level ("# not ok N - check",
+# then "not ok N - FILE (...)": run.sh's, userspace/tests/run.sh's), as
+# "STEP: FILE: check" lines appended to $FAILED
+name_failures()
+{
+	tr -d '\r' <"$2" | awk -v step="$1" '
+	/^# not ok [0-9]+/ {
+		c = $0; sub(/^# not ok [0-9]+ *-? */, "", c); pend[++n] = c; next
+	}
+	/^ok [0-9]+ - / { n = 0; next }
+	/^not ok [0-9]+ - / {
+		f = $0; sub(/^not ok [0-9]+ - (selftests: r2c2: )?/, "", f)
+		sub(/ \(.*/, "", f)
+		if (!n)
+			print step ": " f
+		for (i = 1; i <= n; i++)
+			print step ": " f ": " pend[i]
+		n = 0
+	}' >>"$FAILED"
+}
+
 count_tap() {
 	local log=$1 plan k
 
@@ -272,7 +298,9 @@ count_selftests()
 		printf "counts %d %d %d\n", p, f, s
 	}' "$log")
 	grep -v '^counts ' <<<"$counts"
+	grep -v '^counts ' <<<"$counts" | sed "s/^/$name: /" >>"$FAILED"
 	read -r _ tp tf ts < <(grep '^counts ' <<<"$counts")
+	name_failures "$name" "$log"
 }
 
 # run_logged NAME CMD...: run a command, output to the terminal and to
@@ -421,6 +449,7 @@ step_userspace()
 		if ((rc != 0 && tf == 0)); then
 			tf=1
 		fi
+		name_failures userspace "$LOGDIR/userspace.log"
 		# skips: nested "# ok N - check # SKIP reason" lines, named
 		# "PROGRAM: check" by the "ok N - PROGRAM (...)" line after them
 		awk '
@@ -822,6 +851,13 @@ fi
 # ---------------------------------------------------------------- summary
 section "summary ($((SECONDS - t_start))s; logs in build/check/)"
 printf '%s\n' "${report[@]}"
+# the first failed checks, named (all of them: build/check/failed-checks)
+if [[ -s $FAILED ]]; then
+	echo
+	head -n 8 "$FAILED" | cut -c1-200 | sed 's/^/failed: /'
+	n=$(wc -l <"$FAILED")
+	((n <= 8)) || echo "failed: ... and $((n - 8)) more in build/check/failed-checks"
+fi
 echo
 printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
 ((failed == 0))
