@@ -38,10 +38,11 @@
  * again (its snapshot is in the first "snapshot" and the loop's longest
  * iteration).
  *
- * -g: a route search's turn before the window (select.c's
- * route_select(), every flow long): prints how long the loop's part took
- * (the search's snapshot) and the worker's (its pairs and the search,
- * waited for).
+ * -g: a route search's turn before the window and another after it
+ * (select.c's route_select(), every flow long): prints how long the
+ * loop's part took (the search's snapshot: every chunk of the view the
+ * first time, those the window's events changed the second) and the
+ * worker's (its pairs and the search, waited for).
  */
 #include <getopt.h>
 #include <math.h>
@@ -98,10 +99,10 @@ static int cut_one(struct r2c2d *d)
 }
 
 /* -g: one route search, as route_select() starts it on its turn */
-static void search_once(struct r2c2d *d)
+static void search_once(struct r2c2d *d, const char *when)
 {
 	struct rs_params p = route_params(d);
-	struct rs_decision dec;
+	struct rs_decision dec = { 0 };
 	double t0 = now_ms(), t1;
 	int r;
 
@@ -110,8 +111,9 @@ static void search_once(struct r2c2d *d)
 	t1 = now_ms();
 	if (r > 0 && rs_start(&d->rs, d->rt) == 0)
 		rs_finish(&d->rs, true, &dec);
-	printf("  route search: the loop's part %.3f ms, the worker's %.3f ms (%d long flows)\n",
-	       t1 - t0, now_ms() - t1, r);
+	printf("  route search %s: the loop's part %.3f ms (%u chunks of %d copied), the worker's %.3f ms (%u long flows, %u generations, %lu evaluations)\n",
+	       when, t1 - t0, dec.chunks, MX_CHUNK, now_ms() - t1,
+	       dec.long_flows, dec.generations, dec.evaluations);
 }
 
 static double proc_cpu_ms(void)
@@ -208,7 +210,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (search)
-		search_once(&d);
+		search_once(&d, "before the window");
 	it = malloc(cap_it * sizeof(*it));
 	wait = malloc(cap_it * sizeof(*wait));
 	evs = malloc(cap_it * sizeof(*evs));
@@ -310,6 +312,8 @@ int main(int argc, char **argv)
 	       pct(wait, nwait, 1), nwait, nev);
 	printf("  cpu: %.1f %% of a core (every thread)\n",
 	       100 * (c1 - c0) / (tend - t0));
+	if (search)
+		search_once(&d, "after the window");
 	free(it);
 	free(wait);
 	free(prep);

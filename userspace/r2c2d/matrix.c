@@ -241,7 +241,7 @@ static void mx_fill(const struct mx_flow *f, struct r2c2_flow *a)
 		    (double)f->demand_kbps * 1000;
 }
 
-/* view[i] or fid[i] changed */
+/* view[i], fid[i] or born[i] changed */
 static void mx_view_stamp(struct mx *m, uint32_t i)
 {
 	m->vchunk[i / MX_CHUNK] = ++m->vstamp;
@@ -254,8 +254,28 @@ void mx_view_in(struct mx *m, struct mx_flow *f)
 	m->end_all[mx_end(f)]++;
 	m->end_dem0[mx_end(f)] += !f->demand_kbps;
 	m->fid[f - m->f] = f->id;
+	m->born[f - m->f] = f->born_ns;
 	mx_fill(f, &m->view[f - m->f]);
 	mx_unseen(m, f);
+}
+
+size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
+		    uint64_t *born, uint64_t *stamp)
+{
+	size_t c, at, k, chunks = 0;
+
+	for (c = 0, at = 0; at < m->n; c++, at += MX_CHUNK) {
+		if (!mx_view_since(m, c, *stamp))
+			continue;
+		k = m->n - at < MX_CHUNK ? m->n - at : MX_CHUNK;
+		memcpy(v + at, m->view + at, k * sizeof(*v));
+		memcpy(id + at, m->fid + at, k * sizeof(*id));
+		if (born)
+			memcpy(born + at, m->born + at, k * sizeof(*born));
+		chunks++;
+	}
+	*stamp = m->vstamp;
+	return chunks;
 }
 
 /*
@@ -267,11 +287,11 @@ void mx_view_in(struct mx *m, struct mx_flow *f)
 static int mx_resize(struct mx *m, uint32_t cap)
 {
 	void **arr[] = { (void **)&m->own_ix, (void **)&m->view,
-			 (void **)&m->fid, (void **)&m->unseen_ix,
-			 (void **)&m->unseen_at };
+			 (void **)&m->fid, (void **)&m->born,
+			 (void **)&m->unseen_ix, (void **)&m->unseen_at };
 	const size_t sz[] = { sizeof(*m->own_ix), sizeof(*m->view),
-			      sizeof(*m->fid), sizeof(*m->unseen_ix),
-			      sizeof(*m->unseen_at) };
+			      sizeof(*m->fid), sizeof(*m->born),
+			      sizeof(*m->unseen_ix), sizeof(*m->unseen_at) };
 	size_t i, nc = (cap + MX_CHUNK - 1) / MX_CHUNK;
 	size_t oc = (m->cap + MX_CHUNK - 1) / MX_CHUNK;
 	struct mx_flow *f;
@@ -314,6 +334,7 @@ void mx_fini(struct mx *m)
 	free(m->own_ix);
 	free(m->view);
 	free(m->fid);
+	free(m->born);
 	free(m->unseen_ix);
 	free(m->unseen_at);
 	free(m->vchunk);
@@ -377,6 +398,7 @@ void mx_remove(struct mx *m, uint32_t idx)
 		m->f[idx] = m->f[last];
 		m->view[idx] = m->view[last];
 		m->fid[idx] = m->fid[last];
+		m->born[idx] = m->born[last];
 		mx_view_stamp(m, idx);
 		if ((int)m->f[idx].src == m->own_src)
 			m->own_ix[m->f[idx].own_pos] = idx;

@@ -126,6 +126,8 @@ struct mx_stats {
  *	without the topology's bound: r2c2d's snapshot of a round copies it
  *	whole instead of walking @f)
  * @fid: each flow's id, at its index in @f (the snapshot's keys)
+ * @born: each flow's @born_ns, at its index in @f (a route search's
+ *	snapshot copies it with @view and @fid, to tell the long flows)
  * @view_nodes: the topology's node count the view is for (mx_set_nodes())
  * @view_skip: flows the allocator must not be given as they are: a demand
  *	of 0 kbit/s (no share), or an end at or past @view_nodes
@@ -136,18 +138,19 @@ struct mx_stats {
  * @unseen_at: each flow's place in @unseen_ix (MX_NONE: not there), at its
  *	index in @f (an array of its own: clearing the list touches 4 bytes
  *	a flow, not a flow's 136)
- * @vstamp: the last stamp given to a change of @view or @fid; the stamps
+ * @vstamp: the last stamp given to a change of @view, @fid or @born; the stamps
  *	of one matrix are above those of any matrix made before it
  * @vchunk: per MX_CHUNK flows of @f, the stamp of the last change of
- *	their @view or @fid, so that a copy taken at stamp s is brought up to
+ *	their @view, @fid or @born, so that a copy taken at stamp s is brought up to
  *	date by copying the chunks stamped after s (mx_view_since())
  * @expire_at: where mx_expire_step() goes on
  * @key: the bucket hash's key (SipHash-2-4 of (src, id)), random from
  *	mx_init(): flow ids picked to share a bucket with this key's hash
  *	cannot be picked without it
  *
- * @f (with @own_ix, @view, @fid, @unseen_ix, @unseen_at) and @bucket shrink by half when a quarter or less is in use (and
- * more than 64), so the memory of a burst of flows comes back.
+ * @f (with @own_ix, @view, @fid, @born, @unseen_ix, @unseen_at) and
+ * @bucket shrink by half when a quarter or less is in use (and more than
+ * 64), so the memory of a burst of flows comes back.
  */
 struct mx {
 	struct mx_flow *f;
@@ -166,6 +169,7 @@ struct mx {
 	uint32_t *own_ix;
 	struct r2c2_flow *view;
 	uint32_t *fid;
+	uint64_t *born;
 	uint32_t view_nodes;
 	uint32_t view_skip;
 	uint32_t unseen;
@@ -192,13 +196,21 @@ void mx_set_own(struct mx *m, int src);
  */
 void mx_set_nodes(struct mx *m, uint32_t n);
 /*
- * Whether chunk c (flows c * MX_CHUNK on) of @view and @fid changed since
+ * Whether chunk c (flows c * MX_CHUNK on) of @view, @fid and @born changed since
  * a copy taken at stamp s (0: no copy)
  */
 static inline bool mx_view_since(const struct mx *m, size_t c, uint64_t s)
 {
 	return !s || m->vchunk[c] > s;
 }
+/*
+ * Bring a copy of @view, @fid and, unless @born is NULL, @born up to
+ * date: the copy was taken at stamp *@stamp (0: none); the chunks
+ * changed since are copied into @v, @id and @born, which have room for
+ * @n flows; *@stamp becomes @vstamp. Returns the chunks copied.
+ */
+size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
+		    uint64_t *born, uint64_t *stamp);
 /* every flow into @unseen_ix (the tables it was seen against are gone) */
 void mx_unseen_all(struct mx *m);
 /*

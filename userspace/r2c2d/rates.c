@@ -121,22 +121,14 @@ static void snapshot_copy(struct r2c2d *d)
 {
 	struct rd *rd = &d->rd;
 	const struct mx *m = &d->mx;
-	size_t n = m->n, c, at, k, i;
+	size_t n = m->n, i;
 
-	for (c = 0, at = 0; at < n; c++, at += MX_CHUNK) {
-		if (!mx_view_since(m, c, rd->vstamp))
-			continue;
-		k = n - at < MX_CHUNK ? n - at : MX_CHUNK;
-		memcpy(rd->f + at, m->view + at, k * sizeof(*rd->f));
-		memcpy(rd->id + at, m->fid + at, k * sizeof(*rd->id));
-		d->t.view_chunks++;
-	}
 	if (!rd->vstamp)
 		rd->vn = 0;
+	d->t.view_chunks += mx_view_copy(m, rd->f, rd->id, NULL, &rd->vstamp);
 	for (i = rd->vn; i < n; i++)
 		rd->idx[i] = (uint32_t)i;
 	rd->vn = n > rd->vn ? n : rd->vn;
-	rd->vstamp = m->vstamp;
 }
 
 /*

@@ -26,6 +26,9 @@ void rs_fini(struct rs *s)
 	free(s->f);
 	free(s->is_long);
 	free(s->key);
+	free(s->vf);
+	free(s->vid);
+	free(s->vborn);
 	memset(s, 0, sizeof(*s));
 	wk_init(&s->wk);
 }
@@ -48,31 +51,34 @@ bool rs_my_turn(struct rs *s, uint64_t wall_ns, uint64_t now_ns,
 	return true;
 }
 
+/* each of s's arrays of a flow's size to n flows at least */
 static int rs_grow(struct rs *s, size_t n)
 {
-	size_t cap = s->cap ? s->cap : 64;
-	void *a, *b, *c, *d;
+	void **arr[] = { (void **)&s->f, (void **)&s->is_long,
+			 (void **)&s->key, (void **)&s->ent, (void **)&s->vf,
+			 (void **)&s->vid, (void **)&s->vborn };
+	const size_t sz[] = { sizeof(*s->f), sizeof(*s->is_long),
+			      sizeof(*s->key), sizeof(*s->ent), sizeof(*s->vf),
+			      sizeof(*s->vid), sizeof(*s->vborn) };
+	size_t cap = s->cap ? s->cap : 64, i;
+	int r = 0;
 
 	if (n <= s->cap)
 		return 0;
 	while (cap < n)
 		cap *= 2;
-	a = realloc(s->f, cap * sizeof(*s->f));
-	if (a)
-		s->f = a;
-	b = realloc(s->is_long, cap * sizeof(*s->is_long));
-	if (b)
-		s->is_long = b;
-	c = realloc(s->key, cap * sizeof(*s->key));
-	if (c)
-		s->key = c;
-	d = realloc(s->ent, cap * sizeof(*s->ent));
-	if (d)
-		s->ent = d;
-	if (!a || !b || !c || !d)
-		return -ENOMEM;
-	s->cap = cap;
-	return 0;
+	/* an array grown already is only larger than needed */
+	for (i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+		void *a = realloc(*arr[i], cap * sz[i]);
+
+		if (a)
+			*arr[i] = a;
+		else
+			r = -ENOMEM;
+	}
+	if (!r)
+		s->cap = cap;
+	return r;
 }
 
 int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
@@ -80,34 +86,55 @@ int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 {
 	struct rs_decision *dec = &s->dec;
 	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
-	size_t n = 0, nl = 0;
-	uint32_t k;
 
 	memset(dec, 0, sizeof(*dec));
 	dec->mono_ns = now;
 	s->nent = 0;
 	s->nf = 0;
+	s->vn = 0;
 	s->p = *p;
-	if (rs_grow(s, m->n))
+	s->nnodes = nnodes;
+	if (rs_grow(s, m->n)) {
+		s->vstamp = 0;	/* the copies may have lost chunks: none */
 		return dec->err = -ENOMEM;
-	for (k = 0; k < m->n; k++) {
-		const struct mx_flow *x = &m->f[k];
-		struct r2c2_flow *a = &s->f[n];
+	}
+	dec->chunks = (uint32_t)mx_view_copy(m, s->vf, s->vid, s->vborn,
+					     &s->vstamp);
+	s->vn = m->n;
+	dec->duration_ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
+	return (int)s->vn;
+}
 
-		if (x->rproto >= __R2C2_RP_MAX || !mx_alloc_flow(x, nnodes, a))
+/*
+ * The worker's first step: the search's flows from the copy of the
+ * matrix's view, those with both ends in the topology and a known
+ * protocol; the long ones are those born at least p.long_ns before the
+ * snapshot. Returns the long flows.
+ */
+static size_t rs_flows(struct rs *s)
+{
+	struct rs_decision *dec = &s->dec;
+	uint64_t now = dec->mono_ns;
+	size_t k, n = 0, nl = 0;
+
+	for (k = 0; k < s->vn; k++) {
+		const struct r2c2_flow *x = &s->vf[k];
+
+		if (x->rproto >= __R2C2_RP_MAX || x->src >= s->nnodes ||
+		    x->dst >= s->nnodes || x->src == x->dst)
 			continue;
-		s->is_long[n] = now - x->born_ns >= p->long_ns;
+		s->f[n] = *x;
+		s->is_long[n] = now - s->vborn[k] >= s->p.long_ns;
 		nl += s->is_long[n];
 		s->key[n].src = x->src;
-		s->key[n].id = x->id;
+		s->key[n].id = s->vid[k];
 		s->key[n].rproto = x->rproto;
 		n++;
 	}
 	s->nf = n;
 	dec->flows = (uint32_t)n;
 	dec->long_flows = (uint32_t)nl;
-	dec->duration_ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
-	return (int)nl;
+	return nl;
 }
 
 int rs_pairs(struct rs *s, struct r2c2_rtab *rt)
@@ -118,6 +145,10 @@ int rs_pairs(struct rs *s, struct r2c2_rtab *rt)
 	unsigned int q;
 	int r;
 
+	if (!rs_flows(s)) {
+		dec->duration_ns += wk_clock_ns(CLOCK_MONOTONIC) - t0;
+		return 0;	/* no long flow: nothing to search */
+	}
 	for (i = 0; i < s->nf; i++) {
 		const struct r2c2_flow *a = &s->f[i];
 

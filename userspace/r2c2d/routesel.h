@@ -66,6 +66,8 @@ struct rs_params {
  * struct rs_decision - one search by this node
  * @wall_ns: when it ran (CLOCK_REALTIME)
  * @mono_ns: when it ran (the caller's clock)
+ * @chunks: chunks of MX_CHUNK flows of the matrix's view copied for it
+ *	(those changed since the last search's copy)
  * @flows: flows in the search
  * @long_flows: of which long (their protocol may change)
  * @changed: long flows whose protocol changed (0 when not adopted)
@@ -79,6 +81,7 @@ struct rs_params {
 struct rs_decision {
 	uint64_t wall_ns;
 	uint64_t mono_ns;
+	uint32_t chunks;
 	uint32_t flows;
 	uint32_t long_flows;
 	uint32_t changed;
@@ -108,12 +111,16 @@ struct rs_decision {
  * @last: the last search by this node
  * @ent: the last decision's entries, @nent of them
  *
- * The search's snapshot (rs_prepare) and result (rs_search): @f, @is_long
- * and @key (the flow each f[i] stands for, with its protocol at the
- * snapshot), @nf of them; @p, @dec. While @wk runs (rs_start ..
- * rs_finish), its thread owns them, @ent, @nent, @wrt and @wret; the loop
- * touches only the other fields, and reads @pairs_done (set by the
- * thread once its table work is over, rs_tables_busy()).
+ * The search's snapshot (rs_prepare): @vf, @vid and @vborn, copies of the
+ * matrix's @view, @fid and @born (@vn flows) kept between searches and
+ * brought up to date from the chunks changed since @vstamp; @nnodes. Its
+ * input and result (the worker's rs_pairs, rs_search): @f, @is_long and
+ * @key (the flow each f[i] stands for, with its protocol at the
+ * snapshot), @nf of them; @p, @dec. @cap: the size of each of these
+ * arrays and @ent. While @wk runs (rs_start .. rs_finish), its thread
+ * owns them, @ent, @nent, @wrt and @wret; the loop touches only the
+ * other fields, and reads @pairs_done (set by the thread once its table
+ * work is over, rs_tables_busy()).
  */
 struct rs {
 	uint64_t last_slot;
@@ -127,6 +134,12 @@ struct rs {
 	struct rs_ent *ent;
 	size_t nent;
 	/* snapshot and result of one search */
+	struct r2c2_flow *vf;
+	uint32_t *vid;
+	uint64_t *vborn;
+	size_t vn;
+	uint64_t vstamp;
+	uint32_t nnodes;
 	struct r2c2_flow *f;
 	bool *is_long;
 	struct rs_ent *key;
@@ -169,12 +182,13 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 /*
  * The same in three steps, so that the table work and the search run in a
  * thread while the loop goes on. rs_prepare() (the loop's thread; it
- * reads no table) copies the matrix's flows into a snapshot and returns
- * its number of long flows (0: nothing to search; s->dec holds the
- * counts) or a negative errno. rs_pairs() prepares the tables for each
- * flow of the snapshot (its protocol, and every protocol of p->protos
- * for a long one: it writes rt), leaves out those with no path and
- * returns the long flows left. rs_search() reads only the snapshot and
+ * reads no table) brings the snapshot's copy of the matrix's view up to
+ * date, copying only the chunks changed since the last search, and
+ * returns its number of flows (0: nothing to search) or a negative
+ * errno. rs_pairs() takes the flows with both ends among nnodes, tells
+ * the long ones, prepares the tables for each (its protocol, and every
+ * protocol of p->protos for a long one: it writes rt), leaves out those
+ * with no path and returns the long flows left (0: nothing to search). rs_search() reads only the snapshot and
  * rt; it fills s->dec and s->ent/s->nent (entries keyed by (src, id), so
  * they stay valid however the matrix changed meanwhile) and returns
  * s->nent or a negative errno.

@@ -113,7 +113,7 @@ static int view_check(const struct mx *m)
 		    a.src != v->src || a.dst != v->dst ||
 		    a.rproto != v->rproto || a.prio != v->prio ||
 		    a.weight != v->weight || a.demand != v->demand ||
-		    m->fid[i] != f->id)
+		    m->fid[i] != f->id || m->born[i] != f->born_ns)
 			bad++;
 		skip += !f->demand_kbps || f->src >= m->view_nodes ||
 			f->dst >= m->view_nodes;
@@ -139,12 +139,14 @@ static int view_check(const struct mx *m)
 }
 
 /*
- * A copy of the view and the ids brought up to date as r2c2d's snapshot
- * does: the chunks stamped since the copy's stamp (mx_view_since())
+ * A copy of the view, the ids and the births brought up to date as
+ * r2c2d's snapshots do (mx_view_copy(): the chunks stamped since the
+ * copy's stamp)
  */
 struct view_copy {
 	struct r2c2_flow *v;
 	uint32_t *id;
+	uint64_t *born;
 	size_t cap;
 	uint64_t stamp;
 	size_t chunks, all;	/* copied, and in the views at the copies */
@@ -153,27 +155,20 @@ struct view_copy {
 /* bring cp up to date; returns how many flows then differ from m's */
 static int copy_check(const struct mx *m, struct view_copy *cp)
 {
-	size_t c, at, k;
+	size_t at;
 	int bad = 0;
 
 	if (m->n > cp->cap) {
 		cp->cap = m->cap;
 		cp->v = realloc(cp->v, cp->cap * sizeof(*cp->v));
 		cp->id = realloc(cp->id, cp->cap * sizeof(*cp->id));
+		cp->born = realloc(cp->born, cp->cap * sizeof(*cp->born));
 	}
-	for (c = 0, at = 0; at < m->n; c++, at += MX_CHUNK) {
-		cp->all++;
-		if (!mx_view_since(m, c, cp->stamp))
-			continue;
-		k = m->n - at < MX_CHUNK ? m->n - at : MX_CHUNK;
-		memcpy(cp->v + at, m->view + at, k * sizeof(*cp->v));
-		memcpy(cp->id + at, m->fid + at, k * sizeof(*cp->id));
-		cp->chunks++;
-	}
-	cp->stamp = m->vstamp;
+	cp->all += (m->n + MX_CHUNK - 1) / MX_CHUNK;
+	cp->chunks += mx_view_copy(m, cp->v, cp->id, cp->born, &cp->stamp);
 	for (at = 0; at < m->n; at++)
 		bad += memcmp(&cp->v[at], &m->view[at], sizeof(*cp->v)) ||
-		       cp->id[at] != m->fid[at];
+		       cp->id[at] != m->fid[at] || cp->born[at] != m->born[at];
 	return bad;
 }
 
@@ -264,6 +259,7 @@ static void matrix__view_follows(void)
 	   checks + 1, bad, peak, m.cap, seen, cp.chunks, cp.all);
 	free(cp.v);
 	free(cp.id);
+	free(cp.born);
 	mx_fini(&m);
 }
 

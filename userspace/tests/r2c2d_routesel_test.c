@@ -205,6 +205,104 @@ static void select__improves(void)
 	r2c2_topo_free(t);
 }
 
+/* s's copy of m's view, ids and births is m's; the differences */
+static int snapshot_differs(const struct rs *s, const struct mx *m)
+{
+	int bad = s->vn != m->n;
+	uint32_t i;
+
+	for (i = 0; !bad && i < m->n; i++)
+		bad += memcmp(&s->vf[i], &m->view[i], sizeof(s->vf[i])) ||
+		       s->vid[i] != m->fid[i] || s->vborn[i] != m->born[i];
+	return bad;
+}
+
+/*
+ * The loop's part of a search copies only the chunks of the matrix's
+ * view changed since the last search's copy; the worker takes the
+ * flows in the topology from it and tells the long ones by their birth
+ */
+static void select__snapshot_chunks(void)
+{
+	struct r2c2_topo *t = NULL;
+	struct r2c2_rtab *rt = NULL;
+	struct rs_params p;
+	struct mx_evt e;
+	struct mx m;
+	struct rs s;
+	char err[128];
+	uint32_t i, k, found = 0;
+	int r, bad = 0;
+
+	ok(r2c2_topo_parse(&t, "torus:3x3", 100e6, err, sizeof(err)) == 0 &&
+	   r2c2_rtab_new(&rt, t) == 0, "3x3 torus for the snapshot's chunks");
+	mx_init(&m, 0);
+	rs_init(&s);
+	params(&p);
+	p.long_ns = 1500 * MS;
+	/* 1,000 flows: 4 chunks; the first 500 born at 0, the rest at 1 s */
+	for (i = 0; i < 1000; i++) {
+		e = start((uint16_t)(i % 9), i, (uint16_t)((i + 1 + i / 9) % 9),
+			  R2C2_RP_RPS);
+		if (e.dst == e.src)
+			e.dst = (uint16_t)((e.src + 1) % 9);
+		mx_apply(&m, &e, i < 500 ? 0 : 1 * SEC);
+	}
+	/* and one with an end outside the topology: not searched */
+	e = start(2, 5000, 20, R2C2_RP_RPS);
+	mx_apply(&m, &e, 0);
+
+	r = rs_prepare(&s, &m, t->n, 2 * SEC, &p);
+	ok(r == 1001 && s.dec.chunks == 4 && !snapshot_differs(&s, &m),
+	   "the first search copies every chunk: %d flows, %u chunks (want 1001, 4)",
+	   r, s.dec.chunks);
+	r = rs_pairs(&s, rt);
+	ok(r == 500 && s.dec.flows == 1000 && s.dec.long_flows == 500,
+	   "the worker's flows: %u in the topology (want 1000), %u long (want 500: born 1.5 s or more before)",
+	   s.dec.flows, s.dec.long_flows);
+	for (k = 0; k < s.nf; k++) {
+		uint32_t x = mx_find(&m, s.key[k].src, s.key[k].id);
+
+		found += x != MX_NONE && m.f[x].dst == s.f[k].dst &&
+			 m.f[x].rproto == s.key[k].rproto &&
+			 s.is_long[k] == (m.f[x].born_ns == 0);
+	}
+	ok(found == s.nf, "each of them is keyed by its (src, id), with its birth (%u of %zu)",
+	   found, s.nf);
+
+	r = rs_prepare(&s, &m, t->n, 2 * SEC, &p);
+	ok(r == 1001 && s.dec.chunks == 0 && !snapshot_differs(&s, &m),
+	   "nothing changed since: no chunk copied (%u)", s.dec.chunks);
+
+	/* flow 600 (chunk 2) changes protocol */
+	e = start(600 % 9, 600, m.f[mx_find(&m, 600 % 9, 600)].dst, R2C2_RP_VLB);
+	e.type = R2C2_FE_UPDATE;
+	mx_apply(&m, &e, 3 * SEC);
+	r = rs_prepare(&s, &m, t->n, 3 * SEC, &p);
+	bad = snapshot_differs(&s, &m);
+	ok(r == 1001 && s.dec.chunks == 1 && !bad &&
+	   s.vf[mx_find(&m, 600 % 9, 600)].rproto == R2C2_RP_VLB,
+	   "one flow updated: its chunk copied, and only it (%u chunks)",
+	   s.dec.chunks);
+
+	/*
+	 * flow 10 (chunk 0) finishes: the last flow takes its place, and
+	 * its own place is past the matrix's end
+	 */
+	e = start(10 % 9, 10, 0, 0);
+	e.type = R2C2_FE_FINISH;
+	mx_apply(&m, &e, 3 * SEC);
+	r = rs_prepare(&s, &m, t->n, 3 * SEC, &p);
+	ok(r == 1000 && s.dec.chunks == 1 && !snapshot_differs(&s, &m),
+	   "one flow finished: the chunk of its place copied, where the last flow moved (%u)",
+	   s.dec.chunks);
+
+	rs_fini(&s);
+	mx_fini(&m);
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
 /*
  * one flow to a neighbour: RPS and DOR both take the one minimal path, so
  * with VLB (which spreads it over the rack) not allowed nothing changes
@@ -331,6 +429,7 @@ int main(void)
 	turn__heard_skip();
 	select__improves();
 	select__margin();
+	select__snapshot_chunks();
 	batches();
 	apply__unknown();
 	return tap_done();

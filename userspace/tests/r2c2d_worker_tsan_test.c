@@ -98,7 +98,7 @@ static void worker__vs_sync(void)
 	ok(rs_finish(&s, false, &dec) == -ECHILD && rs_fd(&s) == -1 &&
 	   !rs_busy(&s), "no worker: nothing to collect, no fd");
 	r = rs_prepare(&s, &m, t->n, now, &p);
-	ok(r == 16 && s.nf == 16, "snapshot of 16 long flows (%d)", r);
+	ok(r == 16 && s.vn == 16, "snapshot of 16 flows (%d)", r);
 	ok(rs_start(&s, rt) == 0 && rs_busy(&s) && rs_fd(&s) >= 0,
 	   "worker started");
 	ok(rs_start(&s, rt) == -EBUSY, "a second start while it runs: EBUSY");
@@ -216,13 +216,13 @@ static void worker__graph_pairs(void)
 	params(&p);
 	rs_init(&s);
 	r = rs_prepare(&s, &m, t->n, now, &p);
-	for (k = 0; k < s.nf; k++)
-		before |= r2c2_rtab_prepared(rt, s.f[k].src, s.f[k].dst,
+	for (k = 0; k < s.vn; k++)
+		before |= r2c2_rtab_prepared(rt, s.vf[k].src, s.vf[k].dst,
 					     R2C2_RP_VLB);
-	ok(r == 16 && !before,
-	   "rs_prepare(): a snapshot of 16 long flows, no pair prepared in this thread");
+	ok(r == 16 && s.vn == 16 && !before,
+	   "rs_prepare(): a snapshot of 16 flows, no pair prepared in this thread");
 	for (k = 0; k < 16; k++)	/* the worker's from its start */
-		f[k] = s.f[k];
+		f[k] = s.vf[k];
 	ok(rs_start(&s, rt) == 0, "the worker prepares the pairs, then searches");
 	while (rs_tables_busy(&s))
 		waits++;
