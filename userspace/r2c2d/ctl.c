@@ -358,6 +358,7 @@ static void timings_show(struct r2c2d *d, struct json_writer *jw)
 	j_u64(jw, "skipped_flows", t->skipped_flows);
 	j_u64(jw, "view_snapshots", t->view_snapshots);
 	j_u64(jw, "view_chunks", t->view_chunks);
+	j_u64(jw, "view_copy_steps", t->view_copy_steps);
 	j_u64(jw, "ctl_requests", t->ctl_requests);
 	j_u64(jw, "ctl_timeouts", t->ctl_timeouts);
 	j_u64(jw, "ctl_denied", t->ctl_denied);

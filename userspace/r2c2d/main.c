@@ -461,7 +461,7 @@ static void round_followed(struct r2c2d *d)
 static int round_start(struct r2c2d *d)
 {
 	uint64_t t0 = r2c2d_now();
-	int r = round_prepare(d);
+	int r = round_prepare(d, true);
 
 	if (r)
 		return r;
@@ -549,7 +549,7 @@ static void tick(struct r2c2d *d)
 		round = r != 1;		/* 1: in the worker, collected later */
 		if (r == 0)
 			lease = true;
-		else if (r == -EAGAIN)	/* after the route search */
+		else if (r == -EAGAIN)	/* after the route search, or the copy */
 			d->computed_gen--;
 	}
 	if (lease && !warm)

@@ -259,14 +259,17 @@ void mx_view_in(struct mx *m, struct mx_flow *f)
 	mx_unseen(m, f);
 }
 
-size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
-		    uint64_t *born, uint64_t *stamp)
+size_t mx_view_copy_step(const struct mx *m, struct r2c2_flow *v,
+			 uint32_t *id, uint64_t *born, uint64_t since,
+			 size_t *next, size_t max)
 {
 	size_t c, at, k, chunks = 0;
 
-	for (c = 0, at = 0; at < m->n; c++, at += MX_CHUNK) {
-		if (!mx_view_since(m, c, *stamp))
+	for (c = *next, at = c * MX_CHUNK; at < m->n; c++, at += MX_CHUNK) {
+		if (!mx_view_since(m, c, since))
 			continue;
+		if (max && chunks == max)
+			break;
 		k = m->n - at < MX_CHUNK ? m->n - at : MX_CHUNK;
 		memcpy(v + at, m->view + at, k * sizeof(*v));
 		memcpy(id + at, m->fid + at, k * sizeof(*id));
@@ -274,6 +277,16 @@ size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
 			memcpy(born + at, m->born + at, k * sizeof(*born));
 		chunks++;
 	}
+	*next = c;
+	return chunks;
+}
+
+size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
+		    uint64_t *born, uint64_t *stamp)
+{
+	size_t next = 0, chunks;
+
+	chunks = mx_view_copy_step(m, v, id, born, *stamp, &next, 0);
 	*stamp = m->vstamp;
 	return chunks;
 }

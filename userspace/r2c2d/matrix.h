@@ -211,6 +211,15 @@ static inline bool mx_view_since(const struct mx *m, size_t c, uint64_t s)
  */
 size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
 		    uint64_t *born, uint64_t *stamp);
+/*
+ * The same in steps: from chunk *@next on, the chunks changed since stamp
+ * @since, at most @max of them (0: no bound); *@next becomes the chunk to
+ * go on from, past the last (@n flows) once the copy got there. Returns
+ * the chunks copied.
+ */
+size_t mx_view_copy_step(const struct mx *m, struct r2c2_flow *v,
+			 uint32_t *id, uint64_t *born, uint64_t since,
+			 size_t *next, size_t max);
 /* every flow into @unseen_ix (the tables it was seen against are gone) */
 void mx_unseen_all(struct mx *m);
 /*

@@ -33,6 +33,7 @@ struct r2c2d_timing {
 	uint64_t alloc_errors, skipped_flows;
 	uint64_t view_snapshots;	/* rounds that took mx.view, not a walk */
 	uint64_t view_chunks;	/* chunks of mx.view they copied */
+	uint64_t view_copy_steps;	/* copies left for the next try */
 	uint64_t ctl_requests, ctl_timeouts, ctl_denied, ctl_busy;
 	uint64_t state_saves, state_errors, state_restored;
 };
@@ -238,8 +239,11 @@ void digest_step(struct r2c2d *d, uint64_t now);
 /* rates.c: rate rounds, from the matrix to sch_r2c2 */
 /* drop a graph's cached pair weights past table_cache_mb */
 void cache_trim(struct r2c2d *d);
-/* the round's snapshot of the matrix (d->rd), before its solve */
-int round_prepare(struct r2c2d *d);
+/*
+ * the round's snapshot of the matrix (d->rd), before its solve; step: a
+ * long copy of the view in steps (-EAGAIN until the last)
+ */
+int round_prepare(struct r2c2d *d, bool step);
 /* a solved round's rates into the matrix; prep_ns: when it was prepared */
 int round_apply(struct r2c2d *d, uint64_t prep_ns);
 /* a whole round in the loop: prepare, solve, apply */

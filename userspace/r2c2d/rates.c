@@ -115,31 +115,51 @@ static int snapshot_unseen(struct r2c2d *d)
 /*
  * The matrix's view and ids into the snapshot: the chunks changed since
  * the snapshot's arrays last held them (rd.vstamp), all of them the
- * first time; its places are the matrix's (idx[i] == i).
+ * first time; its places are the matrix's (idx[i] == i). At most max
+ * chunks a call (0: no bound): a copy of more is a pass over several
+ * calls, each going on where the last stopped (false: not over yet).
+ * The pass ends with the chunks changed since it began, so that the
+ * snapshot is the matrix's as of its last call, whatever came between.
  */
-static void snapshot_copy(struct r2c2d *d)
+static bool snapshot_copy(struct r2c2d *d, size_t max)
 {
 	struct rd *rd = &d->rd;
 	const struct mx *m = &d->mx;
 	size_t n = m->n, i;
 
-	if (!rd->vstamp)
-		rd->vn = 0;
+	if (!rd->vpass) {
+		rd->vpass = m->vstamp;
+		rd->vbase = rd->vstamp;
+		rd->vnext = 0;
+	}
+	d->t.view_chunks += mx_view_copy_step(m, rd->f, rd->id, NULL,
+					      rd->vbase, &rd->vnext, max);
+	if (rd->vnext * MX_CHUNK < n) {
+		d->t.view_copy_steps++;
+		return false;
+	}
+	rd->vstamp = rd->vpass;
 	d->t.view_chunks += mx_view_copy(m, rd->f, rd->id, NULL, &rd->vstamp);
+	rd->vpass = 0;
+	if (!rd->vbase)
+		rd->vn = 0;
 	for (i = rd->vn; i < n; i++)
 		rd->idx[i] = (uint32_t)i;
 	rd->vn = n > rd->vn ? n : rd->vn;
+	return true;
 }
 
 /*
  * A round's first step, in the loop: the matrix's flows into the snapshot
  * d->rd, their pairs prepared in the tables. Not while a solve runs in
- * the worker (it reads the tables and the snapshot). Returns 0, -ENOMEM,
- * or -EAGAIN while a route search prepares a graph's tables, or reads
- * them and a new pair's weights are wanted (its end wakes the loop, and
- * the round is taken again).
+ * the worker (it reads the tables and the snapshot). step: copy at most
+ * rd.copy_step chunks of the view in this call. Returns 0, -ENOMEM, or
+ * -EAGAIN while a route search prepares a graph's tables, or reads them
+ * and a new pair's weights are wanted (its end wakes the loop, and the
+ * round is taken again), or while a stepped copy is not over (the round
+ * is taken again rho later).
  */
-int round_prepare(struct r2c2d *d)
+int round_prepare(struct r2c2d *d, bool step)
 {
 	const struct r2c2_topo *t = d->topo;
 	struct rd *rd = &d->rd;
@@ -161,12 +181,14 @@ int round_prepare(struct r2c2d *d)
 	 * checked (mx.unseen_ix) are.
 	 */
 	if (d->mx.view_nodes == t->n && !d->mx.view_skip) {
-		int r = snapshot_unseen(d);
+		int r;
 
+		if (!snapshot_copy(d, step ? rd->copy_step : 0))
+			return -EAGAIN;
+		r = snapshot_unseen(d);
 		if (r)
 			return r;
 		n = d->mx.n;
-		snapshot_copy(d);
 		for (i = 0; i < d->mx.own; i++)
 			rd->own[i] = d->mx.own_ix[i];
 		rd->nown = d->mx.own;
@@ -174,6 +196,7 @@ int round_prepare(struct r2c2d *d)
 		goto done;
 	}
 	rd->vstamp = 0;		/* the walk writes f, idx and id its way */
+	rd->vpass = 0;		/* and ends a stepped copy */
 	for (i = 0; i < d->mx.n; i++) {
 		struct mx_flow *f = &d->mx.f[i];
 
@@ -278,7 +301,7 @@ int round_apply(struct r2c2d *d, uint64_t prep_ns)
 int compute(struct r2c2d *d)
 {
 	uint64_t t0 = r2c2d_now();
-	int r = round_prepare(d);
+	int r = round_prepare(d, false);
 
 	if (r)
 		return r;

@@ -24,6 +24,12 @@
 #include "matrix.h"
 #include "worker.h"
 
+/*
+ * chunks of MX_CHUNK flows a snapshot copies at most in one go in the
+ * loop: 128 chunks, 32,768 flows, ~1.2 MB of view and ids
+ */
+#define RD_COPY_STEP	128
+
 /* a struct rd's @todo entry whose pair failed, or has no path */
 #define TODO_FAILED	0x80000000u
 
@@ -48,6 +54,11 @@
  *	(struct mx, @vstamp), for the @vn first flows with @idx[i] == i;
  *	0: they are not (the walk over the flows, or a compaction, wrote
  *	them). A snapshot copies only the chunks changed since.
+ * @copy_step: at most this many chunks copied by one round_prepare() in
+ *	the loop (0: no bound; rd_init(): RD_COPY_STEP); a copy of more
+ *	goes on at the next try, in a pass: @vpass, the matrix's stamp when
+ *	the pass began (0: none under way), @vbase, @vstamp then, and
+ *	@vnext, the chunk it goes on from
  * @done: the last round rd_keep() kept (its @f, @idx, @id, @rate, @own
  *	arrays and their @vstamp and @vn, the other set of two that swap),
  *	of @done_n flows; the loop
@@ -79,6 +90,9 @@ struct rd {
 	size_t n, nown, cap;
 	uint64_t vstamp;
 	size_t vn;
+	size_t copy_step;
+	uint64_t vpass, vbase;
+	size_t vnext;
 	struct {
 		struct r2c2_flow *f;
 		uint32_t *idx;

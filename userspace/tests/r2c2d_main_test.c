@@ -1759,8 +1759,7 @@ static double rates_off_walk(struct r2c2d *d)
 	for (i = 0; i < d->mx.n && n < 4096; i++) {
 		const struct mx_flow *f = &d->mx.f[i];
 
-		if (t->paths.dist[(size_t)f->dst * t->n + f->src] ==
-		    R2C2_DIST_INF) {
+		if (!r2c2_topo_reaches(t, f->src, f->dst)) {
 			if (f->rate != 0)
 				return 1;
 			continue;
@@ -1870,9 +1869,9 @@ static void rounds__unseen_flows(void)
 	 */
 	d.rs.wk.running = true;
 	atomic_store(&d.rs.pairs_done, false);
-	r = round_prepare(&d);
+	r = round_prepare(&d, false);
 	atomic_store(&d.rs.pairs_done, true);
-	ok(r == -EAGAIN && round_prepare(&d) == 0,
+	ok(r == -EAGAIN && round_prepare(&d, false) == 0,
 	   "a route search's pair work: the round waits (%d); its search alone: the round goes on",
 	   r);
 	d.rs.wk.running = false;
@@ -1948,6 +1947,81 @@ static void round__view_chunks(void)
 	ok(!bad && c[5] == c[4] && c[6] - c[5] == 1 && c[7] - c[6] == 12,
 	   "after a walk, the other set copies what changed (%llu chunks), the set the walk wrote copies the view whole (%llu); the walk's rates",
 	   (unsigned long long)(c[6] - c[5]), (unsigned long long)(c[7] - c[6]));
+	daemon_free(&d);
+}
+
+/*
+ * A round for the worker copies at most rd.copy_step chunks a try: 3,000
+ * flows (12 chunks) at 5 a try take three tries, the first two -EAGAIN.
+ * Flows changed between the tries, in a chunk copied already and in one
+ * not reached yet, and a flow started, are in the round's snapshot all
+ * the same: its rates are those of the matrix as of the last try.
+ */
+static void round__copy_steps(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[3] = { 4, 4, 4 };
+	uint64_t seed = 23, c0, s0;
+	struct mx_flow f;
+	int r[3], bad = 0;
+
+	daemon_conf(&d, 0, dims, 3,
+		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0");
+	add_random_flows(&d, 3000, 64, 100, 3, &seed);
+	d.rd.copy_step = 5;
+	c0 = d.t.view_chunks;
+	s0 = d.t.view_copy_steps;
+	r[0] = round_start(&d);
+	ok(r[0] == -EAGAIN && d.t.view_chunks - c0 == 5 && !rd_busy(&d.rd),
+	   "12 chunks to copy, 5 a try: the first try copies 5 and stops (%d, %llu chunks)",
+	   r[0], (unsigned long long)(d.t.view_chunks - c0));
+	/* chunk 0, copied already, and chunk 10, not reached, change */
+	f = d.mx.f[3];
+	add_flow(&d, f.src, f.id, f.dst, 9, f.rproto, R2C2_DEMAND_UNLIMITED);
+	f = d.mx.f[2600];
+	add_flow(&d, f.src, f.id, f.dst, 5, f.rproto, R2C2_DEMAND_UNLIMITED);
+	r[1] = round_start(&d);
+	add_flow(&d, 1, 90001, 2, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	r[2] = round_start(&d);
+	if (r[2] == 1)
+		round_collect(&d, true);
+	ok(r[1] == -EAGAIN && r[2] == 1 && d.t.view_copy_steps - s0 == 2 &&
+	   d.rd.done.n == d.mx.n && d.t.applied_gen == d.mx.gen,
+	   "the second try copies 5 more, the third the rest and the chunks changed meanwhile; the worker solves it (%d, %d; %llu steps)",
+	   r[1], r[2], (unsigned long long)(d.t.view_copy_steps - s0));
+	bad = rates_off_walk(&d) > 1e-12;
+	ok(!bad && d.mx.f[mx_find(&d.mx, 1, 90001)].rate > 0,
+	   "its rates are those of the matrix as of the last try: the changes between tries and the new flow in");
+	/*
+	 * A pass under way when a flow comes to want nothing: the round
+	 * walks the flows (a walk writes the arrays its way, and the sets
+	 * swap); when it wants again, a copy starts over
+	 */
+	for (int k = 0; k < 2; k++) {	/* both sets hold the view */
+		d.t.view_copy_steps = 0;
+		while ((r[0] = round_start(&d)) == -EAGAIN && d.t.view_copy_steps < 9)
+			;
+		if (r[0] == 1)
+			round_collect(&d, true);
+	}
+	f = d.mx.f[1000];
+	add_flow(&d, f.src, f.id, f.dst, 4, f.rproto, R2C2_DEMAND_UNLIMITED);
+	f = d.mx.f[2000];
+	add_flow(&d, f.src, f.id, f.dst, 6, f.rproto, R2C2_DEMAND_UNLIMITED);
+	d.rd.copy_step = 1;
+	r[0] = round_start(&d);
+	f = d.mx.f[7];
+	add_flow(&d, f.src, f.id, f.dst, f.weight, f.rproto, 0);
+	bad = compute(&d) != 0;
+	add_flow(&d, f.src, f.id, f.dst, 3, f.rproto, R2C2_DEMAND_UNLIMITED);
+	d.t.view_copy_steps = 0;
+	while ((r[1] = round_start(&d)) == -EAGAIN && d.t.view_copy_steps < 40)
+		;
+	if (r[1] == 1)
+		round_collect(&d, true);
+	ok(r[0] == -EAGAIN && !bad && r[1] == 1 && rates_off_walk(&d) <= 1e-12,
+	   "a walk in the middle of a copy's pass: the copy after it starts over, and its round has the matrix's rates (%d, %d)",
+	   r[0], r[1]);
 	daemon_free(&d);
 }
 
@@ -2112,6 +2186,7 @@ int main(void)
 	rounds__unseen_flows();
 	rounds__arrays_grow_apart();
 	round__view_chunks();
+	round__copy_steps();
 	ctl__access();
 	return tap_done();
 }
