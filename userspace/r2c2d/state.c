@@ -25,6 +25,14 @@
 #include "r2c2_alloc.h"
 #include "state.h"
 
+/* one flow's line, if it is node's and has a demand */
+static void st_line(FILE *f, uint16_t node, const struct mx_flow *x)
+{
+	if (x->src == node && x->demand_kbps != R2C2_DEMAND_UNLIMITED)
+		fprintf(f, "flow %08x dst %u demand %u\n", x->id, x->dst,
+			x->demand_kbps);
+}
+
 int st_save(const char *path, uint16_t node, const struct mx *mx)
 {
 	char tmp[4096];
@@ -51,13 +59,16 @@ int st_save(const char *path, uint16_t node, const struct mx *mx)
 		return -errno;
 	fprintf(f, "# r2c2d state_file: this node's flows with an estimated demand\nnode %u\n",
 		node);
-	for (i = 0; i < mx->n; i++) {
-		const struct mx_flow *x = &mx->f[i];
-
-		if (x->src == node && x->demand_kbps != R2C2_DEMAND_UNLIMITED)
-			fprintf(f, "flow %08x dst %u demand %u\n", x->id, x->dst,
-				x->demand_kbps);
-	}
+	/*
+	 * The matrix lists node's flows when they are its own ones (the
+	 * daemon's): the rack's are not walked, every 100 ms a demand moves
+	 */
+	if (mx->own_src == (int)node)
+		for (i = 0; i < mx->own; i++)
+			st_line(f, node, &mx->f[mx->own_ix[i]]);
+	else
+		for (i = 0; i < mx->n; i++)
+			st_line(f, node, &mx->f[i]);
 	if (fflush(f) || ferror(f))
 		r = -errno ?: -EIO;
 	if (fclose(f) && !r)

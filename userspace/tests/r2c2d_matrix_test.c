@@ -1218,6 +1218,18 @@ static void state__save_load(void)
 	   st_demand(v, n, 0x20, 3) == R2C2_DEMAND_UNLIMITED,
 	   "lookup by id and destination; unknown or unlimited: unlimited");
 	free(v);
+	/* the same from the matrix's list of node 5's flows */
+	mx_set_own(&m, 5);
+	ok(m.own == 3 && !st_save(path, 5, &m) &&
+	   !st_load(path, 5, &v, &n, err, sizeof(err)) && n == 2 &&
+	   v[0].id == 0x1 && v[1].id == 0x8f78c8c0 && v[1].demand_kbps == 1100,
+	   "saved from the own list (%u flows): the same two (%zu)", m.own, n);
+	free(v);
+	mx_set_own(&m, 7);
+	ok(!st_save(path, 5, &m) &&
+	   !st_load(path, 5, &v, &n, err, sizeof(err)) && n == 2,
+	   "another node's list: node 5's flows found by the walk (%zu)", n);
+	free(v);
 	ok(!st_load(path, 6, &v, &n, err, sizeof(err)) && !n,
 	   "another node's file: no entries");
 	f = fopen(path, "w");
