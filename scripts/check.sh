@@ -198,10 +198,6 @@ not_run()
 	fi
 }
 
-# Count top-level TAP results of a log (the rack's, the capture check's):
-# sets tp tf ts. As for a test file (selftests/tally.awk), each check of
-# its plan (the first "1..N") not reported is a failure, and so is a log
-# without a plan.
 # name_failures STEP LOG: the failed checks of a TAP log whose results
 # each follow their own checks nested one level ("# not ok N - check",
 # then "not ok N - FILE (...)": run.sh's, userspace/tests/run.sh's), as
@@ -224,6 +220,10 @@ name_failures()
 	}' >>"$FAILED"
 }
 
+# Count top-level TAP results of a log (the rack's, the capture check's):
+# sets tp tf ts. As for a test file (selftests/tally.awk), each check of
+# its plan (the first "1..N") not reported is a failure, and so is a log
+# without a plan.
 count_tap() {
 	local log=$1 plan k
 
