@@ -161,9 +161,23 @@ static void r2c2_xdp_store(struct r2c2_xdp_port *e,
 /* the flags no event of 6.1 reports */
 #define R2C2_XDP_F_POLLED	(R2C2_XDP_F_XMIT | R2C2_XDP_F_GENERIC)
 
+/* Does entry @e already say what @n says? Context: xdp_lock held. */
+static bool r2c2_xdp_same(const struct r2c2_xdp_port *e,
+			  const struct r2c2_xdp_port *n)
+{
+	return READ_ONCE(e->ifindex) == n->ifindex &&
+	       READ_ONCE(e->mtu) == n->mtu &&
+	       READ_ONCE(e->flags) == n->flags &&
+	       ether_addr_equal(e->mac, n->mac) &&
+	       ether_addr_equal(e->nbr_mac, n->nbr_mac);
+}
+
 /*
- * Write port @num's entry; with @polled, only when R2C2_XDP_F_POLLED
- * changed (the tick's refresh: what has an event is left to the event).
+ * Write port @num's entry when it changed; with @polled, only when
+ * R2C2_XDP_F_POLLED changed (the tick's refresh: what has an event is
+ * left to the event). Every hello calls this: rewriting an unchanged
+ * entry would send the frames read meanwhile to the kernel path for
+ * nothing (its seq odd).
  * Context: xdp_lock held, BHs off.
  */
 static void r2c2_xdp_write(struct r2c2_node *node, const struct r2c2_xdp *x,
@@ -177,6 +191,8 @@ static void r2c2_xdp_write(struct r2c2_node *node, const struct r2c2_xdp *x,
 		return;
 	r2c2_xdp_entry(node, num, &n);
 	if (polled && !((READ_ONCE(e->flags) ^ n.flags) & R2C2_XDP_F_POLLED))
+		return;
+	if (r2c2_xdp_same(e, &n))
 		return;
 	r2c2_xdp_store(e, &n);
 }

@@ -33,7 +33,7 @@ require_cmd ip jq ping
 require_module veth
 require_r2c2
 require_tools r2c2_snap r2c2_inject r2c2_nlbad
-ksft_plan 17
+ksft_plan 18
 
 A=r2c2-xa B=r2c2-xb C=r2c2-xc INJ=r2c2-xi
 NODES=("$A" "$B" "$C")
@@ -197,6 +197,25 @@ show "$B"
 json_assert '[.ports[] | .forwarded] | add >= 20 + 5' "$FABRIC_TMP/show"
 check_err $? "B's program forwarded fewer than the pings and the injected frames"
 log_test "ping A -> C through B's program"
+
+# A hello that changes the neighbour but nothing the program reads (C's
+# hello interval, 100 -> 150 -> 100 ms) must not rewrite B's entry for
+# port 0: a rewrite sends the frames read meanwhile to the kernel path.
+RET=0
+writes() { ip netns exec "$B" r2c2ctl -j xdp show | jq -c '[.ports[] | select(.port < 2) | .entry_writes]'; }
+w0=$(writes) h0=$(node_stat "$B" hello_rx)
+ip netns exec "$C" r2c2ctl node set hello 150 >/dev/null &&
+sleep 1 &&
+ip netns exec "$C" r2c2ctl node set hello 100 >/dev/null &&
+sleep 1
+check_err $? "r2c2ctl node set hello failed in C"
+w1=$(writes) h1=$(node_stat "$B" hello_rx)
+[[ $w0 == "$w1" && $w0 =~ ^\[[0-9]+,[0-9]+\]$ ]]
+check_err $? "B's entries for ports 0 and 1 written $w0 then $w1 times over $((h1 - h0)) hellos heard"
+((h1 - h0 >= 20))
+check_err $? "B heard $((h1 - h0)) hellos in two seconds at 100-150 ms on two ports"
+log_info "B heard $((h1 - h0)) hellos; its entries' writes $w0 before, $w1 after"
+log_test "a hello that changes nothing the program reads leaves the port's entry unwritten"
 
 # ---------------------------------------------------------------- state
 # C's p1 down: B's p0 loses its carrier; B's entry for it stops the

@@ -547,6 +547,7 @@ static int xdp_show(int argc, char **argv)
 			print_uint("rx_packets", " rx %llu", cnt[0]);
 			print_uint("forwarded", " forwarded %llu", cnt[1]);
 			print_uint("tx_packets", " tx %llu", cnt[2]);
+			print_uint("entry_writes", " writes %llu", e.seq / 2);
 		}
 		print_nl();
 		close_obj();
