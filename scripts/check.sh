@@ -17,7 +17,9 @@
 #                   each file on the stock kernels selftests/kernels gives
 #                   it (both unless it names one), the files of
 #                   selftests/icount-files in a guest of their own
-#                   (vm-<kernel>-icount) on the kernels it gives them;
+#                   (vm-<kernel>-icount) on the kernels it gives them,
+#                   those of selftests/tcg-single-files in one whose
+#                   vCPUs share a host thread (vm-<kernel>-tcg1);
 #                   then capture-<kernel>: tools/wireshark/capture-check.sh on
 #                   the capture selftests/capture_test.sh handed out (--out)
 #   5b. install     scripts/check-install.sh: make install DESTDIR=... for
@@ -500,16 +502,16 @@ step_kunit()
 }
 
 # ---------------------------------------------------------------- vm
-# icount_files: the files of selftests/icount-files that exist
-icount_files()
+# list_files LIST: the files named by selftests/LIST that exist
+list_files()
 {
 	local f
 
-	[[ -f selftests/icount-files ]] || return 0
+	[[ -f selftests/$1 ]] || return 0
 	while read -r f _; do
 		[[ -z $f || $f == \#* ]] && continue
 		[[ -f selftests/$f ]] && echo "$f"
-	done <selftests/icount-files
+	done <"selftests/$1"
 }
 
 # on_kernel FILE KERNEL: does make check run selftest FILE on KERNEL?
@@ -550,23 +552,29 @@ vm_selftests()
 ICOUNT_SHIFT=${R2C2_ICOUNT_SHIFT:-2}
 
 # vm_files KERNEL: the files make check runs on KERNEL, in the arrays
-# main (the stock guest) and ic (the icount guest)
+# main (the stock guest), ic (the icount guest) and st (the guest of
+# single-threaded TCG)
 vm_files()
 {
-	local t all_ic=()
+	local t all_ic=() all_st=()
 
-	ic=() main=()
+	ic=() st=() main=()
 	if [[ -n ${R2C2_SELFTESTS:-} ]]; then
 		read -r -a main <<<"$R2C2_SELFTESTS"
 		return
 	fi
-	mapfile -t all_ic < <(icount_files)
+	mapfile -t all_ic < <(list_files icount-files)
+	mapfile -t all_st < <(list_files tcg-single-files)
 	for t in "${all_ic[@]}"; do
 		! on_kernel "$t" "$1" || ic+=("$t")
 	done
+	for t in "${all_st[@]}"; do
+		[[ " ${all_ic[*]} " == *" $t "* ]] || ! on_kernel "$t" "$1" || st+=("$t")
+	done
 	for t in selftests/*_test.sh; do
 		t=${t##*/}
-		[[ " ${all_ic[*]} " == *" $t "* ]] || ! on_kernel "$t" "$1" || main+=("$t")
+		[[ " ${all_ic[*]} ${all_st[*]} " == *" $t "* ]] ||
+			! on_kernel "$t" "$1" || main+=("$t")
 	done
 }
 
@@ -596,6 +604,12 @@ step_vm()
 	vm_files "$k"
 	# --out: capture_test.sh hands its capture of a torus out on ttyS1
 	vm_selftests "vm-$k" "$k" --out "$LOGDIR/vm-$k.out" -- "${main[@]}"
+	# XDP attached under traffic: one host thread for both vCPUs
+	# (selftests/tcg-single-files)
+	if ((${#st[@]})); then
+		section "vm selftests on $k, single-threaded TCG: ${st[*]}"
+		R2C2_TCG_THREAD=single vm_selftests "vm-$k-tcg1" "$k" -- "${st[@]}"
+	fi
 	# The capture decoded on the host by tshark and the r2c2
 	# dissector, checked against what its nodes reported.
 	if grep -aq '^ok [0-9]* - selftests: r2c2: capture_test.sh' "$LOGDIR/vm-$k.log"; then

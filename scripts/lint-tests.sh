@@ -16,8 +16,9 @@
 #      runs another one (exec bash "$(dirname "$0")/OTHER_test.sh") has
 #      OTHER's plan.
 #   3. The lists of selftest files make check reads (selftests/kernels,
-#      icount-files, debug-subset, vng-subset) name files that exist, and
-#      selftests/kernels only the kernels 6.1 and 6.12: a renamed file
+#      icount-files, tcg-single-files, debug-subset, vng-subset) name
+#      files that exist, and selftests/kernels only the kernels 6.1 and
+#      6.12: a renamed file
 #      would otherwise drop out of a step, or run on both kernels,
 #      unnoticed.
 #   4. Every mutant of userspace/tests/mutants.list and
@@ -62,7 +63,7 @@ for f in selftests/*_test.sh selftests/fuzz_rack.sh; do
 done
 result "${noplan%$'\n'}" "every selftest file announces its plan (ksft_plan)"
 
-stale=$(for l in kernels icount-files debug-subset vng-subset; do
+stale=$(for l in kernels icount-files tcg-single-files debug-subset vng-subset; do
 	[[ -f selftests/$l ]] || { echo "selftests/$l: missing"; continue; }
 	sed -E 's/#.*//' "selftests/$l" | awk -v l="selftests/$l" '
 		NF == 0 { next }
@@ -79,7 +80,7 @@ stale=$(for l in kernels icount-files debug-subset vng-subset; do
 		fi
 	done
 done)
-result "$stale" "selftests/kernels, icount-files, debug-subset, vng-subset name existing files and kernels"
+result "$stale" "selftests/kernels, icount-files, tcg-single-files, debug-subset, vng-subset name existing files and kernels"
 
 rot=$( { bash scripts/mutants.sh -c; bash scripts/mutants.sh -K 6.12 -c; } 2>&1 |
 	grep -E '^not ok|^mutants:')
