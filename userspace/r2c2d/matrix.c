@@ -640,7 +640,7 @@ uint32_t mx_resync_end(struct mx *m, uint16_t src)
 bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
 		   struct r2c2_flow *a)
 {
-	if (f->src >= nnodes || f->dst >= nnodes || f->src == f->dst)
+	if (!mx_in_topology(f->src, f->dst, nnodes))
 		return false;
 	mx_fill(f, a);
 	return true;

@@ -317,4 +317,15 @@ uint32_t mx_drop_stale(struct mx *m, uint16_t src, uint64_t before);
 bool mx_alloc_flow(const struct mx_flow *f, uint32_t nnodes,
 		   struct r2c2_flow *a);
 
+/*
+ * Whether a flow from src to dst lies in a topology of nnodes nodes:
+ * both ends its nodes, and distinct. The allocator indexes its tables by
+ * both ends; a flow that is not is left out (a peer's larger rack, a
+ * hostile one).
+ */
+static inline bool mx_in_topology(uint32_t src, uint32_t dst, uint32_t nnodes)
+{
+	return src < nnodes && dst < nnodes && src != dst;
+}
+
 #endif /* _R2C2D_MATRIX_H */

@@ -94,10 +94,9 @@ int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 	s->vn = 0;
 	s->p = *p;
 	s->nnodes = nnodes;
-	if (rs_grow(s, m->n)) {
-		s->vstamp = 0;	/* the copies may have lost chunks: none */
+	/* a failed realloc() keeps the copies: vstamp still holds for them */
+	if (rs_grow(s, m->n))
 		return dec->err = -ENOMEM;
-	}
 	dec->chunks = (uint32_t)mx_view_copy(m, s->vf, s->vid, s->vborn,
 					     &s->vstamp);
 	s->vn = m->n;
@@ -120,8 +119,8 @@ static size_t rs_flows(struct rs *s)
 	for (k = 0; k < s->vn; k++) {
 		const struct r2c2_flow *x = &s->vf[k];
 
-		if (x->rproto >= __R2C2_RP_MAX || x->src >= s->nnodes ||
-		    x->dst >= s->nnodes || x->src == x->dst)
+		if (x->rproto >= __R2C2_RP_MAX ||
+		    !mx_in_topology(x->src, x->dst, s->nnodes))
 			continue;
 		s->f[n] = *x;
 		s->is_long[n] = now - s->vborn[k] >= s->p.long_ns;

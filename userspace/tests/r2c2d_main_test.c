@@ -280,6 +280,38 @@ static void round__two_node_ring(void)
 }
 
 /*
+ * Flows whose source or destination is past the topology's nodes (a
+ * peer's view of a larger rack, or a hostile one): the round leaves them
+ * out with no rate and counts them; the others' rates are those of the
+ * flows in it alone
+ */
+static void round__ends_outside(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[2] = { 3, 3 };
+	double alone;
+	int r;
+
+	ok(daemon_on(&d, 0, dims, 2) == 0 && d.topo->n == 9,
+	   "torus 3x3: 9 nodes");
+	add_flow(&d, 0, 1, 4, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	r = compute(&d);
+	alone = rate_of(&d, 0, 1);
+	ok(r == 0 && alone > 0 && !d.t.skipped_flows,
+	   "one flow 0 -> 4 alone: %g bit/s", alone);
+	add_flow(&d, 0, 2, 12, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 12, 3, 4, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 0, 4, 9, 1, R2C2_RP_VLB, R2C2_DEMAND_UNLIMITED);
+	r = compute(&d);
+	ok(r == 0 && d.t.skipped_flows == 3 && rate_of(&d, 0, 2) == 0 &&
+	   rate_of(&d, 12, 3) == 0 && rate_of(&d, 0, 4) == 0 &&
+	   rate_of(&d, 0, 1) == alone,
+	   "flows to 12 and 9 and from 12 on 9 nodes: no rate, %llu skipped; 0 -> 4 keeps %g bit/s",
+	   (unsigned long long)d.t.skipped_flows, rate_of(&d, 0, 1));
+	daemon_free(&d);
+}
+
+/*
  * On a torus with every flow in it, a round's snapshot is the matrix's
  * view copied whole; the round applies this node's rates at once and the
  * others' when read. A flow the allocator must not be given (a demand of
@@ -2161,6 +2193,7 @@ int main(void)
 	signals__hup();
 	signals__reload();
 	round__two_node_ring();
+	round__ends_outside();
 	round__zero_demand();
 	round__view_snapshot();
 	conf__policy();
