@@ -19,6 +19,12 @@ struct r2c2_flow;
 #define MX_NONE		UINT32_MAX
 /* flows per stamp of the view's changes (struct mx, @vchunk) */
 #define MX_CHUNK	256
+/*
+ * chunks a snapshot of the view (a round's, a route search's) copies at
+ * most in one go in the loop: 64 chunks, 16,384 flows, ~0.6 MB of view
+ * and ids
+ */
+#define MX_COPY_STEP	64
 
 /**
  * struct mx_flow - one flow of the rack

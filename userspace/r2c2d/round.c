@@ -12,7 +12,7 @@
 void rd_init(struct rd *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->copy_step = RD_COPY_STEP;
+	r->copy_step = MX_COPY_STEP;
 	wk_init(&r->wk);
 }
 

@@ -24,12 +24,6 @@
 #include "matrix.h"
 #include "worker.h"
 
-/*
- * chunks of MX_CHUNK flows a snapshot copies at most in one go in the
- * loop: 64 chunks, 16,384 flows, ~0.6 MB of view and ids
- */
-#define RD_COPY_STEP	64
-
 /* a struct rd's @todo entry whose pair failed, or has no path */
 #define TODO_FAILED	0x80000000u
 
@@ -55,7 +49,7 @@
  *	0: they are not (the walk over the flows, or a compaction, wrote
  *	them). A snapshot copies only the chunks changed since.
  * @copy_step: at most this many chunks copied by one round_prepare() in
- *	the loop (0: no bound; rd_init(): RD_COPY_STEP); a copy of more
+ *	the loop (0: no bound; rd_init(): MX_COPY_STEP); a copy of more
  *	goes on at the next try, in a pass: @vpass, the matrix's stamp when
  *	the pass began (0: none under way), @vbase, @vstamp then, and
  *	@vnext, the chunk it goes on from

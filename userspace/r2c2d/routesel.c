@@ -12,6 +12,7 @@
 void rs_init(struct rs *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->copy_step = MX_COPY_STEP;
 	wk_init(&s->wk);
 }
 
@@ -86,22 +87,48 @@ int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 {
 	struct rs_decision *dec = &s->dec;
 	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
+	int r;
 
-	memset(dec, 0, sizeof(*dec));
-	dec->mono_ns = now;
+	if (!s->vpass) {
+		memset(dec, 0, sizeof(*dec));
+		s->p = *p;
+		s->vpass = m->vstamp;
+		s->vbase = s->vstamp;
+		s->vnext = 0;
+	}
+	dec->copy_steps++;
+	/* a failed realloc() keeps the copies: vstamp still holds for them */
+	if (rs_grow(s, m->n)) {
+		s->vpass = 0;
+		r = dec->err = -ENOMEM;
+		goto out;
+	}
+	dec->chunks += (uint32_t)mx_view_copy_step(m, s->vf, s->vid, s->vborn,
+						   s->vbase, &s->vnext,
+						   s->copy_step);
+	if (s->vnext * MX_CHUNK < m->n) {
+		r = -EAGAIN;
+		goto out;
+	}
+	/* the pass ends with the chunks changed since it began */
+	s->vstamp = s->vpass;
+	dec->chunks += (uint32_t)mx_view_copy(m, s->vf, s->vid, s->vborn,
+					      &s->vstamp);
+	s->vpass = 0;
+	s->vn = m->n;
 	s->nent = 0;
 	s->nf = 0;
-	s->vn = 0;
-	s->p = *p;
 	s->nnodes = nnodes;
-	/* a failed realloc() keeps the copies: vstamp still holds for them */
-	if (rs_grow(s, m->n))
-		return dec->err = -ENOMEM;
-	dec->chunks = (uint32_t)mx_view_copy(m, s->vf, s->vid, s->vborn,
-					     &s->vstamp);
-	s->vn = m->n;
-	dec->duration_ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
-	return (int)s->vn;
+	dec->mono_ns = now;
+	r = (int)s->vn;
+out:
+	dec->duration_ns += wk_clock_ns(CLOCK_MONOTONIC) - t0;
+	return r;
+}
+
+bool rs_copying(const struct rs *s)
+{
+	return s->vpass;
 }
 
 /*
@@ -224,8 +251,10 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	      uint32_t nnodes, uint64_t now, const struct rs_params *p,
 	      struct rs_decision *dec)
 {
-	int r = rs_prepare(s, m, nnodes, now, p);
+	int r;
 
+	while ((r = rs_prepare(s, m, nnodes, now, p)) == -EAGAIN)
+		;
 	if (r > 0)
 		r = rs_work(s, rt);
 	*dec = s->dec;

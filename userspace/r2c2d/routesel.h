@@ -68,6 +68,7 @@ struct rs_params {
  * @mono_ns: when it ran (the caller's clock)
  * @chunks: chunks of MX_CHUNK flows of the matrix's view copied for it
  *	(those changed since the last search's copy)
+ * @copy_steps: the rs_prepare() calls its copy took (1: in one go)
  * @flows: flows in the search
  * @long_flows: of which long (their protocol may change)
  * @changed: long flows whose protocol changed (0 when not adopted)
@@ -82,6 +83,7 @@ struct rs_decision {
 	uint64_t wall_ns;
 	uint64_t mono_ns;
 	uint32_t chunks;
+	uint32_t copy_steps;
 	uint32_t flows;
 	uint32_t long_flows;
 	uint32_t changed;
@@ -113,7 +115,11 @@ struct rs_decision {
  *
  * The search's snapshot (rs_prepare): @vf, @vid and @vborn, copies of the
  * matrix's @view, @fid and @born (@vn flows) kept between searches and
- * brought up to date from the chunks changed since @vstamp; @nnodes. Its
+ * brought up to date from the chunks changed since @vstamp; @nnodes. A
+ * copy of more than @copy_step chunks (0: no bound; rs_init():
+ * MX_COPY_STEP) is a pass over several rs_prepare() calls: @vpass, the
+ * matrix's stamp when it began (0: none under way), @vbase, @vstamp
+ * then, @vnext, the chunk it goes on from. Its
  * input and result (the worker's rs_pairs, rs_search): @f, @is_long and
  * @key (the flow each f[i] stands for, with its protocol at the
  * snapshot), @nf of them; @p, @dec. @cap: the size of each of these
@@ -139,6 +145,9 @@ struct rs {
 	uint64_t *vborn;
 	size_t vn;
 	uint64_t vstamp;
+	size_t copy_step;
+	uint64_t vpass, vbase;
+	size_t vnext;
 	uint32_t nnodes;
 	struct r2c2_flow *f;
 	bool *is_long;
@@ -183,9 +192,12 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
  * The same in three steps, so that the table work and the search run in a
  * thread while the loop goes on. rs_prepare() (the loop's thread; it
  * reads no table) brings the snapshot's copy of the matrix's view up to
- * date, copying only the chunks changed since the last search, and
- * returns its number of flows (0: nothing to search) or a negative
- * errno. rs_pairs() takes the flows with both ends among nnodes, tells
+ * date, copying only the chunks changed since the last search, at most
+ * s->copy_step of them a call, and returns its number of flows (0:
+ * nothing to search), -EAGAIN while the copy is not over (call again:
+ * the pass goes on where it stopped, and ends with the chunks changed
+ * meanwhile; p is the first call's, nnodes and now the last's) or
+ * another negative errno. rs_copying(): a pass is under way. rs_pairs() takes the flows with both ends among nnodes, tells
  * the long ones, prepares the tables for each (its protocol, and every
  * protocol of p->protos for a long one: it writes rt), leaves out those
  * with no path and returns the long flows left (0: nothing to search). rs_search() reads only the snapshot and
@@ -195,6 +207,7 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
  */
 int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 	       uint64_t now, const struct rs_params *p);
+bool rs_copying(const struct rs *s);
 int rs_pairs(struct rs *s, struct r2c2_rtab *rt);
 int rs_search(struct rs *s, const struct r2c2_rtab *rt);
 /* rs_pairs() then, unless it failed, rs_search(): the worker's job */

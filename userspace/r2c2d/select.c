@@ -116,11 +116,17 @@ void route_select(struct r2c2d *d, uint64_t now)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	wall = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	if (!rs_my_turn(&d->rs, wall, now, iv, d->topo->n, d->node.addr))
-		return;
+	/* a snapshot's copy under way goes on, its turn taken already */
+	if (!rs_copying(&d->rs)) {
+		if (!rs_my_turn(&d->rs, wall, now, iv, d->topo->n,
+				d->node.addr))
+			return;
+		d->rs.runs++;
+	}
 	p.seed = wall / iv + 1;
-	d->rs.runs++;
 	r = rs_prepare(&d->rs, &d->mx, d->topo->n, now, &p);
+	if (r == -EAGAIN)
+		return;		/* at most MX_COPY_STEP chunks a try */
 	d->rs.dec.wall_ns = wall;
 	if (r > 0 && rs_start(&d->rs, d->rt) == 0)
 		return;

@@ -297,6 +297,37 @@ static void select__snapshot_chunks(void)
 	   "one flow finished: the chunk of its place copied, where the last flow moved (%u)",
 	   s.dec.chunks);
 
+	/*
+	 * A new search state copies one chunk a call: four calls for the
+	 * four chunks. Flow 5 (chunk 0, copied) and flow 900 (chunk 3, not
+	 * yet) change after the first: the pass ends with both chunks again
+	 */
+	rs_fini(&s);
+	rs_init(&s);
+	s.copy_step = 1;
+	r = rs_prepare(&s, &m, t->n, 4 * SEC, &p);
+	e = start(5, 5, m.f[mx_find(&m, 5, 5)].dst, R2C2_RP_DOR);
+	e.type = R2C2_FE_UPDATE;
+	mx_apply(&m, &e, 4 * SEC);
+	e = start(900 % 9, 900, m.f[mx_find(&m, 900 % 9, 900)].dst,
+		  R2C2_RP_VLB);
+	e.type = R2C2_FE_UPDATE;
+	mx_apply(&m, &e, 4 * SEC);
+	k = 0;
+	while (r == -EAGAIN && rs_copying(&s) && k++ < 10)
+		r = rs_prepare(&s, &m, t->n, 5 * SEC, &p);
+	ok(r == 1000 && k == 3 && !rs_copying(&s) && s.dec.copy_steps == 4 &&
+	   s.dec.chunks == 4 + 2 && s.dec.mono_ns == 5 * SEC &&
+	   !snapshot_differs(&s, &m) &&
+	   s.vf[mx_find(&m, 5, 5)].rproto == R2C2_RP_DOR &&
+	   s.vf[mx_find(&m, 900 % 9, 900)].rproto == R2C2_RP_VLB,
+	   "one chunk a call: %d flows after %u calls (want 4), %u chunks copied (want 6: the two changed meanwhile again), the snapshot the matrix's",
+	   r, s.dec.copy_steps, s.dec.chunks);
+	r = rs_prepare(&s, &m, t->n, 5 * SEC, &p);
+	ok(r == 1000 && s.dec.copy_steps == 1 && !s.dec.chunks,
+	   "the next search: one call, no chunk (%u calls, %u chunks)",
+	   s.dec.copy_steps, s.dec.chunks);
+
 	rs_fini(&s);
 	mx_fini(&m);
 	r2c2_rtab_free(rt);
