@@ -119,8 +119,8 @@ struct rs_decision {
  * copy of more than @copy_step chunks (0: no bound; rs_init():
  * MX_COPY_STEP) is a pass over several rs_prepare() calls: @vpass, the
  * matrix's stamp when it began (0: none under way), @vbase, @vstamp
- * then, @vnext, the chunk it goes on from. Its
- * input and result (the worker's rs_pairs, rs_search): @f, @is_long and
+ * then, @vnext, the chunk it goes on from. Its input and result (the
+ * worker's rs_pairs, rs_search): @f, @is_long and
  * @key (the flow each f[i] stands for, with its protocol at the
  * snapshot), @nf of them; @p, @dec. @cap: the size of each of these
  * arrays and @ent. While @wk runs (rs_start .. rs_finish), its thread
@@ -197,13 +197,14 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
  * nothing to search), -EAGAIN while the copy is not over (call again:
  * the pass goes on where it stopped, and ends with the chunks changed
  * meanwhile; p is the first call's, nnodes and now the last's) or
- * another negative errno. rs_copying(): a pass is under way. rs_pairs() takes the flows with both ends among nnodes, tells
- * the long ones, prepares the tables for each (its protocol, and every
- * protocol of p->protos for a long one: it writes rt), leaves out those
- * with no path and returns the long flows left (0: nothing to search). rs_search() reads only the snapshot and
- * rt; it fills s->dec and s->ent/s->nent (entries keyed by (src, id), so
- * they stay valid however the matrix changed meanwhile) and returns
- * s->nent or a negative errno.
+ * another negative errno. rs_copying(): a pass is under way. rs_pairs()
+ * takes the flows with both ends among nnodes, tells the long ones,
+ * prepares the tables for each (its protocol, and every protocol of
+ * p->protos for a long one: it writes rt), leaves out those with no path
+ * and returns the long flows left (0: nothing to search). rs_search()
+ * reads only the snapshot and rt; it fills s->dec and s->ent/s->nent
+ * (entries keyed by (src, id), so they stay valid however the matrix
+ * changed meanwhile) and returns s->nent or a negative errno.
  */
 int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 	       uint64_t now, const struct rs_params *p);
