@@ -233,6 +233,15 @@ bool r2c2_lladdr_ok(struct r2c2_node *node, const struct sk_buff *skb, u16 src)
  * segments goes up the stack as one packet. A cloned frame, or one on an
  * r2c0 with GRO off, goes to the backlog as netif_rx() queues it.
  *
+ * The frame is orphaned first. It may still be charged to the sending
+ * socket (veth keeps the owner; the sender can be a namespace on this
+ * host), and not always in the same way: netem, for one, turns a TCP
+ * segment's send-memory charge into a plain socket reference. GRO moves
+ * a merged frame's truesize to the packet it joins, which is released
+ * by that packet's destructor alone: segments owned in different ways
+ * would leave the sender's send memory wrong, charged for good or
+ * released twice.
+ *
  * Context: softirq, or BH disabled.
  */
 void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
@@ -248,6 +257,7 @@ void r2c2_deliver_eth(struct r2c2_node *node, struct sk_buff *skb)
 	skb->ip_summed = CHECKSUM_NONE;
 	skb_clear_tstamp(skb);
 	skb->protocol = eth_type_trans(skb, dev);
+	skb_orphan(skb);
 	dev_sw_netstats_rx_add(dev, skb->len + ETH_HLEN);
 	priv = netdev_priv(dev);
 	gro_cells_receive(&priv->gro, skb);

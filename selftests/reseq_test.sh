@@ -20,7 +20,9 @@
 # checks that its setting took effect: with reseq off node 1's reseq
 # counters do not move while node 0 still sprays over both links (port
 # counters); with DOR node 0 sends on port 0 alone and the transfer's
-# flows are dor in its flow table.
+# flows are dor in its flow table. Between the first two, a connection
+# that sends 20 MB over RPS and stays open must, once every byte is
+# acknowledged, hold none of its sender's send memory.
 #
 # Knobs: RESEQ_DELAY (netem delay, default 1ms), RESEQ_TIME (iperf3
 # seconds, default 5), RESEQ_RATE (netem rate of both 0 -> 1 links, e.g.
@@ -37,7 +39,7 @@ TIME=${RESEQ_TIME:-5}
 RATE=${RESEQ_RATE:-}
 
 require_root
-require_cmd ip tc jq iperf3
+require_cmd ip tc jq iperf3 ss busybox
 require_module veth
 require_module sch_netem
 require_r2c2
@@ -61,6 +63,18 @@ reseq_field()
 
 held_zero() { [[ $(reseq_field .node.held) == 0 ]]; }
 
+# the connection node 0 holds open to node 1 port 5600: "SENDQ T", its
+# unacknowledged bytes and its send memory (ss's skmem t, the socket's
+# sk_wmem_alloc less one)
+hold_mem()
+{
+	torus_exec 0 ss -Htnm 'dport = :5600' | tr -s ' \t\n' ' ' |
+		sed -n 's/^[A-Z0-9-]* [0-9]* \([0-9]*\) .*skmem:(.*,t\([0-9]*\),.*/\1 \2/p'
+}
+hold_listening() { torus_exec 1 ss -Hltn 'sport = :5600' | grep -q .; }
+hold_sent() { [[ $(hold_mem) == 0\ * ]]; }
+hold_released() { [[ $(hold_mem) == "0 0" ]]; }
+
 # frames node 0 originated on its ports 0 and 1 (both to node 1) since
 # the last stats reset: "P0 P1"
 port_tx()
@@ -74,7 +88,7 @@ port_tx()
 # the buffer: "inorder reordered"
 reseq_seen() { reseq_field '"\(.node.stats.reseq_inorder) \(.node.stats.reseq_reordered)"'; }
 
-ksft_plan 7
+ksft_plan 8
 RET=0
 torus_create 2 2
 check_err $? "torus_create 2 2"
@@ -118,6 +132,31 @@ busywait 2000 held_zero
 check_err $? "packets still held after the transfer"
 log_test "TCP over RPS with resequencing" \
 	"$((bps_on / 1000000)) Mbit/s, $retr_on retransmits"
+
+# ---- the sender's send memory ---------------------------------------
+# Node 0's segments reach node 1 still owned by the sending socket, in
+# two ways: those on p1 passed netem, which exchanged each one's charge
+# on the socket's send memory for a plain socket reference; those on p0
+# still hold their charge. GRO at node 1 merges both kinds into one
+# packet, whose destructor alone releases the merged truesize, unless
+# r2c0 orphans every frame it receives. A connection held open after 20
+# MB, every byte acknowledged, must hold no send memory (ss's skmem t):
+# before r2c0 orphaned frames, 23 MB of 30 stayed charged for good (or
+# were released twice: a refcount underflow, a socket freed in use).
+RET=0
+torus_exec 1 busybox nc -l -p 5600 </dev/null >/dev/null &
+cleanup_add "pkill -f '^busybox nc -l -p 5600' 2>/dev/null"
+busywait 5000 hold_listening
+check_err $? "no listener on node 1 port 5600"
+torus_exec 0 bash -c "exec 3<>/dev/tcp/$(torus_addr4 1)/5600 &&
+	head -c 20M /dev/zero >&3 && exec -a r2c2-reseq-hold sleep 600" &
+cleanup_add "pkill -f '^r2c2-reseq-hold' 2>/dev/null"
+busywait 60000 hold_sent >/dev/null
+check_err $? "node 0's 20 MB were not all acknowledged within 60 s: $(hold_mem)"
+busywait 5000 hold_released >/dev/null
+check_err $? "node 0's idle connection still holds send memory (Send-Q, skmem t): $(hold_mem)"
+pkill -f '^r2c2-reseq-hold'
+log_test "TCP over RPS: the sender's send memory comes back"
 
 # ---- RPS, resequencing off -----------------------------------------
 # Off means frames bypass the buffer: node 1's resequencing counters do
