@@ -291,6 +291,23 @@ size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
 	return chunks;
 }
 
+bool mx_copy_step(const struct mx *m, struct mx_copy *c, struct r2c2_flow *v,
+		  uint32_t *id, uint64_t *born, size_t max, uint64_t *chunks)
+{
+	if (!c->pass) {
+		c->pass = m->vstamp;
+		c->base = c->stamp;
+		c->next = 0;
+	}
+	*chunks += mx_view_copy_step(m, v, id, born, c->base, &c->next, max);
+	if (c->next * MX_CHUNK < m->n)
+		return false;
+	c->stamp = c->pass;
+	*chunks += mx_view_copy(m, v, id, born, &c->stamp);
+	c->pass = 0;
+	return true;
+}
+
 /*
  * The arrays indexed like @f to cap entries. Growing, @f goes last and a
  * failure leaves cap as it was (an array grown already is only larger

@@ -226,6 +226,39 @@ size_t mx_view_copy(const struct mx *m, struct r2c2_flow *v, uint32_t *id,
 size_t mx_view_copy_step(const struct mx *m, struct r2c2_flow *v,
 			 uint32_t *id, uint64_t *born, uint64_t since,
 			 size_t *next, size_t max);
+/**
+ * struct mx_copy - a copy of a matrix's view, brought up to date in steps
+ * @stamp: the copy holds @view, @fid (and @born, if it copies them) as
+ *	of this stamp of the matrix (its @vstamp); 0: it does not
+ * @pass: the matrix's stamp when the pass under way began; 0: none
+ * @base: @stamp when that pass began (the last pass's, once it is over)
+ * @next: the chunk the pass goes on from
+ */
+struct mx_copy {
+	uint64_t stamp;
+	uint64_t pass, base;
+	size_t next;
+};
+/*
+ * One step of a pass (begun if none is under way): of the chunks changed
+ * since @base, at most @max (0: no bound) from @next on, into @v, @id and,
+ * unless NULL, @born; once the pass got past the last chunk, the chunks
+ * changed since it began too, so that the copy is the matrix's as of this
+ * call whatever came between, and @stamp becomes the matrix's. Adds the
+ * chunks copied to *@chunks. Returns true when the pass is over.
+ */
+bool mx_copy_step(const struct mx *m, struct mx_copy *c, struct r2c2_flow *v,
+		  uint32_t *id, uint64_t *born, size_t max, uint64_t *chunks);
+/* whether a pass of @c is under way */
+static inline bool mx_copying(const struct mx_copy *c)
+{
+	return c->pass;
+}
+/* end @c's pass where it is (the arrays were written otherwise) */
+static inline void mx_copy_stop(struct mx_copy *c)
+{
+	c->pass = 0;
+}
 /* every flow into @unseen_ix (the tables it was seen against are gone) */
 void mx_unseen_all(struct mx *m);
 /*

@@ -114,34 +114,22 @@ static int snapshot_unseen(struct r2c2d *d)
 
 /*
  * The matrix's view and ids into the snapshot: the chunks changed since
- * the snapshot's arrays last held them (rd.vstamp), all of them the
- * first time; its places are the matrix's (idx[i] == i). At most max
- * chunks a call (0: no bound): a copy of more is a pass over several
- * calls, each going on where the last stopped (false: not over yet).
- * The pass ends with the chunks changed since it began, so that the
- * snapshot is the matrix's as of its last call, whatever came between.
+ * the snapshot's arrays last held them (rd.vc), all of them the first
+ * time; its places are the matrix's (idx[i] == i). At most max chunks a
+ * call (0: no bound): a copy of more is a pass over several calls
+ * (mx_copy_step(); false: not over yet).
  */
 static bool snapshot_copy(struct r2c2d *d, size_t max)
 {
 	struct rd *rd = &d->rd;
-	const struct mx *m = &d->mx;
-	size_t n = m->n, i;
+	size_t n = d->mx.n, i;
 
-	if (!rd->vpass) {
-		rd->vpass = m->vstamp;
-		rd->vbase = rd->vstamp;
-		rd->vnext = 0;
-	}
-	d->t.view_chunks += mx_view_copy_step(m, rd->f, rd->id, NULL,
-					      rd->vbase, &rd->vnext, max);
-	if (rd->vnext * MX_CHUNK < n) {
+	if (!mx_copy_step(&d->mx, &rd->vc, rd->f, rd->id, NULL, max,
+			  &d->t.view_chunks)) {
 		d->t.view_copy_steps++;
 		return false;
 	}
-	rd->vstamp = rd->vpass;
-	d->t.view_chunks += mx_view_copy(m, rd->f, rd->id, NULL, &rd->vstamp);
-	rd->vpass = 0;
-	if (!rd->vbase)
+	if (!rd->vc.base)
 		rd->vn = 0;
 	for (i = rd->vn; i < n; i++)
 		rd->idx[i] = (uint32_t)i;
@@ -195,8 +183,8 @@ int round_prepare(struct r2c2d *d, bool step)
 		d->t.view_snapshots++;
 		goto done;
 	}
-	rd->vstamp = 0;		/* the walk writes f, idx and id its way */
-	rd->vpass = 0;		/* and ends a stepped copy */
+	rd->vc.stamp = 0;	/* the walk writes f, idx and id its way */
+	mx_copy_stop(&rd->vc);	/* and ends a stepped copy */
 	for (i = 0; i < d->mx.n; i++) {
 		struct mx_flow *f = &d->mx.f[i];
 

@@ -119,7 +119,7 @@ static void prepare_pairs(struct rd *r)
 	if (!bad)
 		return;
 	qsort(r->todo, r->ntodo, sizeof(*r->todo), todo_cmp);
-	r->vstamp = 0;		/* f, idx and id are compacted below */
+	r->vc.stamp = 0;	/* f, idx and id are compacted below */
 	for (i = 0, j = 0, k = 0; i < r->n; i++) {
 		while (k < r->ntodo && (r->todo[k] & ~TODO_FAILED) < i)
 			k++;
@@ -246,7 +246,7 @@ void rd_keep(struct rd *r)
 	SWAP(r->rate, r->done.rate);
 	SWAP(r->own, r->done.own);
 	SWAP(r->cap, r->done.cap);
-	SWAP(r->vstamp, r->done.vstamp);
+	SWAP(r->vc.stamp, r->done.vstamp);
 	SWAP(r->vn, r->done.vn);
 	r->done.n = r->n;
 	r->done_pending = true;

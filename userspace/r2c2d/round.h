@@ -44,17 +44,16 @@
  *	swap them) nor touch @ws or @pf
  * @own: the places in @f of this node's flows, @nown of them
  *	(rd_apply_own())
- * @vstamp: @f and @id are the matrix's view and ids as of this stamp
- *	(struct mx, @vstamp), for the @vn first flows with @idx[i] == i;
- *	0: they are not (the walk over the flows, or a compaction, wrote
- *	them). A snapshot copies only the chunks changed since.
+ * @vc: @f and @id as a copy of the matrix's view and ids (@vc.stamp),
+ *	for the @vn first flows with @idx[i] == i; @vc.stamp 0: they are
+ *	not (the walk over the flows, or a compaction, wrote them). A
+ *	snapshot copies only the chunks changed since.
  * @copy_step: at most this many chunks copied by one round_prepare() in
  *	the loop (0: no bound; rd_init(): MX_COPY_STEP); a copy of more
- *	goes on at the next try, in a pass: @vpass, the matrix's stamp when
- *	the pass began (0: none under way), @vbase, @vstamp then, and
- *	@vnext, the chunk it goes on from
+ *	goes on at the next try, in a pass of @vc
  * @done: the last round rd_keep() kept (its @f, @idx, @id, @rate, @own
- *	arrays and their @vstamp and @vn, the other set of two that swap),
+ *	arrays and their @vstamp (@vc.stamp) and @vn, the other set of two
+ *	that swap),
  *	of @done_n flows; the loop
  *	applies its rates to the whole matrix only when they are read
  *	(rd_apply_done()), while the worker may solve the next round in the
@@ -82,11 +81,9 @@ struct rd {
 	double *rate;
 	uint32_t *own;
 	size_t n, nown, cap;
-	uint64_t vstamp;
+	struct mx_copy vc;
 	size_t vn;
 	size_t copy_step;
-	uint64_t vpass, vbase;
-	size_t vnext;
 	struct {
 		struct r2c2_flow *f;
 		uint32_t *idx;

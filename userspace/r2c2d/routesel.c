@@ -87,34 +87,28 @@ int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 {
 	struct rs_decision *dec = &s->dec;
 	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
+	uint64_t chunks = 0;
+	bool over;
 	int r;
 
-	if (!s->vpass) {
+	if (!mx_copying(&s->vc)) {
 		memset(dec, 0, sizeof(*dec));
 		s->p = *p;
-		s->vpass = m->vstamp;
-		s->vbase = s->vstamp;
-		s->vnext = 0;
 	}
 	dec->copy_steps++;
-	/* a failed realloc() keeps the copies: vstamp still holds for them */
+	/* a failed realloc() keeps the copies: vc.stamp still holds for them */
 	if (rs_grow(s, m->n)) {
-		s->vpass = 0;
+		mx_copy_stop(&s->vc);
 		r = dec->err = -ENOMEM;
 		goto out;
 	}
-	dec->chunks += (uint32_t)mx_view_copy_step(m, s->vf, s->vid, s->vborn,
-						   s->vbase, &s->vnext,
-						   s->copy_step);
-	if (s->vnext * MX_CHUNK < m->n) {
+	over = mx_copy_step(m, &s->vc, s->vf, s->vid, s->vborn, s->copy_step,
+			    &chunks);
+	dec->chunks += (uint32_t)chunks;
+	if (!over) {
 		r = -EAGAIN;
 		goto out;
 	}
-	/* the pass ends with the chunks changed since it began */
-	s->vstamp = s->vpass;
-	dec->chunks += (uint32_t)mx_view_copy(m, s->vf, s->vid, s->vborn,
-					      &s->vstamp);
-	s->vpass = 0;
 	s->vn = m->n;
 	s->nent = 0;
 	s->nf = 0;
@@ -128,7 +122,7 @@ out:
 
 bool rs_copying(const struct rs *s)
 {
-	return s->vpass;
+	return mx_copying(&s->vc);
 }
 
 /*

@@ -115,11 +115,10 @@ struct rs_decision {
  *
  * The search's snapshot (rs_prepare): @vf, @vid and @vborn, copies of the
  * matrix's @view, @fid and @born (@vn flows) kept between searches and
- * brought up to date from the chunks changed since @vstamp; @nnodes. A
+ * brought up to date by @vc from the chunks changed since; @nnodes. A
  * copy of more than @copy_step chunks (0: no bound; rs_init():
- * MX_COPY_STEP) is a pass over several rs_prepare() calls: @vpass, the
- * matrix's stamp when it began (0: none under way), @vbase, @vstamp
- * then, @vnext, the chunk it goes on from. Its input and result (the
+ * MX_COPY_STEP) is a pass of @vc over several rs_prepare() calls. Its
+ * input and result (the
  * worker's rs_pairs, rs_search): @f, @is_long and
  * @key (the flow each f[i] stands for, with its protocol at the
  * snapshot), @nf of them; @p, @dec. @cap: the size of each of these
@@ -144,10 +143,8 @@ struct rs {
 	uint32_t *vid;
 	uint64_t *vborn;
 	size_t vn;
-	uint64_t vstamp;
+	struct mx_copy vc;
 	size_t copy_step;
-	uint64_t vpass, vbase;
-	size_t vnext;
 	uint32_t nnodes;
 	struct r2c2_flow *f;
 	bool *is_long;
