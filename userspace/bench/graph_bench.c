@@ -17,8 +17,11 @@
  *              round on new tables does, and the cache's bytes then
  *   alloc      r2c2_maxmin() over the flows on those tables, against the
  *              same flows on the whole torus (no link cut)
- *   change     one more link cut: build and prepare again (what a link
- *              change costs the daemon today: nothing is kept)
+ *   change     one more link cut: build and prepare again, nothing kept
+ *   kept       the same, the new tables first taking over from the old
+ *              ones the pairs and groups the cut left as they were
+ *              (r2c2_rtab_carry(), as r2c2d's tables_swap() does): the
+ *              carry, then the pairs left to prepare
  *   all pairs  every (src, dst, protocol) prepared: the cache's bound,
  *              n * (n - 1) * 3 pairs (only with -a)
  * Times are this thread's CPU time in ms, medians over RUNS (5) runs.
@@ -65,13 +68,17 @@ static size_t tab_bytes(const struct r2c2_rtab *rt)
 struct built {
 	struct r2c2_topo *t;
 	struct r2c2_rtab *rt;
-	double build_ms, prep_ms;
-	size_t bytes;
+	double build_ms, prep_ms, keep_ms;
+	size_t bytes, kept;
 };
 
-/* the graph of (nbr, nport, cap), its tables, the flows' pairs prepared */
+/*
+ * the graph of (nbr, nport, cap), its tables, with what they take over
+ * from old (unless NULL) first, the flows' pairs prepared
+ */
 static int build(u16 n, const u16 *nbr, const u8 *nport, const double *cap,
-		 const struct r2c2_flow *f, size_t nf, struct built *b)
+		 const struct r2c2_flow *f, size_t nf, struct built *old,
+		 struct built *b)
 {
 	double c0 = cpu_ms();
 	size_t i;
@@ -80,6 +87,11 @@ static int build(u16 n, const u16 *nbr, const u8 *nport, const double *cap,
 	    r2c2_rtab_new(&b->rt, b->t))
 		return -1;
 	b->build_ms = cpu_ms() - c0;
+	if (old) {
+		c0 = cpu_ms();
+		b->kept = r2c2_rtab_carry(b->rt, old->rt);
+		b->keep_ms = cpu_ms() - c0;
+	}
 	c0 = cpu_ms();
 	for (i = 0; i < nf; i++)
 		if (r2c2_rtab_prepare(b->rt, f[i].src, f[i].dst, f[i].rproto))
@@ -120,13 +132,13 @@ int main(int argc, char **argv)
 	struct r2c2_topo *torus;
 	struct r2c2_rtab *trt;
 	struct r2c2_flow *f;
-	double *x, *tb, *tp, *ta, *tt, *cb, *cp, c0;
+	double *x, *tb, *tp, *ta, *tt, *cb, *cp, *kk, *kp, c0;
 	u16 *nbr, *nbr2;
 	u8 *nport, *nport2;
 	double *cap, *cap2;
 	struct r2c2_ws *ws = r2c2_ws_new();
-	struct built g, h;
-	size_t bytes = 0, bytes2 = 0;
+	struct built g, h, k;
+	size_t bytes = 0, bytes2 = 0, kept = 0;
 	uint64_t seed = 0;
 
 	while ((opt = getopt(argc, argv, "t:f:x:r:S:a")) != -1) {
@@ -187,13 +199,16 @@ int main(int argc, char **argv)
 	tt = calloc(runs, sizeof(double));
 	cb = calloc(runs, sizeof(double));
 	cp = calloc(runs, sizeof(double));
+	kk = calloc(runs, sizeof(double));
+	kp = calloc(runs, sizeof(double));
 	nbr = calloc(nl, sizeof(*nbr));
 	nbr2 = calloc(nl, sizeof(*nbr2));
 	nport = calloc(nl, sizeof(*nport));
 	nport2 = calloc(nl, sizeof(*nport2));
 	cap = calloc(nl, sizeof(*cap));
 	cap2 = calloc(nl, sizeof(*cap2));
-	if (!f || !x || !tb || !tp || !ta || !tt || !cb || !cp || !nbr ||
+	if (!f || !x || !tb || !tp || !ta || !tt || !cb || !cp || !kk ||
+	    !kp || !nbr ||
 	    !nbr2 || !nport || !nport2 || !cap || !cap2) {
 		fprintf(stderr, "graph_bench: out of memory\n");
 		return 1;
@@ -224,7 +239,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (r = 0; r < runs; r++) {
-		if (build(torus->n, nbr, nport, cap, f, nf, &g)) {
+		if (build(torus->n, nbr, nport, cap, f, nf, NULL, &g)) {
 			fprintf(stderr, "graph_bench: the cut graph's tables failed (a pair without a path?)\n");
 			return 1;
 		}
@@ -238,15 +253,20 @@ int main(int argc, char **argv)
 				ta[r] < 0 ? "the graph" : "the torus");
 			return 1;
 		}
-		unbuild(&g);
-		if (build(torus->n, nbr2, nport2, cap2, f, nf, &h)) {
+		if (build(torus->n, nbr2, nport2, cap2, f, nf, NULL, &h) ||
+		    build(torus->n, nbr2, nport2, cap2, f, nf, &g, &k)) {
 			fprintf(stderr, "graph_bench: the changed graph's tables failed\n");
 			return 1;
 		}
+		unbuild(&g);
 		cb[r] = h.build_ms;
 		cp[r] = h.prep_ms;
 		bytes2 = h.bytes;
+		kk[r] = k.keep_ms;
+		kp[r] = k.prep_ms;
+		kept = k.kept;
 		unbuild(&h);
+		unbuild(&k);
 	}
 	printf("graph_bench: %ux%ux%u torus, %u nodes, %u links cut both ways, %zu flows (1/3 RPS, DOR, VLB), %d runs, CPU ms medians\n",
 	       dims[0], nd > 1 ? dims[1] : 1, nd > 2 ? dims[2] : 1, torus->n,
@@ -261,11 +281,14 @@ int main(int argc, char **argv)
 		       median(ta, runs), median(tt, runs));
 		printf("change_build_ms %.2f change_prepare_ms %.2f change_ms %.2f change_cache_mb %.1f\n",
 		       b2, pr2, b2 + pr2, bytes2 / 1e6);
+		printf("kept %zu keep_ms %.2f kept_prepare_ms %.2f kept_change_ms %.2f\n",
+		       kept, median(kk, runs), median(kp, runs),
+		       b2 + median(kk, runs) + median(kp, runs));
 	}
 	if (all) {
 		unsigned int s, d, p;
 
-		if (build(torus->n, nbr, nport, cap, f, 0, &g))
+		if (build(torus->n, nbr, nport, cap, f, 0, NULL, &g))
 			return 1;
 		c0 = cpu_ms();
 		for (p = 0; p < 3; p++)
@@ -282,6 +305,7 @@ int main(int argc, char **argv)
 		unbuild(&g);
 	}
 	free(f); free(x); free(tb); free(tp); free(ta); free(tt); free(cb); free(cp);
+	free(kk); free(kp);
 	free(nbr); free(nbr2); free(nport); free(nport2); free(cap); free(cap2);
 	r2c2_ws_free(ws);
 	r2c2_rtab_free(trt);

@@ -181,6 +181,14 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto);
  * bytes freed. Like prepare, only when no other thread reads the table.
  */
 size_t r2c2_rtab_clear(struct r2c2_rtab *rt);
+/*
+ * After a graph change: copy into rt, a graph's new tables, the cached
+ * pair weights and VLB groups of old (the tables they replace) that no
+ * changed link touches, so that rt does not compute them again. Returns
+ * how many were copied. old is only read (others may read it meanwhile,
+ * none write it); no other thread may use rt.
+ */
+size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old);
 const struct r2c2_topo *r2c2_rtab_topo(const struct r2c2_rtab *rt);
 
 /* ---------------------------------------------------------------- */

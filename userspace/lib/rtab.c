@@ -1427,6 +1427,178 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	return ret;
 }
 
+/* a link of the old graph or the new one that is not the same in both */
+struct link_change {
+	u16 a;		/* the node it leaves */
+	u16 b_old;	/* where it led in the old graph (R2C2_IDX_NONE: none) */
+	u16 b_new;	/* and in the new one */
+};
+
+/* hops from x to y (R2C2_DIST_INF: none) */
+static unsigned int hops(const struct r2c2_paths *p, u16 x, u16 y)
+{
+	return p->dist[(size_t)y * p->n + x];
+}
+
+/* whether link a -> b is on a minimal path from s to d in p's graph */
+static bool on_minimal(const struct r2c2_paths *p, u16 s, u16 a, u16 b,
+		       u16 d)
+{
+	unsigned int sa, bd, sd;
+
+	if (b == R2C2_IDX_NONE || d == R2C2_IDX_NONE)
+		return false;
+	sa = hops(p, s, a);
+	bd = hops(p, b, d);
+	sd = hops(p, s, d);
+	return sa != R2C2_DIST_INF && bd != R2C2_DIST_INF &&
+	       sd != R2C2_DIST_INF && sa + 1 + bd == sd;
+}
+
+/*
+ * Whether a minimal leg s -> d is the same in both graphs: no changed link
+ * is on one of its minimal paths, in the graph that has the link. Then
+ * both graphs have the same minimal paths from s to d (those of the links
+ * they share), and the same path counts behind each: every minimal path
+ * from a node of them to d is the tail of one from s.
+ */
+static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
+		     const struct link_change *c, size_t nc, u16 s, u16 d)
+{
+	size_t i;
+
+	if (hops(po, s, d) != hops(pn, s, d) || hops(po, s, d) == R2C2_DIST_INF)
+		return false;
+	for (i = 0; i < nc; i++)
+		if (on_minimal(po, s, c[i].a, c[i].b_old, d) ||
+		    on_minimal(pn, s, c[i].a, c[i].b_new, d))
+			return false;
+	return true;
+}
+
+/*
+ * Whether VLB group g (A_s, s's legs to every node; B_d, every node's legs
+ * to d) is the same in both graphs: no changed link a -> b is on a minimal
+ * path from s (s reaches b one hop further than a: the leg s -> b) or to d
+ * (a is one hop further from d than b: the leg a -> d), in the graph that
+ * has it.
+ */
+static bool group_kept(const struct r2c2_paths *po,
+		       const struct r2c2_paths *pn,
+		       const struct link_change *c, size_t nc, u32 g)
+{
+	u16 x = (u16)(g % po->n);
+	bool from = g < po->n;
+	size_t i;
+
+	for (i = 0; i < nc; i++) {
+		const struct r2c2_paths *p[2] = { po, pn };
+		const u16 b[2] = { c[i].b_old, c[i].b_new };
+		unsigned int k;
+
+		for (k = 0; k < 2; k++)
+			if (from ? on_minimal(p[k], x, c[i].a, b[k], b[k]) :
+				   on_minimal(p[k], c[i].a, c[i].a, b[k], x))
+				return false;
+	}
+	return true;
+}
+
+/* a change of more links than this is not looked into */
+#define CARRY_MAX_CHANGES	64
+
+/* a copy of v into c; -ENOMEM */
+static int vec_copy(struct r2c2_vec *c, const struct r2c2_vec *v)
+{
+	if (vec_alloc(c, v->len)) {
+		vec_free(c);
+		return -ENOMEM;
+	}
+	memcpy(c->link, v->link, v->len * sizeof(*v->link));
+	memcpy(c->coef, v->coef, v->len * sizeof(*v->coef));
+	return 0;
+}
+
+/**
+ * r2c2_rtab_carry() - take over what a graph change left as it was
+ * @rt: a graph's new tables
+ * @old: the tables they replace, of a graph of as many nodes
+ *
+ * Every pair of @old's cache whose minimal leg (RPS, DOR) no changed link
+ * is on (leg_kept()), and every VLB group no changed link is in
+ * (group_kept()), is copied into @rt, which does not compute it again. A
+ * link changed when it leads to another node or port, or is gone or new.
+ * The weights copied are those @rt would compute, bit for bit: the same
+ * minimal paths and path counts, walked the same way. VLB pairs that are
+ * not split are not copied.
+ *
+ * @old is only read: other threads may read it meanwhile, none may write
+ * it (prepare, clear); none may use @rt.
+ *
+ * Return: the pairs and groups copied (0 when either is a torus's, the
+ * node counts differ, or more than CARRY_MAX_CHANGES links changed).
+ */
+size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
+{
+	const struct r2c2_paths *pn = &rt->t->paths, *po = &old->t->paths;
+	struct link_change c[CARRY_MAX_CHANGES];
+	size_t nl = R2C2_NLINKS(rt->n), nc = 0, moved = 0, i;
+
+	if (rt->sym || old->sym || rt->n != old->n)
+		return 0;
+	for (i = 0; i < nl; i++) {
+		if (po->nbr[i] == pn->nbr[i] &&
+		    (po->nbr[i] == R2C2_IDX_NONE ||
+		     po->nbr_port[i] == pn->nbr_port[i]))
+			continue;
+		if (nc == CARRY_MAX_CHANGES)
+			return 0;
+		c[nc].a = (u16)(i / R2C2_MAX_PORTS);
+		c[nc].b_old = po->nbr[i];
+		c[nc].b_new = pn->nbr[i];
+		nc++;
+	}
+	/* no memory for a copy: the rest is computed again when wanted */
+	for (i = 0; i < 2 * (size_t)rt->n; i++) {
+		double *w;
+
+		if (!old->gdense[i] || rt->gdense[i] ||
+		    !group_kept(po, pn, c, nc, (u32)i))
+			continue;
+		w = dense_zalloc(nl);
+		if (!w || vec_copy(&rt->grp[i], &old->grp[i])) {
+			free(w);
+			return moved;
+		}
+		memcpy(w, old->gdense[i], nl * sizeof(*w));
+		rt->gdense[i] = w;
+		rt->pair_bytes[R2C2_RP_VLB] += nl * sizeof(double) +
+			rt->grp[i].len * (sizeof(u32) + sizeof(double));
+		moved++;
+	}
+	for (i = 0; i < old->htcap; i++) {
+		const struct pair_ent *e = &old->ht[i];
+		u64 k = e->key - 1;
+		u8 proto = (u8)(k >> 32);
+		u16 s = (u16)(k >> 16), d = (u16)k;
+		struct r2c2_vec v;
+
+		if (!e->key || proto == R2C2_RP_VLB || pair_find(rt, e->key) ||
+		    !leg_kept(po, pn, c, nc, s, d))
+			continue;
+		if (vec_copy(&v, &e->v))
+			return moved;
+		if (pair_insert(rt, e->key, &v)) {
+			vec_free(&v);
+			return moved;
+		}
+		rt->pair_bytes[proto] += sizeof(struct pair_ent) * 2 +
+			v.len * (sizeof(u32) + sizeof(double));
+		moved++;
+	}
+	return moved;
+}
+
 /**
  * r2c2_rtab_fv() - how to walk the weights of a flow
  * @rt: tables

@@ -239,6 +239,9 @@ static void topo_show(struct r2c2d *d, struct json_writer *jw, uint64_t now)
 	j_u64(jw, "cache_limit_mb", d->conf.table_cache_mb);
 	j_u64(jw, "cache_clears", s->cache_clears);
 	j_u64(jw, "cache_freed_bytes", s->cache_freed);
+	j_u64(jw, "kept_last", s->kept_last);
+	j_u64(jw, "kept", s->kept);
+	j_fix(jw, "keep_us_last", us(s->keep_ns_last), 1);
 	j_bool(jw, "building", tb_busy(&d->tb));
 	j_u64(jw, "table_builds", d->tb.builds);
 	j_fix(jw, "build_us_last", us(d->tb.ns_last), 1);

@@ -320,8 +320,9 @@ static void topo_read_ok(struct r2c2d *d)
 
 /*
  * A table build (topo_sync()) is over: its tables replace the old ones,
- * as the kernel's graph changed; wait: join the worker whatever it takes
- * (else only once it is over). Not while a route search reads the old
+ * as the kernel's graph changed, once they have what the old ones had and
+ * the change kept (tb_carry_start()); wait: join the worker whatever it
+ * takes (else only once it is over). Not while a route search reads the old
  * tables: its end wakes the loop, which comes back here. A build that
  * failed leaves the old tables and is retried as a failed read.
  */
@@ -335,8 +336,23 @@ void tables_collect(struct r2c2d *d, bool wait)
 
 	if (tb_join(&d->tb, wait) || rs_busy(&d->rs) || rd_busy(&d->rd))
 		return;
+	/*
+	 * First the worker copies into the new tables what the change left
+	 * as it was in the cache of the tables in use (no round prepares a
+	 * pair meanwhile, no route search starts): the first round on them
+	 * prepares only the rest. Its end wakes the loop, which comes back.
+	 */
+	if (!tb_carrying(&d->tb) && d->topo->kind != R2C2_TOPO_TORUS &&
+	    tb_carry_start(&d->tb, d->rt) == 0 &&
+	    tb_join(&d->tb, wait))
+		return;
 	memcpy(prev, d->ts.last_error, sizeof(prev));
 	r = tb_take(&d->tb, &o);
+	if (!r) {
+		d->ts.kept_last = d->tb.kept;
+		d->ts.kept += d->tb.kept;
+		d->ts.keep_ns_last = d->tb.keep_ns;
+	}
 	now = r2c2d_now();
 	if (r) {
 		snprintf(d->ts.last_error, sizeof(d->ts.last_error),

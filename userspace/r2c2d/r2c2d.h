@@ -65,6 +65,10 @@ struct r2c2d_timing {
  * @last_error: why the last failed sync failed ("": none yet)
  * @cache_clears: times a graph's cache of pair weights was cleared
  *	(table_cache_mb), @cache_freed the bytes they freed
+ * @kept_last: pair weights and VLB groups the last new tables copied
+ *	from the old ones (r2c2_rtab_carry(): those no changed link
+ *	touches), @kept all of them; @keep_ns_last: how long that took
+ *	(in the table worker: tb_carry_start())
  * @cache_need: bytes of that cache after the first round that followed
  *	the last clear or rebuild (what the flows then needed);
  *	@cache_measure: that round is still to come
@@ -78,6 +82,7 @@ struct r2c2d_topo_stats {
 	uint32_t retry_ms;
 	char last_error[128];
 	uint64_t cache_clears, cache_freed;
+	uint64_t kept_last, kept, keep_ns_last;
 	size_t cache_need;
 	size_t cache_bytes;	/* the last r2c2d_cache_bytes() counted */
 	bool cache_measure;

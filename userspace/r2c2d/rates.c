@@ -46,7 +46,7 @@ void cache_trim(struct r2c2d *d)
 	size_t b = r2c2d_cache_bytes(d), lim = (size_t)d->conf.table_cache_mb << 20;
 
 	if (!d->conf.table_cache_mb || b <= lim || b <= 2 * d->ts.cache_need ||
-	    rs_busy(&d->rs))
+	    rs_busy(&d->rs) || tb_carrying(&d->tb))
 		return;
 	d->ts.cache_freed += r2c2_rtab_clear(d->rt);
 	mx_unseen_all(&d->mx);
@@ -68,8 +68,8 @@ void cache_trim(struct r2c2d *d)
  * link change every flow is unseen, and a check is a lookup): the
  * others go to the solve's list unchecked, where a prepared pair costs
  * the worker one lookup and a pair with no path fails. Returns 0, or
- * -EAGAIN while a route search reads the tables and a new pair's
- * weights are wanted.
+ * -EAGAIN while a route search reads the tables, or a new graph's tables
+ * copy from them (tb_carrying()), and a new pair's weights are wanted.
  */
 static int snapshot_unseen(struct r2c2d *d)
 {
@@ -104,7 +104,7 @@ static int snapshot_unseen(struct r2c2d *d)
 	}
 	if (!rd->ntodo)
 		return 0;
-	if (rd->ntodo > failed && rs_busy(&d->rs)) {
+	if (rd->ntodo > failed && (rs_busy(&d->rs) || tb_carrying(&d->tb))) {
 		rd->ntodo = 0;
 		return -EAGAIN;
 	}
@@ -143,9 +143,10 @@ static bool snapshot_copy(struct r2c2d *d, size_t max)
  * the worker (it reads the tables and the snapshot). step: copy at most
  * rd.copy_step chunks of the view in this call. Returns 0, -ENOMEM, or
  * -EAGAIN while a route search prepares a graph's tables, or reads them
- * and a new pair's weights are wanted (its end wakes the loop, and the
- * round is taken again), or while a stepped copy is not over (the round
- * is taken again rho later).
+ * and a new pair's weights are wanted, or a new graph's tables copy from
+ * them and one is wanted (tb_carrying(); either end wakes the loop, and
+ * the round is taken again), or while a stepped copy is not over (the
+ * round is taken again rho later).
  */
 int round_prepare(struct r2c2d *d, bool step)
 {
@@ -216,7 +217,7 @@ int round_prepare(struct r2c2d *d, bool step)
 		 */
 		if (t->kind != R2C2_TOPO_TORUS &&
 		    !r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
-			if (rs_busy(&d->rs))
+			if (rs_busy(&d->rs) || tb_carrying(&d->tb))
 				return -EAGAIN;
 			rd->todo[rd->ntodo++] = (uint32_t)n;
 			rd->prep = d->rt;

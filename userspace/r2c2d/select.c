@@ -111,8 +111,11 @@ void route_select(struct r2c2d *d, uint64_t now)
 	struct timespec ts;
 	int r;
 
-	/* the search prepares pairs in the tables, which a round reads */
-	if (rs_busy(&d->rs) || rd_busy(&d->rd))
+	/*
+	 * the search prepares pairs in the tables, which a round reads and
+	 * a new graph's tables copy from (tb_carrying())
+	 */
+	if (rs_busy(&d->rs) || rd_busy(&d->rd) || tb_carrying(&d->tb))
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	wall = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;

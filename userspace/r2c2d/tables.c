@@ -162,6 +162,38 @@ int tb_join(struct tb *b, bool wait)
 	return r;
 }
 
+static void tb_carry_job(void *arg)
+{
+	struct tb *b = arg;
+	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
+
+	b->kept = r2c2_rtab_carry(b->out.rt, b->from);
+	b->keep_ns = wk_clock_ns(CLOCK_MONOTONIC) - t0;
+}
+
+int tb_carry_start(struct tb *b, const struct r2c2_rtab *from)
+{
+	int r;
+
+	if (!b->ready)
+		return -ECHILD;
+	if (b->carrying)
+		return -EALREADY;
+	if (b->ret || !from || b->out.t->kind == R2C2_TOPO_TORUS)
+		return -EINVAL;
+	b->from = from;
+	b->kept = 0;
+	b->keep_ns = 0;
+	b->ready = false;
+	r = wk_start(&b->wk, tb_carry_job, b);
+	if (r) {
+		b->ready = true;
+		return r;
+	}
+	b->carrying = true;
+	return 0;
+}
+
 int tb_take(struct tb *b, struct tb_out *out)
 {
 	if (!b->ready)
@@ -169,6 +201,8 @@ int tb_take(struct tb *b, struct tb_out *out)
 	*out = b->out;
 	memset(&b->out, 0, sizeof(b->out));
 	b->ready = false;
+	b->carrying = false;
+	b->from = NULL;
 	b->builds++;
 	b->ns_last = b->ns;
 	if (b->ns > b->ns_max)

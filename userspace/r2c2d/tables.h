@@ -44,11 +44,16 @@ struct tb_out {
  * @wk: the worker; while it runs, it owns @ct .. @ns
  * @ready: the worker is joined, its result waits for tb_take()
  * @builds, @ns_last, @ns_max: builds taken, and how long they took
+ * @from: the tables in use, which a carry (tb_carry_start()) copies what
+ *	the change left as it was from into @out; @carrying: it was
+ *	started, and @out not taken yet; @kept: what it copied
+ *	(r2c2_rtab_carry()), @keep_ns: how long it took
  * @old: tables swapped out, freed by @reap (tb_drop())
  * @reap: the worker that frees @old; while it runs, it owns @old
  * @drops: tables handed to @reap
  *
- * While @wk runs the loop reads only @wk, @ready and the counters.
+ * While @wk runs the loop reads only @wk, @ready, @carrying and the
+ * counters.
  */
 struct tb {
 	const struct r2c2_topo *ct;
@@ -63,6 +68,10 @@ struct tb {
 	struct wk wk;
 	bool ready;
 	uint64_t builds, ns_last, ns_max;
+	const struct r2c2_rtab *from;
+	bool carrying;
+	size_t kept;
+	uint64_t keep_ns;
 	struct tb_out old;
 	struct wk reap;
 	uint64_t drops;
@@ -97,6 +106,21 @@ bool tb_over(const struct tb *b);
  * 0 (the result is ready).
  */
 int tb_join(struct tb *b, bool wait);
+/*
+ * A ready build's second step, in the worker: copy into its tables what
+ * the change left as it was of the cache of from, the tables in use
+ * (r2c2_rtab_carry()). While it runs, from may be read but not written
+ * (no pair prepared, no cache cleared: tb_carrying()). Then tb_join()
+ * and tb_take() as for the build. -EINVAL when the build failed or made
+ * a torus's tables, or from is NULL or a torus's; -EALREADY when this
+ * build's carry was started; -ECHILD when no build is ready.
+ */
+int tb_carry_start(struct tb *b, const struct r2c2_rtab *from);
+/* a carry was started and its tables were not taken yet */
+static inline bool tb_carrying(const struct tb *b)
+{
+	return b->carrying;
+}
 /*
  * The ready result into *out, the caller's now: returns the build's 0 or
  * negative errno (then *out is empty); -ECHILD when none is ready.

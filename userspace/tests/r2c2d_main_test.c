@@ -1616,6 +1616,96 @@ static void tables__crossed_parallel_links(void)
 	daemon_free(&d);
 }
 
+/* link l of fake_nbr cut both ways, t's wiring */
+static void fake_cut(const struct r2c2_topo *t, size_t l)
+{
+	fake_nbr[(size_t)t->nbr[l] * R2C2_MAX_PORTS + t->nbr_port[l]] =
+		R2C2_IDX_NONE;
+	fake_nbr[l] = R2C2_IDX_NONE;
+}
+
+/*
+ * A change of the kernel's graph keeps what it did not touch. The node's
+ * torus 4x4 loses a link (its tables become a graph's: nothing to keep),
+ * a round prepares the flows' pairs, and a second link fails: the new
+ * tables take over the pairs and VLB groups no changed link touches
+ * (topology.kept_last), and the round after gives exactly the rates of
+ * the same round once the cache is cleared (every pair computed afresh).
+ */
+static void tables__change_keeps_pairs(void)
+{
+	static const struct { uint16_t s, d; uint8_t p; } f[] = {
+		{ 0, 1, R2C2_RP_RPS }, { 5, 6, R2C2_RP_DOR },
+		{ 3, 12, R2C2_RP_RPS }, { 7, 13, R2C2_RP_DOR },
+		{ 2, 8, R2C2_RP_VLB }, { 9, 14, R2C2_RP_RPS },
+		{ 15, 4, R2C2_RP_DOR }, { 11, 1, R2C2_RP_VLB },
+	};
+	static struct r2c2d d;
+	uint8_t dims[2] = { 4, 4 };
+	const struct r2c2_topo *t;
+	const size_t nf = sizeof(f) / sizeof(f[0]);
+	double r1[sizeof(f) / sizeof(f[0])];
+	char out[16384], want[64];
+	unsigned int i, bad = 0;
+	int c1, c2, wait_new;
+	bool carrying;
+
+	daemon_conf(&d, 0, dims, 2, "digest_ms=0;ga_interval_ms=0");
+	t = d.ctopo;
+	for (i = 0; i < nf; i++)
+		add_flow(&d, f[i].s, i + 1, f[i].d, 1, f[i].p,
+			 R2C2_DEMAND_UNLIMITED);
+	memset(fake_nbr, 0xff, sizeof(fake_nbr));
+	memcpy(fake_nbr, t->nbr, R2C2_NLINKS(t->n) * sizeof(*fake_nbr));
+	fake_cut(t, 0 * R2C2_MAX_PORTS + 0);
+	fake_topo_n = t->n;
+	topo_dirty_now(&d);
+	topo_step(&d, r2c2d_now());
+	build_over_nothing_due(&d);
+	tick(&d);
+	ok(d.topo->kind == R2C2_TOPO_GRAPH && d.ts.rebuilds == 1 &&
+	   d.ts.kept_last == 0 && compute(&d) == 0,
+	   "torus 4x4 less a link: a graph's tables, nothing kept (%llu), a round on them",
+	   (unsigned long long)d.ts.kept_last);
+	fake_cut(t, 10 * R2C2_MAX_PORTS + 2);
+	topo_dirty_now(&d);
+	topo_step(&d, r2c2d_now());
+	build_over_nothing_due(&d);
+	tick(&d);
+	carrying = tb_carrying(&d.tb) && d.ts.rebuilds == 1;
+	/* meanwhile a round that wants a new pair waits */
+	add_flow(&d, 6, 100, 9, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	wait_new = round_prepare(&d, false);
+	mx_apply(&d.mx, &(struct mx_evt){ .type = R2C2_FE_FINISH, .src = 6,
+		 .id = 100 }, 1);
+	build_over_nothing_due(&d);
+	tick(&d);
+	c1 = compute(&d);
+	for (i = 0; i < nf; i++)
+		r1[i] = rate_of(&d, f[i].s, i + 1);
+	r2c2_rtab_clear(d.rt);	/* as cache_trim() clears it */
+	mx_unseen_all(&d.mx);
+	d.mx.gen++;
+	c2 = compute(&d);
+	for (i = 0; i < nf; i++)
+		bad += rate_of(&d, f[i].s, i + 1) != r1[i] || r1[i] <= 0;
+	ok(carrying && wait_new == -EAGAIN,
+	   "one more link fails: the new tables first copy from the old ones in the worker, and a round that wants a new pair waits (%d)",
+	   wait_new);
+	ok(d.ts.rebuilds == 2 && d.ts.kept_last > 0 &&
+	   d.ts.kept == d.ts.kept_last && !c1 && !c2 && !bad,
+	   "then they are swapped in with %llu pairs and groups kept, and the round on them gives every flow the rate tables built afresh give (%u differ; rebuilds %llu, rounds %d %d)",
+	   (unsigned long long)d.ts.kept_last, bad,
+	   (unsigned long long)d.ts.rebuilds, c1, c2);
+	snprintf(want, sizeof(want), "\"kept_last\":%llu,\"kept\":%llu,",
+		 (unsigned long long)d.ts.kept_last,
+		 (unsigned long long)d.ts.kept);
+	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 && strstr(out, want),
+	   "daemon show: topology.kept_last, kept (%s)", want);
+	fake_topo_n = 0;
+	daemon_free(&d);
+}
+
 static void flow_event(struct r2c2d *d, uint8_t type, uint16_t src,
 		       uint32_t id, uint16_t dst)
 {
@@ -2214,6 +2304,7 @@ int main(void)
 	tables__cache_bound();
 	tables__off_the_loop();
 	tables__crossed_parallel_links();
+	tables__change_keeps_pairs();
 	rounds__off_the_loop();
 	rounds__pairs_in_the_solve();
 	rounds__unseen_flows();

@@ -361,6 +361,202 @@ out:
 	r2c2_topo_free(g);
 }
 
+/* link l of an adjacency cut both ways */
+static void cut_both(u16 *nbr, u8 *np, double *cap, size_t l)
+{
+	size_t r = (size_t)nbr[l] * R2C2_MAX_PORTS + np[l];
+
+	nbr[l] = nbr[r] = R2C2_IDX_NONE;
+	cap[l] = cap[r] = 0;
+}
+
+/* every pair and protocol prepared; returns how many could be */
+static size_t prepare_all(struct r2c2_rtab *rt, u16 n)
+{
+	unsigned int s, d, p;
+	size_t c = 0;
+
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		for (s = 0; s < n; s++)
+			for (d = 0; d < n; d++)
+				c += s != d && !r2c2_rtab_prepare(rt, (u16)s, (u16)d, (u8)p);
+	return c;
+}
+
+/*
+ * r2c2_rtab_carry(): a graph's tables with every pair prepared, then the
+ * graph after change: what the new tables copied and what they then
+ * prepare themselves gives every pair exactly (bit for bit) the weights of
+ * tables built afresh for the new graph. The change must leave most pairs
+ * as they were (a change far from a leg keeps it) and not all (a change
+ * on a leg does not).
+ */
+static void carry_check(u16 n, const u16 *nbr0, const u8 *np0,
+			const double *cap0, const u16 *nbr1, const u8 *np1,
+			const double *cap1, const char *name)
+{
+	size_t nl = R2C2_NLINKS(n), moved = 0, total = 0, bytes = 0;
+	double *a = calloc(nl, sizeof(double)), *b = calloc(nl, sizeof(double));
+	struct r2c2_topo *t0 = NULL, *t1 = NULL;
+	struct r2c2_rtab *old = NULL, *rt = NULL, *fresh = NULL;
+	unsigned int s, d, p, bad = 0, diff = 0;
+
+	if (!a || !b || r2c2_topo_from_adj_ports(&t0, n, nbr0, np0, cap0) ||
+	    r2c2_topo_from_adj_ports(&t1, n, nbr1, np1, cap1) ||
+	    r2c2_rtab_new(&old, t0) || r2c2_rtab_new(&rt, t1) ||
+	    r2c2_rtab_new(&fresh, t1)) {
+		ok(0, "%s: tables", name);
+		goto out;
+	}
+	total = prepare_all(old, n);
+	moved = r2c2_rtab_carry(rt, old);
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		bytes += r2c2_rtab_memory(rt, (u8)p);
+	r2c2_rtab_free(old);
+	old = NULL;
+	for (p = 0; p < __R2C2_RP_MAX; p++)
+		for (s = 0; s < n; s++)
+			for (d = 0; d < n; d++) {
+				int r1, r2;
+
+				if (s == d)
+					continue;
+				r1 = r2c2_rtab_prepare(rt, (u16)s, (u16)d, (u8)p);
+				r2 = r2c2_rtab_prepare(fresh, (u16)s, (u16)d, (u8)p);
+				if (r1 != r2) {
+					bad++;
+					continue;
+				}
+				if (r1)
+					continue;
+				memset(a, 0, nl * sizeof(double));
+				memset(b, 0, nl * sizeof(double));
+				r2c2_rtab_weights_add(rt, (u16)s, (u16)d, (u8)p, 1.0, a);
+				r2c2_rtab_weights_add(fresh, (u16)s, (u16)d, (u8)p, 1.0, b);
+				diff += memcmp(a, b, nl * sizeof(double)) != 0;
+			}
+	ok(!bad && !diff && moved * 2 > total && moved < total && bytes > 0,
+	   "%s: %zu pairs and groups copied (of %zu pairs prepared), then every pair's weights those of new tables bit for bit (%u differ, %u prepared otherwise)",
+	   name, moved, total, diff, bad);
+out:
+	r2c2_rtab_free(old);
+	r2c2_rtab_free(rt);
+	r2c2_rtab_free(fresh);
+	r2c2_topo_free(t0);
+	r2c2_topo_free(t1);
+	free(a);
+	free(b);
+}
+
+/*
+ * The changes r2c2d meets on a 4x4x4 torus with a link cut: one more
+ * cut, the cut link back, a port wired to another node, a cut and a
+ * restore at once; and the same tables carried over a change of more
+ * links than it looks into (nothing moves).
+ */
+static void carry_checks(void)
+{
+	u8 dims[3] = { 4, 4, 4 };
+	struct r2c2_topo *t;
+	size_t nl, l1 = 0, l2;
+	u16 *nbr0, *nbr1;
+	u8 *np0, *np1;
+	double *cap0, *cap1;
+
+	if (r2c2_topo_grid(&t, dims, 3, true, 1.0)) {
+		ok(0, "carry: torus");
+		return;
+	}
+	nl = R2C2_NLINKS(t->n);
+	nbr0 = malloc(nl * sizeof(*nbr0));
+	nbr1 = malloc(nl * sizeof(*nbr1));
+	np0 = malloc(nl);
+	np1 = malloc(nl);
+	cap0 = malloc(nl * sizeof(*cap0));
+	cap1 = malloc(nl * sizeof(*cap1));
+	/* link 0 of node 0 cut: the old graph */
+	memcpy(nbr0, t->nbr, nl * sizeof(*nbr0));
+	memcpy(np0, t->nbr_port, nl);
+	memcpy(cap0, t->cap, nl * sizeof(*cap0));
+	cut_both(nbr0, np0, cap0, l1);
+	/* another link, far from it: node 42's port 3 */
+	l2 = 42 * R2C2_MAX_PORTS + 3;
+
+	memcpy(nbr1, nbr0, nl * sizeof(*nbr1));
+	memcpy(np1, np0, nl);
+	memcpy(cap1, cap0, nl * sizeof(*cap1));
+	cut_both(nbr1, np1, cap1, l2);
+	carry_check(t->n, nbr0, np0, cap0, nbr1, np1, cap1,
+		    "4x4x4 less a link, one more cut");
+	/* the cut link back (old: two cut, new: one) */
+	carry_check(t->n, nbr1, np1, cap1, nbr0, np0, cap0,
+		    "4x4x4 less two links, one back");
+	/* both at once: l1 back, l2 cut */
+	memcpy(nbr0, t->nbr, nl * sizeof(*nbr0));
+	memcpy(np0, t->nbr_port, nl);
+	memcpy(cap0, t->cap, nl * sizeof(*cap0));
+	cut_both(nbr0, np0, cap0, l2);
+	memcpy(nbr1, t->nbr, nl * sizeof(*nbr1));
+	memcpy(np1, t->nbr_port, nl);
+	memcpy(cap1, t->cap, nl * sizeof(*cap1));
+	cut_both(nbr1, np1, cap1, l1);
+	carry_check(t->n, nbr1, np1, cap1, nbr0, np0, cap0,
+		    "4x4x4: one link back, another cut");
+	/*
+	 * node 0's port 0 and node 21's port 1 wired to each other instead
+	 * (a shortcut): the old graph is l2 cut (nbr0), the new one that and
+	 * the shortcut
+	 */
+	memcpy(nbr1, nbr0, nl * sizeof(*nbr1));
+	memcpy(np1, np0, nl);
+	memcpy(cap1, cap0, nl * sizeof(*cap1));
+	{
+		size_t a = 0 * R2C2_MAX_PORTS + 0, b = 21 * R2C2_MAX_PORTS + 1;
+
+		cut_both(nbr1, np1, cap1, a);
+		cut_both(nbr1, np1, cap1, b);
+		nbr1[a] = 21;
+		np1[a] = 1;
+		nbr1[b] = 0;
+		np1[b] = 0;
+		cap1[a] = cap1[b] = 1.0;
+	}
+	carry_check(t->n, nbr0, np0, cap0, nbr1, np1, cap1,
+		    "4x4x4 less a link, two links rewired to a shortcut");
+	{
+		struct r2c2_topo *a = NULL, *b = NULL;
+		struct r2c2_rtab *ra = NULL, *rb = NULL;
+		size_t moved = 1, i;
+
+		/* every link of nodes 0..15 cut, some 100 links */
+		memcpy(nbr1, nbr0, nl * sizeof(*nbr1));
+		memcpy(np1, np0, nl);
+		memcpy(cap1, cap0, nl * sizeof(*cap1));
+		for (i = 0; i < 16 * R2C2_MAX_PORTS; i++)
+			if (nbr1[i] != R2C2_IDX_NONE && i != 0 * R2C2_MAX_PORTS + 1)
+				cut_both(nbr1, np1, cap1, i);
+		if (!r2c2_topo_from_adj_ports(&a, t->n, nbr0, np0, cap0) &&
+		    !r2c2_topo_from_adj_ports(&b, t->n, nbr1, np1, cap1) &&
+		    !r2c2_rtab_new(&ra, a) && !r2c2_rtab_new(&rb, b)) {
+			prepare_all(ra, t->n);
+			moved = r2c2_rtab_carry(rb, ra);
+		}
+		ok(moved == 0, "a change of more links than looked into: nothing copied (%zu)",
+		   moved);
+		r2c2_rtab_free(ra);
+		r2c2_rtab_free(rb);
+		r2c2_topo_free(a);
+		r2c2_topo_free(b);
+	}
+	free(nbr0);
+	free(nbr1);
+	free(np0);
+	free(np1);
+	free(cap0);
+	free(cap1);
+	r2c2_topo_free(t);
+}
+
 int main(void)
 {
 	static const struct { u8 dims[3]; unsigned int nd; bool wrap; } g[] = {
@@ -494,5 +690,6 @@ int main(void)
 	}
 	adj_ports_of_tori();
 	adj_ports_given();
+	carry_checks();
 	return tap_done();
 }
