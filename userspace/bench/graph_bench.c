@@ -7,10 +7,11 @@
  * the tables (r2c2d's worker: tables.c) and the pairs are prepared again.
  *
  * usage: graph_bench [-t K1xK2xK3] [-f FLOWS] [-x CUTS] [-r RUNS] [-S SEED]
+ *                    [-p rps|dor|vlb|mix] [-a]
  *
  * On the torus (default 8x8x8) with CUTS (1) random links cut in both
- * directions, FLOWS (10^4) flows of uniform random pairs, a third each
- * RPS, DOR and VLB, weight 1:
+ * directions, FLOWS (10^4) flows of uniform random pairs, routed by PROTO
+ * (mix: a third each RPS, DOR and VLB), weight 1:
  *   build      the graph (r2c2_topo_from_adj_ports(): its paths) and its
  *              tables (r2c2_rtab_new()), as r2c2d's worker builds them
  *   prepare    every flow's pair (r2c2_rtab_prepare()), as r2c2d's first
@@ -128,7 +129,7 @@ int main(int argc, char **argv)
 	u8 dims[3] = { 8, 8, 8 };
 	unsigned int nd = 3, ncut = 1;
 	size_t nf = 10000, i, nl;
-	int runs = 5, opt, r, all = 0;
+	int runs = 5, opt, r, all = 0, proto = -1;
 	struct r2c2_topo *torus;
 	struct r2c2_rtab *trt;
 	struct r2c2_flow *f;
@@ -141,7 +142,7 @@ int main(int argc, char **argv)
 	size_t bytes = 0, bytes2 = 0, kept = 0;
 	uint64_t seed = 0;
 
-	while ((opt = getopt(argc, argv, "t:f:x:r:S:a")) != -1) {
+	while ((opt = getopt(argc, argv, "t:f:x:r:S:p:a")) != -1) {
 		if (opt == 't') {
 			if (r2c2_parse_dims(optarg, dims, &nd)) {
 				fprintf(stderr, "graph_bench: -t: want K1[xK2[xK3]], radices 2..255, not \"%s\"\n",
@@ -178,10 +179,20 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			xr_state = seed;
+		} else if (opt == 'p') {
+			proto = !strcmp(optarg, "rps") ? R2C2_RP_RPS :
+				!strcmp(optarg, "dor") ? R2C2_RP_DOR :
+				!strcmp(optarg, "vlb") ? R2C2_RP_VLB :
+				!strcmp(optarg, "mix") ? -1 : -2;
+			if (proto == -2) {
+				fprintf(stderr, "graph_bench: -p: rps, dor, vlb or mix, not \"%s\"\n",
+					optarg);
+				return 2;
+			}
 		} else if (opt == 'a') {
 			all = 1;
 		} else {
-			fprintf(stderr, "usage: graph_bench [-t K1xK2xK3] [-f FLOWS] [-x CUTS] [-r RUNS] [-S SEED] [-a]\n");
+			fprintf(stderr, "usage: graph_bench [-t K1xK2xK3] [-f FLOWS] [-x CUTS] [-r RUNS] [-S SEED] [-p rps|dor|vlb|mix] [-a]\n");
 			return 2;
 		}
 	}
@@ -218,7 +229,8 @@ int main(int argc, char **argv)
 		do
 			f[i].dst = (u16)(xr() % torus->n);
 		while (f[i].dst == f[i].src);
-		f[i].rproto = (u8)(i % 3 == 0 ? R2C2_RP_RPS :
+		f[i].rproto = (u8)(proto >= 0 ? proto :
+				   i % 3 == 0 ? R2C2_RP_RPS :
 				   i % 3 == 1 ? R2C2_RP_DOR : R2C2_RP_VLB);
 		f[i].weight = 1;
 	}
@@ -268,9 +280,11 @@ int main(int argc, char **argv)
 		unbuild(&h);
 		unbuild(&k);
 	}
-	printf("graph_bench: %ux%ux%u torus, %u nodes, %u links cut both ways, %zu flows (1/3 RPS, DOR, VLB), %d runs, CPU ms medians\n",
+	printf("graph_bench: %ux%ux%u torus, %u nodes, %u links cut both ways, %zu flows (%s), %d runs, CPU ms medians\n",
 	       dims[0], nd > 1 ? dims[1] : 1, nd > 2 ? dims[2] : 1, torus->n,
-	       ncut, nf, runs);
+	       ncut, nf, proto == R2C2_RP_RPS ? "RPS" :
+	       proto == R2C2_RP_DOR ? "DOR" : proto == R2C2_RP_VLB ? "VLB" :
+	       "1/3 RPS, DOR, VLB", runs);
 	{
 		double b = median(tb, runs), pr = median(tp, runs);
 		double b2 = median(cb, runs), pr2 = median(cp, runs);
