@@ -192,6 +192,19 @@ static int vec_from_leg(struct r2c2_vec *v, double *w,
 	return 0;
 }
 
+/* bytes a VLB group counts for: its dense copy and its vector v */
+static size_t group_bytes(size_t nl, const struct r2c2_vec *v)
+{
+	return nl * sizeof(double) + v->len * (sizeof(u32) + sizeof(double));
+}
+
+/* bytes a cached pair counts for: its share of the hash table, vector v */
+static size_t pair_ent_bytes(const struct r2c2_vec *v)
+{
+	return 2 * sizeof(struct pair_ent) +
+	       v->len * (sizeof(u32) + sizeof(double));
+}
+
 /* zeroed, 16-byte aligned (r2c2_rtab_group_axpy() loads pairs) */
 static double *dense_zalloc(size_t nl)
 {
@@ -1357,8 +1370,7 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 		return ret;
 	}
 	rt->gdense[g] = w;
-	rt->pair_bytes[R2C2_RP_VLB] += nl * sizeof(double) +
-		rt->grp[g].len * (sizeof(u32) + sizeof(double));
+	rt->pair_bytes[R2C2_RP_VLB] += group_bytes(nl, &rt->grp[g]);
 	return 0;
 }
 
@@ -1421,8 +1433,7 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		if (ret)
 			vec_free(&v);
 		else
-			rt->pair_bytes[rproto] += sizeof(struct pair_ent) * 2 +
-				v.len * (sizeof(u32) + sizeof(double));
+			rt->pair_bytes[rproto] += pair_ent_bytes(&v);
 	}
 	return ret;
 }
@@ -1572,8 +1583,7 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 		}
 		memcpy(w, old->gdense[i], nl * sizeof(*w));
 		rt->gdense[i] = w;
-		rt->pair_bytes[R2C2_RP_VLB] += nl * sizeof(double) +
-			rt->grp[i].len * (sizeof(u32) + sizeof(double));
+		rt->pair_bytes[R2C2_RP_VLB] += group_bytes(nl, &rt->grp[i]);
 		moved++;
 	}
 	for (i = 0; i < old->htcap; i++) {
@@ -1592,8 +1602,7 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 			vec_free(&v);
 			return moved;
 		}
-		rt->pair_bytes[proto] += sizeof(struct pair_ent) * 2 +
-			v.len * (sizeof(u32) + sizeof(double));
+		rt->pair_bytes[proto] += pair_ent_bytes(&v);
 		moved++;
 	}
 	return moved;
@@ -1839,8 +1848,7 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 	if (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_grp)) {
 		b += rt->vlb_grp ? rt->n : 0;
 		for (i = 0; i < 2; i++)
-			b += nl * sizeof(double) +
-			     rt->grp[i].len * (sizeof(u32) + sizeof(double));
+			b += group_bytes(nl, &rt->grp[i]);
 		/* spectra of A_0, B_0 and of their squares: 2n complex each */
 		for (i = 0; i < R2C2_MAX_PORTS / 2; i++)
 			b += (rt->pspec[0][i] ? 8 : 0) * (size_t)rt->n * sizeof(double);
