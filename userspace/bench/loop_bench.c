@@ -7,7 +7,7 @@
  *
  * usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS]
  *                   [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P POLICY]
- *                   [-S SEED] [-x] [-g]
+ *                   [-S SEED] [-x] [-g] [-G]
  *
  * The daemon is r2c2d's own main.c, with the kernel faked as in
  * tests/r2c2d_main_test.c (fuzz/fuzz_daemon.h): node 0 of TOPO
@@ -43,6 +43,13 @@
  * loop's part took (the search's snapshot: every chunk of the view the
  * first time, those the window's events changed the second) and the
  * worker's (its pairs and the search, waited for).
+ *
+ * -G: a route search's turn at the window's start, every flow long, left
+ * to its worker as r2c2d leaves it: the loop polls the search's eventfd
+ * too and collects it (route_collect()), and rounds go on meanwhile as
+ * the daemon lets them. Prints when the search ended; the events' waits
+ * above include what it held them. With -x every pair is new to the
+ * window's first round and to the search alike.
  */
 #include <getopt.h>
 #include <math.h>
@@ -124,6 +131,26 @@ static void search_once(struct r2c2d *d, const char *when)
 	       dec.evaluations);
 }
 
+/*
+ * -G: a route search's turn, started as route_select() starts it and
+ * left to its worker. 0 or -1.
+ */
+static int search_start(struct r2c2d *d)
+{
+	struct rs_params p = route_params(d);
+	int r;
+
+	p.long_ns = 0;		/* every flow may change protocol */
+	while ((r = rs_prepare(&d->rs, &d->mx, d->topo->n, r2c2d_now(),
+			       &p)) == -EAGAIN)
+		;
+	if (r <= 0 || rs_start(&d->rs, d->rt)) {
+		fprintf(stderr, "loop_bench: -G: no search (%d)\n", r);
+		return -1;
+	}
+	return 0;
+}
+
 static double proc_cpu_ms(void)
 {
 	struct rusage ru;
@@ -166,14 +193,15 @@ int main(int argc, char **argv)
 	uint64_t rounds0, off0;
 	struct ev *evs;
 	char conf[320];
-	bool finish = true, cut = false, search = false;
+	bool finish = true, cut = false, search = false, during = false;
+	double search_end = NAN;
 	double kmax[3] = { 0 };	/* longest event, tick, collect */
 	double cmax = 0, cs;	/* longest iteration in the loop's CPU time */
 	double *prep;		/* each snapshot of a round in the worker */
 	size_t nprep = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:xg")) != -1) {
+	while ((opt = getopt(argc, argv, "t:f:e:d:w:p:P:S:xgG")) != -1) {
 		switch (opt) {
 		case 't': topo = optarg; break;
 		case 'f': flows = strtoul(optarg, NULL, 0); break;
@@ -185,8 +213,9 @@ int main(int argc, char **argv)
 		case 'S': xr_state = strtoull(optarg, NULL, 0); break;
 		case 'x': cut = true; break;
 		case 'g': search = true; break;
+		case 'G': during = true; break;
 		default:
-			fprintf(stderr, "usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS] [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P maxmin|propfair] [-S SEED] [-x] [-g]\n");
+			fprintf(stderr, "usage: loop_bench [-t TOPO] [-f FLOWS] [-e EVENTS_PER_S] [-d SECONDS] [-w ROUND_WORKER_US] [-p rps|dor|vlb|mix] [-P maxmin|propfair] [-S SEED] [-x] [-g] [-G]\n");
 			return 2;
 		}
 	}
@@ -229,10 +258,15 @@ int main(int argc, char **argv)
 	t0 = now_ms();
 	tend = t0 + secs * 1e3;
 	next_ev = t0 - log(1 - (double)(xr() % 1000000) / 1e6) * 1e3 / rate;
+	if (during && search_start(&d))
+		return 1;
 	while (now_ms() < tend && nit < cap_it && nev < cap_it) {
 		uint64_t now = r2c2d_now(), dl = next_deadline(&d, now);
 		double t = now_ms(), start, until;
-		struct pollfd p = { .fd = rd_fd(&d.rd), .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = rd_fd(&d.rd), .events = POLLIN },
+			{ .fd = rs_fd(&d.rs), .events = POLLIN },
+		};
 		int to;
 
 		if (t >= next_ev) {
@@ -285,13 +319,19 @@ int main(int argc, char **argv)
 		} else {
 			until = fmin(next_ev, t + (double)(dl - now) / 1e6);
 			to = (int)ceil(until - t);
-			if (poll(&p, p.fd >= 0 ? 1 : 0, to) == 1) {
+			if (poll(p, 2, to) > 0) {
 				start = now_ms();
 				cs = cpu_ms();
-				round_collect(&d, false);
+				if (p[1].revents)
+					route_collect(&d, false);
+				if (p[0].revents)
+					round_collect(&d, false);
 				it[nit] = now_ms() - start;
 				kmax[2] = fmax(kmax[2], it[nit++]);
 				cmax = fmax(cmax, cpu_ms() - cs);
+				if (p[1].revents && isnan(search_end) &&
+				    !rs_busy(&d.rs))
+					search_end = now_ms() - t0;
 			}
 		}
 		/* the events whose matrix has its rates now */
@@ -302,6 +342,8 @@ int main(int argc, char **argv)
 	tend = now_ms();
 	if (rd_busy(&d.rd))
 		round_collect(&d, true);
+	if (rs_busy(&d.rs))
+		route_collect(&d, true);
 	printf("loop_bench %s flows %lu events/s %.0f seconds %.1f round_worker_us %lu proto %s policy %s\n",
 	       topo, flows, rate, (tend - t0) / 1e3, worker_us, pr, pol);
 	printf("  events %zu, rounds %llu (in the worker %llu), solve last %.2f ms\n",
@@ -320,6 +362,10 @@ int main(int argc, char **argv)
 	       pct(wait, nwait, 1), nwait, nev);
 	printf("  cpu: %.1f %% of a core (every thread)\n",
 	       100 * (c1 - c0) / (tend - t0));
+	if (during)
+		printf("  route search in the window: over at %.1f ms, the worker's %.1f ms (%u long flows, %lu evaluations)\n",
+		       search_end, (double)d.rs.last.duration_ns / 1e6,
+		       d.rs.last.long_flows, d.rs.last.evaluations);
 	if (search)
 		search_once(&d, "after the window");
 	free(it);
