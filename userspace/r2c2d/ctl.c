@@ -200,6 +200,7 @@ static void ga_show(struct r2c2d *d, struct json_writer *jw, uint64_t now)
 		j_u64(jw, "evaluations", x->evaluations);
 		j_u64(jw, "chunks_copied", x->chunks);
 		j_u64(jw, "copy_steps", x->copy_steps);
+		j_u64(jw, "pair_steps", x->pair_steps);
 		j_i64(jw, "errno", x->err);
 		jw_obj_close(jw);
 	}

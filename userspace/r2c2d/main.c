@@ -499,7 +499,7 @@ static void tick(struct r2c2d *d)
 	uint64_t si = (uint64_t)(d->conf.demand_interval_ms ?
 				 d->conf.demand_interval_ms :
 				 d->conf.refresh_ms) * MS;
-	bool lease = false, round = false;
+	bool lease = false, round = false, began = false;
 	bool warm = now < d->warm_until_ns;
 
 	d->t.ticks++;
@@ -538,11 +538,20 @@ static void tick(struct r2c2d *d)
 		topo_step(d, now);
 	if (d->conf.ga_interval_ms)
 		route_select(d, now);
+	/*
+	 * A route search paused between steps of its table work lets one
+	 * round go first, then goes on (before another round can start:
+	 * under churn rounds run back to back)
+	 */
+	if (rs_paused(&d->rs) && !d->rs.yielded)
+		route_resume(d);
 	if (round_due(d) && !warm && !rd_busy(&d->rd) &&
 	    now - d->last_round_ns >= (uint64_t)d->conf.rho_us * 1000 &&
 	    round_budget(d, now)) {
 		int r;
 
+		began = true;
+		d->rs.yielded = false;
 		d->computed_gen = d->mx.gen;
 		d->last_round_ns = now;
 		r = round_off_loop(d) ? round_start(d) : compute(d);
@@ -552,6 +561,8 @@ static void tick(struct r2c2d *d)
 		else if (r == -EAGAIN)	/* after the route search, or the copy */
 			d->computed_gen--;
 	}
+	if (rs_paused(&d->rs) && !began)	/* no round took its turn */
+		route_resume(d);
 	if (lease && !warm)
 		push(d);
 	if (round) {
@@ -640,6 +651,9 @@ static uint64_t next_deadline(struct r2c2d *d, uint64_t now)
 	if (tb_over(&d->tb) && !rs_busy(&d->rs) && !rd_busy(&d->rd))
 		return now;
 	if (rd_over(&d->rd))
+		return now;
+	/* a paused route search's next step (a round's end wakes the loop) */
+	if (rs_paused(&d->rs) && !rd_busy(&d->rd) && !tb_carrying(&d->tb))
 		return now;
 	if (d->conf.ga_interval_ms && d->topo->n) {
 		uint64_t iv = (uint64_t)d->conf.ga_interval_ms * MS, wall, slot;

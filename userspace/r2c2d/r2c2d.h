@@ -269,6 +269,7 @@ void on_routes(void *arg, uint16_t from, const struct rs_ent *e,
 	       size_t n);
 /* the search's decision, when it finished (wait: until it has) */
 void route_collect(struct r2c2d *d, bool wait);
+void route_resume(struct r2c2d *d);
 /* the search's parameters from the configuration */
 struct rs_params route_params(const struct r2c2d *d);
 /* start a search when this node's turn came */

@@ -104,7 +104,7 @@ static int snapshot_unseen(struct r2c2d *d)
 	}
 	if (!rd->ntodo)
 		return 0;
-	if (rd->ntodo > failed && (rs_busy(&d->rs) || tb_carrying(&d->tb))) {
+	if (rd->ntodo > failed && (rs_running(&d->rs) || tb_carrying(&d->tb))) {
 		rd->ntodo = 0;
 		return -EAGAIN;
 	}
@@ -217,7 +217,7 @@ int round_prepare(struct r2c2d *d, bool step)
 		 */
 		if (t->kind != R2C2_TOPO_TORUS &&
 		    !r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
-			if (rs_busy(&d->rs) || tb_carrying(&d->tb))
+			if (rs_running(&d->rs) || tb_carrying(&d->tb))
 				return -EAGAIN;
 			rd->todo[rd->ntodo++] = (uint32_t)n;
 			rd->prep = d->rt;

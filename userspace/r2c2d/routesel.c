@@ -13,6 +13,7 @@ void rs_init(struct rs *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->copy_step = MX_COPY_STEP;
+	s->pairs_step_ns = RS_PAIRS_STEP_NS;
 	wk_init(&s->wk);
 }
 
@@ -112,6 +113,7 @@ int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 	s->vn = m->n;
 	s->nent = 0;
 	s->nf = 0;
+	s->pfirst = true;
 	s->nnodes = nnodes;
 	dec->mono_ns = now;
 	r = (int)s->vn;
@@ -157,21 +159,43 @@ static size_t rs_flows(struct rs *s)
 	return nl;
 }
 
+/* flows between two looks at the clock in rs_pairs() */
+#define RS_PAIRS_CLOCK	32
+
 int rs_pairs(struct rs *s, struct r2c2_rtab *rt)
 {
 	struct rs_decision *dec = &s->dec;
-	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
-	size_t i, n = 0, nl = 0;
+	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC), t = t0;
+	size_t i, n, nl;
 	unsigned int q;
 	int r;
 
-	if (!rs_flows(s)) {
-		dec->duration_ns += wk_clock_ns(CLOCK_MONOTONIC) - t0;
-		return 0;	/* no long flow: nothing to search */
+	if (s->pfirst) {	/* a search's first step */
+		s->pfirst = false;
+		s->pi = s->pn = s->pnl = 0;
+		if (!rs_flows(s)) {
+			dec->duration_ns += wk_clock_ns(CLOCK_MONOTONIC) - t0;
+			return 0;	/* no long flow: nothing to search */
+		}
 	}
-	for (i = 0; i < s->nf; i++) {
+	n = s->pn;
+	nl = s->pnl;
+	for (i = s->pi; i < s->nf; i++) {
 		const struct r2c2_flow *a = &s->f[i];
 
+		/* a step's time is up: the next one goes on from flow i */
+		if (s->pairs_step_ns && i > s->pi &&
+		    !((i - s->pi) % RS_PAIRS_CLOCK)) {
+			t = wk_clock_ns(CLOCK_MONOTONIC);
+			if (t - t0 >= s->pairs_step_ns) {
+				s->pi = i;
+				s->pn = n;
+				s->pnl = nl;
+				dec->pair_steps++;
+				dec->duration_ns += t - t0;
+				return -EINPROGRESS;
+			}
+		}
 		r = r2c2_rtab_prepare(rt, a->src, a->dst, a->rproto);
 		for (q = 0; !r && q < __R2C2_RP_MAX; q++)
 			if (s->is_long[i] && (s->p.protos & 1u << q))
@@ -184,6 +208,7 @@ int rs_pairs(struct rs *s, struct r2c2_rtab *rt)
 		nl += s->is_long[n++];
 	}
 	s->nf = n;
+	dec->pair_steps++;
 	dec->flows = (uint32_t)n;
 	dec->long_flows = (uint32_t)nl;
 	dec->duration_ns += wk_clock_ns(CLOCK_MONOTONIC) - t0;
@@ -250,7 +275,8 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
 	while ((r = rs_prepare(s, m, nnodes, now, p)) == -EAGAIN)
 		;
 	if (r > 0)
-		r = rs_work(s, rt);
+		while ((r = rs_work(s, rt)) == -EINPROGRESS)
+			;
 	*dec = s->dec;
 	return r;
 }
@@ -261,7 +287,10 @@ int rs_work(struct rs *s, struct r2c2_rtab *rt)
 {
 	int r = rs_pairs(s, rt);
 
-	/* the tables are only read from now on (rs_tables_busy()) */
+	/*
+	 * the tables are only read from now on (rs_tables_busy()), or not
+	 * touched until the next step (paused)
+	 */
 	atomic_store_explicit(&s->pairs_done, true, memory_order_release);
 	return r < 0 ? r : rs_search(s, rt);
 }
@@ -277,16 +306,42 @@ int rs_start(struct rs *s, struct r2c2_rtab *rt)
 {
 	if (wk_running(&s->wk))
 		return -EBUSY;
+	s->paused = false;
 	s->wrt = rt;
 	s->wret = 0;
 	atomic_store_explicit(&s->pairs_done, false, memory_order_relaxed);
 	return wk_start(&s->wk, rs_job, s);
 }
 
+int rs_resume(struct rs *s)
+{
+	if (!s->paused || wk_running(&s->wk))
+		return -EINVAL;
+	s->paused = false;
+	s->wret = 0;
+	atomic_store_explicit(&s->pairs_done, false, memory_order_relaxed);
+	return wk_start(&s->wk, rs_job, s);
+}
+
+void rs_drop(struct rs *s)
+{
+	s->paused = false;
+}
+
 bool rs_tables_busy(const struct rs *s)
 {
 	return wk_running(&s->wk) &&
 	       !atomic_load_explicit(&s->pairs_done, memory_order_acquire);
+}
+
+bool rs_running(const struct rs *s)
+{
+	return wk_running(&s->wk);
+}
+
+bool rs_paused(const struct rs *s)
+{
+	return s->paused;
 }
 
 int rs_fd(const struct rs *s)
@@ -296,7 +351,7 @@ int rs_fd(const struct rs *s)
 
 bool rs_busy(const struct rs *s)
 {
-	return wk_running(&s->wk);
+	return wk_running(&s->wk) || s->paused;
 }
 
 int rs_finish(struct rs *s, bool wait, struct rs_decision *dec)
@@ -306,6 +361,7 @@ int rs_finish(struct rs *s, bool wait, struct rs_decision *dec)
 	if (r)
 		return r;
 	*dec = s->dec;
+	s->paused = s->yielded = s->wret == -EINPROGRESS;
 	return s->wret;
 }
 

@@ -69,6 +69,7 @@ struct rs_params {
  * @chunks: chunks of MX_CHUNK flows of the matrix's view copied for it
  *	(those changed since the last search's copy)
  * @copy_steps: the rs_prepare() calls its copy took (1: in one go)
+ * @pair_steps: the worker's jobs its table work took (1: in one go)
  * @flows: flows in the search
  * @long_flows: of which long (their protocol may change)
  * @changed: long flows whose protocol changed (0 when not adopted)
@@ -84,6 +85,7 @@ struct rs_decision {
 	uint64_t mono_ns;
 	uint32_t chunks;
 	uint32_t copy_steps;
+	uint32_t pair_steps;
 	uint32_t flows;
 	uint32_t long_flows;
 	uint32_t changed;
@@ -123,9 +125,15 @@ struct rs_decision {
  * @key (the flow each f[i] stands for, with its protocol at the
  * snapshot), @nf of them; @p, @dec. @cap: the size of each of these
  * arrays and @ent. While @wk runs (rs_start .. rs_finish), its thread
- * owns them, @ent, @nent, @wrt and @wret; the loop touches only the
- * other fields, and reads @pairs_done (set by the thread once its table
- * work is over, rs_tables_busy()).
+ * owns them, @ent, @nent, @wrt, @wret and the pairs' progress (@pi, @pn,
+ * @pnl, @pfirst: the next step is a search's first, set by rs_prepare());
+ * the loop touches only the other fields, and reads @pairs_done
+ * (set by the thread once its table work is over, rs_tables_busy()).
+ * @pairs_step_ns (rs_init(): RS_PAIRS_STEP_NS; 0: no bound) bounds a
+ * job's table work: past it the job ends with the pairs not all
+ * prepared and rs_finish() marks the search @paused and @yielded (the
+ * loop's: a round may go before the next step), its flows and tables
+ * kept, until rs_resume() starts the next step.
  */
 struct rs {
 	uint64_t last_slot;
@@ -157,7 +165,19 @@ struct rs {
 	struct r2c2_rtab *wrt;
 	int wret;
 	atomic_bool pairs_done;
+	uint64_t pairs_step_ns;
+	size_t pi, pn, pnl;
+	bool pfirst;
+	bool paused;
+	bool yielded;
 };
+
+/*
+ * A route search's table work in steps of about 2 ms (one pair costs
+ * 4-40 us), so that rounds are not held for all of it: 0.8 s at 10^5
+ * flows on a graph's new tables.
+ */
+#define RS_PAIRS_STEP_NS	2000000ull
 
 void rs_init(struct rs *s);
 void rs_fini(struct rs *s);
@@ -198,7 +218,10 @@ int rs_select(struct rs *s, const struct mx *m, struct r2c2_rtab *rt,
  * takes the flows with both ends among nnodes, tells the long ones,
  * prepares the tables for each (its protocol, and every protocol of
  * p->protos for a long one: it writes rt), leaves out those with no path
- * and returns the long flows left (0: nothing to search). rs_search()
+ * and returns the long flows left (0: nothing to search), or
+ * -EINPROGRESS once it has worked s->pairs_step_ns with pairs left (call
+ * it again to go on: the flows are taken once, at the first call of a
+ * search). rs_search()
  * reads only the snapshot and rt; it fills s->dec and s->ent/s->nent
  * (entries keyed by (src, id), so they stay valid however the matrix
  * changed meanwhile) and returns s->nent or a negative errno.
@@ -208,7 +231,10 @@ int rs_prepare(struct rs *s, const struct mx *m, uint32_t nnodes,
 bool rs_copying(const struct rs *s);
 int rs_pairs(struct rs *s, struct r2c2_rtab *rt);
 int rs_search(struct rs *s, const struct r2c2_rtab *rt);
-/* rs_pairs() then, unless it failed, rs_search(): the worker's job */
+/*
+ * rs_pairs() then, unless it failed or has pairs left (-EINPROGRESS),
+ * rs_search(): the worker's job
+ */
 int rs_work(struct rs *s, struct r2c2_rtab *rt);
 
 /*
@@ -217,16 +243,25 @@ int rs_work(struct rs *s, struct r2c2_rtab *rt);
  * becomes readable when they are over (-1 when none runs); rs_finish()
  * collects them: *dec and the return value as from rs_search(), s->ent
  * ready for rs_send_batches(); -EAGAIN while the worker still runs
- * (wait: join it whatever it takes), -ECHILD when none was started.
- * rs_fini() joins a running worker. While the worker runs the loop must
- * not write rt; while rs_tables_busy() (rs_pairs() has not returned) it
- * must not read rt either (on a graph: a torus's tables are never
- * written).
+ * (wait: join it whatever it takes), -ECHILD when none was started,
+ * -EINPROGRESS when its step of table work ended with pairs left: the
+ * search is paused (rs_paused()) and rs_resume() goes on with it on the
+ * same tables, or rs_drop() gives it up. rs_fini() joins a running
+ * worker. While the worker runs (rs_running()) the loop must not write
+ * rt; while rs_tables_busy() (a step of rs_pairs() runs) it must not
+ * read rt either (on a graph: a torus's tables are never written).
+ * While a search is under way, paused or not (rs_busy()), rt must stay
+ * and keep its pairs: no new tables, no cache clear; while it is paused
+ * a round may read rt and prepare pairs in it.
  */
 int rs_start(struct rs *s, struct r2c2_rtab *rt);
+int rs_resume(struct rs *s);
+void rs_drop(struct rs *s);
 bool rs_tables_busy(const struct rs *s);
 int rs_fd(const struct rs *s);
 bool rs_busy(const struct rs *s);
+bool rs_running(const struct rs *s);
+bool rs_paused(const struct rs *s);
 int rs_finish(struct rs *s, bool wait, struct rs_decision *dec);
 
 /*

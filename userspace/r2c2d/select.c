@@ -68,14 +68,54 @@ static void route_decided(struct r2c2d *d, int r, struct rs_decision *dec)
 			(double)dec->duration_ns / 1e6);
 }
 
-/* collect a finished worker; wait: however long it takes (exit) */
+/*
+ * collect a finished worker; wait: however long it takes (exit). A step
+ * of its table work over with pairs left (-EINPROGRESS): the search is
+ * paused, and route_resume() goes on with it.
+ */
 void route_collect(struct r2c2d *d, bool wait)
 {
 	struct rs_decision dec;
 	int r = rs_finish(&d->rs, wait, &dec);
 
-	if (r == -EAGAIN || r == -ECHILD)
+	if (r == -EAGAIN || r == -ECHILD || r == -EINPROGRESS)
 		return;
+	route_decided(d, r, &dec);
+}
+
+/*
+ * A step of a route search's table work: as long as the last round's
+ * solve took, 2 ms at least (RS_PAIRS_STEP_NS). Rounds and steps taking
+ * turns, the search gets about half the time the tables are worked on,
+ * and a round waits about one more round's time: at 10^5 flows on a
+ * graph a solve takes 100-150 ms, and 2-ms steps, a round between two,
+ * would stretch a search of 0.8 s to a minute.
+ */
+static uint64_t pairs_step(const struct r2c2d *d)
+{
+	return d->rd.ns > RS_PAIRS_STEP_NS ? d->rd.ns : RS_PAIRS_STEP_NS;
+}
+
+/*
+ * A paused route search's next step of table work, in the worker. Not
+ * while a round's worker runs (its solve prepares pairs in the same
+ * tables) or new tables copy from them. A search whose worker cannot
+ * start is given up (its error recorded as a decision's).
+ */
+void route_resume(struct r2c2d *d)
+{
+	struct rs_decision dec;
+	int r;
+
+	if (!rs_paused(&d->rs) || rd_busy(&d->rd) || tb_carrying(&d->tb))
+		return;
+	d->rs.pairs_step_ns = pairs_step(d);
+	r = rs_resume(&d->rs);
+	if (!r)
+		return;
+	rs_drop(&d->rs);
+	dec = d->rs.dec;
+	dec.err = r;
 	route_decided(d, r, &dec);
 }
 
@@ -131,6 +171,7 @@ void route_select(struct r2c2d *d, uint64_t now)
 	if (r == -EAGAIN)
 		return;		/* at most MX_COPY_STEP chunks a try */
 	d->rs.dec.wall_ns = wall;
+	d->rs.pairs_step_ns = pairs_step(d);
 	if (r > 0 && rs_start(&d->rs, d->rt) == 0)
 		return;
 	if (r > 0)	/* no thread: the tables and the search here */

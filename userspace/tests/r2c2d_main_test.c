@@ -2278,6 +2278,118 @@ static void rounds__pairs_in_the_solve(void)
 	daemon_free(&d);
 }
 
+/*
+ * A route search's table work goes in steps, a round between two. On a
+ * 6x6 mesh (a graph) with 200 flows whose own pairs are prepared, a
+ * search of every flow (each one's every protocol) starts with steps of
+ * 1 ns: 32 flows a step. Its first step over, the search is paused; a
+ * START with a new pair makes a round due, and the tick lets the round
+ * go first (to the worker, which prepares the pair), not the search.
+ * With the round collected and another due, the next tick resumes the
+ * search first, and that round waits. The search then ends as it would
+ * have in one go: every flow in it, every protocol's pair prepared. A
+ * search paused with no round due goes on at the next tick.
+ */
+static void route__pairs_in_steps(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[1] = { 3 }, mdims[2] = { 6, 6 };
+	struct r2c2_topo *t;
+	struct rs_params p;
+	struct tb_out o;
+	uint64_t seed = 3, rounds;
+	uint32_t i, flows;
+	bool first, second, all = true;
+	int r;
+
+	daemon_conf(&d, 0, dims, 1,
+		    "digest_ms=0;ga_interval_ms=0;warmup_ms=0;round_worker_us=0;ga_budget_ms=10");
+	r2c2_topo_grid(&t, mdims, 2, false, d.conf.link_capacity);
+	if (!tb_build(t, NULL, NULL, NULL, 0, false, &o))
+		tables_swap(&d, &o);
+	for (i = 0; i < 200; i++) {
+		uint16_t src = (uint16_t)(1 + tbelow(&seed, 34));
+		uint16_t dst = (uint16_t)(src + 1 + tbelow(&seed, 35 - src));
+
+		add_flow(&d, src, 100 + i, dst, 1, (uint8_t)tbelow(&seed, 3),
+			 R2C2_DEMAND_UNLIMITED);
+	}
+	ok(d.topo->kind != R2C2_TOPO_TORUS && compute(&d) == 0,
+	   "a 6x6 mesh's tables, 200 flows, their pairs prepared by a round");
+	d.computed_gen = d.mx.gen;
+	p = route_params(&d);
+	p.long_ns = 0;		/* every flow long: every protocol's pair */
+	while ((r = rs_prepare(&d.rs, &d.mx, d.topo->n, r2c2d_now(), &p)) ==
+	       -EAGAIN)
+		;
+	flows = (uint32_t)r;
+	d.rs.pairs_step_ns = 1;
+	ok(r == 200 && rs_start(&d.rs, d.rt) == 0, "a search of them started");
+	route_collect(&d, true);
+	ok(rs_paused(&d.rs) && d.rs.yielded && rs_busy(&d.rs) &&
+	   !rs_running(&d.rs),
+	   "its first step over, the search is paused, not over");
+
+	/* flows from node 0, in none of the pairs yet */
+	add_flow(&d, 0, 900, 35, 1, R2C2_RP_VLB, R2C2_DEMAND_UNLIMITED);
+	duties_done(&d);
+	d.last_round_ns = r2c2d_now() - 1000 * MS;
+	rounds = d.t.rounds;
+	tick(&d);
+	first = rd_busy(&d.rd) && !rs_running(&d.rs) && rs_paused(&d.rs);
+	round_collect(&d, true);
+	ok(first && d.t.rounds == rounds + 1 &&
+	   r2c2_rtab_prepared(d.rt, 0, 35, R2C2_RP_VLB),
+	   "a round due: the tick lets it go first, the search paused; collected, the new pair is in the tables");
+	/* the same through the walk (a flow of demand 0 is left out) */
+	add_flow(&d, 0, 902, 33, 1, R2C2_RP_RPS, 0);
+	add_flow(&d, 0, 903, 32, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	ok(d.mx.view_skip && rs_paused(&d.rs) && round_prepare(&d, false) == 0 &&
+	   d.rd.ntodo > 0,
+	   "a snapshot that walks the flows while the search is paused: its new pairs go to the solve (%zu)",
+	   d.rd.ntodo);
+	add_flow(&d, 0, 901, 34, 1, R2C2_RP_DOR, R2C2_DEMAND_UNLIMITED);
+	duties_done(&d);
+	d.last_round_ns = r2c2d_now() - 1000 * MS;
+	tick(&d);
+	second = rs_running(&d.rs) && !rd_busy(&d.rd) && round_due(&d);
+	for (i = 0; i < 1000 && rs_busy(&d.rs); i++) {
+		route_collect(&d, true);
+		route_resume(&d);
+	}
+	for (i = 0; i < d.mx.n; i++) {
+		const struct mx_flow *f = &d.mx.f[i];
+		uint8_t q;
+
+		for (q = 0; f->id < 900 && q < __R2C2_RP_MAX; q++)
+			all &= r2c2_rtab_prepared(d.rt, f->src, f->dst, q);
+	}
+	ok(second && !rs_busy(&d.rs) && d.rs.last.err == 0 &&
+	   d.rs.last.pair_steps >= 2 && d.rs.last.flows == flows &&
+	   d.rs.last.long_flows == flows && all,
+	   "another round due: the tick resumes the search first and the round waits; the search ends in %u steps with all %u flows long, every protocol's pair of each prepared",
+	   d.rs.last.pair_steps, d.rs.last.flows);
+
+	/* a paused search and no round to let go: the tick resumes it */
+	r2c2_rtab_clear(d.rt);
+	mx_unseen_all(&d.mx);
+	compute(&d);
+	d.computed_gen = d.mx.gen;
+	while ((r = rs_prepare(&d.rs, &d.mx, d.topo->n, r2c2d_now(), &p)) ==
+	       -EAGAIN)
+		;
+	d.rs.pairs_step_ns = 1;
+	if (r > 0 && rs_start(&d.rs, d.rt) == 0)
+		route_collect(&d, true);
+	duties_done(&d);
+	first = rs_paused(&d.rs) && !round_due(&d);
+	tick(&d);
+	ok(first && rs_running(&d.rs) && !rd_busy(&d.rd),
+	   "a search paused and no round due: the tick resumes it at once");
+	route_collect(&d, true);
+	daemon_free(&d);
+}
+
 int main(void)
 {
 	signals__hup();
@@ -2311,6 +2423,7 @@ int main(void)
 	rounds__arrays_grow_apart();
 	round__view_chunks();
 	round__copy_steps();
+	route__pairs_in_steps();
 	ctl__access();
 	return tap_done();
 }

@@ -243,9 +243,99 @@ static void worker__graph_pairs(void)
 	r2c2_topo_free(t);
 }
 
+/*
+ * The same search's table work in steps (a step's budget of 1 ns: 32
+ * flows a step): between two, the search paused, this thread prepares a
+ * pair of its own in the same tables and solves its flow on them, as a
+ * round in the loop's worker may; the worker then goes on from where it
+ * stopped. The pairs and the search's flows (96, the first 4 long)
+ * are those of a search in one go.
+ */
+static void worker__pairs_in_steps(void)
+{
+	const u8 dims[2] = { 6, 6 };
+	struct r2c2_topo *t = NULL;
+	struct r2c2_rtab *rt = NULL, *rt1 = NULL;
+	struct r2c2_ws *ws = r2c2_ws_new();
+	struct r2c2_flow f[70], x = { .weight = 1 };
+	struct rs_decision dec = { 0 }, one;
+	struct rs_params p;
+	struct rs s, s1;
+	struct mx m;
+	double rate[1];
+	uint64_t now = 2 * SEC, seed = 9;
+	unsigned int pauses = 0, solves = 0, k, q;
+	bool after = true;
+	int r;
+
+	r2c2_topo_grid(&t, dims, 2, false, 100e6);
+	ok(t && r2c2_rtab_new(&rt, t) == 0 && r2c2_rtab_new(&rt1, t) == 0 && ws,
+	   "a 6x6 mesh: two graph tables");
+	mx_init(&m, 0);
+	for (k = 0; k < 70; k++) {
+		struct mx_evt e = {
+			.type = R2C2_FE_START, .id = 100 + k, .weight = 1,
+			.demand_kbps = R2C2_DEMAND_UNLIMITED,
+			.rproto = (u8)(k % 3),
+		};
+
+		e.src = (u16)tbelow(&seed, 36);
+		e.dst = (u16)((e.src + 1 + tbelow(&seed, 35)) % 36);
+		mx_apply(&m, &e, k < 4 ? 0 : SEC + SEC / 2);	/* 4 long */
+	}
+	params(&p);
+	rs_init(&s1);
+	s1.pairs_step_ns = 0;
+	r = rs_select(&s1, &m, rt1, t->n, now, &p, &one);
+	rs_init(&s);
+	s.pairs_step_ns = 1;
+	ok(r >= 0 && one.pair_steps == 1 &&
+	   rs_prepare(&s, &m, t->n, now, &p) == 70 && rs_start(&s, rt) == 0,
+	   "a search in one go (%d, %u step); the same search started in steps",
+	   r, one.pair_steps);
+	for (k = 0; k < 70; k++)
+		f[k] = s.vf[k];
+	x.src = 0;
+	x.dst = 35;
+	for (;;) {
+		while ((r = rs_finish(&s, false, &dec)) == -EAGAIN)
+			;
+		if (r != -EINPROGRESS)
+			break;
+		pauses++;
+		/* paused: the tables are this thread's until the next step */
+		if (!rs_paused(&s) || !rs_busy(&s) || rs_running(&s))
+			break;
+		x.rproto = (u8)(pauses % 3);
+		if (r2c2_rtab_prepare(rt, x.src, x.dst, x.rproto) == 0)
+			solves += r2c2_maxmin(rt, &x, 1, 0.05, rate, ws) == 0;
+		if (pauses > 10 || rs_resume(&s))
+			break;
+	}
+	for (k = 0; k < 70; k++)
+		for (q = 0; q < __R2C2_RP_MAX; q++)
+			if (q == f[k].rproto || k < 4)
+				after &= r2c2_rtab_prepared(rt, f[k].src,
+							    f[k].dst, (u8)q);
+	ok(r >= 0 && !rs_busy(&s) && pauses >= 1 && solves == pauses &&
+	   dec.pair_steps == pauses + 1 && after &&
+	   dec.flows == one.flows && dec.long_flows == one.long_flows &&
+	   dec.evaluations == one.evaluations && dec.after == one.after,
+	   "%u pauses (%u solves, %u steps, %d), a pair prepared and a max-min solved in each; each flow's pair prepared, every protocol's of a long one; the search's flows (%u), long flows (%u), evaluations (%lu) and result as in one go",
+	   pauses, solves, dec.pair_steps, after, dec.flows, dec.long_flows, dec.evaluations);
+	rs_fini(&s);
+	rs_fini(&s1);
+	mx_fini(&m);
+	r2c2_ws_free(ws);
+	r2c2_rtab_free(rt);
+	r2c2_rtab_free(rt1);
+	r2c2_topo_free(t);
+}
+
 int main(void)
 {
 	worker__vs_sync();
 	worker__graph_pairs();
+	worker__pairs_in_steps();
 	return tap_done();
 }
