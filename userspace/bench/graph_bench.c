@@ -18,6 +18,10 @@
  *              round on new tables does, and the cache's bytes then
  *   alloc      r2c2_maxmin() over the flows on those tables, against the
  *              same flows on the whole torus (no link cut)
+ *   torus      the same first build and prepare, the tables first
+ *              carried from the torus's (r2c2_rtab_carry(): a minimal
+ *              leg the cut left as it was is the torus's, translated),
+ *              as r2c2d's first link failure does; the pairs so prepared
  *   change     one more link cut: build and prepare again, nothing kept
  *   kept       the same, the new tables first taking over from the old
  *              ones the pairs and groups the cut left as they were
@@ -133,13 +137,13 @@ int main(int argc, char **argv)
 	struct r2c2_topo *torus;
 	struct r2c2_rtab *trt;
 	struct r2c2_flow *f;
-	double *x, *tb, *tp, *ta, *tt, *cb, *cp, *kk, *kp, c0;
+	double *x, *tb, *tp, *ta, *tt, *cb, *cp, *kk, *kp, *fk, *fp, c0;
 	u16 *nbr, *nbr2;
 	u8 *nport, *nport2;
 	double *cap, *cap2;
 	struct r2c2_ws *ws = r2c2_ws_new();
 	struct built g, h, k;
-	size_t bytes = 0, bytes2 = 0, kept = 0;
+	size_t bytes = 0, bytes2 = 0, kept = 0, from = 0, bytesf = 0;
 	uint64_t seed = 0;
 
 	while ((opt = getopt(argc, argv, "t:f:x:r:S:p:a")) != -1) {
@@ -212,6 +216,8 @@ int main(int argc, char **argv)
 	cp = calloc(runs, sizeof(double));
 	kk = calloc(runs, sizeof(double));
 	kp = calloc(runs, sizeof(double));
+	fk = calloc(runs, sizeof(double));
+	fp = calloc(runs, sizeof(double));
 	nbr = calloc(nl, sizeof(*nbr));
 	nbr2 = calloc(nl, sizeof(*nbr2));
 	nport = calloc(nl, sizeof(*nport));
@@ -219,7 +225,7 @@ int main(int argc, char **argv)
 	cap = calloc(nl, sizeof(*cap));
 	cap2 = calloc(nl, sizeof(*cap2));
 	if (!f || !x || !tb || !tp || !ta || !tt || !cb || !cp || !kk ||
-	    !kp || !nbr ||
+	    !kp || !fk || !fp || !nbr ||
 	    !nbr2 || !nport || !nport2 || !cap || !cap2) {
 		fprintf(stderr, "graph_bench: out of memory\n");
 		return 1;
@@ -251,6 +257,17 @@ int main(int argc, char **argv)
 		}
 	}
 	for (r = 0; r < runs; r++) {
+		struct built tor = { .t = torus, .rt = trt }, gt;
+
+		if (build(torus->n, nbr, nport, cap, f, nf, &tor, &gt)) {
+			fprintf(stderr, "graph_bench: the cut graph's tables from the torus's failed\n");
+			return 1;
+		}
+		fk[r] = gt.keep_ms;
+		fp[r] = gt.prep_ms;
+		from = r2c2_rtab_from_torus(gt.rt, NULL);
+		bytesf = gt.bytes;
+		unbuild(&gt);
 		if (build(torus->n, nbr, nport, cap, f, nf, NULL, &g)) {
 			fprintf(stderr, "graph_bench: the cut graph's tables failed (a pair without a path?)\n");
 			return 1;
@@ -293,6 +310,10 @@ int main(int argc, char **argv)
 		       b, pr, b + pr, bytes / 1e6);
 		printf("alloc_graph_ms %.2f alloc_torus_ms %.2f\n",
 		       median(ta, runs), median(tt, runs));
+		printf("torus_carry_ms %.2f torus_prepare_ms %.2f torus_full_ms %.2f from_torus %zu torus_cache_mb %.1f\n",
+		       median(fk, runs), median(fp, runs),
+		       b + median(fk, runs) + median(fp, runs), from,
+		       bytesf / 1e6);
 		printf("change_build_ms %.2f change_prepare_ms %.2f change_ms %.2f change_cache_mb %.1f\n",
 		       b2, pr2, b2 + pr2, bytes2 / 1e6);
 		printf("kept %zu keep_ms %.2f kept_prepare_ms %.2f kept_change_ms %.2f\n",
@@ -319,7 +340,7 @@ int main(int argc, char **argv)
 		unbuild(&g);
 	}
 	free(f); free(x); free(tb); free(tp); free(ta); free(tt); free(cb); free(cp);
-	free(kk); free(kp);
+	free(kk); free(kp); free(fk); free(fp);
 	free(nbr); free(nbr2); free(nport); free(nport2); free(cap); free(cap2);
 	r2c2_ws_free(ws);
 	r2c2_rtab_free(trt);

@@ -97,6 +97,8 @@ static int cut_one(struct r2c2d *d)
 	if (tb_build(NULL, nbr, nport, cap, t->n,
 		     d->conf.policy == R2C2_POL_PROPFAIR, &o))
 		return -1;
+	/* what the torus's legs need, as the build's worker takes it (tb_start()) */
+	r2c2_rtab_carry(o.rt, d->rt);
 	t0 = now_ms();
 	tables_swap(d, &o);
 	printf("  table swap (in the loop, before the window): %.3f ms\n",

@@ -24,11 +24,15 @@
  *   on a torus whose diameter is over half of R2C2_MAX_HOPS only the
  *   offsets that need one (16x16x16: 230 of 4,095; see vlb_grp).
  * - Arbitrary graphs (and meshes) cache a sparse vector per (protocol,
- *   source, destination) in use, filled by r2c2_rtab_prepare().
+ *   source, destination) in use, filled by r2c2_rtab_prepare(). A graph
+ *   that is a torus with links changed (after a link failure) takes the
+ *   torus's vector of every minimal leg no changed link is on, translated
+ *   (struct rtab_base, r2c2_rtab_carry()).
  *
  * tests/rtab_test.c checks every pair against r2c2_link_weights_add().
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +44,30 @@ typedef double v2d __attribute__((vector_size(16)));
 struct pair_ent {
 	u64 key;		/* proto << 32 | s << 16 | d, +1; 0 = empty */
 	struct r2c2_vec v;
+};
+
+/* a link of the old graph or the new one that is not the same in both */
+struct link_change {
+	u16 a;		/* the node it leaves */
+	u16 b_old;	/* where it led in the old graph (R2C2_IDX_NONE: none) */
+	u16 b_new;	/* and in the new one */
+};
+
+/* a change of more links than this is not looked into */
+#define CARRY_MAX_CHANGES	64
+
+/*
+ * The torus a graph departs from (r2c2_rtab_carry() from the torus's
+ * tables), what its minimal legs need of it, copied and never written:
+ * its hops (p.dist; p.nbr and p.nbr_port: its links), its translations
+ * (tr, rel) and its RPS and DOR offset vectors (off[q], q the protocol).
+ * Shared by the graphs' tables that follow one another (ref).
+ */
+struct rtab_base {
+	atomic_uint ref;
+	struct r2c2_paths p;
+	u16 *tr, *rel;
+	struct r2c2_vec *off[2];
 };
 
 struct r2c2_rtab {
@@ -106,6 +134,14 @@ struct r2c2_rtab {
 	u8 *rev[R2C2_MAX_DIMS];		/* radix 2: bit reversal */
 	double tw8[R2C2_MAX_DIMS][2][16];	/* K = 8: fft8_line() twiddles */
 	u16 *negk;
+	/*
+	 * graphs: the torus the graph departs from (NULL: none) and the
+	 * links changed since (bc, bnc); a minimal leg none of them is on
+	 * (leg_kept()) is the torus's vector translated (from_base of them)
+	 */
+	struct rtab_base *base;
+	struct link_change bc[CARRY_MAX_CHANGES];
+	size_t bnc, from_base;
 	/* graphs: pair cache */
 	struct pair_ent *ht;
 	size_t htcap, htcnt;
@@ -1023,6 +1059,8 @@ const char *r2c2_rtab_strerror(int err)
 	return strerror(-err);
 }
 
+static void base_put(struct rtab_base *b);
+
 void r2c2_rtab_free(struct r2c2_rtab *rt)
 {
 	unsigned int p, i, ng;
@@ -1057,6 +1095,7 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt->gs.acc);
 	free(rt->gs.order);
 	free(rt->gs.sig);
+	base_put(rt->base);
 	for (i = 0; i < rt->htcap; i++)
 		if (rt->ht[i].key)
 			vec_free(&rt->ht[i].v);
@@ -1374,6 +1413,28 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 	return 0;
 }
 
+static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
+		     const struct link_change *c, size_t nc, u16 s, u16 d);
+
+/* the minimal leg s -> d under rproto (RPS, DOR): the base torus's, translated */
+static int vec_from_base(const struct rtab_base *b, u8 rproto, u16 s, u16 d,
+			 struct r2c2_vec *v)
+{
+	size_t n = b->p.n;
+	const struct r2c2_vec *o = &b->off[rproto][b->rel[s * n + d]];
+	const u16 *tr = b->tr + s * n;
+	u32 j;
+
+	if (vec_alloc(v, o->len)) {
+		vec_free(v);
+		return -ENOMEM;
+	}
+	for (j = 0; j < o->len; j++)
+		v->link[j] = r2c2_fv_link(tr, o->link[j]);
+	memcpy(v->coef, o->coef, o->len * sizeof(*v->coef));
+	return 0;
+}
+
 /**
  * r2c2_rtab_prepare() - make the weights of one pair available
  * @rt: tables
@@ -1408,7 +1469,12 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	key = pair_key(rproto, s, d);
 	if (pair_find(rt, key))
 		return 0;
-	if (rproto != R2C2_RP_VLB) {
+	if (rproto != R2C2_RP_VLB && rt->base &&
+	    leg_kept(&rt->base->p, p, rt->bc, rt->bnc, s, d)) {
+		/* a leg the graph has as the torus had it */
+		ret = vec_from_base(rt->base, rproto, s, d, &v);
+		rt->from_base += !ret;
+	} else if (rproto != R2C2_RP_VLB) {
 		/* a minimal leg: the scratch, zeroed again by vec_from_leg() */
 		if (!rt->scratch && !(rt->scratch = calloc(nl, sizeof(double))))
 			return -ENOMEM;
@@ -1437,13 +1503,6 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	}
 	return ret;
 }
-
-/* a link of the old graph or the new one that is not the same in both */
-struct link_change {
-	u16 a;		/* the node it leaves */
-	u16 b_old;	/* where it led in the old graph (R2C2_IDX_NONE: none) */
-	u16 b_new;	/* and in the new one */
-};
 
 /* hops from x to y (R2C2_DIST_INF: none) */
 static unsigned int hops(const struct r2c2_paths *p, u16 x, u16 y)
@@ -1515,9 +1574,6 @@ static bool group_kept(const struct r2c2_paths *po,
 	return true;
 }
 
-/* a change of more links than this is not looked into */
-#define CARRY_MAX_CHANGES	64
-
 /* a copy of v into c; -ENOMEM */
 static int vec_copy(struct r2c2_vec *c, const struct r2c2_vec *v)
 {
@@ -1525,9 +1581,107 @@ static int vec_copy(struct r2c2_vec *c, const struct r2c2_vec *v)
 		vec_free(c);
 		return -ENOMEM;
 	}
-	memcpy(c->link, v->link, v->len * sizeof(*v->link));
-	memcpy(c->coef, v->coef, v->len * sizeof(*v->coef));
+	if (v->len) {	/* a torus's offset 0 has no vector */
+		memcpy(c->link, v->link, v->len * sizeof(*v->link));
+		memcpy(c->coef, v->coef, v->len * sizeof(*v->coef));
+	}
 	return 0;
+}
+
+/*
+ * The links of pn's graph that are not those of po's (c, at most
+ * CARRY_MAX_CHANGES); -1 when there are more.
+ */
+static long link_changes(const struct r2c2_paths *po,
+			 const struct r2c2_paths *pn, struct link_change *c)
+{
+	size_t nl = R2C2_NLINKS(pn->n), nc = 0, i;
+
+	for (i = 0; i < nl; i++) {
+		if (po->nbr[i] == pn->nbr[i] &&
+		    (po->nbr[i] == R2C2_IDX_NONE ||
+		     po->nbr_port[i] == pn->nbr_port[i]))
+			continue;
+		if (nc == CARRY_MAX_CHANGES)
+			return -1;
+		c[nc].a = (u16)(i / R2C2_MAX_PORTS);
+		c[nc].b_old = po->nbr[i];
+		c[nc].b_new = pn->nbr[i];
+		nc++;
+	}
+	return (long)nc;
+}
+
+static void base_put(struct rtab_base *b)
+{
+	unsigned int q, r;
+
+	if (!b || atomic_fetch_sub_explicit(&b->ref, 1, memory_order_acq_rel) != 1)
+		return;
+	for (q = 0; q < 2; q++) {
+		for (r = 0; b->off[q] && r < b->p.n; r++)
+			vec_free(&b->off[q][r]);
+		free(b->off[q]);
+	}
+	free(b->tr);
+	free(b->rel);
+	free(b->p.dist);
+	free(b->p.nbr);
+	free(b->p.nbr_port);
+	free(b);
+}
+
+/* what a graph's tables keep of a torus's tables t; NULL: no memory */
+static struct rtab_base *base_new(const struct r2c2_rtab *t)
+{
+	const struct r2c2_paths *tp = &t->t->paths;
+	size_t n = t->n, nn = n * n, nl = R2C2_NLINKS(n);
+	struct rtab_base *b = calloc(1, sizeof(*b));
+	unsigned int q, r;
+
+	if (!b)
+		return NULL;
+	atomic_init(&b->ref, 1);
+	b->p.n = t->n;
+	b->p.dist = malloc(nn);
+	b->p.nbr = malloc(nl * sizeof(*b->p.nbr));
+	b->p.nbr_port = malloc(nl);
+	b->tr = malloc(nn * sizeof(*b->tr));
+	b->rel = malloc(nn * sizeof(*b->rel));
+	for (q = 0; q < 2; q++)
+		b->off[q] = calloc(n, sizeof(*b->off[q]));
+	if (!b->p.dist || !b->p.nbr || !b->p.nbr_port || !b->tr || !b->rel ||
+	    !b->off[0] || !b->off[1])
+		goto fail;
+	memcpy(b->p.dist, tp->dist, nn);
+	memcpy(b->p.nbr, tp->nbr, nl * sizeof(*b->p.nbr));
+	memcpy(b->p.nbr_port, tp->nbr_port, nl);
+	memcpy(b->tr, t->tr, nn * sizeof(*b->tr));
+	memcpy(b->rel, t->rel, nn * sizeof(*b->rel));
+	for (q = 0; q < 2; q++)
+		for (r = 0; r < n; r++)
+			if (vec_copy(&b->off[q][r], &t->off[q][r]))
+				goto fail;
+	return b;
+fail:
+	base_put(b);
+	return NULL;
+}
+
+/* rt, a graph's tables, departs from b's torus: false past CARRY_MAX_CHANGES */
+static bool base_attach(struct r2c2_rtab *rt, struct rtab_base *b)
+{
+	long nc;
+
+	if (b->p.n != rt->n)
+		return false;
+	nc = link_changes(&b->p, &rt->t->paths, rt->bc);
+	if (nc < 0)
+		return false;
+	rt->bnc = (size_t)nc;
+	atomic_fetch_add_explicit(&b->ref, 1, memory_order_relaxed);
+	rt->base = b;
+	return true;
 }
 
 /**
@@ -1543,32 +1697,46 @@ static int vec_copy(struct r2c2_vec *c, const struct r2c2_vec *v)
  * minimal paths and path counts, walked the same way. VLB pairs that are
  * not split are not copied.
  *
+ * When @old is a torus's tables (the first change of a torus) there is no
+ * cache to copy: @rt keeps what the torus's minimal legs need instead
+ * (struct rtab_base), and r2c2_rtab_prepare() translates the torus's
+ * vector of every RPS or DOR leg no link changed since the torus is on,
+ * in a fraction of the time a leg takes to walk. Tables that follow
+ * tables with such a torus keep it too, with the links changed since the
+ * torus (at most CARRY_MAX_CHANGES of them). The two ways to a leg's
+ * weights, walked and translated, give the same values up to rounding
+ * (the order of a sum).
+ *
  * @old is only read: other threads may read it meanwhile, none may write
  * it (prepare, clear); none may use @rt.
  *
- * Return: the pairs and groups copied (0 when either is a torus's, the
- * node counts differ, or more than CARRY_MAX_CHANGES links changed).
+ * Return: the pairs and groups copied (0 when @rt is a torus's, was
+ * carried into already, @old is a torus's, the node counts differ, or
+ * more than CARRY_MAX_CHANGES links changed).
  */
 size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 {
 	const struct r2c2_paths *pn = &rt->t->paths, *po = &old->t->paths;
 	struct link_change c[CARRY_MAX_CHANGES];
-	size_t nl = R2C2_NLINKS(rt->n), nc = 0, moved = 0, i;
+	size_t nl = R2C2_NLINKS(rt->n), nc, moved = 0, i;
+	long r;
 
-	if (rt->sym || old->sym || rt->n != old->n)
+	if (rt->sym || rt->n != old->n || rt->base)
 		return 0;
-	for (i = 0; i < nl; i++) {
-		if (po->nbr[i] == pn->nbr[i] &&
-		    (po->nbr[i] == R2C2_IDX_NONE ||
-		     po->nbr_port[i] == pn->nbr_port[i]))
-			continue;
-		if (nc == CARRY_MAX_CHANGES)
-			return 0;
-		c[nc].a = (u16)(i / R2C2_MAX_PORTS);
-		c[nc].b_old = po->nbr[i];
-		c[nc].b_new = pn->nbr[i];
-		nc++;
+	if (old->sym) {		/* the torus's legs, when wanted */
+		struct rtab_base *b = base_new(old);
+
+		if (b)
+			base_attach(rt, b);
+		base_put(b);
+		return 0;
 	}
+	if (old->base)
+		base_attach(rt, old->base);
+	r = link_changes(po, pn, c);
+	if (r < 0)
+		return 0;
+	nc = (size_t)r;
 	/* no memory for a copy: the rest is computed again when wanted */
 	for (i = 0; i < 2 * (size_t)rt->n; i++) {
 		double *w;
@@ -1606,6 +1774,13 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 		moved++;
 	}
 	return moved;
+}
+
+size_t r2c2_rtab_from_torus(const struct r2c2_rtab *rt, bool *has)
+{
+	if (has)
+		*has = rt->base != NULL;
+	return rt->from_base;
 }
 
 /**

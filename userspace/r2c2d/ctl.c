@@ -240,6 +240,7 @@ static void topo_show(struct r2c2d *d, struct json_writer *jw, uint64_t now)
 	j_u64(jw, "cache_limit_mb", d->conf.table_cache_mb);
 	j_u64(jw, "cache_clears", s->cache_clears);
 	j_u64(jw, "cache_freed_bytes", s->cache_freed);
+	j_bool(jw, "from_torus", s->from_torus);
 	j_u64(jw, "kept_last", s->kept_last);
 	j_u64(jw, "kept", s->kept);
 	j_fix(jw, "keep_us_last", us(s->keep_ns_last), 1);

@@ -109,6 +109,7 @@ void tables_swap(struct r2c2d *d, struct tb_out *o)
 	d->ws = o->ws;
 	d->pf = o->pf;
 	memset(o, 0, sizeof(*o));
+	r2c2_rtab_from_torus(d->rt, &d->ts.from_torus);
 	mx_set_nodes(&d->mx, d->topo->n);
 	/*
 	 * the next round prepares every flow's pair in the new tables: as a
@@ -239,7 +240,8 @@ int topo_sync(struct r2c2d *d)
 	d->tb_nodes = n;
 	d->tb_dirty_ns = d->topo_dirty_ns;
 	r = tb_start(&d->tb, ct, ct ? NULL : nbr, ct ? NULL : nport,
-		     ct ? NULL : cap, n, d->conf.policy == R2C2_POL_PROPFAIR);
+		     ct ? NULL : cap, n, d->conf.policy == R2C2_POL_PROPFAIR,
+		     d->topo && d->topo->kind == R2C2_TOPO_TORUS ? d->rt : NULL);
 	if (!ct) {
 		nbr = NULL;	/* the build's now */
 		nport = NULL;
@@ -340,7 +342,9 @@ void tables_collect(struct r2c2d *d, bool wait)
 	 * First the worker copies into the new tables what the change left
 	 * as it was in the cache of the tables in use (no round prepares a
 	 * pair meanwhile, no route search starts): the first round on them
-	 * prepares only the rest. Its end wakes the loop, which comes back.
+	 * prepares only the rest (from a torus's tables, which have no cache,
+	 * the build took what the torus's minimal legs need: tb_start()).
+	 * Its end wakes the loop, which comes back.
 	 */
 	if (!tb_carrying(&d->tb) && d->topo->kind != R2C2_TOPO_TORUS &&
 	    tb_carry_start(&d->tb, d->rt) == 0 &&

@@ -915,7 +915,9 @@ int main(int argc, char **argv)
 	dg_fini(&d.dg);
 	r2c2_pf_free(d.pf);
 	r2c2_ws_free(d.ws);
-	r2c2_rtab_free(d.rt);
+	/* a build still running may read a torus's tables in use (tb.torus) */
+	if (!wk_running(&d.tb.wk))
+		r2c2_rtab_free(d.rt);
 	if (d.topo != d.ctopo)
 		r2c2_topo_free(d.topo);
 	r2c2_topo_free(d.ctopo);

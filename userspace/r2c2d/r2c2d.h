@@ -69,6 +69,9 @@ struct r2c2d_timing {
  *	from the old ones (r2c2_rtab_carry(): those no changed link
  *	touches), @kept all of them; @keep_ns_last: how long that took
  *	(in the table worker: tb_carry_start())
+ * @from_torus: the graph's tables in use take every RPS or DOR leg that
+ *	no link changed since the node's torus is on from the torus's
+ *	tables, translated (r2c2_rtab_from_torus())
  * @cache_need: bytes of that cache after the first round that followed
  *	the last clear or rebuild (what the flows then needed);
  *	@cache_measure: that round is still to come
@@ -83,6 +86,7 @@ struct r2c2d_topo_stats {
 	char last_error[128];
 	uint64_t cache_clears, cache_freed;
 	uint64_t kept_last, kept, keep_ns_last;
+	bool from_torus;
 	size_t cache_need;
 	size_t cache_bytes;	/* the last r2c2d_cache_bytes() counted */
 	bool cache_measure;

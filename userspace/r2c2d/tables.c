@@ -99,6 +99,9 @@ static void tb_job(void *arg)
 
 	b->ret = tb_build(b->ct, b->nbr, b->nport, b->cap, b->n, b->pf,
 			  &b->out);
+	/* a graph departing from the torus: what its legs need of it */
+	if (!b->ret && b->torus && b->out.t->kind != R2C2_TOPO_TORUS)
+		r2c2_rtab_carry(b->out.rt, b->torus);
 	b->nbr = NULL;
 	b->nport = NULL;
 	b->cap = NULL;
@@ -106,7 +109,8 @@ static void tb_job(void *arg)
 }
 
 int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
-	     uint8_t *nport, double *cap, uint32_t n, bool pf)
+	     uint8_t *nport, double *cap, uint32_t n, bool pf,
+	     const struct r2c2_rtab *torus)
 {
 	int r;
 
@@ -122,6 +126,7 @@ int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
 	b->cap = cap;
 	b->n = n;
 	b->pf = pf;
+	b->torus = torus;
 	b->ret = 0;
 	r = wk_start(&b->wk, tb_job, b);
 	if (r) {

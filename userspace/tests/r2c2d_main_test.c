@@ -1626,7 +1626,8 @@ static void fake_cut(const struct r2c2_topo *t, size_t l)
 
 /*
  * A change of the kernel's graph keeps what it did not touch. The node's
- * torus 4x4 loses a link (its tables become a graph's: nothing to keep),
+ * torus 4x4 loses a link (its tables become a graph's: no pair to copy,
+ * what the torus's legs need kept, and a round translates those),
  * a round prepares the flows' pairs, and a second link fails: the new
  * tables take over the pairs and VLB groups no changed link touches
  * (topology.kept_last), and the round after gives exactly the rates of
@@ -1664,9 +1665,10 @@ static void tables__change_keeps_pairs(void)
 	build_over_nothing_due(&d);
 	tick(&d);
 	ok(d.topo->kind == R2C2_TOPO_GRAPH && d.ts.rebuilds == 1 &&
-	   d.ts.kept_last == 0 && compute(&d) == 0,
-	   "torus 4x4 less a link: a graph's tables, nothing kept (%llu), a round on them",
-	   (unsigned long long)d.ts.kept_last);
+	   d.ts.kept_last == 0 && d.ts.from_torus && compute(&d) == 0 &&
+	   r2c2_rtab_from_torus(d.rt, NULL) > 0,
+	   "torus 4x4 less a link: a graph's tables, no pair to copy (%llu), the torus's legs kept: the round on them translates %zu",
+	   (unsigned long long)d.ts.kept_last, r2c2_rtab_from_torus(d.rt, NULL));
 	fake_cut(t, 10 * R2C2_MAX_PORTS + 2);
 	topo_dirty_now(&d);
 	topo_step(&d, r2c2d_now());
@@ -1697,11 +1699,12 @@ static void tables__change_keeps_pairs(void)
 	   "then they are swapped in with %llu pairs and groups kept, and the round on them gives every flow the rate tables built afresh give (%u differ; rebuilds %llu, rounds %d %d)",
 	   (unsigned long long)d.ts.kept_last, bad,
 	   (unsigned long long)d.ts.rebuilds, c1, c2);
-	snprintf(want, sizeof(want), "\"kept_last\":%llu,\"kept\":%llu,",
+	snprintf(want, sizeof(want),
+		 "\"from_torus\":true,\"kept_last\":%llu,\"kept\":%llu,",
 		 (unsigned long long)d.ts.kept_last,
 		 (unsigned long long)d.ts.kept);
 	ok(ctl_ask(&d, "show\n", 5, out, sizeof(out)) > 0 && strstr(out, want),
-	   "daemon show: topology.kept_last, kept (%s)", want);
+	   "daemon show: topology.from_torus, kept_last, kept (%s)", want);
 	fake_topo_n = 0;
 	daemon_free(&d);
 }

@@ -98,9 +98,9 @@ int main(void)
 	ok(tb_take(&b, &got) == -ECHILD && tb_fd(&b) == -1 && !tb_busy(&b),
 	   "no build: nothing to take, no fd, not busy");
 	adjacency(d6, 3, &nbr, &cap, &n);
-	r = tb_start(&b, NULL, nbr, NULL, cap, n, true);
+	r = tb_start(&b, NULL, nbr, NULL, cap, n, true, NULL);
 	adjacency(d4, 2, &nbr, &cap, &n);
-	busy = tb_start(&b, NULL, nbr, NULL, cap, n, false);
+	busy = tb_start(&b, NULL, nbr, NULL, cap, n, false, NULL);
 	ok(r == 0 && busy == -EBUSY && tb_busy(&b) && tb_fd(&b) >= 0,
 	   "tb_start(): a 6x6x6 build runs; a second start is -EBUSY (%d)",
 	   busy);
@@ -181,7 +181,7 @@ int main(void)
 			tb_build(NULL, nbr, NULL, cap, n, false, &ref);
 			break;
 		}
-		r = tb_start(&b, NULL, nbr, NULL, cap, n, false);
+		r = tb_start(&b, NULL, nbr, NULL, cap, n, false, NULL);
 	}
 	while (!tb_over(&b))
 		r2c2_maxmin(cur.rt, f, 100, 0.05, x, cur.ws);
@@ -206,7 +206,7 @@ int main(void)
 	wk_join(&b.reap, true);
 
 	/* a build of the configured topology; tb_fini() joins one running */
-	r = tb_start(&b, cur.t, NULL, NULL, NULL, 0, false);
+	r = tb_start(&b, cur.t, NULL, NULL, NULL, 0, false, NULL);
 	tb_fini(&b);
 	ok(r == 0 && !tb_busy(&b) && b.wk.efd == -1,
 	   "tb_fini() joins a running build and frees what it made");
