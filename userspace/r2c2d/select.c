@@ -174,8 +174,10 @@ void route_select(struct r2c2d *d, uint64_t now)
 	d->rs.pairs_step_ns = pairs_step(d);
 	if (r > 0 && rs_start(&d->rs, d->rt) == 0)
 		return;
-	if (r > 0)	/* no thread: the tables and the search here */
+	if (r > 0) {	/* no thread: the tables and the search here, whole */
+		d->rs.pairs_step_ns = 0;
 		r = rs_work(&d->rs, d->rt);
+	}
 	dec = d->rs.dec;
 	route_decided(d, r, &dec);
 }
