@@ -21,7 +21,8 @@
  *   torus      the same first build and prepare, the tables first
  *              carried from the torus's (r2c2_rtab_carry(): a minimal
  *              leg the cut left as it was is the torus's, translated),
- *              as r2c2d's first link failure does; the pairs so prepared
+ *              as r2c2d's first link failure does; the pairs so prepared;
+ *              and max-min over the flows on those tables
  *   change     one more link cut: build and prepare again, nothing kept
  *   kept       the same, the new tables first taking over from the old
  *              ones the pairs and groups the cut left as they were
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
 	struct r2c2_topo *torus;
 	struct r2c2_rtab *trt;
 	struct r2c2_flow *f;
-	double *x, *tb, *tp, *ta, *tt, *cb, *cp, *kk, *kp, *fk, *fp, c0;
+	double *x, *tb, *tp, *ta, *tt, *cb, *cp, *kk, *kp, *fk, *fp, *fa, c0;
 	u16 *nbr, *nbr2;
 	u8 *nport, *nport2;
 	double *cap, *cap2;
@@ -218,6 +219,7 @@ int main(int argc, char **argv)
 	kp = calloc(runs, sizeof(double));
 	fk = calloc(runs, sizeof(double));
 	fp = calloc(runs, sizeof(double));
+	fa = calloc(runs, sizeof(double));
 	nbr = calloc(nl, sizeof(*nbr));
 	nbr2 = calloc(nl, sizeof(*nbr2));
 	nport = calloc(nl, sizeof(*nport));
@@ -225,7 +227,7 @@ int main(int argc, char **argv)
 	cap = calloc(nl, sizeof(*cap));
 	cap2 = calloc(nl, sizeof(*cap2));
 	if (!f || !x || !tb || !tp || !ta || !tt || !cb || !cp || !kk ||
-	    !kp || !fk || !fp || !nbr ||
+	    !kp || !fk || !fp || !fa || !nbr ||
 	    !nbr2 || !nport || !nport2 || !cap || !cap2) {
 		fprintf(stderr, "graph_bench: out of memory\n");
 		return 1;
@@ -267,7 +269,12 @@ int main(int argc, char **argv)
 		fp[r] = gt.prep_ms;
 		from = r2c2_rtab_from_torus(gt.rt, NULL);
 		bytesf = gt.bytes;
+		fa[r] = maxmin_ms(gt.rt, f, nf, x, ws);
 		unbuild(&gt);
+		if (fa[r] < 0) {
+			fprintf(stderr, "graph_bench: maxmin failed (the graph from the torus)\n");
+			return 1;
+		}
 		if (build(torus->n, nbr, nport, cap, f, nf, NULL, &g)) {
 			fprintf(stderr, "graph_bench: the cut graph's tables failed (a pair without a path?)\n");
 			return 1;
@@ -310,10 +317,10 @@ int main(int argc, char **argv)
 		       b, pr, b + pr, bytes / 1e6);
 		printf("alloc_graph_ms %.2f alloc_torus_ms %.2f\n",
 		       median(ta, runs), median(tt, runs));
-		printf("torus_carry_ms %.2f torus_prepare_ms %.2f torus_full_ms %.2f from_torus %zu torus_cache_mb %.1f\n",
+		printf("torus_carry_ms %.2f torus_prepare_ms %.2f torus_full_ms %.2f from_torus %zu torus_cache_mb %.1f torus_alloc_ms %.2f\n",
 		       median(fk, runs), median(fp, runs),
 		       b + median(fk, runs) + median(fp, runs), from,
-		       bytesf / 1e6);
+		       bytesf / 1e6, median(fa, runs));
 		printf("change_build_ms %.2f change_prepare_ms %.2f change_ms %.2f change_cache_mb %.1f\n",
 		       b2, pr2, b2 + pr2, bytes2 / 1e6);
 		printf("kept %zu keep_ms %.2f kept_prepare_ms %.2f kept_change_ms %.2f\n",
@@ -340,7 +347,7 @@ int main(int argc, char **argv)
 		unbuild(&g);
 	}
 	free(f); free(x); free(tb); free(tp); free(ta); free(tt); free(cb); free(cp);
-	free(kk); free(kp); free(fk); free(fp);
+	free(kk); free(kp); free(fk); free(fp); free(fa);
 	free(nbr); free(nbr2); free(nport); free(nport2); free(cap); free(cap2);
 	r2c2_ws_free(ws);
 	r2c2_rtab_free(trt);

@@ -190,11 +190,11 @@ size_t r2c2_rtab_clear(struct r2c2_rtab *rt);
  */
 size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old);
 /*
- * Where old is a torus's tables, rt keeps what the torus's minimal legs
- * need instead, and prepares every RPS or DOR leg that no link changed
- * since the torus is on by translating the torus's vector (tables that
- * follow keep that torus); r2c2_rtab_from_torus() counts the pairs so
- * prepared, and tells whether rt has a torus to take them from (*has).
+ * Where old is a torus's tables, rt keeps the torus's minimal legs
+ * instead, and every RPS or DOR leg that no link changed since the torus
+ * is on is the torus's vector, translated (tables that follow keep that
+ * torus); r2c2_rtab_from_torus() counts the pairs so prepared, and tells
+ * whether rt has a torus to take them from (*has).
  */
 size_t r2c2_rtab_from_torus(const struct r2c2_rtab *rt, bool *has);
 const struct r2c2_topo *r2c2_rtab_topo(const struct r2c2_rtab *rt);

@@ -25,8 +25,9 @@
  *   offsets that need one (16x16x16: 230 of 4,095; see vlb_grp).
  * - Arbitrary graphs (and meshes) cache a sparse vector per (protocol,
  *   source, destination) in use, filled by r2c2_rtab_prepare(). A graph
- *   that is a torus with links changed (after a link failure) takes the
- *   torus's vector of every minimal leg no changed link is on, translated
+ *   that is a torus with links changed (after a link failure) keeps the
+ *   torus's vectors, and every minimal leg no changed link is on is the
+ *   torus's, translated, walked by the allocators as on the torus
  *   (struct rtab_base, r2c2_rtab_carry()).
  *
  * tests/rtab_test.c checks every pair against r2c2_link_weights_add().
@@ -43,7 +44,8 @@ typedef double v2d __attribute__((vector_size(16)));
 
 struct pair_ent {
 	u64 key;		/* proto << 32 | s << 16 | d, +1; 0 = empty */
-	struct r2c2_vec v;
+	struct r2c2_vec v;	/* empty where base: */
+	bool base;		/* the leg is the base torus's (rtab_base) */
 };
 
 /* a link of the old graph or the new one that is not the same in both */
@@ -60,14 +62,25 @@ struct link_change {
  * The torus a graph departs from (r2c2_rtab_carry() from the torus's
  * tables), what its minimal legs need of it, copied and never written:
  * its hops (p.dist; p.nbr and p.nbr_port: its links), its translations
- * (tr, rel) and its RPS and DOR offset vectors (off[q], q the protocol).
- * Shared by the graphs' tables that follow one another (ref).
+ * (tr, rel), its RPS and DOR offset vectors (off[q], q the protocol) and
+ * the same as the allocators walk a torus's (onode .. obhi: see struct
+ * r2c2_rtab). A leg the graph has as the torus had it is the torus's
+ * vector, translated as on the torus (r2c2_rtab_fv()), and the
+ * allocators walk it as a torus's. Shared by the graphs' tables that
+ * follow one another (ref).
  */
 struct rtab_base {
 	atomic_uint ref;
 	struct r2c2_paths p;
 	u16 *tr, *rel;
 	struct r2c2_vec *off[2];
+	u16 *onode[2];
+	u8 *oport[2];
+	u32 *ostart[2];
+	u16 *obyte[2];
+	double *obcoef[2];
+	u32 *obstart[2];
+	u16 obhi;
 };
 
 struct r2c2_rtab {
@@ -1205,7 +1218,8 @@ static struct pair_ent *pair_find(const struct r2c2_rtab *rt, u64 key)
 	}
 }
 
-static int pair_insert(struct r2c2_rtab *rt, u64 key, struct r2c2_vec *v)
+static int pair_insert(struct r2c2_rtab *rt, u64 key, struct r2c2_vec *v,
+		       bool base)
 {
 	size_t i;
 
@@ -1232,6 +1246,7 @@ static int pair_insert(struct r2c2_rtab *rt, u64 key, struct r2c2_vec *v)
 		i = (i + 1) & (rt->htcap - 1);
 	rt->ht[i].key = key;
 	rt->ht[i].v = *v;
+	rt->ht[i].base = base;
 	rt->htcnt++;
 	return 0;
 }
@@ -1416,25 +1431,6 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
 		     const struct link_change *c, size_t nc, u16 s, u16 d);
 
-/* the minimal leg s -> d under rproto (RPS, DOR): the base torus's, translated */
-static int vec_from_base(const struct rtab_base *b, u8 rproto, u16 s, u16 d,
-			 struct r2c2_vec *v)
-{
-	size_t n = b->p.n;
-	const struct r2c2_vec *o = &b->off[rproto][b->rel[s * n + d]];
-	const u16 *tr = b->tr + s * n;
-	u32 j;
-
-	if (vec_alloc(v, o->len)) {
-		vec_free(v);
-		return -ENOMEM;
-	}
-	for (j = 0; j < o->len; j++)
-		v->link[j] = r2c2_fv_link(tr, o->link[j]);
-	memcpy(v->coef, o->coef, o->len * sizeof(*v->coef));
-	return 0;
-}
-
 /**
  * r2c2_rtab_prepare() - make the weights of one pair available
  * @rt: tables
@@ -1471,9 +1467,14 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		return 0;
 	if (rproto != R2C2_RP_VLB && rt->base &&
 	    leg_kept(&rt->base->p, p, rt->bc, rt->bnc, s, d)) {
-		/* a leg the graph has as the torus had it */
-		ret = vec_from_base(rt->base, rproto, s, d, &v);
-		rt->from_base += !ret;
+		/* a leg the graph has as the torus had it: the torus's */
+		memset(&v, 0, sizeof(v));
+		ret = pair_insert(rt, key, &v, true);
+		if (!ret) {
+			rt->pair_bytes[rproto] += pair_ent_bytes(&v);
+			rt->from_base++;
+		}
+		return ret;
 	} else if (rproto != R2C2_RP_VLB) {
 		/* a minimal leg: the scratch, zeroed again by vec_from_leg() */
 		if (!rt->scratch && !(rt->scratch = calloc(nl, sizeof(double))))
@@ -1495,7 +1496,7 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		free(w);
 	}
 	if (!ret) {
-		ret = pair_insert(rt, key, &v);
+		ret = pair_insert(rt, key, &v, false);
 		if (ret)
 			vec_free(&v);
 		else
@@ -1612,6 +1613,16 @@ static long link_changes(const struct r2c2_paths *po,
 	return (long)nc;
 }
 
+/* a malloc'd copy of n bytes at p; NULL: no memory */
+static void *dup_mem(const void *p, size_t n)
+{
+	void *c = malloc(n ? n : 1);
+
+	if (c && n)
+		memcpy(c, p, n);
+	return c;
+}
+
 static void base_put(struct rtab_base *b)
 {
 	unsigned int q, r;
@@ -1622,6 +1633,12 @@ static void base_put(struct rtab_base *b)
 		for (r = 0; b->off[q] && r < b->p.n; r++)
 			vec_free(&b->off[q][r]);
 		free(b->off[q]);
+		free(b->onode[q]);
+		free(b->oport[q]);
+		free(b->ostart[q]);
+		free(b->obyte[q]);
+		free(b->obcoef[q]);
+		free(b->obstart[q]);
 	}
 	free(b->tr);
 	free(b->rel);
@@ -1658,10 +1675,27 @@ static struct rtab_base *base_new(const struct r2c2_rtab *t)
 	memcpy(b->p.nbr_port, tp->nbr_port, nl);
 	memcpy(b->tr, t->tr, nn * sizeof(*b->tr));
 	memcpy(b->rel, t->rel, nn * sizeof(*b->rel));
-	for (q = 0; q < 2; q++)
+	for (q = 0; q < 2; q++) {
+		u32 tot = t->ostart[q][n], otot;
+
 		for (r = 0; r < n; r++)
 			if (vec_copy(&b->off[q][r], &t->off[q][r]))
 				goto fail;
+		b->ostart[q] = dup_mem(t->ostart[q], (n + 1) * sizeof(u32));
+		b->onode[q] = dup_mem(t->onode[q], (tot + 1) * sizeof(u16));
+		b->oport[q] = dup_mem(t->oport[q], tot + 1);
+		if (!b->ostart[q] || !b->onode[q] || !b->oport[q])
+			goto fail;
+		if (!t->obyte[q])
+			continue;
+		otot = t->obstart[q][n] + 8;	/* build_nodeport()'s */
+		b->obstart[q] = dup_mem(t->obstart[q], (n + 1) * sizeof(u32));
+		b->obyte[q] = dup_mem(t->obyte[q], otot * sizeof(u16));
+		b->obcoef[q] = dup_mem(t->obcoef[q], otot * sizeof(double));
+		if (!b->obstart[q] || !b->obyte[q] || !b->obcoef[q])
+			goto fail;
+	}
+	b->obhi = t->obhi;
 	return b;
 fail:
 	base_put(b);
@@ -1699,13 +1733,14 @@ static bool base_attach(struct r2c2_rtab *rt, struct rtab_base *b)
  *
  * When @old is a torus's tables (the first change of a torus) there is no
  * cache to copy: @rt keeps what the torus's minimal legs need instead
- * (struct rtab_base), and r2c2_rtab_prepare() translates the torus's
- * vector of every RPS or DOR leg no link changed since the torus is on,
- * in a fraction of the time a leg takes to walk. Tables that follow
- * tables with such a torus keep it too, with the links changed since the
- * torus (at most CARRY_MAX_CHANGES of them). The two ways to a leg's
- * weights, walked and translated, give the same values up to rounding
- * (the order of a sum).
+ * (struct rtab_base), and r2c2_rtab_prepare() marks every RPS or DOR leg
+ * no link changed since the torus is on as the torus's: no vector of its
+ * own, r2c2_rtab_fv() gives the torus's with its translation, and the
+ * allocators walk it as on the torus. Tables that follow tables with
+ * such a torus keep it too, with the links changed since the torus (at
+ * most CARRY_MAX_CHANGES of them). The two ways to a leg's weights, the
+ * graph's and the torus's, give the same values up to rounding (the
+ * order of a sum).
  *
  * @old is only read: other threads may read it meanwhile, none may write
  * it (prepare, clear); none may use @rt.
@@ -1761,12 +1796,13 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 		u16 s = (u16)(k >> 16), d = (u16)k;
 		struct r2c2_vec v;
 
-		if (!e->key || proto == R2C2_RP_VLB || pair_find(rt, e->key) ||
-		    !leg_kept(po, pn, c, nc, s, d))
+		/* the torus's legs: rt has the torus too, and tells them again */
+		if (!e->key || e->base || proto == R2C2_RP_VLB ||
+		    pair_find(rt, e->key) || !leg_kept(po, pn, c, nc, s, d))
 			continue;
 		if (vec_copy(&v, &e->v))
 			return moved;
-		if (pair_insert(rt, e->key, &v)) {
+		if (pair_insert(rt, e->key, &v, false)) {
 			vec_free(&v);
 			return moved;
 		}
@@ -1838,8 +1874,14 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 	if (!e)
 		return -ENOENT;
 	fv->nv = 1;
-	fv->v[0] = &e->v;
 	fv->scale[0] = 1.0;
+	if (e->base) {		/* the torus's vector, translated */
+		fv->off = rt->base->rel[(size_t)s * n + d];
+		fv->v[0] = &rt->base->off[rproto][fv->off];
+		fv->tr[0] = rt->base->tr + (size_t)s * n;
+		return 0;
+	}
+	fv->v[0] = &e->v;
 	return 0;
 }
 
@@ -1866,6 +1908,13 @@ void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 {
 	bool ok = rt->sym && rproto < __R2C2_RP_MAX;
 
+	if (!rt->sym && rt->base && rproto != R2C2_RP_VLB &&
+	    rproto < __R2C2_RP_MAX) {	/* the legs of the base torus */
+		*node = rt->base->onode[rproto];
+		*port16 = rt->base->oport[rproto];
+		*start = rt->base->ostart[rproto];
+		return;
+	}
 	*node = ok ? rt->onode[rproto] : NULL;
 	*port16 = ok ? rt->oport[rproto] : NULL;
 	*start = ok ? rt->ostart[rproto] : NULL;
@@ -1875,6 +1924,15 @@ const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi,
 			   const double **coef, const u32 **start)
 {
 	bool ok = rt->sym && rproto < __R2C2_RP_MAX;
+
+	if (!rt->sym && rt->base) {	/* the legs of the base torus */
+		bool leg = rproto < __R2C2_RP_MAX && rproto != R2C2_RP_VLB;
+
+		*hi = rt->base->obhi;	/* whatever rproto: one hi */
+		*coef = leg ? rt->base->obcoef[rproto] : NULL;
+		*start = leg ? rt->base->obstart[rproto] : NULL;
+		return leg ? rt->base->obyte[rproto] : NULL;
+	}
 
 	*hi = rt->obhi;
 	*coef = ok ? rt->obcoef[rproto] : NULL;

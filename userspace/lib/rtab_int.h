@@ -43,8 +43,10 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
  * Torus: the entries of every offset vector under rproto (the v[0] of
  * the pairs that are not split) again, as relative node and 16 * port;
  * offset r's entry j is node[start[r] + j], port16[start[r] + j], at byte
- * tr[node] * 128 + port16 of an array of 16-byte per-link records. NULLs on
- * other graphs and for split VLB.
+ * tr[node] * 128 + port16 of an array of 16-byte per-link records. A
+ * graph that departs from a torus (struct rtab_base): the torus's, for
+ * the RPS and DOR legs its r2c2_rtab_fv() gives as the torus's (v[0],
+ * tr[0] and off from the torus). NULLs on other graphs and for split VLB.
  */
 void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 			const u16 **node, const u8 **port16, const u32 **start);

@@ -466,6 +466,47 @@ out:
 }
 
 /*
+ * Max-min and proportional fairness over 600 random flows (every
+ * protocol, weights 1-3, some with a demand) on tables a and on tables
+ * b of the same graph: the largest relative difference of a rate (1 when
+ * a solve failed)
+ */
+static double rates_apart_all(const struct r2c2_rtab *a,
+			      const struct r2c2_rtab *b, u16 n)
+{
+	static struct r2c2_flow f[600];
+	static double x[600], y[600];
+	uint64_t seed = 17;
+	double worst = 0;
+	size_t i;
+	int pol;
+
+	for (i = 0; i < 600; i++) {
+		f[i].src = (u16)tbelow(&seed, n);
+		f[i].dst = (u16)((f[i].src + 1 + tbelow(&seed, n - 1)) % n);
+		f[i].rproto = (u8)(i % 3);
+		f[i].weight = 1 + (double)tbelow(&seed, 3);
+		f[i].demand = i % 7 ? 0 : 0.01 + 0.1 * (double)tbelow(&seed, 5);
+	}
+	for (pol = 0; pol < 2; pol++) {
+		struct r2c2_pf *pa = pol ? r2c2_pf_new(a, NULL) : NULL;
+		struct r2c2_pf *pb = pol ? r2c2_pf_new(b, NULL) : NULL;
+
+		if (pol ? !pa || !pb ||
+			  r2c2_propfair(pa, f, 600, 0.05, x, NULL) ||
+			  r2c2_propfair(pb, f, 600, 0.05, y, NULL) :
+			  r2c2_maxmin(a, f, 600, 0.05, x, NULL) ||
+			  r2c2_maxmin(b, f, 600, 0.05, y, NULL))
+			worst = 1;
+		for (i = 0; worst < 1 && i < 600; i++)
+			worst = fmax(worst, fabs(x[i] - y[i]) / fmax(y[i], 1e-300));
+		r2c2_pf_free(pa);
+		r2c2_pf_free(pb);
+	}
+	return worst;
+}
+
+/*
  * r2c2_rtab_carry() from a torus's tables (the first link failure): the
  * graph's tables keep what the torus's minimal legs need (the torus's
  * tables are freed at once), and every pair they then prepare has the
@@ -504,6 +545,10 @@ static void torus_carry_check(const struct r2c2_topo *tor, const u16 *nbr1,
 	   from < legs,
 	   "%s: carried from the torus's tables: %zu of %zu RPS and DOR legs translated from the torus, every pair's weights those of fresh tables (max diff %.2g, %u prepared otherwise)",
 	   name, from, legs, worst, bad);
+	worst = rates_apart_all(rt, fresh, tor->n);
+	ok(worst <= 1e-9,
+	   "%s: max-min and proportional fairness on those tables: the rates of fresh tables (largest relative difference %.2g)",
+	   name, worst);
 	r2c2_rtab_clear(rt);	/* nothing to copy: what rt2 takes is the torus */
 	r2c2_rtab_carry(rt2, rt);
 	r2c2_rtab_free(rt);
