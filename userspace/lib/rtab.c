@@ -1448,6 +1448,7 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	const struct r2c2_paths *p = &rt->t->paths;
 	size_t nl = R2C2_NLINKS(rt->n);
 	struct r2c2_vec v;
+	bool torus;
 	double *w;
 	u64 key;
 	int ret;
@@ -1465,16 +1466,12 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	key = pair_key(rproto, s, d);
 	if (pair_find(rt, key))
 		return 0;
-	if (rproto != R2C2_RP_VLB && rt->base &&
-	    leg_kept(&rt->base->p, p, rt->bc, rt->bnc, s, d)) {
-		/* a leg the graph has as the torus had it: the torus's */
+	torus = rproto != R2C2_RP_VLB && rt->base &&
+		leg_kept(&rt->base->p, p, rt->bc, rt->bnc, s, d);
+	if (torus) {
+		/* a leg the graph has as the torus had it: the torus's, no vector */
 		memset(&v, 0, sizeof(v));
-		ret = pair_insert(rt, key, &v, true);
-		if (!ret) {
-			rt->pair_bytes[rproto] += pair_ent_bytes(&v);
-			rt->from_base++;
-		}
-		return ret;
+		ret = 0;
 	} else if (rproto != R2C2_RP_VLB) {
 		/* a minimal leg: the scratch, zeroed again by vec_from_leg() */
 		if (!rt->scratch && !(rt->scratch = calloc(nl, sizeof(double))))
@@ -1496,11 +1493,13 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		free(w);
 	}
 	if (!ret) {
-		ret = pair_insert(rt, key, &v, false);
-		if (ret)
+		ret = pair_insert(rt, key, &v, torus);
+		if (ret) {
 			vec_free(&v);
-		else
+		} else {
 			rt->pair_bytes[rproto] += pair_ent_bytes(&v);
+			rt->from_base += torus;
+		}
 	}
 	return ret;
 }

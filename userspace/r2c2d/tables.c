@@ -100,7 +100,7 @@ static void tb_job(void *arg)
 	b->ret = tb_build(b->ct, b->nbr, b->nport, b->cap, b->n, b->pf,
 			  &b->out);
 	/* a graph departing from the torus: what its legs need of it */
-	if (!b->ret && b->torus && b->out.t->kind != R2C2_TOPO_TORUS)
+	if (!b->ret && b->torus)
 		r2c2_rtab_carry(b->out.rt, b->torus);
 	b->nbr = NULL;
 	b->nport = NULL;
