@@ -9,9 +9,10 @@
 #	scripts/vm-run --kernel 6.12 -- selftests/run.sh r2c2d_budget_test.sh
 #
 # A 2x2 torus (selftests/torus.sh), r2c2d on node 2 (no budget) and on
-# node 3 (cpu_budget). Nodes 0 and 1 announce 1500 flows each with
-# r2c2ctl event (r2c2ctl -b), so the daemons on nodes 2 and 3 hold
-# the same matrix of 3000 flows without traffic; both run a round for
+# node 3 (cpu_budget). Nodes 0 and 1 announce PER (6000) flows each with
+# r2c2ctl event (r2c2ctl -b), so the daemons on nodes 2 and 3 hold the
+# same matrix of 12000 flows without traffic (enough that the rounds, not
+# reading events, are most of the daemon's CPU time); both run a round for
 # every change (rounds = always) at rho 500 us. Then node 1 replaces its
 # flows, a FINISH and a START at a time (batches of 10 pairs, ~0.1 s
 # apart), for at least CHURN_S seconds. Each daemon's CPU time, every
@@ -36,6 +37,8 @@ ksft_plan 4
 
 BUDGET=0.3	# % of a core
 CHURN_S=6
+PER=6000	# flows each of nodes 0 and 1 announces
+ALL=$((2 * PER))
 TMP=$(mktemp -d)
 NS=(r2c2-0 r2c2-1 r2c2-2 r2c2-3)
 DPIDS=()
@@ -68,22 +71,22 @@ starts()
 		echo "event send flow $(($2 + i)) dst $(( ($3 + 1 + i % 3) % 4 ))"
 	done
 }
-starts 1500 $((0x10000)) 0 >"$TMP/s0"
-starts 1500 $((0x20000)) 1 >"$TMP/s1"
+starts "$PER" $((0x10000)) 0 >"$TMP/s0"
+starts "$PER" $((0x20000)) 1 >"$TMP/s1"
 ip netns exec "${NS[0]}" r2c2ctl -b "$TMP/s0" >/dev/null &&
 	ip netns exec "${NS[1]}" r2c2ctl -b "$TMP/s1" >/dev/null
-check_err $? "r2c2ctl -b: 3000 flow starts"
+check_err $? "r2c2ctl -b: $ALL flow starts"
 # shellcheck disable=SC2016  # a jq filter: $ is jq's
 nflows() { ip netns exec "$1" r2c2ctl -j daemon show | json_assert --argjson n "$2" '.flows == $n'; }
 for i in 2 3; do
-	busywait 30000 nflows "${NS[i]}" 3000
-	check_err $? "node $i's daemon does not hold the 3000 flows"
+	busywait 30000 nflows "${NS[i]}" "$ALL"
+	check_err $? "node $i's daemon does not hold the $ALL flows"
 done
 show3=$(ip netns exec "${NS[3]}" r2c2ctl -j daemon show)
 # shellcheck disable=SC2016  # a jq filter: $ is jq's
 json_assert --argjson b "$BUDGET" '.config.cpu_budget == $b' <<<"$show3"
 check_err $? "daemon show: config.cpu_budget is not $BUDGET: $(jq -c .config <<<"$show3")"
-log_test "r2c2d on node 2 (no budget) and node 3 (cpu_budget $BUDGET %), 3000 flows"
+log_test "r2c2d on node 2 (no budget) and node 3 (cpu_budget $BUDGET %), $ALL flows"
 
 # ------------------------------------------------------------------ churn
 RET=0
@@ -105,7 +108,7 @@ while (($(date +%s%N) - t0 < CHURN_S * 1000000000)); do
 	ip netns exec "${NS[1]}" r2c2ctl -b "$TMP/churn" >/dev/null ||
 		{ check_err 1 "r2c2ctl -b: churn"; break; }
 	j=$((j + 10)); pairs=$((pairs + 10))
-	((j < 1500)) || { check_err 1 "the churn ran out of flows"; break; }
+	((j < PER)) || { check_err 1 "the churn ran out of flows"; break; }
 	sleep 0.1
 done
 ca1=$(cpu_ns "${NS[2]}"); cb1=$(cpu_ns "${NS[3]}"); t1=$(date +%s%N)
@@ -142,14 +145,14 @@ rates() { ip netns exec "$1" r2c2ctl -j matrix show | jq -r '.flows[] | "\(.src)
 same()
 {
 	rates "${NS[2]}" >"$TMP/a" && rates "${NS[3]}" >"$TMP/b" &&
-		awk 'NR == FNR { r[$1 " " $2] = $3; n++; next }
+		awk -v all="$ALL" 'NR == FNR { r[$1 " " $2] = $3; n++; next }
 		     { m++; k = $1 " " $2
 		       if (!(k in r) || ($3 - r[k]) ^ 2 > (1e-6 * $3) ^ 2) bad = 1 }
-		     END { exit bad || n != m || n != 3000 }' "$TMP/a" "$TMP/b"
+		     END { exit bad || n != m || n != all }' "$TMP/a" "$TMP/b"
 }
 t0=$SECONDS
 busywait 15000 same
 check_err $? "the two daemons' rates differ after the churn ($(wc -l <"$TMP/b") flows)"
-log_test "after the churn both daemons hold the same 3000 rates ($((SECONDS - t0)) s)"
+log_test "after the churn both daemons hold the same $ALL rates ($((SECONDS - t0)) s)"
 
 ksft_exit
