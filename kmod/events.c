@@ -4,25 +4,42 @@
  * "r2c2", trace.h) and, through the listener the netlink layer sets at
  * module init, generic netlink notifications, in one place.
  */
-#include <linux/cache.h>
+#include <linux/srcu.h>
 
 #include "events.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-/* the netlink layer's notifications; NULL until it registered them */
-static const struct r2c2_event_ops *r2c2_event_ops __ro_after_init;
+/*
+ * The netlink layer's notifications: NULL until it registered them, and
+ * again before it unregisters its family. A notification runs inside an
+ * SRCU read-side section (the topology's may sleep), so once
+ * r2c2_event_ops_set(NULL) returns none is under way and none starts.
+ */
+static const struct r2c2_event_ops __rcu *r2c2_event_ops;
+DEFINE_STATIC_SRCU(r2c2_event_srcu);
 
 /**
  * r2c2_event_ops_set() - who hears events beyond the tracepoints
- * @ops: the listener, whose functions stay for the module's life
+ * @ops: the listener, or NULL for no one
  *
- * Context: module init.
+ * With @ops NULL, waits until no notification runs: the caller may then
+ * take away what the old listener used (the generic netlink family).
+ *
+ * Context: process (module init and exit).
  */
 void r2c2_event_ops_set(const struct r2c2_event_ops *ops)
 {
-	r2c2_event_ops = ops;
+	rcu_assign_pointer(r2c2_event_ops, ops);
+	if (!ops)
+		synchronize_srcu(&r2c2_event_srcu);
+}
+
+/* the listener, or NULL; within srcu_read_lock(&r2c2_event_srcu) */
+static const struct r2c2_event_ops *r2c2_event_listener(void)
+{
+	return srcu_dereference(r2c2_event_ops, &r2c2_event_srcu);
 }
 
 static u16 r2c2_trace_addr(const struct r2c2_node *node)
@@ -106,11 +123,17 @@ u64 r2c2_drops_sum(const u64 *cnt)
 void r2c2_event_flow(struct r2c2_node *node, u16 src,
 		     const struct r2c2_flow_evt *evt, bool sent)
 {
+	const struct r2c2_event_ops *ops;
+	int idx;
+
 	trace_r2c2_flow(r2c2_trace_addr(node), src, ntohl(evt->flow),
 			ntohs(evt->dst), evt->evt_prio >> 4, evt->weight,
 			evt->evt_prio & 0xf, sent);
-	if (r2c2_event_ops)
-		r2c2_event_ops->flow(node, src, evt);
+	idx = srcu_read_lock(&r2c2_event_srcu);
+	ops = r2c2_event_listener();
+	if (ops)
+		ops->flow(node, src, evt);
+	srcu_read_unlock(&r2c2_event_srcu, idx);
 }
 
 /**
@@ -128,9 +151,15 @@ void r2c2_event_routes(struct r2c2_node *node, u16 src,
 		       const struct r2c2_route_ent *ent, unsigned int count,
 		       bool sent)
 {
+	const struct r2c2_event_ops *ops;
+	int idx;
+
 	trace_r2c2_routes(r2c2_trace_addr(node), src, count, sent);
-	if (r2c2_event_ops)
-		r2c2_event_ops->routes(node, src, ent, count);
+	idx = srcu_read_lock(&r2c2_event_srcu);
+	ops = r2c2_event_listener();
+	if (ops)
+		ops->routes(node, src, ent, count);
+	srcu_read_unlock(&r2c2_event_srcu, idx);
 }
 
 /**
@@ -159,10 +188,16 @@ void r2c2_event_route_apply(struct r2c2_node *node, u32 flow, u8 rproto,
  */
 void r2c2_event_topo(struct r2c2_node *node, const struct r2c2_tables *t)
 {
+	const struct r2c2_event_ops *ops;
+	int idx;
+
 	trace_r2c2_topo(r2c2_trace_addr(node), t->gen, t->n, t->links,
 			t->topo_ok);
-	if (r2c2_event_ops)
-		r2c2_event_ops->topo(node, t);
+	idx = srcu_read_lock(&r2c2_event_srcu);
+	ops = r2c2_event_listener();
+	if (ops)
+		ops->topo(node, t);
+	srcu_read_unlock(&r2c2_event_srcu, idx);
 }
 
 /**

@@ -1218,9 +1218,15 @@ int r2c2_genl_register(void)
 }
 
 /**
- * r2c2_genl_unregister() - unregister the family (first step of exit)
+ * r2c2_genl_unregister() - stop the notifications, then unregister the
+ *	family (first step of exit)
+ *
+ * Nodes hear frames until the pernet exit: a notification must not
+ * reach the family once it is gone (its group's ids may be another
+ * family's by then).
  */
 void r2c2_genl_unregister(void)
 {
+	r2c2_event_ops_set(NULL);
 	genl_unregister_family(&r2c2_genl_family);
 }

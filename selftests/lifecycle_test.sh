@@ -25,7 +25,9 @@
 #    0 -p2-> 3 -p0-> 4 and all pairs ping. A new veth, re-attached,
 #    restores the torus.
 # 4. `rmmod r2c2` (after sch_r2c2, which depends on it) while iperf3 and
-#    ping run: it returns, the module and every r2c0 are gone, nothing
+#    ping run and node 0 broadcasts flow events that listeners on nodes 4
+#    and 8 hear (notifications stop before the netlink family goes,
+#    events.c): it returns, the module and every r2c0 are gone, nothing
 #    warns; r2c2 loads again and two of the old namespaces form a node
 #    pair that pings.
 
@@ -386,6 +388,24 @@ busy()
 }
 wait_until 30 busy
 check_err $? "no traffic before rmmod"
+# flow events broadcast from node 0 until its r2c2ctl fails, heard by
+# event listeners on nodes 4 and 8: notifications run while the module
+# goes
+for id in 4 8; do
+	ip netns exec "$(torus_ns "$id")" r2c2ctl monitor >"$FABRIC_TMP/mon$id" 2>&1 &
+	BG_PIDS+=($!)
+done
+sleep 0.5
+(
+	f=$((0x40000))
+	while ip netns exec r2c2-0 r2c2ctl event send flow $f dst 8 2>/dev/null; do
+		f=$((f + 1))
+	done
+) &
+BG_PIDS+=($!)
+heard() { grep -q "flow" "$FABRIC_TMP/mon4" && grep -q "flow" "$FABRIC_TMP/mon8"; }
+wait_until 10 heard
+check_err $? "nodes 4 and 8 hear no flow events before rmmod"
 holders=$(ls /sys/module/r2c2/holders 2>/dev/null)
 for m in $holders; do
 	rmmod "$m"
@@ -402,8 +422,8 @@ check_err $? "r2c0 left behind: $left"
 stop_bg
 kernel_healthy
 check_err $? "kernel warnings or oopses"
-log_info "iperf3 and ping were running: $(grep -c icmp_seq "$FABRIC_TMP/ping") ping replies before"
-log_test "rmmod r2c2 while iperf3 and ping run: module and every r2c0 gone, no warning"
+log_info "iperf3 and ping were running: $(grep -c icmp_seq "$FABRIC_TMP/ping") ping replies before; nodes 4 and 8 heard $(cat "$FABRIC_TMP/mon4" "$FABRIC_TMP/mon8" | grep -c flow) flow events"
+log_test "rmmod r2c2 while iperf3, ping and flow events run: module and every r2c0 gone, no warning"
 lap rmmod
 
 RET=0
