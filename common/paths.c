@@ -7,6 +7,74 @@
  */
 #include <r2c2/paths.h>
 
+/*
+ * Distances and path counts towards the destinations d0..d0+nd-1 (nd at
+ * most 64), one bit each in a word per node: reach[u] holds the bit of
+ * d once u's distance to d is known, front[u] once it is the level's.
+ * A level is one OR over each node's links for the 64 at once: u is at
+ * distance L from d when a link u -> v leads to a v at L - 1; and u's
+ * minimal paths to d are those of every such v (a parallel link counts
+ * apart), added up in the order of the levels.
+ */
+static void paths_block(struct r2c2_paths *p, unsigned int d0,
+			unsigned int nd, u64 *reach, u64 *front, u64 *next)
+{
+	unsigned int n = p->n, u, k, b, lvl;
+	u64 w, m, any, *t;
+
+	memset(reach, 0, n * sizeof(*reach));
+	memset(front, 0, n * sizeof(*front));
+	for (b = 0; b < nd; b++) {
+		reach[d0 + b] = 1ull << b;
+		front[d0 + b] = 1ull << b;
+		p->dist[(size_t)(d0 + b) * n + d0 + b] = 0;
+		p->npaths[(size_t)(d0 + b) * n + d0 + b] = 1;
+	}
+	for (lvl = 1; lvl < R2C2_DIST_INF; lvl++) {
+		/* a level is O(links): the kernel's build offers the CPU */
+		r2c2_cond_resched();
+		any = 0;
+		for (u = 0; u < n; u++) {
+			const u16 *nb = p->nbr + (size_t)u * R2C2_MAX_PORTS;
+
+			w = 0;
+			for (k = 0; k < R2C2_MAX_PORTS; k++)
+				if (nb[k] != R2C2_IDX_NONE)
+					w |= front[nb[k]];
+			next[u] = w & ~reach[u];
+			any |= next[u];
+		}
+		if (!any)
+			break;
+		for (u = 0; u < n; u++) {
+			const u16 *nb = p->nbr + (size_t)u * R2C2_MAX_PORTS;
+
+			w = next[u];
+			if (!w)
+				continue;
+			reach[u] |= w;
+			for (k = 0; k < R2C2_MAX_PORTS; k++) {
+				if (nb[k] == R2C2_IDX_NONE)
+					continue;
+				for (m = w & front[nb[k]]; m; m &= m - 1) {
+					size_t row = (size_t)(d0 + __builtin_ctzll(m)) * n;
+					/* saturating at each add: the same as at the sum */
+					u64 sum = (u64)p->npaths[row + u] +
+						  p->npaths[row + nb[k]];
+
+					p->npaths[row + u] = sum > R2C2_NPATHS_MAX ?
+							     R2C2_NPATHS_MAX : (u32)sum;
+				}
+			}
+			for (m = w; m; m &= m - 1)
+				p->dist[(size_t)(d0 + __builtin_ctzll(m)) * n + u] = lvl;
+		}
+		t = front;
+		front = next;
+		next = t;
+	}
+}
+
 /**
  * r2c2_paths_build() - compute distance and path-count tables of a graph
  * @p: filled in; free with r2c2_paths_free()
@@ -16,10 +84,11 @@
  * @nbr_port: n * R2C2_MAX_PORTS ports on the neighbour side, or NULL;
  *	copied
  *
- * Breadth-first search towards every destination over reversed links,
- * then path counts in order of increasing distance. O(n * (n + links)).
+ * Breadth-first search towards 64 destinations at a time, one bit each
+ * (paths_block()), the path counts level by level. O(n / 64 * diameter *
+ * links) word operations, and O(n * n * minimal next hops) for the counts.
  * May sleep (allocates with GFP_KERNEL in the kernel, and offers the CPU
- * once per destination).
+ * once per level of each 64 destinations).
  *
  * Return: 0, -EINVAL for a link to a node >= @n or more than
  * R2C2_MAX_PORTS links into one node, or -ENOMEM.
@@ -28,8 +97,9 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 		     const u8 *nbr_port)
 {
 	size_t nn = (size_t)n * n, np = (size_t)n * R2C2_MAX_PORTS;
-	u16 *queue = NULL, *rev = NULL, *revcnt = NULL;
-	unsigned int u, v, d, i, k;
+	u64 *reach = NULL, *front = NULL, *next = NULL;
+	u16 *into = NULL;
+	unsigned int d, i;
 	int err = -ENOMEM;
 
 	memset(p, 0, sizeof(*p));
@@ -44,79 +114,41 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 	p->nbr_port = r2c2_zalloc(np);
 	p->dist = r2c2_zalloc(nn);
 	p->npaths = r2c2_zalloc(nn * sizeof(*p->npaths));
-	queue = r2c2_zalloc((size_t)n * sizeof(*queue));
-	/* reversed adjacency: rev[v * 8 + k] = u with a link u -> v */
-	rev = r2c2_zalloc(np * sizeof(*rev));
-	revcnt = r2c2_zalloc((size_t)n * sizeof(*revcnt));
-	if (!p->nbr || !p->nbr_port || !p->dist || !p->npaths || !queue ||
-	    !rev || !revcnt)
+	reach = r2c2_zalloc((size_t)n * sizeof(*reach));
+	front = r2c2_zalloc((size_t)n * sizeof(*front));
+	next = r2c2_zalloc((size_t)n * sizeof(*next));
+	/* links into each node */
+	into = r2c2_zalloc((size_t)n * sizeof(*into));
+	if (!p->nbr || !p->nbr_port || !p->dist || !p->npaths || !reach ||
+	    !front || !next || !into)
 		goto fail;
 
 	memcpy(p->nbr, nbr, np * sizeof(*p->nbr));
 	if (nbr_port)
 		memcpy(p->nbr_port, nbr_port, np);
-	for (u = 0; u < n; u++)
-		for (k = 0; k < R2C2_MAX_PORTS; k++) {
-			v = nbr[u * R2C2_MAX_PORTS + k];
-			if (v == R2C2_IDX_NONE)
-				continue;
-			/* 8 ports a node: no more than 8 links may land on it */
-			if (revcnt[v] >= R2C2_MAX_PORTS) {
-				err = -EINVAL;
-				goto fail;
-			}
-			/* a parallel link shows up twice, as it should */
-			rev[v * R2C2_MAX_PORTS + revcnt[v]++] = u;
-		}
-
-	memset(p->dist, R2C2_DIST_INF, nn);
-	for (d = 0; d < n; d++) {
-		u8 *dist = p->dist + (size_t)d * n;
-		u32 *cnt = p->npaths + (size_t)d * n;
-		unsigned int head = 0, tail = 0;
-
-		/* n BFS of O(n + links): 2^28 steps at 16,384 nodes */
-		r2c2_cond_resched();
-		dist[d] = 0;
-		cnt[d] = 1;
-		queue[tail++] = d;
-		/* BFS from d over reversed links: queue is in distance order */
-		while (head < tail) {
-			v = queue[head++];
-			for (k = 0; k < revcnt[v]; k++) {
-				u = rev[v * R2C2_MAX_PORTS + k];
-				if (dist[u] != R2C2_DIST_INF)
-					continue;
-				if (dist[v] + 1 >= R2C2_DIST_INF)
-					continue;
-				dist[u] = dist[v] + 1;
-				queue[tail++] = u;
-			}
-		}
-		/* path counts: each node after all nodes one hop closer */
-		for (i = 1; i < tail; i++) {
-			u64 sum = 0;
-
-			u = queue[i];
-			for (k = 0; k < R2C2_MAX_PORTS; k++) {
-				v = nbr[u * R2C2_MAX_PORTS + k];
-				if (v != R2C2_IDX_NONE &&
-				    dist[v] + 1 == dist[u])
-					sum += cnt[v];
-			}
-			cnt[u] = sum > R2C2_NPATHS_MAX ? R2C2_NPATHS_MAX : (u32)sum;
+	for (i = 0; i < np; i++) {
+		if (nbr[i] == R2C2_IDX_NONE)
+			continue;
+		/* 8 ports a node: no more than 8 links may land on it */
+		if (into[nbr[i]]++ >= R2C2_MAX_PORTS) {
+			err = -EINVAL;
+			goto fail;
 		}
 	}
-	r2c2_free(queue);
-	r2c2_free(rev);
-	r2c2_free(revcnt);
-	return 0;
+
+	memset(p->dist, R2C2_DIST_INF, nn);
+	for (d = 0; d < n; d += 64)
+		paths_block(p, d, n - d < 64 ? n - d : 64, reach, front, next);
+	err = 0;
+	goto out;
 
 fail:
-	r2c2_free(queue);
-	r2c2_free(rev);
-	r2c2_free(revcnt);
 	r2c2_paths_free(p);
+out:
+	r2c2_free(reach);
+	r2c2_free(front);
+	r2c2_free(next);
+	r2c2_free(into);
 	return err;
 }
 

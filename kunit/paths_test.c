@@ -390,8 +390,8 @@ static void r2c2_paths_build__nomem(struct kunit *test)
 	unsigned int nth;
 
 	KUNIT_ASSERT_EQ(test, r2c2_torus_nbrs(dims, 2, true, nbr, nbr_port), 9);
-	/* seven allocations; each failing alone leaves nothing behind */
-	for (nth = 1; nth <= 7; nth++) {
+	/* eight allocations; each failing alone leaves nothing behind */
+	for (nth = 1; nth <= 8; nth++) {
 		ut_alloc.calls = 0;
 		ut_alloc.fail_nth = nth;
 		KUNIT_EXPECT_EQ_MSG(test, r2c2_paths_build(p, 9, nbr, nbr_port),
@@ -404,9 +404,9 @@ static void r2c2_paths_build__nomem(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ(test, p->npaths, NULL);
 	}
 	ut_alloc.calls = 0;
-	ut_alloc.fail_nth = 8;
+	ut_alloc.fail_nth = 9;
 	KUNIT_EXPECT_EQ(test, r2c2_paths_build(p, 9, nbr, nbr_port), 0);
-	KUNIT_EXPECT_EQ(test, ut_alloc.calls, 7);
+	KUNIT_EXPECT_EQ(test, ut_alloc.calls, 8);
 	/* the scratch arrays are freed, the four tables kept */
 	KUNIT_EXPECT_EQ(test, ut_alloc.live, 4);
 }
