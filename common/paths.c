@@ -20,6 +20,8 @@ static void paths_block(struct r2c2_paths *p, unsigned int d0,
 			unsigned int nd, u64 *reach, u64 *front, u64 *next)
 {
 	unsigned int n = p->n, u, k, b, lvl;
+	/* u's path counts to the level's destinations, by bit */
+	u64 sum[64];
 	u64 w, m, any, *t;
 
 	memset(reach, 0, n * sizeof(*reach));
@@ -53,21 +55,26 @@ static void paths_block(struct r2c2_paths *p, unsigned int d0,
 			if (!w)
 				continue;
 			reach[u] |= w;
+			for (m = w; m; m &= m - 1)
+				sum[__builtin_ctzll(m)] = 0;
+			/* 8 counts of at most R2C2_NPATHS_MAX: no overflow */
 			for (k = 0; k < R2C2_MAX_PORTS; k++) {
 				if (nb[k] == R2C2_IDX_NONE)
 					continue;
 				for (m = w & front[nb[k]]; m; m &= m - 1) {
-					size_t row = (size_t)(d0 + __builtin_ctzll(m)) * n;
-					/* saturating at each add: the same as at the sum */
-					u64 sum = (u64)p->npaths[row + u] +
-						  p->npaths[row + nb[k]];
-
-					p->npaths[row + u] = sum > R2C2_NPATHS_MAX ?
-							     R2C2_NPATHS_MAX : (u32)sum;
+					b = __builtin_ctzll(m);
+					sum[b] += p->npaths[(size_t)(d0 + b) * n + nb[k]];
 				}
 			}
-			for (m = w; m; m &= m - 1)
-				p->dist[(size_t)(d0 + __builtin_ctzll(m)) * n + u] = lvl;
+			for (m = w; m; m &= m - 1) {
+				size_t at;
+
+				b = __builtin_ctzll(m);
+				at = (size_t)(d0 + b) * n + u;
+				p->npaths[at] = sum[b] > R2C2_NPATHS_MAX ?
+						R2C2_NPATHS_MAX : (u32)sum[b];
+				p->dist[at] = lvl;
+			}
 		}
 		t = front;
 		front = next;
