@@ -4,7 +4,7 @@
  * tracepoint) and events (a tracepoint and, where userspace listens, a
  * generic netlink notification). Every layer reports here; the netlink
  * layer on top hears the events through the r2c2_event_ops it sets at
- * module init, so nothing below it calls it.
+ * module init (and clears first at exit), so nothing below it calls it.
  */
 #ifndef _R2C2_EVENTS_H
 #define _R2C2_EVENTS_H
