@@ -162,11 +162,13 @@ struct r2c2_rtab {
 	double *scratch;	/* a leg's dense weights, kept zeroed */
 	/*
 	 * graphs: from[s * n + u], the hops from s to u (the paths' dist
-	 * transposed, so that what one source reaches is read in a row);
+	 * transposed, so that what one source reaches is read in a row; the
+	 * paths' dist itself where every link has one back, from_own false);
 	 * legn: n, the nodes on a leg's minimal paths
 	 */
 	u8 *from;
 	u16 *legn;
+	bool from_own;
 	/* graphs: what group_to() and group_from() walk a group with */
 	struct group_scratch {
 		double *acc;	/* n: what reached a node (delta, or flow) */
@@ -236,6 +238,86 @@ static int vec_from_leg(struct r2c2_vec *v, double *w,
 			v->link[c] = (u32)l;
 			v->coef[c++] = w[l];
 			w[l] = 0;
+		}
+	}
+	return 0;
+}
+
+static void vec_free(struct r2c2_vec *v);
+
+/*
+ * The vector of a minimal leg s -> d from the paths' tables, with no
+ * dense weights to fill and scan. DOR: its one path, in the order of the
+ * hops (r2c2_next_hops() picks each port; every link's share is 1). RPS:
+ * r2c2_next_hops() weighs each next hop by the minimal paths behind it,
+ * so a route is uniform over the minimal paths and crosses a minimal link
+ * u -> x with probability sigma(s, u) sigma(x, d) / sigma(s, d), sigma
+ * counting minimal paths (none over sigma(s, d)); entered in link order.
+ * Both equal r2c2_link_weights_add()'s to rounding (tests/rtab_test.c).
+ * on: room for n nodes.
+ *
+ * Return: 0, -ENOMEM, -EHOSTUNREACH, or -EAGAIN where sigma(s, d)
+ * saturated (R2C2_NPATHS_MAX): then r2c2_link_weights_add() must do.
+ */
+static int leg_vec(const struct r2c2_paths *p, const u8 *from_s, u16 *on,
+		   u8 rproto, u16 s, u16 d, struct r2c2_vec *v)
+{
+	const u8 *to_d = p->dist + (size_t)d * p->n;
+	const u32 *sig_d = p->npaths + (size_t)d * p->n;
+	unsigned int len = to_d[s], u, k, i, non = 0;
+	u8 ports[R2C2_MAX_PORTS];
+	u32 wt[R2C2_MAX_PORTS];
+	double sig_sd;
+	size_t c = 0;
+
+	if (rproto == R2C2_RP_DOR) {
+		if (vec_alloc(v, len)) {
+			vec_free(v);
+			return -ENOMEM;
+		}
+		for (u = s; u != d; c++) {
+			size_t l;
+
+			if (r2c2_next_hops(p, rproto, s, (u16)u, d, ports, wt) < 1 ||
+			    c >= len) {
+				vec_free(v);
+				return -EHOSTUNREACH;
+			}
+			l = (size_t)u * R2C2_MAX_PORTS + ports[0];
+			u = p->nbr[l];
+			v->link[c] = (u32)l;
+			v->coef[c] = 1.0;
+		}
+		return 0;
+	}
+	if (sig_d[s] >= R2C2_NPATHS_MAX)
+		return -EAGAIN;
+	for (u = 0; u < p->n; u++) {
+		on[non] = (u16)u;
+		non += u != d && (unsigned int)from_s[u] + to_d[u] == len;
+	}
+	for (i = 0; i < non; i++)
+		for (k = 0; k < R2C2_MAX_PORTS; k++) {
+			u16 x = p->nbr[(size_t)on[i] * R2C2_MAX_PORTS + k];
+
+			c += x != R2C2_IDX_NONE && to_d[x] + 1 == to_d[on[i]];
+		}
+	if (vec_alloc(v, c)) {
+		vec_free(v);
+		return -ENOMEM;
+	}
+	sig_sd = (double)sig_d[s];
+	for (c = 0, i = 0; i < non; i++) {
+		double sig_su = (double)p->npaths[(size_t)on[i] * p->n + s];
+		size_t l = (size_t)on[i] * R2C2_MAX_PORTS;
+
+		for (k = 0; k < R2C2_MAX_PORTS; k++, l++) {
+			u16 x = p->nbr[l];
+
+			if (x == R2C2_IDX_NONE || to_d[x] + 1 != to_d[on[i]])
+				continue;
+			v->link[c] = (u32)l;
+			v->coef[c++] = sig_su * (double)sig_d[x] / sig_sd;
 		}
 	}
 	return 0;
@@ -998,6 +1080,50 @@ int r2c2_rtab_groups_corr(const struct r2c2_rtab *rt, const double *y,
 	return 0;
 }
 
+/* whether any of the n hop counts h is over max (R2C2_DIST_INF is) */
+static bool any_hops_over(const u8 *h, size_t n, u8 max)
+{
+	typedef u8 v16u8 __attribute__((vector_size(16)));
+	v16u8 over = { 0 }, x, lim;
+	size_t i;
+	u8 m = 0;
+
+	memset(&lim, max, sizeof(lim));
+	for (i = 0; i + 16 <= n; i += 16) {
+		memcpy(&x, h + i, sizeof(x));
+		over |= (v16u8)(x > lim);
+	}
+	for (; i < n; i++)
+		m |= h[i] > max;
+	for (i = 0; i < sizeof(over); i++)
+		m |= over[i];
+	return m;
+}
+
+/*
+ * Whether every link u -> v of t has a link v -> u: then the hops from u
+ * to v are the hops from v to u, and the paths' dist is its own transpose.
+ */
+static bool links_both_ways(const struct r2c2_topo *t)
+{
+	const u16 *nbr = t->paths.nbr;
+	size_t l;
+	unsigned int k;
+
+	for (l = 0; l < R2C2_NLINKS(t->n); l++) {
+		size_t v = nbr[l];
+
+		if (v == R2C2_IDX_NONE)
+			continue;
+		for (k = 0; k < R2C2_MAX_PORTS; k++)
+			if (nbr[v * R2C2_MAX_PORTS + k] == l / R2C2_MAX_PORTS)
+				break;
+		if (k == R2C2_MAX_PORTS)
+			return false;
+	}
+	return true;
+}
+
 /**
  * r2c2_rtab_new() - routing tables of a topology
  * @rtp: out
@@ -1027,16 +1153,15 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 		ret = build_sym(rt);
 	} else {
 		size_t i, nn = (size_t)t->n * t->n;
-		unsigned int diam = 0;
-
 		rt->grp = calloc(2 * (size_t)t->n, sizeof(*rt->grp));
 		rt->gdense = calloc(2 * (size_t)t->n, sizeof(*rt->gdense));
-		rt->from = malloc(nn);
+		rt->from_own = !links_both_ways(t);
+		rt->from = rt->from_own ? malloc(nn) : (u8 *)t->paths.dist;
 		rt->legn = malloc(t->n * sizeof(*rt->legn));
 		if (!rt->grp || !rt->gdense || !rt->from || !rt->legn)
 			ret = -ENOMEM;
 		/* the transpose, in blocks of 64 x 64 to stay in the cache */
-		for (i = 0; !ret && i < t->n; i += 64) {
+		for (i = 0; !ret && rt->from_own && i < t->n; i += 64) {
 			size_t j, a, b;
 
 			for (j = 0; j < t->n; j += 64)
@@ -1050,9 +1175,8 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 		 * every intermediate of every pair is eligible, and
 		 * graph_vlb_split() need not look at them pair by pair
 		 */
-		for (i = 0; i < nn; i++)
-			diam = t->paths.dist[i] > diam ? t->paths.dist[i] : diam;
-		rt->vlb_all = diam != R2C2_DIST_INF && 2 * diam <= R2C2_MAX_HOPS;
+		rt->vlb_all = !ret && !any_hops_over(t->paths.dist, nn,
+						      R2C2_MAX_HOPS / 2);
 	}
 	if (ret) {
 		r2c2_rtab_free(rt);
@@ -1103,7 +1227,8 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 	free(rt->grp);
 	free(rt->gdense);
 	free(rt->scratch);
-	free(rt->from);
+	if (rt->from_own)
+		free(rt->from);
 	free(rt->legn);
 	free(rt->gs.acc);
 	free(rt->gs.order);
@@ -1472,8 +1597,12 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		/* a leg the graph has as the torus had it: the torus's, no vector */
 		memset(&v, 0, sizeof(v));
 		ret = 0;
+	} else if (rproto != R2C2_RP_VLB &&
+		   (ret = leg_vec(p, rt->from + (size_t)s * rt->n, rt->legn,
+				  rproto, s, d, &v)) != -EAGAIN) {
+		/* a minimal leg from the path counts: ret says */
 	} else if (rproto != R2C2_RP_VLB) {
-		/* a minimal leg: the scratch, zeroed again by vec_from_leg() */
+		/* saturated counts: the scratch, zeroed again by vec_from_leg() */
 		if (!rt->scratch && !(rt->scratch = calloc(nl, sizeof(double))))
 			return -ENOMEM;
 		w = rt->scratch;

@@ -44,7 +44,8 @@ static struct r2c2_topo *rand_graph(uint64_t *seed, unsigned int n, bool line)
 	return t;
 }
 
-static int compare_all(struct r2c2_topo *t, const char *name)
+/* the tables against r2c2_link_weights_add() for every pair, protocols 0..np-1 */
+static int compare_protos(struct r2c2_topo *t, const char *name, unsigned int np)
 {
 	size_t nl = R2C2_NLINKS(t->n);
 	double *a = calloc(nl, sizeof(double)), *b = calloc(nl, sizeof(double));
@@ -58,7 +59,7 @@ static int compare_all(struct r2c2_topo *t, const char *name)
 		ok(0, "%s: rtab_new %d", name, ret);
 		return 1;
 	}
-	for (p = 0; p < __R2C2_RP_MAX; p++)
+	for (p = 0; p < np; p++)
 		for (s = 0; s < t->n; s++)
 			for (d = 0; d < t->n; d++) {
 				int r1, r2;
@@ -81,12 +82,48 @@ static int compare_all(struct r2c2_topo *t, const char *name)
 						bad++;
 				}
 			}
-	ok(!bad && worst <= 1e-12, "%s: tables == r2c2_link_weights_add for all pairs x {rps,dor,vlb} (max diff %.2g)",
-	   name, worst);
+	ok(!bad && worst <= 1e-12, "%s: tables == r2c2_link_weights_add for all pairs x {rps,dor%s} (max diff %.2g)",
+	   name, np > R2C2_RP_VLB ? ",vlb" : "", worst);
 	r2c2_rtab_free(rt);
 	free(a);
 	free(b);
 	return 0;
+}
+
+static int compare_all(struct r2c2_topo *t, const char *name)
+{
+	return compare_protos(t, name, __R2C2_RP_MAX);
+}
+
+/*
+ * Path counts that saturate (R2C2_NPATHS_MAX), where a minimal leg's
+ * weights cannot come from the counts: a ring of 12 layers of 8 nodes,
+ * each linked one way to all 8 of the next layer (8^10 minimal paths
+ * over 11 hops), its RPS and DOR legs against r2c2_link_weights_add()
+ */
+static void saturated_check(void)
+{
+	enum { L = 12, W = 8, N = L * W };
+	static u16 nbr[N * 8];
+	static double cap[N * 8];
+	struct r2c2_topo *t;
+	unsigned int u, k, sat = 0;
+
+	for (u = 0; u < N; u++)
+		for (k = 0; k < W; k++) {
+			nbr[u * 8 + k] = (u16)((u / W + 1) % L * W + k);
+			cap[u * 8 + k] = 1;
+		}
+	if (r2c2_topo_from_adj(&t, N, nbr, cap)) {
+		ok(0, "layered ring of 96 nodes builds");
+		return;
+	}
+	for (u = 0; u < (unsigned int)N * N; u++)
+		sat += t->paths.npaths[u] >= R2C2_NPATHS_MAX;
+	ok(sat > 0, "layered ring: %u pairs' path counts saturated", sat);
+	compare_protos(t, "layered ring of 96 nodes, one-way links, path counts saturated",
+		       R2C2_RP_VLB);
+	r2c2_topo_free(t);
 }
 
 static size_t rtab_bytes(const struct r2c2_rtab *rt)
@@ -721,6 +758,7 @@ int main(void)
 		compare_all(t, name);
 		r2c2_topo_free(t);
 	}
+	saturated_check();
 	{
 		/* a 30-node line: VLB pairs have fewer eligible intermediates
 		 * (routes > R2C2_MAX_HOPS) and must use exact per-pair vectors */
