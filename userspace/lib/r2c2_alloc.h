@@ -88,6 +88,11 @@ int r2c2_topo_from_adj(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 #define R2C2_PORT_UNKNOWN	0xff
 int r2c2_topo_from_adj_ports(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 			     const u8 *nbr_port, const double *cap);
+int r2c2_topo_from_adj_prev(struct r2c2_topo **tp, u16 n, const u16 *nbr,
+			    const u8 *nbr_port, const double *cap,
+			    const struct r2c2_topo *prev);
+int r2c2_paths_update(struct r2c2_paths *p, const struct r2c2_paths *old,
+		      const u16 *nbr, const u8 *nbr_port);
 /*
  * spec: "torus:8x8x8", "mesh:4x4", "file:PATH" or a path. On error,
  * err receives a message naming the file and line where applicable.

@@ -28,7 +28,8 @@ static void seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int topo_finish(struct r2c2_topo *t)
+/* the paths from prev's where only a few links changed (r2c2_paths_update()) */
+static int topo_finish(struct r2c2_topo *t, const struct r2c2_topo *prev)
 {
 	size_t i;
 	int ret;
@@ -43,7 +44,12 @@ static int topo_finish(struct r2c2_topo *t)
 			return -EINVAL;
 		t->nlinks++;
 	}
-	ret = r2c2_paths_build(&t->paths, t->n, t->nbr, t->nbr_port);
+	ret = -EAGAIN;
+	if (prev && prev->n == t->n)
+		ret = r2c2_paths_update(&t->paths, &prev->paths, t->nbr,
+					t->nbr_port);
+	if (ret == -EAGAIN)
+		ret = r2c2_paths_build(&t->paths, t->n, t->nbr, t->nbr_port);
 	return ret;
 }
 
@@ -103,7 +109,7 @@ int r2c2_topo_grid(struct r2c2_topo **tp, const u8 *dims, unsigned int ndims,
 		goto fail;
 	for (l = 0; l < R2C2_NLINKS(n); l++)
 		t->cap[l] = t->nbr[l] == R2C2_IDX_NONE ? 0 : cap;
-	ret = topo_finish(t);
+	ret = topo_finish(t, NULL);
 	if (ret)
 		goto fail;
 	*tp = t;
@@ -151,6 +157,28 @@ static bool port_taken(const struct r2c2_topo *t, const u16 *nbr,
 int r2c2_topo_from_adj_ports(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 			     const u8 *nbr_port, const double *cap)
 {
+	return r2c2_topo_from_adj_prev(tp, n, nbr, nbr_port, cap, NULL);
+}
+
+/**
+ * r2c2_topo_from_adj_prev() - a graph a few link changes away from another
+ * @tp: out
+ * @n: nodes
+ * @nbr: as r2c2_topo_from_adj_ports()
+ * @nbr_port: as r2c2_topo_from_adj_ports()
+ * @cap: as r2c2_topo_from_adj_ports()
+ * @prev: the graph before the change, or NULL; read only, for the paths
+ *
+ * r2c2_topo_from_adj_ports(), the same graph and tables, its paths found
+ * from @prev's where links only failed or only came back
+ * (r2c2_paths_update()), else searched in full.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int r2c2_topo_from_adj_prev(struct r2c2_topo **tp, u16 n, const u16 *nbr,
+			    const u8 *nbr_port, const double *cap,
+			    const struct r2c2_topo *prev)
+{
 	struct r2c2_topo *t;
 	unsigned int u, p, q, f;
 	int ret;
@@ -196,7 +224,7 @@ int r2c2_topo_from_adj_ports(struct r2c2_topo **tp, u16 n, const u16 *nbr,
 			if (q < R2C2_MAX_PORTS)
 				t->nbr_port[u * R2C2_MAX_PORTS + p] = (u8)q;
 		}
-	ret = topo_finish(t);
+	ret = topo_finish(t, prev);
 	if (ret)
 		goto fail;
 	*tp = t;

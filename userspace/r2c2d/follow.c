@@ -241,7 +241,8 @@ int topo_sync(struct r2c2d *d)
 	d->tb_dirty_ns = d->topo_dirty_ns;
 	r = tb_start(&d->tb, ct, ct ? NULL : nbr, ct ? NULL : nport,
 		     ct ? NULL : cap, n, d->conf.policy == R2C2_POL_PROPFAIR,
-		     d->topo && d->topo->kind == R2C2_TOPO_TORUS ? d->rt : NULL);
+		     d->topo && d->topo->kind == R2C2_TOPO_TORUS ? d->rt : NULL,
+		     d->topo);
 	if (!ct) {
 		nbr = NULL;	/* the build's now */
 		nport = NULL;

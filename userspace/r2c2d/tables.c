@@ -64,8 +64,10 @@ void tb_reap(struct tb *b)
 		wk_join(&b->reap, false);
 }
 
-int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,
-	     double *cap, uint32_t n, bool pf, struct tb_out *out)
+/* tb_build(), the graph's paths from prev's where they can be */
+static int tb_build_prev(const struct r2c2_topo *ct, uint16_t *nbr,
+			 uint8_t *nport, double *cap, uint32_t n, bool pf,
+			 const struct r2c2_topo *prev, struct tb_out *out)
 {
 	struct r2c2_topo *t = (struct r2c2_topo *)ct;
 	int r = 0;
@@ -73,7 +75,7 @@ int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,
 	memset(out, 0, sizeof(*out));
 	if (!ct)
 		r = n > 0xfffe ? -EINVAL :
-		    r2c2_topo_from_adj_ports(&t, (u16)n, nbr, nport, cap);
+		    r2c2_topo_from_adj_prev(&t, (u16)n, nbr, nport, cap, prev);
 	free(nbr);
 	free(nport);
 	free(cap);
@@ -92,13 +94,19 @@ int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,
 	return r;
 }
 
+int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,
+	     double *cap, uint32_t n, bool pf, struct tb_out *out)
+{
+	return tb_build_prev(ct, nbr, nport, cap, n, pf, NULL, out);
+}
+
 static void tb_job(void *arg)
 {
 	struct tb *b = arg;
 	uint64_t t0 = wk_clock_ns(CLOCK_MONOTONIC);
 
-	b->ret = tb_build(b->ct, b->nbr, b->nport, b->cap, b->n, b->pf,
-			  &b->out);
+	b->ret = tb_build_prev(b->ct, b->nbr, b->nport, b->cap, b->n, b->pf,
+			       b->prev, &b->out);
 	/* a graph departing from the torus: what its legs need of it */
 	if (!b->ret && b->torus)
 		r2c2_rtab_carry(b->out.rt, b->torus);
@@ -110,7 +118,7 @@ static void tb_job(void *arg)
 
 int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
 	     uint8_t *nport, double *cap, uint32_t n, bool pf,
-	     const struct r2c2_rtab *torus)
+	     const struct r2c2_rtab *torus, const struct r2c2_topo *prev)
 {
 	int r;
 
@@ -127,6 +135,7 @@ int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
 	b->n = n;
 	b->pf = pf;
 	b->torus = torus;
+	b->prev = prev;
 	b->ret = 0;
 	r = wk_start(&b->wk, tb_job, b);
 	if (r) {

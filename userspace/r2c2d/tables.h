@@ -43,11 +43,14 @@ struct tb_out {
  *	keep what the torus's minimal legs need (r2c2_rtab_carry() from
  *	them), so that the legs the change left as they were are the
  *	torus's, translated
+ * @prev: the graph of the tables in use when the build started (read
+ *	only), or NULL: the new graph's paths are found from its own where
+ *	only a few links failed or came back (r2c2_topo_from_adj_prev())
  * @out: the result, the caller's once tb_take() returned 0
  * @ret: the build's 0 or negative errno
  * @ns: how long the build took (CLOCK_MONOTONIC)
- * @wk: the worker; while it runs, it owns @ct .. @ns (and reads @torus,
- *	which must stay until it is over)
+ * @wk: the worker; while it runs, it owns @ct .. @ns (and reads @torus
+ *	and @prev, which must stay until it is over)
  * @ready: the worker is joined, its result waits for tb_take()
  * @builds, @ns_last, @ns_max: builds taken, and how long they took
  * @from: the tables in use, which a carry (tb_carry_start()) copies what
@@ -69,6 +72,7 @@ struct tb {
 	uint32_t n;
 	bool pf;
 	const struct r2c2_rtab *torus;
+	const struct r2c2_topo *prev;
 	struct tb_out out;
 	int ret;
 	uint64_t ns;
@@ -95,13 +99,13 @@ void tb_fini(struct tb *b);
  * by the build, freed by it), with the propfair state if pf: in the
  * calling thread (tb_build()), or in a worker (tb_start(): -EBUSY while
  * a build is running or waits to be taken; on an error nbr, nport and
- * cap are freed; torus: struct tb's).
+ * cap are freed; torus, prev: struct tb's).
  */
 int tb_build(const struct r2c2_topo *ct, uint16_t *nbr, uint8_t *nport,
 	     double *cap, uint32_t n, bool pf, struct tb_out *out);
 int tb_start(struct tb *b, const struct r2c2_topo *ct, uint16_t *nbr,
 	     uint8_t *nport, double *cap, uint32_t n, bool pf,
-	     const struct r2c2_rtab *torus);
+	     const struct r2c2_rtab *torus, const struct r2c2_topo *prev);
 /* the eventfd that becomes readable when the worker is over, else -1 */
 int tb_fd(const struct tb *b);
 /* a build runs, or its result waits: no other starts */

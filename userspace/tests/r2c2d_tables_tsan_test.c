@@ -98,9 +98,9 @@ int main(void)
 	ok(tb_take(&b, &got) == -ECHILD && tb_fd(&b) == -1 && !tb_busy(&b),
 	   "no build: nothing to take, no fd, not busy");
 	adjacency(d6, 3, &nbr, &cap, &n);
-	r = tb_start(&b, NULL, nbr, NULL, cap, n, true, NULL);
+	r = tb_start(&b, NULL, nbr, NULL, cap, n, true, NULL, NULL);
 	adjacency(d4, 2, &nbr, &cap, &n);
-	busy = tb_start(&b, NULL, nbr, NULL, cap, n, false, NULL);
+	busy = tb_start(&b, NULL, nbr, NULL, cap, n, false, NULL, NULL);
 	ok(r == 0 && busy == -EBUSY && tb_busy(&b) && tb_fd(&b) >= 0,
 	   "tb_start(): a 6x6x6 build runs; a second start is -EBUSY (%d)",
 	   busy);
@@ -181,7 +181,7 @@ int main(void)
 			tb_build(NULL, nbr, NULL, cap, n, false, &ref);
 			break;
 		}
-		r = tb_start(&b, NULL, nbr, NULL, cap, n, false, NULL);
+		r = tb_start(&b, NULL, nbr, NULL, cap, n, false, NULL, cur.t);
 	}
 	while (!tb_over(&b))
 		r2c2_maxmin(cur.rt, f, 100, 0.05, x, cur.ws);
@@ -223,7 +223,7 @@ int main(void)
 		adjacency(d6, 3, &nbr, &cap, &n);
 		nbr[tor->nbr[0] * R2C2_MAX_PORTS + tor->nbr_port[0]] = R2C2_IDX_NONE;
 		nbr[0] = R2C2_IDX_NONE;
-		r = tb_start(&b, NULL, nbr, NULL, cap, n, false, tt.rt);
+		r = tb_start(&b, NULL, nbr, NULL, cap, n, false, tt.rt, tor);
 		rounds = 0;
 		while (!tb_over(&b))
 			rounds += r2c2_maxmin(tt.rt, f, 300, 0.05, x, tt.ws) == 0;
@@ -238,6 +238,10 @@ int main(void)
 		flows(f, 300, 216, got.rt);
 		flows(f, 300, 216, ref.rt);
 		worst = rates_apart(&got, &ref, f, 300, x, y);
+		ok(!memcmp(got.t->paths.dist, ref.t->paths.dist, (size_t)n * n) &&
+		   !memcmp(got.t->paths.npaths, ref.t->paths.npaths,
+			   (size_t)n * n * sizeof(*got.t->paths.npaths)),
+		   "its paths, found from the torus's, are those of the graph built afresh");
 		ok(r2c2_rtab_from_torus(got.rt, NULL) > 0 &&
 		   r2c2_rtab_from_torus(ref.rt, NULL) == 0 && worst <= 1e-12,
 		   "its tables translated %zu of the flows' legs from the torus; their rates are those of tables built without it (largest relative difference %.2g)",
@@ -248,7 +252,7 @@ int main(void)
 	}
 
 	/* a build of the configured topology; tb_fini() joins one running */
-	r = tb_start(&b, cur.t, NULL, NULL, NULL, 0, false, NULL);
+	r = tb_start(&b, cur.t, NULL, NULL, NULL, 0, false, NULL, NULL);
 	tb_fini(&b);
 	ok(r == 0 && !tb_busy(&b) && b.wk.efd == -1,
 	   "tb_fini() joins a running build and frees what it made");
