@@ -60,11 +60,11 @@ struct link_change {
 
 /*
  * The torus a graph departs from (r2c2_rtab_carry() from the torus's
- * tables), what its minimal legs need of it, copied and never written:
- * its hops (p.dist; p.nbr and p.nbr_port: its links), its translations
- * (tr, rel), its RPS and DOR offset vectors (off[q], q the protocol) and
- * the same as the allocators walk a torus's (onode .. obhi: see struct
- * r2c2_rtab). A leg the graph has as the torus had it is the torus's
+ * tables), what its minimal legs need of it, copied (its vectors shared)
+ * and never written: its hops (p.dist; p.nbr and p.nbr_port: its
+ * links), its translations (tr, rel), its RPS and DOR offset vectors
+ * (off[q], q the protocol) and the same as the allocators walk a torus's
+ * (onode .. obhi: see struct r2c2_rtab). A leg the graph has as the torus had it is the torus's
  * vector, translated as on the torus (r2c2_rtab_fv()), and the
  * allocators walk it as a torus's. Shared by the graphs' tables that
  * follow one another (ref).
@@ -177,13 +177,44 @@ struct r2c2_rtab {
 	} gs;
 };
 
+/*
+ * A vector's coefficients and links are one block after this head, which
+ * counts the tables that hold it: new tables take over what a change left
+ * as it was from the old ones (r2c2_rtab_carry()) by sharing, not
+ * copying, and the old ones may be freed in another thread (r2c2d frees
+ * them in a worker). Never written once made. 16 bytes: the coefficients
+ * stay as aligned as malloc() makes the block.
+ */
+struct vec_head {
+	atomic_ulong refs;
+	unsigned long pad;
+};
+
 /* room for c entries in v (at least one allocated) */
 static int vec_alloc(struct r2c2_vec *v, size_t c)
 {
+	size_t k = c ? c : 1;
+	struct vec_head *h = malloc(sizeof(*h) +
+				    k * (sizeof(*v->coef) + sizeof(*v->link)));
+
 	v->len = (u32)c;
-	v->link = malloc((c ? c : 1) * sizeof(*v->link));
-	v->coef = malloc((c ? c : 1) * sizeof(*v->coef));
-	return v->link && v->coef ? 0 : -ENOMEM;
+	v->coef = NULL;
+	v->link = NULL;
+	if (!h)
+		return -ENOMEM;
+	atomic_init(&h->refs, 1);
+	v->coef = (double *)(h + 1);
+	v->link = (u32 *)(v->coef + k);
+	return 0;
+}
+
+/* c holds v too (a vector made by vec_alloc(), or an empty one) */
+static void vec_share(struct r2c2_vec *c, const struct r2c2_vec *v)
+{
+	*c = *v;
+	if (v->coef)
+		atomic_fetch_add_explicit(&((struct vec_head *)v->coef - 1)->refs,
+					  1, memory_order_relaxed);
 }
 
 static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
@@ -346,10 +377,14 @@ static double *dense_zalloc(size_t nl)
 	return w;
 }
 
+/* v no longer held here; its block freed by the last that held it */
 static void vec_free(struct r2c2_vec *v)
 {
-	free(v->link);
-	free(v->coef);
+	struct vec_head *h = v->coef ? (struct vec_head *)v->coef - 1 : NULL;
+
+	if (h && atomic_fetch_sub_explicit(&h->refs, 1,
+					   memory_order_acq_rel) == 1)
+		free(h);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -1343,29 +1378,40 @@ static struct pair_ent *pair_find(const struct r2c2_rtab *rt, u64 key)
 	}
 }
 
+/* room for cnt pairs in all, the table at most half full; -ENOMEM */
+static int pair_reserve(struct r2c2_rtab *rt, size_t cnt)
+{
+	size_t ncap = rt->htcap ? rt->htcap : 256, i, j;
+	struct pair_ent *old = rt->ht, *nh;
+
+	while (cnt * 2 > ncap)
+		ncap *= 2;
+	if (ncap == rt->htcap)
+		return 0;
+	nh = calloc(ncap, sizeof(*nh));
+	if (!nh)
+		return -ENOMEM;
+	rt->ht = nh;
+	for (j = 0; j < rt->htcap; j++) {
+		if (!old[j].key)
+			continue;
+		i = (old[j].key * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
+		while (nh[i].key)
+			i = (i + 1) & (ncap - 1);
+		nh[i] = old[j];
+	}
+	rt->htcap = ncap;
+	free(old);
+	return 0;
+}
+
 static int pair_insert(struct r2c2_rtab *rt, u64 key, struct r2c2_vec *v,
 		       bool base)
 {
 	size_t i;
 
-	if ((rt->htcnt + 1) * 2 > rt->htcap) {
-		size_t ncap = rt->htcap ? rt->htcap * 2 : 256, j;
-		struct pair_ent *old = rt->ht, *nh = calloc(ncap, sizeof(*nh));
-
-		if (!nh)
-			return -ENOMEM;
-		rt->ht = nh;
-		for (j = 0; j < rt->htcap; j++) {
-			if (!old[j].key)
-				continue;
-			i = (old[j].key * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
-			while (nh[i].key)
-				i = (i + 1) & (ncap - 1);
-			nh[i] = old[j];
-		}
-		rt->htcap = ncap;
-		free(old);
-	}
+	if (pair_reserve(rt, rt->htcnt + 1))
+		return -ENOMEM;
 	i = (key * 0x9E3779B97F4A7C15ull >> 20) & (rt->htcap - 1);
 	while (rt->ht[i].key)
 		i = (i + 1) & (rt->htcap - 1);
@@ -1703,20 +1749,6 @@ static bool group_kept(const struct r2c2_paths *po,
 	return true;
 }
 
-/* a copy of v into c; -ENOMEM */
-static int vec_copy(struct r2c2_vec *c, const struct r2c2_vec *v)
-{
-	if (vec_alloc(c, v->len)) {
-		vec_free(c);
-		return -ENOMEM;
-	}
-	if (v->len) {	/* a torus's offset 0 has no vector */
-		memcpy(c->link, v->link, v->len * sizeof(*v->link));
-		memcpy(c->coef, v->coef, v->len * sizeof(*v->coef));
-	}
-	return 0;
-}
-
 /*
  * The links of pn's graph that are not those of po's (c, at most
  * CARRY_MAX_CHANGES); -1 when there are more.
@@ -1807,8 +1839,7 @@ static struct rtab_base *base_new(const struct r2c2_rtab *t)
 		u32 tot = t->ostart[q][n], otot;
 
 		for (r = 0; r < n; r++)
-			if (vec_copy(&b->off[q][r], &t->off[q][r]))
-				goto fail;
+			vec_share(&b->off[q][r], &t->off[q][r]);
 		b->ostart[q] = dup_mem(t->ostart[q], (n + 1) * sizeof(u32));
 		b->onode[q] = dup_mem(t->onode[q], (tot + 1) * sizeof(u16));
 		b->oport[q] = dup_mem(t->oport[q], tot + 1);
@@ -1853,11 +1884,12 @@ static bool base_attach(struct r2c2_rtab *rt, struct rtab_base *b)
  *
  * Every pair of @old's cache whose minimal leg (RPS, DOR) no changed link
  * is on (leg_kept()), and every VLB group no changed link is in
- * (group_kept()), is copied into @rt, which does not compute it again. A
- * link changed when it leads to another node or port, or is gone or new.
- * The weights copied are those @rt would compute, bit for bit: the same
- * minimal paths and path counts, walked the same way. VLB pairs that are
- * not split are not copied.
+ * (group_kept()), is taken into @rt, which does not compute it again: its
+ * vector is shared (freed with the last tables that hold it), a group's
+ * dense weights copied. A link changed when it leads to another node or
+ * port, or is gone or new. The weights taken are those @rt would compute,
+ * bit for bit: the same minimal paths and path counts, walked the same
+ * way. VLB pairs that are not split are not taken.
  *
  * When @old is a torus's tables (the first change of a torus) there is no
  * cache to copy: @rt keeps what the torus's minimal legs need instead
@@ -1870,10 +1902,11 @@ static bool base_attach(struct r2c2_rtab *rt, struct rtab_base *b)
  * graph's and the torus's, give the same values up to rounding (the
  * order of a sum).
  *
- * @old is only read: other threads may read it meanwhile, none may write
- * it (prepare, clear); none may use @rt.
+ * @old is only read (but for its vectors' counts of holders, atomic):
+ * other threads may read it meanwhile, none may write it (prepare,
+ * clear); none may use @rt.
  *
- * Return: the pairs and groups copied (0 when @rt is a torus's, was
+ * Return: the pairs and groups taken (0 when @rt is a torus's, was
  * carried into already, @old is a torus's, the node counts differ, or
  * more than CARRY_MAX_CHANGES links changed).
  */
@@ -1900,7 +1933,7 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 	if (r < 0)
 		return 0;
 	nc = (size_t)r;
-	/* no memory for a copy: the rest is computed again when wanted */
+	/* no memory: the rest is computed again when wanted */
 	for (i = 0; i < 2 * (size_t)rt->n; i++) {
 		double *w;
 
@@ -1908,15 +1941,17 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 		    !group_kept(po, pn, c, nc, (u32)i))
 			continue;
 		w = dense_zalloc(nl);
-		if (!w || vec_copy(&rt->grp[i], &old->grp[i])) {
-			free(w);
+		if (!w)
 			return moved;
-		}
+		vec_share(&rt->grp[i], &old->grp[i]);
 		memcpy(w, old->gdense[i], nl * sizeof(*w));
 		rt->gdense[i] = w;
 		rt->pair_bytes[R2C2_RP_VLB] += group_bytes(nl, &rt->grp[i]);
 		moved++;
 	}
+	/* room for all at once (else the table doubles as they come) */
+	if (pair_reserve(rt, rt->htcnt + old->htcnt))
+		return moved;
 	for (i = 0; i < old->htcap; i++) {
 		const struct pair_ent *e = &old->ht[i];
 		u64 k = e->key - 1;
@@ -1928,8 +1963,7 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 		if (!e->key || e->base || proto == R2C2_RP_VLB ||
 		    pair_find(rt, e->key) || !leg_kept(po, pn, c, nc, s, d))
 			continue;
-		if (vec_copy(&v, &e->v))
-			return moved;
+		vec_share(&v, &e->v);
 		if (pair_insert(rt, e->key, &v, false)) {
 			vec_free(&v);
 			return moved;
