@@ -27,6 +27,9 @@
 
 /* a batch larger than this is searched in full */
 #define UPD_MAX_CHANGES	64
+/* the destinations whose pace says whether to go on, and the step (a prime) */
+#define UPD_SAMPLE	32
+#define UPD_STRIDE	65521
 
 /* what one update searches with */
 struct upd {
@@ -37,6 +40,7 @@ struct upd {
 	u8 *rport;	/* the port of rin[] the link leaves by */
 	u8 *rn;		/* how many */
 	u8 *mark;	/* n: in the set being searched again */
+	u8 *done;	/* n: the destinations done */
 	u16 *set;	/* n: that set */
 	u16 *order;	/* n: the set by increasing new distance */
 	/*
@@ -47,6 +51,7 @@ struct upd {
 	u32 *enext;
 	u32 nent;
 	u32 head[R2C2_DIST_INF + 1];
+	size_t work;	/* the nodes searched again, all destinations */
 };
 
 #define U32_NONE	0xffffffffu
@@ -169,10 +174,11 @@ static void redo_removed(struct upd *up, u8 *dist, u32 *cnt,
  * Links came back: the distances that fall, outwards from the links that
  * shorten a path (seeds: set[0..ns)); then the counts of those nodes, of
  * the tails of links back on a minimal path and of every node with a
- * minimal path through them, by increasing distance.
+ * minimal path through them, by increasing distance. Return: how many
+ * nodes were searched again.
  */
-static void redo_added(struct upd *up, u8 *dist, u32 *cnt,
-		       const u32 *added, unsigned int na)
+static unsigned int redo_added(struct upd *up, u8 *dist, u32 *cnt,
+			       const u32 *added, unsigned int na)
 {
 	unsigned int i, j, b, ns = 0, no = 0, lo = R2C2_DIST_INF;
 
@@ -227,6 +233,7 @@ static void redo_added(struct upd *up, u8 *dist, u32 *cnt,
 		cnt[up->order[i]] = count_of(up, dist, cnt, up->order[i]);
 	for (i = 0; i < ns; i++)
 		up->mark[up->set[i]] = 0;
+	return ns;
 }
 
 static void upd_free(struct upd *up)
@@ -235,10 +242,49 @@ static void upd_free(struct upd *up)
 	free(up->rport);
 	free(up->rn);
 	free(up->mark);
+	free(up->done);
 	free(up->set);
 	free(up->order);
 	free(up->enode);
 	free(up->enext);
+}
+
+/*
+ * Destination d's row of the new tables, from the old one: the nodes the
+ * removed links (nr) or the added ones (na) change searched again.
+ * Return: how many.
+ */
+static unsigned int one_dest(struct upd *up, const struct r2c2_paths *old,
+			     unsigned int d, const u32 *removed,
+			     unsigned int nr, const u32 *added,
+			     unsigned int na)
+{
+	u16 n = up->n;
+	u8 *dist = up->p->dist + (size_t)d * n;
+	u32 *cnt = up->p->npaths + (size_t)d * n;
+	unsigned int ns = 0, i;
+
+	memcpy(dist, old->dist + (size_t)d * n, n);
+	memcpy(cnt, old->npaths + (size_t)d * n, n * sizeof(*cnt));
+	if (na)
+		return redo_added(up, dist, cnt, added, na);
+	for (i = 0; i < nr; i++) {
+		u16 a = (u16)(removed[i] / R2C2_MAX_PORTS);
+		u16 v = old->nbr[removed[i]];
+
+		if (dist[a] != R2C2_DIST_INF && dist[v] + 1 == dist[a] &&
+		    !up->mark[a]) {
+			up->mark[a] = 1;
+			up->set[ns++] = a;
+		}
+	}
+	if (!ns)
+		return 0;
+	ns = ancestors(up, dist, ns, false);
+	redo_removed(up, dist, cnt, ns);
+	for (i = 0; i < ns; i++)
+		up->mark[up->set[i]] = 0;
+	return ns;
 }
 
 /**
@@ -247,21 +293,25 @@ static void upd_free(struct upd *up)
  * @old: the tables of the graph before (same node count)
  * @nbr: n * R2C2_MAX_PORTS neighbours of the new graph; copied
  * @nbr_port: n * R2C2_MAX_PORTS far-end ports, or NULL; copied
+ * @budget: give up past this many (node, destination) entries searched
+ *	again (R2C2_PATHS_UPDATE_BUDGET(n): where a full search would be
+ *	faster), at the pace of the first destinations
  *
  * Exactly r2c2_paths_build()'s tables (tests/paths_test.c compares them
  * byte for byte), where the new graph is the old one with up to 64 links
  * removed, or up to 64 added, and nothing else changed but far-end ports.
  *
- * Return: 0; -EAGAIN for any other change (and for a graph that
- * r2c2_paths_build() would refuse): build it in full; or -ENOMEM.
+ * Return: 0; -EAGAIN for any other change, for one over @budget, and for
+ * a graph that r2c2_paths_build() would refuse: build it in full; or
+ * -ENOMEM.
  */
 int r2c2_paths_update(struct r2c2_paths *p, const struct r2c2_paths *old,
-		      const u16 *nbr, const u8 *nbr_port)
+		      const u16 *nbr, const u8 *nbr_port, size_t budget)
 {
 	u16 n = old->n;
 	size_t nl = (size_t)n * R2C2_MAX_PORTS, nn = (size_t)n * n, l;
 	u32 removed[UPD_MAX_CHANGES], added[UPD_MAX_CHANGES];
-	unsigned int nr = 0, na = 0, i, d, b;
+	unsigned int nr = 0, na = 0, j, d, b, ns, stride;
 	struct upd up = { .p = p, .n = n };
 	int ret = -ENOMEM;
 
@@ -295,20 +345,22 @@ int r2c2_paths_update(struct r2c2_paths *p, const struct r2c2_paths *old,
 	up.rport = malloc(nl);
 	up.rn = calloc(n, 1);
 	up.mark = calloc(n, 1);
+	up.done = calloc(n, 1);
 	up.set = malloc(n * sizeof(*up.set));
 	up.order = malloc(n * sizeof(*up.order));
 	/* a node's entries: one, and one a fall (or an added link) */
 	up.enode = malloc((2 * (size_t)n + UPD_MAX_CHANGES) * sizeof(*up.enode));
 	up.enext = malloc((2 * (size_t)n + UPD_MAX_CHANGES) * sizeof(*up.enext));
 	if (!p->nbr || !p->nbr_port || !p->dist || !p->npaths || !up.rin ||
-	    !up.rport || !up.rn || !up.mark || !up.set || !up.order ||
+	    !up.rport || !up.rn || !up.mark || !up.done || !up.set ||
+	    !up.order ||
 	    !up.enode || !up.enext)
 		goto fail;
 	memcpy(p->nbr, nbr, nl * sizeof(*p->nbr));
-	if (nbr_port)
-		memcpy(p->nbr_port, nbr_port, nl);
 	memcpy(p->dist, old->dist, nn);
 	memcpy(p->npaths, old->npaths, nn * sizeof(*p->npaths));
+	if (nbr_port)
+		memcpy(p->nbr_port, nbr_port, nl);
 	/* the links into each node, of the old graph (removals) or the new */
 	for (l = 0; l < nl; l++) {
 		u16 v = nr ? old->nbr[l] : nbr[l];
@@ -326,32 +378,25 @@ int r2c2_paths_update(struct r2c2_paths *p, const struct r2c2_paths *old,
 	}
 	for (b = 0; b <= R2C2_DIST_INF; b++)
 		up.head[b] = U32_NONE;
-	for (d = 0; d < n; d++) {
-		u8 *dist = p->dist + (size_t)d * n;
-		u32 *cnt = p->npaths + (size_t)d * n;
-		unsigned int ns = 0;
-
-		if (na) {
-			redo_added(&up, dist, cnt, added, na);
-			continue;
-		}
-		for (i = 0; i < nr; i++) {
-			u16 a = (u16)(removed[i] / R2C2_MAX_PORTS);
-			u16 v = old->nbr[removed[i]];
-
-			if (dist[a] != R2C2_DIST_INF && dist[v] + 1 == dist[a] &&
-			    !up.mark[a]) {
-				up.mark[a] = 1;
-				up.set[ns++] = a;
-			}
-		}
-		if (!ns)
-			continue;
-		ns = ancestors(&up, dist, ns, false);
-		redo_removed(&up, dist, cnt, ns);
-		for (i = 0; i < ns; i++)
-			up.mark[up.set[i]] = 0;
+	/*
+	 * First UPD_SAMPLE destinations spread over the graph (a prime
+	 * stride), whose pace says whether searching again is worth it
+	 * (near the changes or far from them, the first in order would not);
+	 * then the others in order.
+	 */
+	stride = n % UPD_STRIDE ? UPD_STRIDE % n : 1;
+	ns = n < UPD_SAMPLE ? n : UPD_SAMPLE;
+	for (j = 0, d = 0; j < ns; j++, d = (d + stride) % n) {
+		up.work += one_dest(&up, old, d, removed, nr, added, na);
+		up.done[d] = 1;
 	}
+	if (ns < n && up.work * n > budget * ns) {
+		ret = -EAGAIN;
+		goto fail;
+	}
+	for (d = 0; d < n; d++)
+		if (!up.done[d])
+			up.work += one_dest(&up, old, d, removed, nr, added, na);
 	upd_free(&up);
 	return 0;
 fail:

@@ -47,7 +47,8 @@ static int topo_finish(struct r2c2_topo *t, const struct r2c2_topo *prev)
 	ret = -EAGAIN;
 	if (prev && prev->n == t->n)
 		ret = r2c2_paths_update(&t->paths, &prev->paths, t->nbr,
-					t->nbr_port);
+					t->nbr_port,
+					R2C2_PATHS_UPDATE_BUDGET(t->n));
 	if (ret == -EAGAIN)
 		ret = r2c2_paths_build(&t->paths, t->n, t->nbr, t->nbr_port);
 	return ret;

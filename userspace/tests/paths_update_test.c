@@ -121,7 +121,7 @@ static void sequence(u16 n, u16 *nbr, unsigned int batches, bool both_ways,
 		}
 		for (l = 0; l < (size_t)n * n; l++)
 			st->inf_pairs += full.dist[l] == R2C2_DIST_INF;
-		r = r2c2_paths_update(&upd, &cur, nbr, NULL);
+		r = r2c2_paths_update(&upd, &cur, nbr, NULL, SIZE_MAX);
 		if (r == -EAGAIN) {
 			st->again++;
 			st->differ += !refuse || upd.dist;
@@ -210,29 +210,66 @@ int main(void)
 	r2c2_paths_build(&a, 40, nbr, NULL);
 	nbr[20 * R2C2_MAX_PORTS] = R2C2_IDX_NONE;
 	r2c2_paths_build(&b, 40, nbr, NULL);
-	k = r2c2_paths_update(&c, &a, nbr, NULL) == 0 && same_paths(&b, &c) &&
+	k = r2c2_paths_update(&c, &a, nbr, NULL, SIZE_MAX) == 0 && same_paths(&b, &c) &&
 	    b.dist[21 * 40 + 0] == R2C2_DIST_INF;
 	r2c2_paths_free(&c);
 	nbr[20 * R2C2_MAX_PORTS] = 21;
-	k &= r2c2_paths_update(&c, &b, nbr, NULL) == 0 && same_paths(&a, &c);
+	k &= r2c2_paths_update(&c, &b, nbr, NULL, SIZE_MAX) == 0 && same_paths(&a, &c);
 	ok(k, "a line of 40: cut in two and joined again, the tables as built");
 	r2c2_paths_free(&c);
 
 	/* refused: a port rewired, too many changes; nothing allocated */
 	nbr[20 * R2C2_MAX_PORTS] = 22;
-	k = r2c2_paths_update(&c, &a, nbr, NULL) == -EAGAIN && !c.dist;
+	k = r2c2_paths_update(&c, &a, nbr, NULL, SIZE_MAX) == -EAGAIN && !c.dist;
 	nbr[20 * R2C2_MAX_PORTS] = 21;
 	for (u = 0; u + 1 < 40; u++)
 		nbr[u * R2C2_MAX_PORTS + 4] = (u16)(39 - u);
 	r2c2_paths_free(&b);
 	r2c2_paths_build(&b, 40, nbr, NULL);
-	k &= r2c2_paths_update(&c, &a, nbr, NULL) == 0 && same_paths(&b, &c);
+	k &= r2c2_paths_update(&c, &a, nbr, NULL, SIZE_MAX) == 0 && same_paths(&b, &c);
 	r2c2_paths_free(&c);
 	for (u = 0; u < 40; u++)
 		nbr[u * R2C2_MAX_PORTS + 5] = (u16)((u + 7) % 40);
-	k &= r2c2_paths_update(&c, &a, nbr, NULL) == -EAGAIN && !c.dist;
+	k &= r2c2_paths_update(&c, &a, nbr, NULL, SIZE_MAX) == -EAGAIN && !c.dist;
 	ok(k, "refused: a port rewired, and 79 links added at once (the bound is 64); 39 added at once as built");
 	r2c2_paths_free(&a);
 	r2c2_paths_free(&b);
+
+	/*
+	 * the budget: on 8x8x8 one link cut both ways searches 5.6 % of the
+	 * entries again, eight links 26 %: past R2C2_PATHS_UPDATE_BUDGET
+	 * (1 / 12), refused
+	 */
+	{
+		u8 d8[3] = { 8, 8, 8 };
+		static u16 big[512 * R2C2_MAX_PORTS];
+		static u8 bp[512 * R2C2_MAX_PORTS];
+		size_t cut[8] = { 0, 1100, 1333, 2047, 2600, 3001, 3500, 4090 };
+
+		r2c2_torus_nbrs(d8, 3, true, big, bp);
+		r2c2_paths_build(&a, 512, big, bp);
+		for (u = 0; u < 8; u++) {
+			for (l = cut[u]; big[l] == R2C2_IDX_NONE; l++)
+				;
+			big[(size_t)big[l] * R2C2_MAX_PORTS + bp[l]] = R2C2_IDX_NONE;
+			big[l] = R2C2_IDX_NONE;
+			if (!u) {
+				r2c2_paths_build(&b, 512, big, bp);
+				k = r2c2_paths_update(&c, &a, big, bp,
+						      R2C2_PATHS_UPDATE_BUDGET(512)) == 0 &&
+				    same_paths(&b, &c);
+				r2c2_paths_free(&b);
+				r2c2_paths_free(&c);
+			}
+		}
+		k &= r2c2_paths_update(&c, &a, big, bp,
+				       R2C2_PATHS_UPDATE_BUDGET(512)) == -EAGAIN && !c.dist;
+		r2c2_paths_build(&b, 512, big, bp);
+		k &= r2c2_paths_update(&c, &a, big, bp, SIZE_MAX) == 0 && same_paths(&b, &c);
+		ok(k, "8x8x8: one link cut both ways within the budget; eight over it, refused (and as built without one)");
+		r2c2_paths_free(&a);
+		r2c2_paths_free(&b);
+		r2c2_paths_free(&c);
+	}
 	return tap_done();
 }
