@@ -87,7 +87,7 @@ static int build(u16 n, const u16 *nbr, const u8 *nport, const double *cap,
 		 struct built *b)
 {
 	double c0 = cpu_ms();
-	size_t i;
+	size_t i, todo;
 
 	if (r2c2_topo_from_adj_prev(&b->t, n, nbr, nport, cap,
 				    old ? old->t : NULL) ||
@@ -100,6 +100,11 @@ static int build(u16 n, const u16 *nbr, const u8 *nport, const double *cap,
 		b->keep_ms = cpu_ms() - c0;
 	}
 	c0 = cpu_ms();
+	/* room for the pairs not there yet, as r2c2d's round makes it */
+	for (i = 0, todo = 0; i < nf; i++)
+		todo += !r2c2_rtab_prepared(b->rt, f[i].src, f[i].dst,
+					    f[i].rproto);
+	r2c2_rtab_reserve(b->rt, todo);
 	for (i = 0; i < nf; i++)
 		if (r2c2_rtab_prepare(b->rt, f[i].src, f[i].dst, f[i].rproto))
 			return -1;

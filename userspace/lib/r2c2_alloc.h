@@ -174,10 +174,13 @@ const char *r2c2_rtab_strerror(int err);
 void r2c2_rtab_free(struct r2c2_rtab *rt);
 /*
  * Make sure the vectors of (src, dst, rproto) exist (arbitrary graphs
- * cache them per pair; tori have them all). The only call that modifies
- * a table: do it before sharing the table between threads.
+ * cache them per pair; tori have them all). With r2c2_rtab_reserve()
+ * (room for more pairs about to be prepared, made once) the only calls
+ * that modify a table but clearing it: make them before sharing the
+ * table between threads.
  */
 int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 src, u16 dst, u8 rproto);
+int r2c2_rtab_reserve(struct r2c2_rtab *rt, size_t more);
 /*
  * Whether the pair's weights are there (always on a torus): reads only,
  * so it may be asked while another thread uses the tables.

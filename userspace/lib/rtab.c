@@ -1679,6 +1679,23 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	return ret;
 }
 
+/**
+ * r2c2_rtab_reserve() - room in a graph's cache for more pairs at once
+ * @rt: tables
+ * @more: how many pairs are about to be prepared (at most)
+ *
+ * The cache's hash table grows once for all of them, not by doubling as
+ * they come (r2c2d's round reserves for the pairs it prepares). A no-op
+ * on a torus. Not thread-safe, as r2c2_rtab_prepare().
+ *
+ * Return: 0, or -ENOMEM (nothing changed: the pairs can still be
+ * prepared).
+ */
+int r2c2_rtab_reserve(struct r2c2_rtab *rt, size_t more)
+{
+	return rt->sym ? 0 : pair_reserve(rt, rt->htcnt + more);
+}
+
 /* hops from x to y (R2C2_DIST_INF: none) */
 static unsigned int hops(const struct r2c2_paths *p, u16 x, u16 y)
 {

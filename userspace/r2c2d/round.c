@@ -107,6 +107,8 @@ static void prepare_pairs(struct rd *r)
 {
 	size_t i, j, k, bad = 0;
 
+	/* the cache grows once (no memory: it grows as the pairs come) */
+	r2c2_rtab_reserve(r->prep, r->ntodo);
 	for (k = 0; k < r->ntodo; k++) {
 		const struct r2c2_flow *a = &r->f[r->todo[k] & ~TODO_FAILED];
 
