@@ -62,8 +62,11 @@ static bool in_new(const struct upd *up, u16 x, u8 k, u16 u)
 	return up->p->nbr[(size_t)x * R2C2_MAX_PORTS + k] == u;
 }
 
-/* add the old-graph (removal) or new-graph (addition) ancestors of set[]
- * that are one hop further from d to it: dist as it is now */
+/*
+ * Add to set[] (ns, marked) every node with a minimal path through one of
+ * its nodes, in the old graph (links removed) or the new one (new_only:
+ * links added), by dist as it is now. Return: the set's new size.
+ */
 static unsigned int ancestors(struct upd *up, const u8 *dist,
 			      unsigned int ns, bool new_only)
 {
@@ -228,7 +231,6 @@ static unsigned int redo_added(struct upd *up, u8 *dist, u32 *cnt,
 	for (b = 0; b < R2C2_DIST_INF; b++)
 		while (up->head[b] != U32_NONE)
 			up->order[no++] = bucket_pop(up, b);
-	up->nent = 0;
 	for (i = 0; i < no; i++)
 		cnt[up->order[i]] = count_of(up, dist, cnt, up->order[i]);
 	for (i = 0; i < ns; i++)
@@ -357,8 +359,6 @@ int r2c2_paths_update(struct r2c2_paths *p, const struct r2c2_paths *old,
 	    !up.enode || !up.enext)
 		goto fail;
 	memcpy(p->nbr, nbr, nl * sizeof(*p->nbr));
-	memcpy(p->dist, old->dist, nn);
-	memcpy(p->npaths, old->npaths, nn * sizeof(*p->npaths));
 	if (nbr_port)
 		memcpy(p->nbr_port, nbr_port, nl);
 	/* the links into each node, of the old graph (removals) or the new */
