@@ -64,9 +64,9 @@ struct link_change {
  * and never written: its hops (p.dist; p.nbr and p.nbr_port: its
  * links), its translations (tr, rel), its RPS and DOR offset vectors
  * (off[q], q the protocol) and the same as the allocators walk a torus's
- * (onode .. obhi: see struct r2c2_rtab). A leg the graph has as the torus had it is the torus's
- * vector, translated as on the torus (r2c2_rtab_fv()), and the
- * allocators walk it as a torus's. Shared by the graphs' tables that
+ * (onode .. obhi: see struct r2c2_rtab). A leg the graph has as the
+ * torus had it is the torus's vector, translated as on the torus
+ * (r2c2_rtab_fv()), and the allocators walk it as a torus's. Shared by the graphs' tables that
  * follow one another (ref).
  */
 struct rtab_base {
@@ -1188,6 +1188,7 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 		ret = build_sym(rt);
 	} else {
 		size_t i, nn = (size_t)t->n * t->n;
+
 		rt->grp = calloc(2 * (size_t)t->n, sizeof(*rt->grp));
 		rt->gdense = calloc(2 * (size_t)t->n, sizeof(*rt->gdense));
 		rt->from_own = !links_both_ways(t);
@@ -1363,13 +1364,19 @@ static u64 pair_key(u8 p, u16 s, u16 d)
 	return ((u64)p << 32 | (u64)s << 16 | d) + 1;
 }
 
+/* where key's probe starts in a table of cap (a power of two) slots */
+static size_t pair_slot(u64 key, size_t cap)
+{
+	return (key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+}
+
 static struct pair_ent *pair_find(const struct r2c2_rtab *rt, u64 key)
 {
 	size_t i;
 
 	if (!rt->htcap)
 		return NULL;
-	i = (key * 0x9E3779B97F4A7C15ull >> 20) & (rt->htcap - 1);
+	i = pair_slot(key, rt->htcap);
 	for (;; i = (i + 1) & (rt->htcap - 1)) {
 		if (rt->ht[i].key == key)
 			return &rt->ht[i];
@@ -1395,7 +1402,7 @@ static int pair_reserve(struct r2c2_rtab *rt, size_t cnt)
 	for (j = 0; j < rt->htcap; j++) {
 		if (!old[j].key)
 			continue;
-		i = (old[j].key * 0x9E3779B97F4A7C15ull >> 20) & (ncap - 1);
+		i = pair_slot(old[j].key, ncap);
 		while (nh[i].key)
 			i = (i + 1) & (ncap - 1);
 		nh[i] = old[j];
@@ -1412,7 +1419,7 @@ static int pair_insert(struct r2c2_rtab *rt, u64 key, struct r2c2_vec *v,
 
 	if (pair_reserve(rt, rt->htcnt + 1))
 		return -ENOMEM;
-	i = (key * 0x9E3779B97F4A7C15ull >> 20) & (rt->htcap - 1);
+	i = pair_slot(key, rt->htcap);
 	while (rt->ht[i].key)
 		i = (i + 1) & (rt->htcap - 1);
 	rt->ht[i].key = key;
@@ -1599,6 +1606,31 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 	return 0;
 }
 
+/*
+ * A minimal leg walked hop by hop (r2c2_link_weights_add()) into the
+ * scratch, zeroed again by vec_from_leg(): where its path counts
+ * saturated, so that leg_vec() cannot read it off them.
+ */
+static int leg_walked(struct r2c2_rtab *rt, u8 rproto, u16 s, u16 d,
+		      struct r2c2_vec *v)
+{
+	const struct r2c2_paths *p = &rt->t->paths;
+	size_t nl = R2C2_NLINKS(rt->n);
+	double *w;
+	int ret;
+
+	if (!rt->scratch && !(rt->scratch = calloc(nl, sizeof(double))))
+		return -ENOMEM;
+	w = rt->scratch;
+	ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
+	if (!ret)
+		ret = vec_from_leg(v, w, p, rt->from + (size_t)s * rt->n,
+				   rt->legn, s, d);
+	if (ret)
+		memset(w, 0, nl * sizeof(*w));
+	return ret;
+}
+
 static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
 		     const struct link_change *c, size_t nc, u16 s, u16 d);
 
@@ -1643,21 +1675,12 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		/* a leg the graph has as the torus had it: the torus's, no vector */
 		memset(&v, 0, sizeof(v));
 		ret = 0;
-	} else if (rproto != R2C2_RP_VLB &&
-		   (ret = leg_vec(p, rt->from + (size_t)s * rt->n, rt->legn,
-				  rproto, s, d, &v)) != -EAGAIN) {
-		/* a minimal leg from the path counts: ret says */
 	} else if (rproto != R2C2_RP_VLB) {
-		/* saturated counts: the scratch, zeroed again by vec_from_leg() */
-		if (!rt->scratch && !(rt->scratch = calloc(nl, sizeof(double))))
-			return -ENOMEM;
-		w = rt->scratch;
-		ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
-		if (!ret)
-			ret = vec_from_leg(&v, w, p, rt->from + (size_t)s * rt->n,
-					   rt->legn, s, d);
-		if (ret)
-			memset(w, 0, nl * sizeof(*w));
+		/* a minimal leg, off the path counts where none saturated */
+		ret = leg_vec(p, rt->from + (size_t)s * rt->n, rt->legn,
+			      rproto, s, d, &v);
+		if (ret == -EAGAIN)
+			ret = leg_walked(rt, rproto, s, d, &v);
 	} else {
 		w = calloc(nl, sizeof(*w));
 		if (!w)
