@@ -59,8 +59,11 @@ up()
 # unload MODULE: rmmod, retried for up to 5 s while the module is in use.
 # A generic netlink dump holds a reference to its family's module until
 # it ends, and r2c2d starts one every few milliseconds (QFLOW_GET, and
-# NODE_GET while it waits): an rmmod that lands in one fails with EBUSY.
-# A reference that stays (a dump never finished) still fails the check.
+# NODE_GET while it waits): an rmmod that lands in one fails, "in use"
+# when rmmod saw the reference itself, "Resource temporarily
+# unavailable" (EWOULDBLOCK from delete_module()) when the dump began
+# between rmmod's look at the module and its call. A reference that
+# stays (a dump never finished) still fails the check.
 unload()
 {
 	local i
@@ -70,7 +73,8 @@ unload()
 			((i == 0)) || log_info "rmmod $1: in use $i times, then unloaded"
 			return 0
 		fi
-		grep -q 'in use' "$TMP/rmmod.err" || break
+		grep -qE 'in use|Resource temporarily unavailable' \
+			"$TMP/rmmod.err" || break
 		sleep 0.1
 	done
 	echo "rmmod $1: $(cat "$TMP/rmmod.err"); refcnt $(cat "/sys/module/$1/refcnt" 2>&1)" >&2
