@@ -183,6 +183,27 @@ int r2c2_link_loads(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
  *
  * Return: 0 if all hold, -EDOM if not, -ENOMEM.
  */
+/* entries of part k of fv: a split graph flow's group is dense */
+static u32 fv_len(const struct r2c2_rtab *rt, const struct r2c2_fv *fv, int k)
+{
+	return fv->v[k] ? fv->v[k]->len : (u32)R2C2_NLINKS(r2c2_rtab_topo(rt)->n);
+}
+
+/* the link of entry j of part k of fv into *l; false if it has no weight */
+static bool fv_entry(const struct r2c2_rtab *rt, const struct r2c2_fv *fv,
+		     int k, u32 j, size_t *l)
+{
+	const struct r2c2_vec *v;
+	const u16 *tr;
+
+	if (fv->v[k]) {
+		*l = r2c2_fv_link(fv->tr[k], fv->v[k]->link[j]);
+		return true;
+	}
+	*l = j;
+	return r2c2_rtab_group(rt, fv->group[k], &v, &tr)[j] != 0;
+}
+
 int r2c2_maxmin_check(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		      size_t nf, double headroom, const double *rate,
 		      double tol, struct r2c2_check *res)
@@ -217,8 +238,9 @@ int r2c2_maxmin_check(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 
 		r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
 		for (k = 0; k < fv.nv; k++)
-			for (j = 0; j < fv.v[k]->len; j++) {
-				l = r2c2_fv_link(fv.tr[k], fv.v[k]->link[j]);
+			for (j = 0; j < fv_len(rt, &fv, k); j++) {
+				if (!fv_entry(rt, &fv, k, j, &l))
+					continue;
 				double *m = &mx[l * R2C2_PRIO_LEVELS + f[i].prio];
 
 				*m = fmax(*m, nr);
@@ -244,10 +266,11 @@ int r2c2_maxmin_check(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 			continue;
 		r2c2_rtab_fv(rt, f[i].src, f[i].dst, f[i].rproto, &fv);
 		for (k = 0; k < fv.nv && !ok; k++)
-			for (j = 0; j < fv.v[k]->len; j++) {
+			for (j = 0; j < fv_len(rt, &fv, k); j++) {
 				double u;
 
-				l = r2c2_fv_link(fv.tr[k], fv.v[k]->link[j]);
+				if (!fv_entry(rt, &fv, k, j, &l))
+					continue;
 				u = t->cap[l] * (1 - headroom);
 				if (load[l] >= u - tol * fmax(u, 1e-300) &&
 				    nr >= mx[l * R2C2_PRIO_LEVELS + f[i].prio] * (1 - tol)) {

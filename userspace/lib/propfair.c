@@ -231,6 +231,48 @@ static double vmaxr(const struct r2c2_vec *v, const u16 *tr, const double *val,
 }
 
 /*
+ * Group g's sum of p over its links (its weights times p), and into *ha
+ * the sum of its weights on the links with p > 0: on a torus over its
+ * vector, on a graph over its dense weights
+ */
+static double group_dot(const struct r2c2_pf *pf, u32 g, const double *p,
+			double *ha)
+{
+	const struct r2c2_vec *v;
+	const u16 *tr;
+	const double *w = r2c2_rtab_group(pf->rt, g, &v, &tr);
+	double s = 0, h = 0;
+	size_t l;
+
+	if (!w)
+		return vdot2(v, tr, p, ha);
+	for (l = 0; l < pf->nl; l++) {
+		s += w[l] * p[l];
+		h += p[l] > 0 ? w[l] : 0;
+	}
+	*ha += h;
+	return s;
+}
+
+/* vmaxr() over group g's links */
+static double group_max(const struct r2c2_pf *pf, u32 g, const double *val,
+			bool by_coef)
+{
+	const struct r2c2_vec *v;
+	const u16 *tr;
+	const double *w = r2c2_rtab_group(pf->rt, g, &v, &tr);
+	double m = 0;
+	size_t l;
+
+	if (!w)
+		return vmaxr(v, tr, val, by_coef);
+	for (l = 0; l < pf->nl; l++)
+		if (w[l] != 0)
+			m = dmax(m, by_coef ? w[l] * val[l] : val[l]);
+	return m;
+}
+
+/*
  * Rates from prices: x_s = min(w_s / P_s, xmax_s, demand_s), each link's
  * load and the scale of its price step. The dual's Hessian is
  * A diag(x^2 / w) A^T (A: the flows' link weights). A step scaled by its
@@ -286,7 +328,7 @@ static double pf_rates(struct r2c2_pf *pf, const struct r2c2_flow *f,
 			g = fv->group[q];
 			if (!pf->cs && pf->gp[g] < 0) {
 				pf->ga[g] = 0;
-				pf->gp[g] = vdot2(fv->v[q], fv->tr[q], p, &pf->ga[g]);
+				pf->gp[g] = group_dot(pf, g, p, &pf->ga[g]);
 				pf->gx[g] = pf->gh[g] = pf->gq[g] = 0;
 			}
 			P += fv->scale[q] * pf->gp[g];
@@ -336,11 +378,18 @@ static double pf_rates(struct r2c2_pf *pf, const struct r2c2_flow *f,
 	for (g = 0; g < pf->ng; g++) {
 		const struct r2c2_vec *v;
 		const u16 *tr;
+		const double *w;
 
 		if (pf->gp[g] < 0)
 			continue;
-		r2c2_rtab_group(rt, g, &v, &tr);
-		for (j = 0; j < v->len; j++) {
+		w = r2c2_rtab_group(rt, g, &v, &tr);
+		for (l = 0; w && l < pf->nl; l++) {
+			pf->load[l] += w[l] * pf->gx[g];
+			pf->H[l] += w[l] * pf->gh[g];
+			if (!(p[l] > 0))
+				pf->H[l] += w[l] * w[l] * pf->gq[g];
+		}
+		for (j = 0; !w && j < v->len; j++) {
 			double a = v->coef[j];
 
 			l = r2c2_fv_link(tr, v->link[j]);
@@ -360,8 +409,7 @@ static double pf_rates(struct r2c2_pf *pf, const struct r2c2_flow *f,
  * ratio at most that of the last one, so when the TOPK are all there
  * were (ntop < TOPK) and none is the group's, its links are all at 0.
  */
-static double group_maxr(const struct r2c2_pf *pf, u32 g,
-			 const struct r2c2_vec *v, const u16 *tr)
+static double group_maxr(const struct r2c2_pf *pf, u32 g)
 {
 	unsigned int j;
 
@@ -370,7 +418,7 @@ static double group_maxr(const struct r2c2_pf *pf, u32 g,
 			return pf->r[pf->top[j]];
 	if (pf->ntop < TOPK)
 		return 0;
-	return vmaxr(v, tr, pf->r, false);
+	return group_max(pf, g, pf->r, false);
 }
 
 /*
@@ -413,7 +461,7 @@ static double pf_fnorm(struct r2c2_pf *pf, const struct r2c2_flow *f,
 		for (q = 0; fv->split && q < fv->nv; q++) {
 			g = fv->group[q];
 			if (pf->gr[g] < 0)
-				pf->gr[g] = group_maxr(pf, g, fv->v[q], fv->tr[q]);
+				pf->gr[g] = group_maxr(pf, g);
 			m = dmax(m, pf->gr[g]);
 		}
 		for (j = pf->fs[i]; j < pf->fs[i + 1]; j++)
@@ -476,7 +524,7 @@ static unsigned int pf_level(struct r2c2_pf *pf, const struct r2c2_flow *f,
 			u32 g = fv->group[q];
 
 			if (gm[g] < 0)
-				gm[g] = vmaxr(fv->v[q], fv->tr[q], pf->r, true);
+				gm[g] = group_max(pf, g, pf->r, true);
 			m = dmax(m, gm[g] * fv->scale[q]);
 		}
 		for (j = pf->fs[lv[k]]; j < pf->fs[lv[k] + 1]; j++)

@@ -163,7 +163,8 @@ struct r2c2_rtab {
 	/*
 	 * graphs: from[s * n + u], the hops from s to u (the paths' dist
 	 * transposed, so that what one source reaches is read in a row; the
-	 * paths' dist itself where every link has one back, from_own false);
+	 * paths' dist itself where every link has as many back, from_own
+	 * false: links_both_ways(); then npaths is its own transpose too);
 	 * legn: n, the nodes on a leg's minimal paths
 	 */
 	u8 *from;
@@ -354,10 +355,14 @@ static int leg_vec(const struct r2c2_paths *p, const u8 *from_s, u16 *on,
 	return 0;
 }
 
-/* bytes a VLB group counts for: its dense copy and its vector v */
+/*
+ * bytes a VLB group counts for: its dense weights, and on a torus its
+ * vector v too (a graph's group has only the dense weights: v NULL)
+ */
 static size_t group_bytes(size_t nl, const struct r2c2_vec *v)
 {
-	return nl * sizeof(double) + v->len * (sizeof(u32) + sizeof(double));
+	return sizeof(struct vec_head) + nl * sizeof(double) +
+	       (v ? v->len * (sizeof(u32) + sizeof(double)) : 0);
 }
 
 /* bytes a cached pair counts for: its share of the hash table, vector v */
@@ -367,14 +372,40 @@ static size_t pair_ent_bytes(const struct r2c2_vec *v)
 	       v->len * (sizeof(u32) + sizeof(double));
 }
 
-/* zeroed, 16-byte aligned (r2c2_rtab_group_axpy() loads pairs) */
-static double *dense_zalloc(size_t nl)
+/*
+ * A group's dense weights: nl doubles, 16-byte aligned
+ * (r2c2_rtab_group_axpy() loads pairs), after a count of the tables that
+ * hold them (the vec_head of a vector), so that new tables share a group
+ * the link changes left as it was (dense_get()). Freed by the last
+ * dense_put(). Zeroed unless the caller writes every weight (!zero).
+ */
+static double *dense_new(size_t nl, bool zero)
 {
-	double *w = aligned_alloc(16, (nl * sizeof(double) + 15) & ~(size_t)15);
+	struct vec_head *h = aligned_alloc(16, sizeof(*h) +
+					   ((nl * sizeof(double) + 15) & ~(size_t)15));
 
-	if (w)
-		memset(w, 0, nl * sizeof(double));
+	if (!h)
+		return NULL;
+	atomic_init(&h->refs, 1);
+	if (zero)
+		memset(h + 1, 0, nl * sizeof(double));
+	return (double *)(h + 1);
+}
+
+static double *dense_get(double *w)
+{
+	atomic_fetch_add_explicit(&((struct vec_head *)w - 1)->refs, 1,
+				  memory_order_relaxed);
 	return w;
+}
+
+static void dense_put(double *w)
+{
+	struct vec_head *h = w ? (struct vec_head *)w - 1 : NULL;
+
+	if (h && atomic_fetch_sub_explicit(&h->refs, 1,
+					   memory_order_acq_rel) == 1)
+		free(h);
 }
 
 /* v no longer held here; its block freed by the last that held it */
@@ -668,8 +699,8 @@ static int build_sym(struct r2c2_rtab *rt)
 		rt->gdense = calloc(2, sizeof(*rt->gdense));
 		if (!rt->grp || !rt->gdense)
 			goto out;
-		rt->gdense[0] = dense_zalloc(nl);
-		rt->gdense[1] = dense_zalloc(nl);
+		rt->gdense[0] = dense_new(nl, true);
+		rt->gdense[1] = dense_new(nl, true);
 		if (!rt->gdense[0] || !rt->gdense[1])
 			goto out;
 		/* A_0 = sum_m RPS(0 -> m); B_0 = sum_m RPS(m -> 0) */
@@ -1136,8 +1167,10 @@ static bool any_hops_over(const u8 *h, size_t n, u8 max)
 }
 
 /*
- * Whether every link u -> v of t has a link v -> u: then the hops from u
- * to v are the hops from v to u, and the paths' dist is its own transpose.
+ * Whether every node u has as many links to each neighbour v as v has to
+ * u: then the hops from u to v are the hops from v to u, and so is the
+ * number of minimal paths (parallel links count apart), so that the
+ * paths' dist is its own transpose and so is npaths.
  */
 static bool links_both_ways(const struct r2c2_topo *t)
 {
@@ -1146,14 +1179,16 @@ static bool links_both_ways(const struct r2c2_topo *t)
 	unsigned int k;
 
 	for (l = 0; l < R2C2_NLINKS(t->n); l++) {
-		size_t v = nbr[l];
+		size_t u = l / R2C2_MAX_PORTS, v = nbr[l];
+		unsigned int there = 0, back = 0;
 
 		if (v == R2C2_IDX_NONE)
 			continue;
-		for (k = 0; k < R2C2_MAX_PORTS; k++)
-			if (nbr[v * R2C2_MAX_PORTS + k] == l / R2C2_MAX_PORTS)
-				break;
-		if (k == R2C2_MAX_PORTS)
+		for (k = 0; k < R2C2_MAX_PORTS; k++) {
+			there += nbr[u * R2C2_MAX_PORTS + k] == v;
+			back += nbr[v * R2C2_MAX_PORTS + k] == u;
+		}
+		if (there != back)
 			return false;
 	}
 	return true;
@@ -1189,12 +1224,11 @@ int r2c2_rtab_new(struct r2c2_rtab **rtp, const struct r2c2_topo *t)
 	} else {
 		size_t i, nn = (size_t)t->n * t->n;
 
-		rt->grp = calloc(2 * (size_t)t->n, sizeof(*rt->grp));
 		rt->gdense = calloc(2 * (size_t)t->n, sizeof(*rt->gdense));
 		rt->from_own = !links_both_ways(t);
 		rt->from = rt->from_own ? malloc(nn) : (u8 *)t->paths.dist;
 		rt->legn = malloc(t->n * sizeof(*rt->legn));
-		if (!rt->grp || !rt->gdense || !rt->from || !rt->legn)
+		if (!rt->gdense || !rt->from || !rt->legn)
 			ret = -ENOMEM;
 		/* the transpose, in blocks of 64 x 64 to stay in the cache */
 		for (i = 0; !ret && rt->from_own && i < t->n; i += 64) {
@@ -1254,12 +1288,12 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
 		free(rt->ostart[p]);
 	}
 	ng = rt->sym ? 2 : 2 * (unsigned int)rt->n;
-	if (rt->grp)
-		for (i = 0; i < ng; i++)
+	if (rt->grp)		/* a torus's A_0 and B_0 */
+		for (i = 0; i < 2; i++)
 			vec_free(&rt->grp[i]);
 	if (rt->gdense)
 		for (i = 0; i < ng; i++)
-			free(rt->gdense[i]);
+			dense_put(rt->gdense[i]);
 	free(rt->grp);
 	free(rt->gdense);
 	free(rt->scratch);
@@ -1317,8 +1351,7 @@ size_t r2c2_rtab_clear(struct r2c2_rtab *rt)
 	if (rt->sym)
 		return 0;
 	for (i = 0; i < 2 * (size_t)rt->n; i++) {
-		vec_free(&rt->grp[i]);
-		free(rt->gdense[i]);
+		dense_put(rt->gdense[i]);
 		rt->gdense[i] = NULL;
 	}
 	for (i = 0; i < rt->htcap; i++)
@@ -1447,14 +1480,18 @@ static bool graph_vlb_split(const struct r2c2_rtab *rt, u16 s, u16 d)
  */
 static int by_distance(const u8 *dist, u16 n, u16 *order)
 {
-	unsigned int start[R2C2_DIST_INF + 1] = { 0 }, u, k, sum = 0;
+	unsigned int start[R2C2_DIST_INF + 1], u, k, sum = 0, far = 0;
+	u8 m = 0;
 
-	for (u = 0; u < n; u++) {
-		if (dist[u] == R2C2_DIST_INF)
-			return -EHOSTUNREACH;
+	for (u = 0; u < n; u++)
+		m = dist[u] > m ? dist[u] : m;
+	if (m == R2C2_DIST_INF)
+		return -EHOSTUNREACH;
+	far = m + 1u;
+	memset(start, 0, far * sizeof(*start));
+	for (u = 0; u < n; u++)
 		start[dist[u]]++;
-	}
-	for (k = R2C2_DIST_INF; k-- > 0;) {
+	for (k = far; k-- > 0;) {
 		unsigned int c = start[k];
 
 		start[k] = sum;
@@ -1466,42 +1503,63 @@ static int by_distance(const u8 *dist, u16 n, u16 *order)
 }
 
 /*
+ * The ports of u (nb: its row of the paths' nbr) whose neighbour is at
+ * dist next, as a bit mask. Without branches: which ports those are is
+ * as good as random, and a mispredicted branch per port cost more than
+ * the groups' arithmetic.
+ */
+static inline unsigned int next_ports(const u16 *nb, const u8 *dist, u16 u,
+				      u8 next)
+{
+	unsigned int k, m = 0;
+
+	for (k = 0; k < R2C2_MAX_PORTS; k++) {
+		u16 x = nb[k] == R2C2_IDX_NONE ? u : nb[k];
+
+		m |= (unsigned int)(dist[x] == next) << k;
+	}
+	return m;
+}
+
+/*
  * B_d: the RPS legs of every other node to d, in one pass over the nodes
  * by decreasing distance to d. A leg's share at u goes on over u's next
- * hops in the proportions of r2c2_next_hops(), whatever node it started
- * from, so the legs' shares can be added up as they go: each node puts
- * its own 1 in, and what reached it moves on.
+ * hops in the proportions of r2c2_next_hops() (the path counts to d of
+ * the minimal ones), whatever node it started from, so the legs' shares
+ * can be added up as they go: each node puts its own 1 in, and what
+ * reached it moves on. Every link's weight is written, 0 off the legs.
  */
 static int group_to(const struct r2c2_paths *p, u16 d, double *w,
 		    const struct group_scratch *gs)
 {
 	const u8 *dist = p->dist + (size_t)d * p->n;
+	const u32 *cnt = p->npaths + (size_t)d * p->n;
 	double *flow = gs->acc;
 	u16 *order = gs->order;
-	u8 ports[R2C2_MAX_PORTS];
-	u32 wt[R2C2_MAX_PORTS];
-	unsigned int i, j;
+	unsigned int i;
 	int ret;
 
 	memset(flow, 0, p->n * sizeof(*flow));
 	ret = by_distance(dist, p->n, order);
 	for (i = 0; !ret && i < p->n; i++) {
 		u16 u = order[i];
+		const u16 *nb = p->nbr + (size_t)u * R2C2_MAX_PORTS;
+		double *wu = w + (size_t)u * R2C2_MAX_PORTS;
+		u8 next = dist[u] - 1;
 		u64 total = 0;
-		int c;
 
-		if (u == d)
-			continue;
-		flow[u] += 1;
-		c = r2c2_next_hops(p, R2C2_RP_RPS, u, u, d, ports, wt);
-		for (j = 0; j < (unsigned int)c; j++)
-			total += wt[j];
-		for (j = 0; j < (unsigned int)c; j++) {
-			size_t l = (size_t)u * R2C2_MAX_PORTS + ports[j];
-			double f = flow[u] * (double)wt[j] / (double)total;
+		unsigned int m = u == d ? 0 : next_ports(nb, dist, u, next), b;
+		double fu = flow[u] + 1;
 
-			w[l] += f;
-			flow[p->nbr[l]] += f;
+		memset(wu, 0, R2C2_MAX_PORTS * sizeof(*wu));
+		for (b = m; b; b &= b - 1)
+			total += cnt[nb[__builtin_ctz(b)]];
+		for (b = m; b; b &= b - 1) {
+			u16 v = nb[__builtin_ctz(b)];
+			double f = fu * (double)cnt[v] / (double)total;
+
+			wu[__builtin_ctz(b)] = f;
+			flow[v] += f;
 		}
 	}
 	return ret;
@@ -1512,46 +1570,63 @@ static int group_to(const struct r2c2_paths *p, u16 d, double *w,
  * accumulation): a leg to m crosses link u -> v, minimal from s, with
  * probability sigma(s, u) sigma(v, m) / sigma(s, m) (RPS is uniform over
  * minimal paths; sigma counts them), and the sum over m of these is
- * sigma(s, u) / sigma(s, v) (1 + delta(v)), delta(v) being the sum over
- * v's own minimal links onwards, taken by decreasing distance from s.
- * -EAGAIN where a path count saturated (R2C2_NPATHS_MAX): then the legs
- * one by one.
+ * sigma(s, u) q(v), q(v) = (1 + delta(v)) / sigma(s, v), delta(v) being
+ * the sum over v's own minimal links onwards, taken by decreasing
+ * distance from s. Every link's weight is written, 0 off the legs.
+ * sym: the counts are their own transpose (links_both_ways()), so that
+ * those from s are a row. -EAGAIN where a path count saturated
+ * (R2C2_NPATHS_MAX): then the legs one by one.
  */
 static int group_from(const struct r2c2_paths *p, u16 s, const u8 *from_s,
-		      double *w, const struct group_scratch *gs)
+		      bool sym, double *w, const struct group_scratch *gs)
 {
 	const u8 *dist = from_s;
 	double *sig = gs->sig;
-	double *delta = gs->acc;
+	double *q = gs->acc;
 	u16 *order = gs->order;
-	const u32 *sig0 = p->npaths + s;
-	unsigned int i, k, u;
-	int ret = 0;
+	unsigned int i, u;
+	u32 sat = 0;
+	int ret;
 
-	memset(delta, 0, p->n * sizeof(*delta));
-	/* the counts from s are a column: read them into a row once */
-	for (u = 0; u < p->n; u++) {
-		sig[u] = sig0[(size_t)u * p->n];
-		if (sig0[(size_t)u * p->n] >= R2C2_NPATHS_MAX)
-			ret = -EAGAIN;
+	if (sym) {
+		const u32 *row = p->npaths + (size_t)s * p->n;
+
+		for (u = 0; u < p->n; u++) {
+			sig[u] = row[u];
+			sat |= row[u] >= R2C2_NPATHS_MAX;
+		}
+	} else {
+		/* the counts from s are a column: read them into a row once */
+		const u32 *col = p->npaths + s;
+
+		for (u = 0; u < p->n; u++) {
+			sig[u] = col[(size_t)u * p->n];
+			sat |= col[(size_t)u * p->n] >= R2C2_NPATHS_MAX;
+		}
 	}
-	if (!ret)
-		ret = by_distance(dist, p->n, order);
+	if (sat)
+		return -EAGAIN;
+	/* q is read where it is not a next node's, then not used */
+	memset(q, 0, p->n * sizeof(*q));
+	ret = by_distance(dist, p->n, order);
 	for (i = 0; !ret && i < p->n; i++) {
 		u16 v = order[i];
-		double sv = sig[v];
+		const u16 *nb = p->nbr + (size_t)v * R2C2_MAX_PORTS;
+		double *wv = w + (size_t)v * R2C2_MAX_PORTS;
+		double sv = sig[v], delta = 0;
+		u8 next = dist[v] + 1;
 
-		for (k = 0; k < R2C2_MAX_PORTS; k++) {
-			size_t l = (size_t)v * R2C2_MAX_PORTS + k;
-			u16 x = p->nbr[l];
-			double c;
+		unsigned int b;
 
-			if (x == R2C2_IDX_NONE || dist[x] != dist[v] + 1)
-				continue;
-			c = sv / sig[x] * (1 + delta[x]);
-			w[l] += c;
-			delta[v] += c;
+		memset(wv, 0, R2C2_MAX_PORTS * sizeof(*wv));
+		for (b = next_ports(nb, dist, v, next); b; b &= b - 1) {
+			/* x is farther: its q was set before */
+			double c = sv * q[nb[__builtin_ctz(b)]];
+
+			wv[__builtin_ctz(b)] = c;
+			delta += c;
 		}
+		q[v] = (1 + delta) / sv;
 	}
 	return ret;
 }
@@ -1579,12 +1654,14 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 			return -ENOMEM;
 		}
 	}
-	w = dense_zalloc(nl);
+	w = dense_new(nl, false);	/* the groups write every weight */
 	if (!w)
 		return -ENOMEM;
-	ret = g < rt->n ? group_from(p, (u16)x, rt->from + (size_t)x * rt->n, w, &rt->gs) :
+	ret = g < rt->n ? group_from(p, (u16)x, rt->from + (size_t)x * rt->n,
+				     !rt->from_own, w, &rt->gs) :
 			  group_to(p, (u16)x, w, &rt->gs);
 	if (ret == -EAGAIN) {	/* saturated path counts: leg by leg */
+		memset(w, 0, nl * sizeof(*w));
 		ret = 0;
 		for (m = 0; !ret && m < rt->n; m++)
 			if (m != x)
@@ -1592,17 +1669,11 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 							    (u16)m, 1.0, w);
 	}
 	if (ret) {
-		free(w);
-		return ret;
-	}
-	ret = vec_from_dense(&rt->grp[g], w, nl);
-	if (ret) {
-		vec_free(&rt->grp[g]);
-		free(w);
+		dense_put(w);
 		return ret;
 	}
 	rt->gdense[g] = w;
-	rt->pair_bytes[R2C2_RP_VLB] += group_bytes(nl, &rt->grp[g]);
+	rt->pair_bytes[R2C2_RP_VLB] += group_bytes(nl, NULL);
 	return 0;
 }
 
@@ -1766,7 +1837,8 @@ static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
  * to d) is the same in both graphs: no changed link a -> b is on a minimal
  * path from s (s reaches b one hop further than a: the leg s -> b) or to d
  * (a is one hop further from d than b: the leg a -> d), in the graph that
- * has it.
+ * has it. A link whose far end changed port only (a link cut one way
+ * leaves the way back without its partner) changes no group.
  */
 static bool group_kept(const struct r2c2_paths *po,
 		       const struct r2c2_paths *pn,
@@ -1781,6 +1853,9 @@ static bool group_kept(const struct r2c2_paths *po,
 		const u16 b[2] = { c[i].b_old, c[i].b_new };
 		unsigned int k;
 
+		/* its far-end port alone: RPS legs do not depend on it */
+		if (b[0] == b[1])
+			continue;
 		for (k = 0; k < 2; k++)
 			if (from ? on_minimal(p[k], x, c[i].a, b[k], b[k]) :
 				   on_minimal(p[k], c[i].a, c[i].a, b[k], x))
@@ -1975,18 +2050,11 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 	nc = (size_t)r;
 	/* no memory: the rest is computed again when wanted */
 	for (i = 0; i < 2 * (size_t)rt->n; i++) {
-		double *w;
-
 		if (!old->gdense[i] || rt->gdense[i] ||
 		    !group_kept(po, pn, c, nc, (u32)i))
 			continue;
-		w = dense_zalloc(nl);
-		if (!w)
-			return moved;
-		vec_share(&rt->grp[i], &old->grp[i]);
-		memcpy(w, old->gdense[i], nl * sizeof(*w));
-		rt->gdense[i] = w;
-		rt->pair_bytes[R2C2_RP_VLB] += group_bytes(nl, &rt->grp[i]);
+		rt->gdense[i] = dense_get(old->gdense[i]);
+		rt->pair_bytes[R2C2_RP_VLB] += group_bytes(nl, NULL);
 		moved++;
 	}
 	/* room for all at once (else the table doubles as they come) */
@@ -2065,8 +2133,6 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 	    graph_vlb_split(rt, s, d)) {
 		fv->nv = 2;
 		fv->split = true;
-		fv->v[0] = &rt->grp[s];
-		fv->v[1] = &rt->grp[n + d];
 		fv->scale[0] = fv->scale[1] = 1.0 / n;
 		fv->group[0] = s;
 		fv->group[1] = n + d;
@@ -2142,18 +2208,19 @@ const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi,
 	return ok ? rt->obyte[rproto] : NULL;
 }
 
-void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
-		     const u16 **tr)
+const double *r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g,
+			      const struct r2c2_vec **v, const u16 **tr)
 {
 	unsigned int n = rt->n;
 
 	if (rt->sym) {
 		*v = &rt->grp[g >= n];
 		*tr = rt->tr + (size_t)(g % n) * n;
-	} else {
-		*v = &rt->grp[g];
-		*tr = NULL;
+		return NULL;
 	}
+	*v = NULL;
+	*tr = NULL;
+	return rt->gdense[g];
 }
 
 double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l)
@@ -2241,10 +2308,16 @@ int r2c2_rtab_weights_add(const struct r2c2_rtab *rt, u16 s, u16 d,
 
 	if (ret)
 		return ret;
-	for (i = 0; i < fv.nv; i++)
-		for (j = 0; j < fv.v[i]->len; j++)
+	for (i = 0; i < fv.nv; i++) {
+		const double *g = fv.v[i] ? NULL : rt->gdense[fv.group[i]];
+		size_t l;
+
+		for (l = 0; g && l < R2C2_NLINKS(rt->n); l++)
+			w[l] += scale * fv.scale[i] * g[l];
+		for (j = 0; !g && j < fv.v[i]->len; j++)
 			w[r2c2_fv_link(fv.tr[i], fv.v[i]->link[j])] +=
 				scale * fv.scale[i] * fv.v[i]->coef[j];
+	}
 	return 0;
 }
 

@@ -63,9 +63,13 @@ void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
  */
 const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi,
 			   const double **coef, const u32 **start);
-/* group g (0..2n-1): its vector and translation row */
-void r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g, const struct r2c2_vec **v,
-		     const u16 **tr);
+/*
+ * group g (0..2n-1): on a torus its vector and translation row (returns
+ * NULL); on a graph its weights on every link, dense (v, tr NULL; the
+ * split flows' r2c2_fv has no vectors either, only the group numbers)
+ */
+const double *r2c2_rtab_group(const struct r2c2_rtab *rt, u32 g,
+			      const struct r2c2_vec **v, const u16 **tr);
 /* coefficient of group g on absolute link l (0 if absent) */
 double r2c2_rtab_group_coef(const struct r2c2_rtab *rt, u32 g, u32 l);
 /*

@@ -473,7 +473,7 @@ static double apart_all(struct r2c2_rtab *rt, struct r2c2_rtab *fresh,
  * as they were (a change far from a leg keeps it) and not all (a change
  * on a leg does not).
  */
-static void carry_check(u16 n, const u16 *nbr0, const u8 *np0,
+static size_t carry_check(u16 n, const u16 *nbr0, const u8 *np0,
 			const double *cap0, const u16 *nbr1, const u8 *np1,
 			const double *cap1, const char *name)
 {
@@ -506,6 +506,7 @@ out:
 	r2c2_rtab_free(fresh);
 	r2c2_topo_free(t0);
 	r2c2_topo_free(t1);
+	return moved;
 }
 
 /*
@@ -621,7 +622,7 @@ static void carry_checks(void)
 {
 	u8 dims[3] = { 4, 4, 4 };
 	struct r2c2_topo *t;
-	size_t nl, l1 = 0, l2;
+	size_t nl, l1 = 0, l2, one, both;
 	u16 *nbr0, *nbr1;
 	u8 *np0, *np1;
 	double *cap0, *cap1;
@@ -649,8 +650,23 @@ static void carry_checks(void)
 	memcpy(np1, np0, nl);
 	memcpy(cap1, cap0, nl * sizeof(*cap1));
 	cut_both(nbr1, np1, cap1, l2);
-	carry_check(t->n, nbr0, np0, cap0, nbr1, np1, cap1,
-		    "4x4x4 less a link, one more cut");
+	both = carry_check(t->n, nbr0, np0, cap0, nbr1, np1, cap1,
+			   "4x4x4 less a link, one more cut");
+	/*
+	 * the same link cut one way only: the VLB groups it is on no minimal
+	 * path of (about half) are taken over and shared with the old tables,
+	 * which are freed first
+	 */
+	memcpy(nbr1, nbr0, nl * sizeof(*nbr1));
+	memcpy(np1, np0, nl);
+	memcpy(cap1, cap0, nl * sizeof(*cap1));
+	nbr1[l2] = R2C2_IDX_NONE;
+	cap1[l2] = 0;
+	one = carry_check(t->n, nbr0, np0, cap0, nbr1, np1, cap1,
+			  "4x4x4 less a link, one more cut one way");
+	ok(one >= both + t->n,
+	   "a link cut one way: the VLB groups it is on no minimal path of copied too (%zu copied, %zu with the link cut both ways)",
+	   one, both);
 	torus_carry_check(t, nbr0, np0, cap0, nbr1, np1, cap1,
 			  "4x4x4 less a link, then one more");
 	/* the cut link back (old: two cut, new: one) */
@@ -765,6 +781,32 @@ int main(void)
 		r2c2_topo_free(t);
 	}
 	saturated_check();
+	{
+		/*
+		 * a ring of 6 whose node 0 has two links to node 1 and node 1
+		 * one back: every link has a way back, yet the path counts
+		 * from 0 are not those to 0 (2 paths 0 -> 1, 1 back)
+		 */
+		static u16 nbr[6 * 8];
+		static double cap[6 * 8];
+		struct r2c2_topo *t;
+		unsigned int u;
+
+		memset(nbr, 0xff, sizeof(nbr));
+		for (u = 0; u < 6; u++) {
+			nbr[u * 8 + 0] = (u16)((u + 1) % 6);
+			nbr[u * 8 + 1] = (u16)((u + 5) % 6);
+			cap[u * 8 + 0] = cap[u * 8 + 1] = 1;
+		}
+		nbr[0 * 8 + 2] = 1;
+		cap[0 * 8 + 2] = 1;
+		if (r2c2_topo_from_adj(&t, 6, nbr, cap)) {
+			ok(0, "ring of 6 with a doubled link builds");
+		} else {
+			compare_all(t, "ring of 6, node 0 linked twice to node 1, once back");
+			r2c2_topo_free(t);
+		}
+	}
 	{
 		/* a 30-node line: VLB pairs have fewer eligible intermediates
 		 * (routes > R2C2_MAX_HOPS) and must use exact per-pair vectors */
