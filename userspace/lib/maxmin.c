@@ -140,6 +140,14 @@ struct r2c2_ws {
 	struct hent *heap;
 	u32 *cnt, *istart;
 	u32 *lstart;		/* nl + 1: the late index (see LATE_DIV) */
+	/*
+	 * few flows (eng.sparse): the links of the level (ltouched, the
+	 * links whose count is not 0), and the call that set each link's
+	 * P (lstamp == lepoch); link_dc and cnt are then all 0 between
+	 * levels (dczero)
+	 */
+	u32 *ltouched, *lstamp, lepoch;
+	bool dczero;
 	u32 *lcls;		/* LATE_PER_LINK * nl + 8: build_late() */
 	/* per flow */
 	size_t nf;
@@ -168,7 +176,7 @@ struct r2c2_ws {
 	double *cs;
 	/* per (destination, protocol): class of the current source */
 	size_t nstamp;
-	u32 *stamp;
+	u32 *stamp, mrun;
 	/*
 	 * torus: bm[(q * n + s) * mw ..]: offsets r with an unfrozen class
 	 * (s, s + r, protocol q); sact[q * mw ..]: sources with any;
@@ -191,6 +199,7 @@ void r2c2_ws_free(struct r2c2_ws *ws)
 		return;
 	free(ws->link_cp); free(ws->link_dc); free(ws->heap); free(ws->pbest);
 	free(ws->cnt); free(ws->istart); free(ws->lstart); free(ws->lcls);
+	free(ws->ltouched); free(ws->lstamp);
 	free(ws->lvl); free(ws->dem); free(ws->gmem); free(ws->rep); free(ws->wt);
 	free(ws->stamp);
 	free(ws->frozen); free(ws->fv); free(ws->cls); free(ws->wk); free(ws->key);
@@ -223,6 +232,8 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		if (!GROW(ws->stamp, nst))
 			return -ENOMEM;
 		ws->nstamp = nst;
+		memset(ws->stamp, 0, nst * sizeof(*ws->stamp));
+		ws->mrun = 0;
 	}
 	if (ncs > ws->ncs) {
 		if (!GROW(ws->cs, ncs))
@@ -237,7 +248,12 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		ws->link_dc = aligned_alloc(16, nl * sizeof(*ws->link_dc) + 16);
 		free(ws->crel);
 		ws->crel = calloc(nl, sizeof(*ws->crel));
-		if (!ws->link_cp || !ws->link_dc || !ws->crel || !GROW(ws->heap, nl + 1) ||
+		free(ws->lstamp);
+		ws->lstamp = calloc(nl, sizeof(*ws->lstamp));
+		ws->lepoch = 0;
+		ws->dczero = false;
+		if (!ws->link_cp || !ws->link_dc || !ws->crel || !ws->lstamp ||
+		    !GROW(ws->ltouched, nl) || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1) ||
 		    !GROW(ws->lstart, nl + 1) ||
 		    !GROW(ws->lcls, (size_t)LATE_PER_LINK * nl + 8) ||
@@ -281,6 +297,15 @@ struct eng {
 	u32 hn, nl;
 	u32 nunfrozen, ngdirty, nact;
 	/*
+	 * few flows, none split, none mask-indexed (r2c2_maxmin()): a level
+	 * walks only its nt links (ws->ltouched), not all nl, and sets a
+	 * link's P (cap * use) when a level first has it
+	 */
+	bool sparse;
+	u32 nt;
+	const double *cap;
+	double use;
+	/*
 	 * link entries of the mask-indexed (sym) classes of the level, of
 	 * the unfrozen ones; late: the late index is built (see LATE_DIV),
 	 * in ws->inv after the inverse, and linvn u32 there are free
@@ -322,6 +347,16 @@ struct eng {
 	const struct r2c2_vec *ovec[__R2C2_RP_MAX];
 	const u16 *otr;
 };
+
+/*
+ * The end of link l's entries in the inverse index (ws->inv from
+ * ws->istart[l]): the next link's start, or where the index of a few
+ * flows has only the level's links (sparse), the cursor that filled it
+ */
+static inline u32 inv_end(const struct eng *e, u32 l)
+{
+	return e->sparse ? e->ws->cnt[l] : e->ws->istart[l + 1];
+}
 
 /* the vector of the class whose key is ck and fv fv, NULL if split */
 static inline const struct r2c2_vec *cls_vec(const struct eng *e,
@@ -543,14 +578,17 @@ static void heap_private(struct eng *e, u32 nlv)
 	struct hent *h = ws->heap, *pb = ws->pbest;
 	const u32 *restrict is = ws->istart;
 	const u16 *inv16 = (const u16 *)ws->inv;
-	u32 k, l, m = 0;
+	u32 k, l, t, m = 0;
 
 	for (k = 0; k < nlv; k++)
 		pb[k].key = INFINITY;
-	for (l = 0; l < e->nl; l++) {
-		u32 c = is[l + 1] - is[l];
+	for (t = 0; t < (e->sparse ? e->nt : e->nl); t++) {
+		u32 c;
 		v2d cp;
 		double v;
+
+		l = e->sparse ? ws->ltouched[t] : t;
+		c = inv_end(e, l) - is[l];
 
 		if (!c)
 			continue;
@@ -858,13 +896,13 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 	if (e->inv16) {
 		const u16 *inv = (const u16 *)ws->inv;
 
-		for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
+		for (j = ws->istart[l]; j < inv_end(e, l); j++) {
 			i = inv[j];
 			if (!ws->frozen[i])
 				freeze(e, i, ws->cls[i].w * lambda);
 		}
 	} else {
-		for (j = ws->istart[l]; j < ws->istart[l + 1]; j++) {
+		for (j = ws->istart[l]; j < inv_end(e, l); j++) {
 			i = ws->inv[j];
 			if (!ws->frozen[i])
 				freeze(e, i, ws->cls[i].w * lambda);
@@ -936,8 +974,9 @@ static bool rel_worth(const struct eng *e, u32 k, u32 nlv)
  * into ws->link_dc (copied into link_cp by the caller): 32 KB on 8x8x8 rather than
  * the 64 KB of link_cp, which do not fit in L1 with the entries streaming by
  */
-static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
-			  u32 *nsplit)
+static inline __attribute__((always_inline)) void
+build_entries_t(struct eng *e, u32 nlv, u32 *ndem, u32 *nsplit,
+		const bool sparse)
 {
 	struct r2c2_ws *ws = e->ws;
 	double *restrict C = ws->link_dc;
@@ -958,6 +997,7 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 	u64 *restrict bm = ws->bm, *restrict sact = ws->sact;
 	u32 *restrict head = ws->head, *restrict nxt = ws->nxt;
 	size_t syment = 0;
+	u32 *restrict lt = ws->ltouched, nt = 0;
 	u32 j, k, l, qmask = 0;
 
 	for (k = 0; k < nlv; k++) {
@@ -1091,8 +1131,12 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 			ob_translate(c->ob, len, e->obhi, c->src_ob, o);
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				C[o[j] / sizeof(v2d)] += w * a[j];
-				cnt[o[j] / sizeof(v2d)]++;
+				u32 x = o[j] / sizeof(v2d);
+
+				C[x] += w * a[j];
+				if (sparse && !cnt[x])
+					lt[nt++] = x;
+				cnt[x]++;
 			}
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
@@ -1103,12 +1147,16 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 				size_t o = (size_t)tr[nd[j]] * R2C2_MAX_PORTS + port16[j] / 16;
 
 				C[o] += w * a[j];
+				if (sparse && !cnt[o])
+					lt[nt++] = (u32)o;
 				cnt[o]++;
 			}
 		} else {
 			for (j = 0; j < len; j++) {
 				l = lk[j];
 				C[l] += w * a[j];
+				if (sparse && !cnt[l])
+					lt[nt++] = l;
 				cnt[l]++;
 			}
 		}
@@ -1117,6 +1165,21 @@ static void build_entries(struct eng *e, u32 nlv, u32 *ndem,
 		flush_rel(e, reltr);
 	e->syment += syment;
 	e->qmask |= (u8)qmask;
+	if (sparse)
+		e->nt = nt;
+}
+
+/*
+ * Few flows (e->sparse): the links the level's entries are on into
+ * ws->ltouched as they are first counted, in the order met, instead of a
+ * pass over all the links after
+ */
+static void build_entries(struct eng *e, u32 nlv, u32 *ndem, u32 *nsplit)
+{
+	if (e->sparse)
+		build_entries_t(e, nlv, ndem, nsplit, true);
+	else
+		build_entries_t(e, nlv, ndem, nsplit, false);
 }
 
 /*
@@ -1130,16 +1193,34 @@ static void build_inverse(struct eng *e, u32 nlv)
 	u32 *restrict is = ws->istart;
 	v2d *restrict cp = ws->link_cp;
 	const double *restrict dc = ws->link_dc;
-	u32 j, k, l, acc = 0;
+	u32 j, k, l, t, acc = 0;
 
-	/* one pass; the sum in a register (through is[]: a chain of store-loads) */
-	for (l = 0; l < e->nl; l++) {
-		u32 c = cnt[l];
+	if (e->sparse) {
+		/* the level's links, in no order: l's end is cnt[l] after */
+		for (t = 0; t < e->nt; t++) {
+			u32 c;
 
-		cp[l][0] = dc[l];
-		is[l] = acc;
-		cnt[l] = acc;
-		acc += c;
+			l = ws->ltouched[t];
+			c = cnt[l];
+			cp[l][0] = dc[l];
+			if (ws->lstamp[l] != ws->lepoch) {
+				cp[l][1] = e->cap[l] * e->use;
+				ws->lstamp[l] = ws->lepoch;
+			}
+			is[l] = acc;
+			cnt[l] = acc;
+			acc += c;
+		}
+	} else {
+		/* one pass; the sum in a register (through is[]: a chain of store-loads) */
+		for (l = 0; l < e->nl; l++) {
+			u32 c = cnt[l];
+
+			cp[l][0] = dc[l];
+			is[l] = acc;
+			cnt[l] = acc;
+			acc += c;
+		}
 	}
 	is[e->nl] = acc;
 	for (k = 0; k < nlv; k++) {
@@ -1242,7 +1323,7 @@ static void build_groups(struct eng *e, u32 nlv, u32 ng)
  * e.g. 1e-300, that capacity / weight overflows), and their rates would
  * be left unwritten
  */
-static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
+static int fill_level_run(struct eng *e, const u32 *lv, u32 nlv)
 {
 	struct r2c2_ws *ws = e->ws;
 	const struct r2c2_flow *f = e->f;
@@ -1250,8 +1331,10 @@ static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	u32 k, l, m, ng, ndem = 0, di = 0, nsplit = 0;
 	double lambda = 0;
 
-	memset(ws->link_dc, 0, e->nl * sizeof(*ws->link_dc));
-	memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
+	if (!e->sparse) {
+		memset(ws->link_dc, 0, e->nl * sizeof(*ws->link_dc));
+		memset(ws->cnt, 0, e->nl * sizeof(*ws->cnt));
+	}
 	/* masks (and the per-thread tables below) only up to LMASK_MAXN */
 	e->rel = e->n <= R2C2_LMASK_MAXN ? r2c2_rtab_rel(e->rt) : NULL;
 	e->symq = 0;
@@ -1367,6 +1450,26 @@ static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 	return 0;
 }
 
+/*
+ * One level, and where it walked only its links (sparse) their C and
+ * counts zeroed again, so that the next level and the next call find
+ * them 0 (ws->dczero) however the level ended
+ */
+static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
+{
+	struct r2c2_ws *ws = e->ws;
+	u32 t;
+	int ret;
+
+	e->nt = 0;
+	ret = fill_level_run(e, lv, nlv);
+	for (t = 0; e->sparse && t < e->nt; t++) {
+		ws->link_dc[ws->ltouched[t]] = 0;
+		ws->cnt[ws->ltouched[t]] = 0;
+	}
+	return ret;
+}
+
 /* ws->lvl = flow indices by (priority, source, index): two counting sorts */
 static void order_flows(struct r2c2_ws *ws, const struct r2c2_flow *f, u32 nf,
 			u32 n)
@@ -1462,15 +1565,23 @@ static void set_class(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 			 const struct r2c2_flow *f, u32 nf, u32 n)
 {
-	u32 *st = ws->stamp, k, m = 0, run = 0, i;
-	const u32 slot = 0x80000000u;
+	u32 *st = ws->stamp, k, m = 0, run, i;
 	struct offv ov = { .rel = r2c2_rtab_rel(rt), .n = n };
 
 	for (k = 0; k < __R2C2_RP_MAX; k++)
 		ov.v[k] = r2c2_rtab_offvec(rt, (u8)k, &ov.tr);
 
-	/* stamp[2 * key] = run id, stamp[2 * key + 1] = class position */
-	memset(st, 0, 2 * (size_t)n * __R2C2_RP_MAX * sizeof(*st));
+	/*
+	 * stamp[2 * key] = run id, stamp[2 * key + 1] = class position; the
+	 * run ids go on from the last call's (ws->mrun), so that no stamp of
+	 * an earlier call matches and none need clearing (but when they
+	 * would wrap)
+	 */
+	if (ws->mrun > UINT32_MAX - nf - 1) {
+		memset(st, 0, ws->nstamp * sizeof(*st));
+		ws->mrun = 0;
+	}
+	run = ws->mrun;
 	for (k = 0; k < nf; k++) {
 		u32 key;
 
@@ -1496,7 +1607,7 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 			continue;
 		}
 		key = 2 * ((u32)f[i].dst * __R2C2_RP_MAX + f[i].rproto);
-		if (st[key] == (run | slot)) {
+		if (st[key] == run) {
 			u32 pos = st[key + 1], r = ws->lvl[pos];
 
 			ws->rep[i] = r;
@@ -1504,10 +1615,11 @@ static u32 merge_classes(struct r2c2_ws *ws, const struct r2c2_rtab *rt,
 			ws->wk[pos] += f[i].weight;
 			continue;
 		}
-		st[key] = run | slot;
+		st[key] = run;
 		st[key + 1] = m;
 		set_class(ws, rt, &ov, f, m++, i);
 	}
+	ws->mrun = run;
 	return m;
 }
 
@@ -1543,6 +1655,7 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 {
 	const struct r2c2_topo *t = r2c2_rtab_topo(rt);
 	size_t nl = R2C2_NLINKS(t->n), ninv = 0, i, s, nc;
+	size_t qent[__R2C2_RP_MAX] = { 0 };
 	struct r2c2_ws *tmp = NULL;
 	struct eng e = { 0 };
 	int ret;
@@ -1609,17 +1722,6 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 			}
 		}
 	}
-	{
-		v2d *restrict cp = ws->link_cp;
-		const double *restrict cap = t->cap;
-		const double use = 1 - headroom;
-
-		for (i = 0; i < nl; i++)
-			cp[i][1] = cap[i] * use;
-	}
-	memset(ws->grp_dw, 0, 2 * t->n * sizeof(double));
-	memset(ws->gdn, 0, 2 * t->n * sizeof(u32));
-	memset(ws->gdirty, 0, 2 * t->n);
 	e.rt = rt;
 	e.f = f;
 	e.rate = rate;
@@ -1632,11 +1734,50 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	 */
 	order_flows(ws, f, (u32)nf, t->n);
 	nc = merge_classes(ws, rt, f, (u32)nf, t->n);
+	e.sparse = nc <= nl / PRIV_DIV;
 	for (i = 0; i < nc; i++) {
 		const struct r2c2_vec *v = cls_vec(&e, &ws->key[i], &ws->fv[i]);
 
-		if (v)
+		if (v) {
 			ninv += v->len;
+			qent[ws->key[i].q] += v->len;
+		}
+		e.sparse &= v != NULL;
+	}
+	/*
+	 * few flows (their link entries at most half the links, fewer
+	 * classes than heap_private() takes, none split): each level walks
+	 * only its links, and no pass over all of them sets their P. Not
+	 * where a protocol could be mask-indexed (fill_level(): symq), as
+	 * counted over all the levels.
+	 */
+	e.sparse &= ninv * 2 <= nl;
+	for (i = 0; e.sparse && r2c2_rtab_rel(rt) && i < __R2C2_RP_MAX; i++)
+		e.sparse = qent[i] < (size_t)e.n * e.mw * nl / SYM_DIV;
+	e.cap = t->cap;
+	e.use = 1 - headroom;
+	if (e.sparse) {
+		if (!ws->dczero) {
+			/* all of them: a later call may have more links */
+			memset(ws->link_dc, 0, ws->nl * sizeof(*ws->link_dc));
+			memset(ws->cnt, 0, ws->nl * sizeof(*ws->cnt));
+			ws->dczero = true;
+		}
+		if (++ws->lepoch == 0) {	/* wrapped: every stamp is old */
+			memset(ws->lstamp, 0, ws->nl * sizeof(*ws->lstamp));
+			ws->lepoch = 1;
+		}
+	} else {
+		v2d *restrict cp = ws->link_cp;
+		const double *restrict cap = t->cap;
+		const double use = 1 - headroom;
+
+		ws->dczero = false;
+		for (i = 0; i < nl; i++)
+			cp[i][1] = cap[i] * use;
+		memset(ws->grp_dw, 0, 2 * t->n * sizeof(double));
+		memset(ws->gdn, 0, 2 * t->n * sizeof(u32));
+		memset(ws->gdirty, 0, 2 * t->n);
 	}
 	if (ninv > ws->ninv) {
 		if (!GROW(ws->inv, ninv)) {
