@@ -1745,13 +1745,13 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		e.sparse &= v != NULL;
 	}
 	/*
-	 * few flows (their link entries at most half the links, fewer
+	 * few flows (their link entries at most a quarter of the links, fewer
 	 * classes than heap_private() takes, none split): each level walks
 	 * only its links, and no pass over all of them sets their P. Not
 	 * where a protocol could be mask-indexed (fill_level(): symq), as
 	 * counted over all the levels.
 	 */
-	e.sparse &= ninv * 2 <= nl;
+	e.sparse &= ninv * 4 <= nl;
 	for (i = 0; e.sparse && r2c2_rtab_rel(rt) && i < __R2C2_RP_MAX; i++)
 		e.sparse = qent[i] < (size_t)e.n * e.mw * nl / SYM_DIV;
 	e.cap = t->cap;
