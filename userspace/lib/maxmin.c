@@ -572,39 +572,57 @@ static void heap_rebuild(struct eng *e, double floor)
  */
 #define PRIV_DIV 8
 
+/*
+ * heap_private() for link l with c entries: shared (c > 1) into the
+ * heap at h[m]; private, kept if its key is its class's lowest yet.
+ * Returns the heap's new size.
+ */
+static inline __attribute__((always_inline)) u32
+private_link(struct eng *e, u32 l, u32 c, u32 m)
+{
+	struct r2c2_ws *ws = e->ws;
+	struct hent *pb = ws->pbest;
+	const u16 *inv16 = (const u16 *)ws->inv;
+	const u32 *is = ws->istart;
+	v2d cp;
+	double v;
+	u32 k;
+
+	if (!c)
+		return m;
+	if (c > 1) {
+		ws->heap[m].l = l;
+		return m + 1;
+	}
+	k = e->inv16 ? inv16[is[l]] : ws->inv[is[l]];
+	cp = ws->link_cp[l];
+	if (!(cp[0] > 0))
+		return m;
+	v = cp[1] / cp[0];
+	if (v < pb[k].key) {
+		pb[k].key = v;
+		pb[k].l = l;
+	}
+	return m;
+}
+
 static void heap_private(struct eng *e, u32 nlv)
 {
 	struct r2c2_ws *ws = e->ws;
 	struct hent *h = ws->heap, *pb = ws->pbest;
 	const u32 *restrict is = ws->istart;
-	const u16 *inv16 = (const u16 *)ws->inv;
 	u32 k, l, t, m = 0;
 
 	for (k = 0; k < nlv; k++)
 		pb[k].key = INFINITY;
-	for (t = 0; t < (e->sparse ? e->nt : e->nl); t++) {
-		u32 c;
-		v2d cp;
-		double v;
-
-		l = e->sparse ? ws->ltouched[t] : t;
-		c = inv_end(e, l) - is[l];
-
-		if (!c)
-			continue;
-		if (c > 1) {
-			h[m++].l = l;
-			continue;
+	if (e->sparse) {
+		for (t = 0; t < e->nt; t++) {
+			l = ws->ltouched[t];
+			m = private_link(e, l, ws->cnt[l] - is[l], m);
 		}
-		k = e->inv16 ? inv16[is[l]] : ws->inv[is[l]];
-		cp = ws->link_cp[l];
-		if (!(cp[0] > 0))
-			continue;
-		v = cp[1] / cp[0];
-		if (v < pb[k].key) {
-			pb[k].key = v;
-			pb[k].l = l;
-		}
+	} else {
+		for (l = 0; l < e->nl; l++)
+			m = private_link(e, l, is[l + 1] - is[l], m);
 	}
 	for (k = 0; k < nlv; k++)
 		if (pb[k].key < INFINITY)
@@ -849,7 +867,7 @@ static void build_late(struct eng *e)
 static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 {
 	struct r2c2_ws *ws = e->ws;
-	u32 j, m, k, i, before = e->nunfrozen;
+	u32 j, m, k, i, end, before = e->nunfrozen;
 
 	if (e->symq && e->symleft) {
 		/* room for the index (u32) and the translated entries (u16) */
@@ -893,16 +911,17 @@ static u32 freeze_link(struct eng *e, u32 l, double lambda, u32 nsplit)
 			}
 		}
 	}
+	end = inv_end(e, l);
 	if (e->inv16) {
 		const u16 *inv = (const u16 *)ws->inv;
 
-		for (j = ws->istart[l]; j < inv_end(e, l); j++) {
+		for (j = ws->istart[l]; j < end; j++) {
 			i = inv[j];
 			if (!ws->frozen[i])
 				freeze(e, i, ws->cls[i].w * lambda);
 		}
 	} else {
-		for (j = ws->istart[l]; j < inv_end(e, l); j++) {
+		for (j = ws->istart[l]; j < end; j++) {
 			i = ws->inv[j];
 			if (!ws->frozen[i])
 				freeze(e, i, ws->cls[i].w * lambda);
