@@ -32,6 +32,15 @@
  * protocol) and known by their position in the level; what the passes
  * read of a class is stored in that order.
  *
+ * A round of few flows (a node's matrix when only flows older than rho
+ * count: 8 at the median in the paper's workload) is mostly the cost that
+ * does not grow with the flows: with at most a quarter as many link
+ * entries as links and no split flow (eng.sparse), a level lists the
+ * links its flows cross as pass 1 first meets them, and every later walk
+ * over links (P set where the call first has a link, the inverse index,
+ * the private links, C and the counts cleared at the end) takes that
+ * list instead of all of them.
+ *
  * A demand-capped flow freezes at its demand when lambda reaches
  * demand / weight. Split VLB flows live in per-node groups (rtab.c):
  * their contribution is updated per group, once per round, with dense
