@@ -1528,9 +1528,10 @@ static inline unsigned int next_ports(const u16 *nb, const u8 *dist, u16 u,
  * the minimal ones), whatever node it started from, so the legs' shares
  * can be added up as they go: each node puts its own 1 in, and what
  * reached it moves on. Every link's weight is written, 0 off the legs.
+ * elig (NULL: every node): the legs only from the nodes u with elig[u].
  */
 static int group_to(const struct r2c2_paths *p, u16 d, double *w,
-		    const struct group_scratch *gs)
+		    const struct group_scratch *gs, const u8 *elig)
 {
 	const u8 *dist = p->dist + (size_t)d * p->n;
 	const u32 *cnt = p->npaths + (size_t)d * p->n;
@@ -1549,7 +1550,7 @@ static int group_to(const struct r2c2_paths *p, u16 d, double *w,
 		u64 total = 0;
 
 		unsigned int m = u == d ? 0 : next_ports(nb, dist, u, next), b;
-		double fu = flow[u] + 1;
+		double fu = flow[u] + (elig ? elig[u] : 1);
 
 		memset(wu, 0, R2C2_MAX_PORTS * sizeof(*wu));
 		for (b = m; b; b &= b - 1)
@@ -1573,12 +1574,14 @@ static int group_to(const struct r2c2_paths *p, u16 d, double *w,
  * sigma(s, u) q(v), q(v) = (1 + delta(v)) / sigma(s, v), delta(v) being
  * the sum over v's own minimal links onwards, taken by decreasing
  * distance from s. Every link's weight is written, 0 off the legs.
+ * elig (NULL: every node): the legs only to the nodes m with elig[m].
  * sym: the counts are their own transpose (links_both_ways()), so that
  * those from s are a row. -EAGAIN where a path count saturated
  * (R2C2_NPATHS_MAX): then the legs one by one.
  */
 static int group_from(const struct r2c2_paths *p, u16 s, const u8 *from_s,
-		      bool sym, double *w, const struct group_scratch *gs)
+		      bool sym, double *w, const struct group_scratch *gs,
+		      const u8 *elig)
 {
 	const u8 *dist = from_s;
 	double *sig = gs->sig;
@@ -1626,8 +1629,72 @@ static int group_from(const struct r2c2_paths *p, u16 s, const u8 *from_s,
 			wv[__builtin_ctz(b)] = c;
 			delta += c;
 		}
-		q[v] = (1 + delta) / sv;
+		q[v] = ((elig ? elig[v] : 1) + delta) / sv;
 	}
+	return ret;
+}
+
+/* what group_from() and group_to() walk with, made once; -ENOMEM */
+static int group_scratch(struct r2c2_rtab *rt)
+{
+	if (rt->gs.acc)
+		return 0;
+	rt->gs.acc = malloc(rt->n * sizeof(*rt->gs.acc));
+	rt->gs.order = malloc(rt->n * sizeof(*rt->gs.order));
+	rt->gs.sig = malloc(rt->n * sizeof(*rt->gs.sig));
+	if (!rt->gs.acc || !rt->gs.order || !rt->gs.sig) {
+		free(rt->gs.acc);
+		free(rt->gs.order);
+		free(rt->gs.sig);
+		memset(&rt->gs, 0, sizeof(rt->gs));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * A graph's VLB pair s -> d that cannot be split (some intermediate's
+ * route would pass R2C2_MAX_HOPS): its weights, as r2c2_link_weights_add()
+ * gives them, in two passes instead of two legs per intermediate: s's legs
+ * to the eligible intermediates (group_from() restricted to them) plus
+ * their legs to d (group_to() restricted), over their number. At 4,096
+ * nodes that is two passes over the links rather than 8,000 legs walked.
+ * Saturated path counts, or a graph that does not reach every node from
+ * s and d: the legs one by one.
+ */
+static int vlb_pair(struct r2c2_rtab *rt, u16 s, u16 d, struct r2c2_vec *v)
+{
+	const struct r2c2_paths *p = &rt->t->paths;
+	size_t nl = R2C2_NLINKS(rt->n), l;
+	double *wa = malloc(2 * nl * sizeof(*wa)), *wb = wa + nl;
+	u8 *elig = malloc(rt->n);
+	unsigned int m, cnt = 0;
+	int ret = -ENOMEM;
+
+	if (!wa || !elig || group_scratch(rt))
+		goto out;
+	for (m = 0; m < rt->n; m++) {
+		elig[m] = r2c2_vlb_ok(p, s, (u16)m, d);
+		cnt += elig[m];
+	}
+	/* none eligible: as r2c2_link_weights_add() says */
+	ret = cnt ? group_from(p, s, rt->from + (size_t)s * rt->n,
+			       !rt->from_own, wa, &rt->gs, elig) : -EAGAIN;
+	if (!ret)
+		ret = group_to(p, d, wb, &rt->gs, elig);
+	/* saturated counts, or a node out of reach (by_distance()) */
+	if (ret == -EAGAIN || ret == -EHOSTUNREACH) {
+		memset(wa, 0, nl * sizeof(*wa));
+		ret = r2c2_link_weights_add(p, R2C2_RP_VLB, s, d, 1.0, wa);
+	} else if (!ret) {
+		for (l = 0; l < nl; l++)
+			wa[l] = (wa[l] + wb[l]) / cnt;
+	}
+	if (!ret)
+		ret = vec_from_dense(v, wa, nl);
+out:
+	free(wa);
+	free(elig);
 	return ret;
 }
 
@@ -1642,24 +1709,14 @@ static int graph_group(struct r2c2_rtab *rt, u32 g)
 
 	if (rt->gdense[g])
 		return 0;
-	if (!rt->gs.acc) {
-		rt->gs.acc = malloc(rt->n * sizeof(*rt->gs.acc));
-		rt->gs.order = malloc(rt->n * sizeof(*rt->gs.order));
-		rt->gs.sig = malloc(rt->n * sizeof(*rt->gs.sig));
-		if (!rt->gs.acc || !rt->gs.order || !rt->gs.sig) {
-			free(rt->gs.acc);
-			free(rt->gs.order);
-			free(rt->gs.sig);
-			memset(&rt->gs, 0, sizeof(rt->gs));
-			return -ENOMEM;
-		}
-	}
+	if (group_scratch(rt))
+		return -ENOMEM;
 	w = dense_new(nl, false);	/* the groups write every weight */
 	if (!w)
 		return -ENOMEM;
 	ret = g < rt->n ? group_from(p, (u16)x, rt->from + (size_t)x * rt->n,
-				     !rt->from_own, w, &rt->gs) :
-			  group_to(p, (u16)x, w, &rt->gs);
+				     !rt->from_own, w, &rt->gs, NULL) :
+			  group_to(p, (u16)x, w, &rt->gs, NULL);
 	if (ret == -EAGAIN) {	/* saturated path counts: leg by leg */
 		memset(w, 0, nl * sizeof(*w));
 		ret = 0;
@@ -1720,10 +1777,8 @@ static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
 int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 {
 	const struct r2c2_paths *p = &rt->t->paths;
-	size_t nl = R2C2_NLINKS(rt->n);
 	struct r2c2_vec v;
 	bool torus;
-	double *w;
 	u64 key;
 	int ret;
 
@@ -1753,13 +1808,7 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 		if (ret == -EAGAIN)
 			ret = leg_walked(rt, rproto, s, d, &v);
 	} else {
-		w = calloc(nl, sizeof(*w));
-		if (!w)
-			return -ENOMEM;
-		ret = r2c2_link_weights_add(p, rproto, s, d, 1.0, w);
-		if (!ret)
-			ret = vec_from_dense(&v, w, nl);
-		free(w);
+		ret = vlb_pair(rt, s, d, &v);
 	}
 	if (!ret) {
 		ret = pair_insert(rt, key, &v, torus);

@@ -132,6 +132,61 @@ static void saturated_check(void)
 	r2c2_topo_free(t);
 }
 
+/*
+ * VLB pairs that cannot be split, on saturated path counts: a ring of 24
+ * layers of 8 nodes, each linked one way to all 8 of the next layer (23
+ * hops across, so some intermediates' routes pass R2C2_MAX_HOPS). Pairs
+ * from node 0 to one node of each layer, against
+ * r2c2_link_weights_add() (every pair would take minutes)
+ */
+static void vlb_saturated_check(void)
+{
+	enum { L = 24, W = 8, N = L * W };
+	static u16 nbr[N * 8];
+	static double cap[N * 8];
+	size_t nl = R2C2_NLINKS(N), l;
+	double *a = calloc(nl, sizeof(double)), *b = calloc(nl, sizeof(double));
+	struct r2c2_topo *t = NULL;
+	struct r2c2_rtab *rt = NULL;
+	unsigned int u, k, d, bad = 0, split = 0;
+	double worst = 0;
+
+	for (u = 0; u < N; u++)
+		for (k = 0; k < W; k++) {
+			nbr[u * 8 + k] = (u16)((u / W + 1) % L * W + k);
+			cap[u * 8 + k] = 1;
+		}
+	if (!a || !b || r2c2_topo_from_adj(&t, N, nbr, cap) || r2c2_rtab_new(&rt, t)) {
+		ok(0, "layered ring of 192 nodes: tables");
+		goto out;
+	}
+	for (d = W + 3; d < N; d += W) {
+		unsigned int m, ok_m = 0;
+
+		for (m = 0; m < N; m++)
+			ok_m += r2c2_vlb_ok(&t->paths, 0, (u16)m, (u16)d);
+		split += ok_m == N;
+		memset(a, 0, nl * sizeof(double));
+		memset(b, 0, nl * sizeof(double));
+		if (r2c2_link_weights_add(&t->paths, R2C2_RP_VLB, 0, (u16)d, 1.0, a) ||
+		    r2c2_rtab_prepare(rt, 0, (u16)d, R2C2_RP_VLB) ||
+		    r2c2_rtab_weights_add(rt, 0, (u16)d, R2C2_RP_VLB, 1.0, b)) {
+			bad++;
+			continue;
+		}
+		for (l = 0; l < nl; l++)
+			worst = fmax(worst, fabs(a[l] - b[l]));
+	}
+	ok(!bad && worst <= 1e-12 && split < L - 1,
+	   "layered ring of 192 nodes, path counts saturated: VLB from node 0 to a node of each layer (%u of %u split) == r2c2_link_weights_add (max diff %.2g, %u failed)",
+	   split, L - 1, worst, bad);
+out:
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+	free(a);
+	free(b);
+}
+
 static size_t rtab_bytes(const struct r2c2_rtab *rt)
 {
 	size_t b = 0;
@@ -781,6 +836,7 @@ int main(void)
 		r2c2_topo_free(t);
 	}
 	saturated_check();
+	vlb_saturated_check();
 	{
 		/*
 		 * a ring of 6 whose node 0 has two links to node 1 and node 1
