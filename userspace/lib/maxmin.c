@@ -38,8 +38,11 @@
  * entries as links and no split flow (eng.sparse), a level lists the
  * links its flows cross as pass 1 first meets them, and every later walk
  * over links (P set where the call first has a link, the inverse index,
- * the private links, C and the counts cleared at the end) takes that
- * list instead of all of them.
+ * the private links, the counts cleared at the end) takes that list
+ * instead of all of them. Such a round, as a daemon woken every rho
+ * meets it, starts with cold caches: it keeps to as few arrays per link
+ * as it can (C summed in (C, P) itself, no stamps where the call has one
+ * priority level, no per-node counts to sort a few flows).
  *
  * A demand-capped flow freezes at its demand when lambda reaches
  * demand / weight. Split VLB flows live in per-node groups (rtab.c):
@@ -151,12 +154,12 @@ struct r2c2_ws {
 	u32 *lstart;		/* nl + 1: the late index (see LATE_DIV) */
 	/*
 	 * few flows (eng.sparse): the links of the level (ltouched, the
-	 * links whose count is not 0), and the call that set each link's
-	 * P (lstamp == lepoch); link_dc and cnt are then all 0 between
-	 * levels (dczero)
+	 * links whose count is not 0), and, in a call of more than one
+	 * priority level, the call that set each link's P (lstamp ==
+	 * lepoch); cnt is then all 0 between levels (cntzero)
 	 */
 	u32 *ltouched, *lstamp, lepoch;
-	bool dczero;
+	bool cntzero;
 	u32 *lcls;		/* LATE_PER_LINK * nl + 8: build_late() */
 	/* per flow */
 	size_t nf;
@@ -260,7 +263,7 @@ static int ws_reserve(struct r2c2_ws *ws, size_t nl, size_t nf, size_t ng,
 		free(ws->lstamp);
 		ws->lstamp = calloc(nl, sizeof(*ws->lstamp));
 		ws->lepoch = 0;
-		ws->dczero = false;
+		ws->cntzero = false;
 		if (!ws->link_cp || !ws->link_dc || !ws->crel || !ws->lstamp ||
 		    !GROW(ws->ltouched, nl) || !GROW(ws->heap, nl + 1) ||
 		    !GROW(ws->cnt, nl) || !GROW(ws->istart, nl + 1) ||
@@ -307,10 +310,12 @@ struct eng {
 	u32 nunfrozen, ngdirty, nact;
 	/*
 	 * few flows, none split, none mask-indexed (r2c2_maxmin()): a level
-	 * walks only its nt links (ws->ltouched), not all nl, and sets a
-	 * link's P (cap * use) when a level first has it
+	 * walks only its nt links (ws->ltouched), not all nl, sums C
+	 * straight into link_cp, and sets a link's P (cap * use) when a
+	 * level first has it; stamped: only where the call has more than
+	 * one level (lstamp)
 	 */
-	bool sparse;
+	bool sparse, stamped;
 	u32 nt;
 	const double *cap;
 	double use;
@@ -1000,14 +1005,39 @@ static bool rel_worth(const struct eng *e, u32 k, u32 nlv)
 /*
  * pass 1: C and the number of entries of every link, non-split flows; C
  * into ws->link_dc (copied into link_cp by the caller): 32 KB on 8x8x8 rather than
- * the 64 KB of link_cp, which do not fit in L1 with the entries streaming by
+ * the 64 KB of link_cp, which do not fit in L1 with the entries streaming by.
+ * Few flows (sparse) sum C into link_cp itself, set where the level first
+ * meets a link: a round that starts with cold caches then misses on one
+ * array less per link
  */
+/*
+ * one entry of pass 1 on link x: C += wa, one more entry; few flows
+ * (sparse): C in link_cp (Cs), set at the level's first entry on x,
+ * where x is also listed
+ */
+static inline __attribute__((always_inline)) void
+add_c(double *restrict C, double *restrict Cs, u32 *restrict cnt,
+      u32 *restrict lt, u32 *nt, u32 x, double wa, const bool sparse)
+{
+	if (sparse) {
+		if (!cnt[x]) {
+			lt[(*nt)++] = x;
+			Cs[2 * (size_t)x] = 0;
+		}
+		Cs[2 * (size_t)x] += wa;
+	} else {
+		C[x] += wa;
+	}
+	cnt[x]++;
+}
+
 static inline __attribute__((always_inline)) void
 build_entries_t(struct eng *e, u32 nlv, u32 *ndem, u32 *nsplit,
 		const bool sparse)
 {
 	struct r2c2_ws *ws = e->ws;
 	double *restrict C = ws->link_dc;
+	double *restrict Cs = (double *)ws->link_cp;	/* sparse: C at 2 l */
 	u32 *restrict cnt = ws->cnt;
 	double *restrict cr = ws->crel;
 	const u16 *reltr = NULL;	/* source row being summed relative */
@@ -1026,7 +1056,7 @@ build_entries_t(struct eng *e, u32 nlv, u32 *ndem, u32 *nsplit,
 	u32 *restrict head = ws->head, *restrict nxt = ws->nxt;
 	size_t syment = 0;
 	u32 *restrict lt = ws->ltouched, nt = 0;
-	u32 j, k, l, qmask = 0;
+	u32 j, k, qmask = 0;
 
 	for (k = 0; k < nlv; k++) {
 		const struct r2c2_fv *fv;
@@ -1161,10 +1191,7 @@ build_entries_t(struct eng *e, u32 nlv, u32 *ndem, u32 *nsplit,
 			for (j = 0; j < len; j++) {
 				u32 x = o[j] / sizeof(v2d);
 
-				C[x] += w * a[j];
-				if (sparse && !cnt[x])
-					lt[nt++] = x;
-				cnt[x]++;
+				add_c(C, Cs, cnt, lt, &nt, x, w * a[j], sparse);
 			}
 		} else if (tr) {
 			const u16 *restrict nd = c->node;
@@ -1172,21 +1199,13 @@ build_entries_t(struct eng *e, u32 nlv, u32 *ndem, u32 *nsplit,
 
 #pragma GCC unroll 4
 			for (j = 0; j < len; j++) {
-				size_t o = (size_t)tr[nd[j]] * R2C2_MAX_PORTS + port16[j] / 16;
+				u32 o = (u32)tr[nd[j]] * R2C2_MAX_PORTS + port16[j] / 16;
 
-				C[o] += w * a[j];
-				if (sparse && !cnt[o])
-					lt[nt++] = (u32)o;
-				cnt[o]++;
+				add_c(C, Cs, cnt, lt, &nt, o, w * a[j], sparse);
 			}
 		} else {
-			for (j = 0; j < len; j++) {
-				l = lk[j];
-				C[l] += w * a[j];
-				if (sparse && !cnt[l])
-					lt[nt++] = l;
-				cnt[l]++;
-			}
+			for (j = 0; j < len; j++)
+				add_c(C, Cs, cnt, lt, &nt, lk[j], w * a[j], sparse);
 		}
 	}
 	if (reltr)
@@ -1230,8 +1249,9 @@ static void build_inverse(struct eng *e, u32 nlv)
 
 			l = ws->ltouched[t];
 			c = cnt[l];
-			cp[l][0] = dc[l];
-			if (ws->lstamp[l] != ws->lepoch) {
+			if (!e->stamped) {
+				cp[l][1] = e->cap[l] * e->use;
+			} else if (ws->lstamp[l] != ws->lepoch) {
 				cp[l][1] = e->cap[l] * e->use;
 				ws->lstamp[l] = ws->lepoch;
 			}
@@ -1479,9 +1499,9 @@ static int fill_level_run(struct eng *e, const u32 *lv, u32 nlv)
 }
 
 /*
- * One level, and where it walked only its links (sparse) their C and
- * counts zeroed again, so that the next level and the next call find
- * them 0 (ws->dczero) however the level ended
+ * One level, and where it walked only its links (sparse) their counts
+ * zeroed again, so that the next level and the next call find them 0
+ * (ws->cntzero) however the level ended
  */
 static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 {
@@ -1491,20 +1511,45 @@ static int fill_level(struct eng *e, const u32 *lv, u32 nlv)
 
 	e->nt = 0;
 	ret = fill_level_run(e, lv, nlv);
-	for (t = 0; e->sparse && t < e->nt; t++) {
-		ws->link_dc[ws->ltouched[t]] = 0;
+	for (t = 0; e->sparse && t < e->nt; t++)
 		ws->cnt[ws->ltouched[t]] = 0;
-	}
 	return ret;
 }
 
-/* ws->lvl = flow indices by (priority, source, index): two counting sorts */
+/*
+ * Up to this many flows, order_flows() sorts by insertion: at 32 that is
+ * at most 496 comparisons, about what the counting sorts cost in
+ * instructions on 8x8x8, without their per-node counts
+ */
+#define FEW_SORT 32
+
+/* flow i before flow j in ws->lvl: by (priority, source, index) */
+static inline bool flow_before(const struct r2c2_flow *f, u32 i, u32 j)
+{
+	if (f[i].prio != f[j].prio)
+		return f[i].prio < f[j].prio;
+	return f[i].src != f[j].src ? f[i].src < f[j].src : i < j;
+}
+
+/*
+ * ws->lvl = flow indices by (priority, source, index): two counting
+ * sorts, or for a few flows an insertion sort, which leaves the per-node
+ * counts (2 KB on 8x8x8) out of a round that starts with cold caches
+ */
 static void order_flows(struct r2c2_ws *ws, const struct r2c2_flow *f, u32 nf,
 			u32 n)
 {
 	u32 *b = ws->istart, *tmp = ws->dem, i, c, p;
 	bool prios = false;
 
+	if (nf <= FEW_SORT) {
+		for (i = 0; i < nf; i++) {
+			for (c = i; c > 0 && flow_before(f, i, ws->lvl[c - 1]); c--)
+				ws->lvl[c] = ws->lvl[c - 1];
+			ws->lvl[c] = i;
+		}
+		return;
+	}
 	memset(b, 0, (n + 1) * sizeof(*b));
 	for (i = 0; i < nf; i++) {
 		b[f[i].src + 1]++;
@@ -1785,13 +1830,14 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 	e.cap = t->cap;
 	e.use = 1 - headroom;
 	if (e.sparse) {
-		if (!ws->dczero) {
+		if (!ws->cntzero) {
 			/* all of them: a later call may have more links */
-			memset(ws->link_dc, 0, ws->nl * sizeof(*ws->link_dc));
 			memset(ws->cnt, 0, ws->nl * sizeof(*ws->cnt));
-			ws->dczero = true;
+			ws->cntzero = true;
 		}
-		if (++ws->lepoch == 0) {	/* wrapped: every stamp is old */
+		/* ws->lvl is in priority order */
+		e.stamped = nc && f[ws->lvl[0]].prio != f[ws->lvl[nc - 1]].prio;
+		if (e.stamped && ++ws->lepoch == 0) {	/* wrapped: every stamp is old */
 			memset(ws->lstamp, 0, ws->nl * sizeof(*ws->lstamp));
 			ws->lepoch = 1;
 		}
@@ -1800,7 +1846,7 @@ int r2c2_maxmin(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 		const double *restrict cap = t->cap;
 		const double use = 1 - headroom;
 
-		ws->dczero = false;
+		ws->cntzero = false;
 		for (i = 0; i < nl; i++)
 			cp[i][1] = cap[i] * use;
 		memset(ws->grp_dw, 0, 2 * t->n * sizeof(double));

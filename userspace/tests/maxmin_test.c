@@ -388,6 +388,28 @@ static void figure3_and_extensions(void)
 		   "weight 1e-300, %s on torus:4x4: an error, not an unwritten rate (returned %d, rate %g)",
 		   r2c2_rproto_name(p), r, x[0]);
 	}
+	/*
+	 * a round of few flows sums C in (C, P) itself, from 0 on each of
+	 * its links, not from what the last call left there: weights 1e16
+	 * and 1 on link 0->1 sum to 1e16, and taking both off leaves -1
+	 */
+	{
+		struct r2c2_ws *ws = r2c2_ws_new();
+		double fresh = -1;
+		int r2, r3;
+
+		f[0] = (struct r2c2_flow){ .src = 0, .dst = 1, .rproto = R2C2_RP_DOR, .weight = 1e16 };
+		f[1] = (struct r2c2_flow){ .src = 0, .dst = 1, .rproto = R2C2_RP_RPS, .weight = 1 };
+		r = r2c2_maxmin(rt, f, 2, 0.05, x, ws);
+		f[0].weight = 1;
+		x[0] = -1;
+		r2 = r2c2_maxmin(rt, f, 1, 0.05, x, ws);
+		r3 = r2c2_maxmin(rt, f, 1, 0.05, &fresh, NULL);
+		ok(r == 0 && r2 == 0 && r3 == 0 && x[0] == fresh && fresh > 0,
+		   "a call after one that left C = -1 on its link: the rate of a fresh workspace (%d %d %d: %g, %g)",
+		   r, r2, r3, x[0], fresh);
+		r2c2_ws_free(ws);
+	}
 	r2c2_rtab_free(rt);
 	r2c2_topo_free(t);
 }
