@@ -209,13 +209,29 @@ static int vec_alloc(struct r2c2_vec *v, size_t c)
 	return 0;
 }
 
+/* one more holder of the block whose data p is (after its vec_head) */
+static void block_get(const void *p)
+{
+	atomic_fetch_add_explicit(&((struct vec_head *)p - 1)->refs, 1,
+				  memory_order_relaxed);
+}
+
+/* one holder less of p's block (p may be NULL); freed by the last */
+static void block_put(const void *p)
+{
+	struct vec_head *h = p ? (struct vec_head *)p - 1 : NULL;
+
+	if (h && atomic_fetch_sub_explicit(&h->refs, 1,
+					   memory_order_acq_rel) == 1)
+		free(h);
+}
+
 /* c holds v too (a vector made by vec_alloc(), or an empty one) */
 static void vec_share(struct r2c2_vec *c, const struct r2c2_vec *v)
 {
 	*c = *v;
 	if (v->coef)
-		atomic_fetch_add_explicit(&((struct vec_head *)v->coef - 1)->refs,
-					  1, memory_order_relaxed);
+		block_get(v->coef);
 }
 
 static int vec_from_dense(struct r2c2_vec *v, const double *w, size_t nl)
@@ -394,28 +410,19 @@ static double *dense_new(size_t nl, bool zero)
 
 static double *dense_get(double *w)
 {
-	atomic_fetch_add_explicit(&((struct vec_head *)w - 1)->refs, 1,
-				  memory_order_relaxed);
+	block_get(w);
 	return w;
 }
 
 static void dense_put(double *w)
 {
-	struct vec_head *h = w ? (struct vec_head *)w - 1 : NULL;
-
-	if (h && atomic_fetch_sub_explicit(&h->refs, 1,
-					   memory_order_acq_rel) == 1)
-		free(h);
+	block_put(w);
 }
 
 /* v no longer held here; its block freed by the last that held it */
 static void vec_free(struct r2c2_vec *v)
 {
-	struct vec_head *h = v->coef ? (struct vec_head *)v->coef - 1 : NULL;
-
-	if (h && atomic_fetch_sub_explicit(&h->refs, 1,
-					   memory_order_acq_rel) == 1)
-		free(h);
+	block_put(v->coef);
 	memset(v, 0, sizeof(*v));
 }
 
