@@ -1003,14 +1003,6 @@ static bool rel_worth(const struct eng *e, u32 k, u32 nlv)
 }
 
 /*
- * pass 1: C and the number of entries of every link, non-split flows; C
- * into ws->link_dc (copied into link_cp by the caller): 32 KB on 8x8x8 rather than
- * the 64 KB of link_cp, which do not fit in L1 with the entries streaming by.
- * Few flows (sparse) sum C into link_cp itself, set where the level first
- * meets a link: a round that starts with cold caches then misses on one
- * array less per link
- */
-/*
  * one entry of pass 1 on link x: C += wa, one more entry; few flows
  * (sparse): C in link_cp (Cs), set at the level's first entry on x,
  * where x is also listed
@@ -1031,6 +1023,14 @@ add_c(double *restrict C, double *restrict Cs, u32 *restrict cnt,
 	cnt[x]++;
 }
 
+/*
+ * pass 1: C and the number of entries of every link, non-split flows; C
+ * into ws->link_dc (copied into link_cp by the caller): 32 KB on 8x8x8 rather than
+ * the 64 KB of link_cp, which do not fit in L1 with the entries streaming by.
+ * Few flows (sparse) sum C into link_cp itself, set where the level first
+ * meets a link: a round that starts with cold caches then misses on one
+ * array less per link
+ */
 static inline __attribute__((always_inline)) void
 build_entries_t(struct eng *e, u32 nlv, u32 *ndem, u32 *nsplit,
 		const bool sparse)
