@@ -19,7 +19,11 @@
 # the emulator as much as r2c2.
 # -x MODE (auto, native or generic): first attach the XDP transit program
 # on every node ("r2c2ctl xdp attach mode MODE", each node's ports and
-# modes printed), and detach it at the end; the lines then say "xdp".
+# modes printed); the lines then say "xdp". -x off: first detach it, so
+# the kernel path forwards; the lines say "kernel-path". Either way each
+# node is back to r2c2-node's default at the end (the program native on
+# its virtio-net ports). Without -x the rack runs as configured: with the
+# program, r2c2-node's default.
 # -g off: switch GRO off on every node's r2c0 ("ethtool -K r2c0 gro
 # off", back on at the end), so that each frame goes up the receiver's
 # stack alone, as before r2c0 had GRO; the lines then say "gro-off".
@@ -50,9 +54,12 @@ if ! [[ $REPS =~ ^[0-9]+$ ]] || ((REPS < 1 || REPS > 20)); then
 	echo "rack.sh: -r $REPS: want 1..20" >&2; exit 2
 fi
 case $XDP in
-''|auto|native|generic) ;;
-*) echo "rack.sh: -x $XDP: want auto, native or generic" >&2; exit 2 ;;
+''|auto|native|generic|off) ;;
+*) echo "rack.sh: -x $XDP: want auto, native, generic or off" >&2; exit 2 ;;
 esac
+XTAG=
+[[ -n $XDP ]] && XTAG=" xdp"
+[[ $XDP == off ]] && XTAG=" kernel-path"
 case $GRO in
 on|off) ;;
 *) echo "rack.sh: -g $GRO: want on or off" >&2; exit 2 ;;
@@ -69,7 +76,11 @@ NODES=$("$RACK" status 2>/dev/null | awk '$1 == "node" && $3 == "up" { sub(":", 
 for n in $NODES; do
 	x "$n" "ethtool -K r2c0 gro $GRO" >/dev/null || exit 1
 done
-if [[ -n $XDP ]]; then
+if [[ $XDP == off ]]; then
+	for n in $NODES; do
+		x "$n" "r2c2ctl xdp detach" >/dev/null || exit 1
+	done
+elif [[ -n $XDP ]]; then
 	for n in $NODES; do
 		echo "bench rack: node $n xdp: $(x "$n" "r2c2ctl xdp attach mode $XDP" | tr '\n' ' ')" ||
 			exit 1
@@ -89,14 +100,15 @@ for p in "${PAIRS[@]}"; do
 		done
 		rtt=$(x "$s" "ping -q -n -c 50 -i 0.02 $(addr4 "$d") >/dev/null; ping -n -c 50 -i 0.02 $(addr4 "$d")" |
 			sed -n 's/.*time=\([0-9.]*\) ms/\1/p' | median)
-		echo "bench rack: $s -> $d hops ${hops:-?} $proto${XDP:+ xdp}$GROTAG tcp_mbps $(printf '%s\n' "${tput[@]}" | median) (runs: ${tput[*]}) ping_rtt_ms_median $rtt"
+		echo "bench rack: $s -> $d hops ${hops:-?} $proto$XTAG$GROTAG tcp_mbps $(printf '%s\n' "${tput[@]}" | median) (runs: ${tput[*]}) ping_rtt_ms_median $rtt"
 	done
 	x "$s" "r2c2ctl node set routing rps" >/dev/null
 done
 if [[ -n $XDP ]]; then
 	for n in $NODES; do
-		echo "bench rack: node $n after: $(x "$n" "r2c2ctl -j xdp show" | jq -c '[.ports[] | {port, mode, forwarded}]')"
-		x "$n" "r2c2ctl xdp detach" >/dev/null
+		[[ $XDP == off ]] ||
+			echo "bench rack: node $n after: $(x "$n" "r2c2ctl -j xdp show" | jq -c '[.ports[] | {port, mode, forwarded}]')"
+		x "$n" "r2c2ctl xdp attach mode native" >/dev/null
 	done
 fi
 for n in $NODES; do

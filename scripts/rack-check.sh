@@ -14,6 +14,9 @@
 #    and port of the link table (the NICs are in port order); every node
 #    pings every other over r2c0 (IPv4; IPv6 too without --quick); r2c2d
 #    runs on every node;
+#  - the XDP transit program, on by default (r2c2-node up): native on
+#    every port of every node, and the pings' transit frames forwarded
+#    through it;
 #  - link cut: node 0 drops every frame of its port 0 in both directions
 #    (tc matchall on the NIC: the carrier stays up, as behind a broken
 #    cable). Measured: node 0's detection (from the cut to its topo
@@ -93,8 +96,8 @@ fail() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
 info() { echo "# $*"; }
 x() { "$RACK" exec "$@"; }
-PLAN=15
-((quick)) && PLAN=10
+PLAN=16
+((quick)) && PLAN=11
 echo "TAP version 13"
 echo "1..$PLAN"
 
@@ -147,6 +150,25 @@ all_ping() {
 	return $bad
 }
 check "every node pings every other over r2c0, IPv4" all_ping 4
+
+# xdp_default: r2c2-node put the XDP transit program natively on every
+# port of every node (virtio-net: no "xdp off", no veth), and the pings
+# between nodes two hops apart went through it where they crossed a node
+xdp_default() {
+	local a j modes fwd=0 bad=0
+
+	for ((a = 0; a < N; a++)); do
+		j=$(x "$a" "r2c2ctl -j xdp show")
+		modes=$(jq -r '[.ports[].mode] | unique | join(",")' <<<"$j")
+		if [[ $(jq -r .bound <<<"$j") != true || $modes != native ]]; then
+			info "node $a: xdp show: $(jq -c . <<<"$j")"; bad=1
+		fi
+		fwd=$((fwd + $(jq '[.ports[].forwarded // 0] | add // 0' <<<"$j")))
+	done
+	info "frames the nodes' XDP programs forwarded: $fwd"
+	((bad == 0 && fwd > 0))
+}
+check "the XDP transit program is on by default, native on every port, and forwards" xdp_default
 ((quick)) || check "every node pings every other over r2c0, IPv6" all_ping 6
 
 daemons() {

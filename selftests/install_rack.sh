@@ -33,7 +33,7 @@ source "$lib_dir/lib.sh"
 require_root
 TREE=${R2C2_INSTALL_TREE:-/r2c2-install}
 [[ -d $TREE ]] || ksft_skip_all "no installed tree at $TREE (make check-install stages one)"
-ksft_plan 13
+ksft_plan 14
 
 # Only installed programs from here on (lib.sh put the repository's
 # build directories first in PATH).
@@ -135,6 +135,26 @@ check_err $? "r2c2-node check left a node behind"
 rm -f /etc/r2c2/bad.conf
 log_test "r2c2-node check refuses port 9, safe_rate 10zz, address 10.42.0.300/16, mtu 70000, each with its line"
 
+# 3b. the XDP transit program's default, as "up" would apply it (-d
+# prints the commands): attached natively after the r2c2ctl lines where
+# no port is a veth, not with "xdp off", not on this rack's veth ports
+RET=0
+sed -e 's/^port add 0 dev p0/port add 0 dev lo/' /etc/r2c2/r2c2.conf >/etc/r2c2/lo.conf
+out=$(r2c2-node -c /etc/r2c2/lo.conf -d up 2>&1)
+check_err $? "r2c2-node -d up with port lo: $out"
+[[ $out == *"r2c2ctl -b: port add 0 dev lo"*"r2c2ctl xdp attach mode native"* ]]
+check_err $? "the default XDP attach is not after the port lines: $out"
+echo "xdp off" >>/etc/r2c2/lo.conf
+out=$(r2c2-node -c /etc/r2c2/lo.conf -d up 2>&1)
+check_err $? "r2c2-node -d up with xdp off: $out"
+[[ $out != *xdp* ]]
+check_err $? "\"xdp off\" still attaches: $out"
+out=$(ip netns exec "$A" r2c2-node -c /etc/r2c2/r2c2.conf -d up 2>&1)
+[[ $out == *"not attached: port device p0 is a veth"* && $out != *"r2c2ctl xdp attach"* ]]
+check_err $? "a veth port still gets the program: $out"
+rm -f /etc/r2c2/lo.conf
+log_test "r2c2-node: the XDP program natively after the ports by default, not with xdp off, not on a veth"
+
 # 4. both nodes up by the unit's ExecStart (node b with its own file)
 RET=0
 out=$(ip netns exec "$A" $start 2>&1)
@@ -153,7 +173,9 @@ r2c2ctl -n "$A" -j node show | json_assert '.addr == 1'
 check_err $? "node a's address: $(r2c2ctl -n $A -j node show 2>&1)"
 r2c2ctl -n "$A" -j class show | json_assert '[.[] | select(.id == 1 and .weight == 4)] | length == 1'
 check_err $? "class 1 of the configuration missing: $(r2c2ctl -n $A -j class show 2>&1)"
-log_test "node 1 addr 1, its neighbour found (2 nodes), class 1 weight 4"
+r2c2ctl -n "$A" -j xdp show | json_assert '.bound == false'
+check_err $? "node a's veth port got the XDP program: $(r2c2ctl -n $A xdp show 2>&1)"
+log_test "node 1 addr 1, its neighbour found (2 nodes), class 1 weight 4, no XDP on its veth port"
 
 # 6. sch_r2c2 with the configured options through the installed plugin
 RET=0
