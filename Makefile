@@ -94,7 +94,9 @@ modules:
 # runs such lines) gets a tree for kbuild's own dry run.
 modules-locked:
 	@mkdir -p $(BUILD) && for d in $(KBUILD_DIRS); do \
-		rm -rf $(BUILD)/$$d; cp -rs $(CURDIR)/$$d $(BUILD)/$$d; \
+		mkdir -p $(BUILD)/$$d && \
+		cp -rs --remove-destination $(CURDIR)/$$d/. $(BUILD)/$$d/ && \
+		find $(BUILD)/$$d -xtype l -delete || exit 1; \
 	done && ln -sf $(CURDIR)/Kbuild $(BUILD)/Kbuild && \
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=$(W) modules
 	@for k in $$(find $(BUILD) -mindepth 2 -name '*.ko' -not -path '$(BUILD)/kunit/*'); do ln -sf $$k $(BUILD)/; done

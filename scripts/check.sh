@@ -331,6 +331,17 @@ if want setup; then
 	fi
 fi
 
+# Every gcc and clang through ccache (setup installs it), its objects in
+# $CACHE/ccache: on a warm machine the builds of unchanged sources are
+# cache hits, in whatever directory the clone is (paths under the clone
+# are hashed relative to it). Kbuild compiles from the kernel's tree with
+# the clone's absolute paths, so the modules do not hit across clones.
+# R2C2_CCACHE=0 turns it off.
+if [ "${R2C2_CCACHE:-1}" = 1 ] && [ -d /usr/lib/ccache ]; then
+	export PATH=/usr/lib/ccache:$PATH CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+	export CCACHE_BASEDIR=$REPO CCACHE_NOHASHDIR=1
+fi
+
 # The debug kernel builds in the background while the other steps run,
 # at nice 5 (R2C2_DEBUG_NICE) as lane 2; the debug step waits for it.
 # Names of the debug step for debug kernel $1: 6.1 keeps the plain ones.
@@ -350,7 +361,8 @@ if want debug; then
 	(
 		for dk in $DEBUG_KERNELS; do
 			rc=0
-			R2C2_DEBUG_NICE=${R2C2_DEBUG_NICE:-5} bash scripts/debug-kernel.sh "$dk" \
+			# a whole kernel, built once a machine: not worth a cache
+			CCACHE_DISABLE=1 R2C2_DEBUG_NICE=${R2C2_DEBUG_NICE:-5} bash scripts/debug-kernel.sh "$dk" \
 				>"$LOGDIR/debug-kernel$(dsuffix "$dk").log" 2>&1 || rc=$?
 			echo "$rc" >"$LOGDIR/debug-kernel$(dsuffix "$dk").rc"
 		done

@@ -112,6 +112,8 @@ BASE_PKGS=(
 	# the XDP transit program (xdp/: clang's BPF target) and r2c2ctl's
 	# loader of it
 	libbpf-dev
+	# make check compiles through it (scripts/check.sh)
+	ccache
 )
 
 pkg_missing() {
