@@ -385,12 +385,23 @@ abi_of() {
 # ---------------------------------------------------------------- build
 declare -A built=()
 if want build; then
+	# checkpatch.pl (perl, one core, about 20 s) runs beside the module
+	# builds; its output is printed in its own section once it is done
+	cp_pid=
+	if [[ -d $CACHE/linux-source-6.1/scripts ]]; then
+		(
+			t0=$SECONDS
+			make checkpatch >"$LOGDIR/checkpatch.log" 2>&1
+			echo "$? $((SECONDS - t0))" >"$LOGDIR/checkpatch.rc"
+		) &
+		cp_pid=$!
+	fi
 	for k in $KERNELS; do
 		abi=$(abi_of "$k")
 		section "build: make modules KVER=${abi:-?} ($k)"
 		if [[ -z $abi ]]; then
 			note "build-$k" 0 1 0 "unknown kernel (run scripts/setup.sh)"
-		elif run_logged "build-$k" make modules KVER="$abi"; then
+		elif run_logged "build-$k" make -j2 modules KVER="$abi"; then
 			built[$k]=1
 			# W=1 and no warnings: a warning fails the step
 			if grep -aq 'warning:' "$LOGDIR/build-$k.log"; then
@@ -415,17 +426,24 @@ if want build; then
 		break
 	done
 	section "build: make checkpatch (checkpatch.pl --strict)"
-	if [[ ! -d $CACHE/linux-source-6.1/scripts ]]; then
+	if [[ -z $cp_pid ]]; then
 		echo "no $CACHE/linux-source-6.1: checkpatch did not run"
 		not_run checkpatch "no kernel source for checkpatch.pl"
-	elif run_logged checkpatch make checkpatch; then
-		note checkpatch 1 0 0
 	else
-		note checkpatch 0 1 0 "checkpatch.pl --strict found problems"
+		wait "$cp_pid"
+		read -r cp_rc cp_s <"$LOGDIR/checkpatch.rc" || cp_rc=1 cp_s=0
+		cat "$LOGDIR/checkpatch.log"
+		STEP_S[checkpatch]=$cp_s
+		printf -- '-- checkpatch: exit status %d after %ds (beside the module builds)\n' "$cp_rc" "$cp_s"
+		if [[ $cp_rc == 0 ]]; then
+			note checkpatch 1 0 0
+		else
+			note checkpatch 0 1 0 "checkpatch.pl --strict found problems"
+		fi
 	fi
 	if [[ -f userspace/Makefile ]]; then
 		section "build: make userspace"
-		if run_logged build-userspace make userspace; then
+		if run_logged build-userspace make -j2 userspace; then
 			note build-userspace 1 0 0
 		else
 			note build-userspace 0 1 0 "userspace build failed"
