@@ -717,7 +717,7 @@ step_vng()
 	elif ! command -v vng >/dev/null || [[ -z $vabi || ! -f /boot/vmlinuz-$vabi ]]; then
 		echo "no vng or no generic kernel (scripts/setup.sh installs both)"
 		not_run vng "no vng or no generic kernel"
-	elif ! run_logged build-vng make modules KVER="$vabi"; then
+	elif ! run_logged build-vng make -j2 modules KVER="$vabi"; then
 		note vng 0 1 0 "make modules KVER=$vabi failed"
 	else
 		rc=0
@@ -760,7 +760,7 @@ step_debug()
 		note "wait-debug-kernel$sfx" 0 0 0 "waited $((SECONDS - t0)) s for scripts/debug-kernel.sh $dk"
 		# the modules, with KUnit's suites (step kunit loads those)
 		built=0
-		if ((rc == 0)) && run_logged "build-debug$sfx" make modules-debug KVER="$dk"; then
+		if ((rc == 0)) && run_logged "build-debug$sfx" make -j2 modules-debug KVER="$dk"; then
 			built=1
 			[ "$dk" != 6.1 ] || debug_built_61=1
 		fi
