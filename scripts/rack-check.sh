@@ -155,15 +155,15 @@ check "every node pings every other over r2c0, IPv4" all_ping 4
 # port of every node (virtio-net: no "xdp off", no veth), and the pings
 # between nodes two hops apart went through it where they crossed a node
 xdp_default() {
-	local a j modes fwd=0 bad=0
+	local a j bound modes f fwd=0 bad=0
 
 	for ((a = 0; a < N; a++)); do
 		j=$(x "$a" "r2c2ctl -j xdp show")
-		modes=$(jq -r '[.ports[].mode] | unique | join(",")' <<<"$j")
-		if [[ $(jq -r .bound <<<"$j") != true || $modes != native ]]; then
+		read -r bound modes f < <(jq -r '"\(.bound) \([.ports[].mode] | unique | join(",")) \([.ports[].forwarded // 0] | add // 0)"' <<<"$j")
+		if [[ $bound != true || $modes != native ]]; then
 			info "node $a: xdp show: $(jq -c . <<<"$j")"; bad=1
 		fi
-		fwd=$((fwd + $(jq '[.ports[].forwarded // 0] | add // 0' <<<"$j")))
+		fwd=$((fwd + ${f:-0}))
 	done
 	info "frames the nodes' XDP programs forwarded: $fwd"
 	((bad == 0 && fwd > 0))
