@@ -82,6 +82,142 @@ static void paths_block(struct r2c2_paths *p, unsigned int d0,
 	}
 }
 
+/*
+ * WLB's view of the graph: whether it is a torus wired as
+ * r2c2_torus_nbrs() wires one (see struct r2c2_paths), and if so each
+ * node's coordinates and the node at each point. The dimensions are node
+ * 0's linked even ports in a row from port 0, a radix the length of the
+ * ring port 2i follows from node 0; a breadth-first walk from node 0 gives
+ * every node its coordinates, and every link is checked against them.
+ * Not a torus: p->ndims 0, no tables. Return: 0 or -ENOMEM.
+ */
+static int paths_coords(struct r2c2_paths *p)
+{
+	unsigned int n = p->n, nd, i, k, u, v, head = 0, tail = 1, prod = 1;
+	u16 *queue = NULL;
+	u8 *seen = NULL;
+	int err = -ENOMEM;
+
+	for (nd = 0; nd < R2C2_MAX_DIMS; nd++)
+		if (p->nbr[2 * nd] == R2C2_IDX_NONE)
+			break;
+	if (!nd)
+		return 0;
+	for (i = 0; i < nd; i++) {
+		u = 0;
+		k = 0;
+		do {
+			u = p->nbr[(size_t)u * R2C2_MAX_PORTS + 2 * i];
+			k++;
+		} while (u != R2C2_IDX_NONE && u && k < 256);
+		if (u || k > 255)
+			return 0;
+		p->radix[i] = (u8)k;
+		prod *= k;
+	}
+	if (prod != n)
+		return 0;
+	p->coord = r2c2_zalloc((size_t)n * R2C2_MAX_DIMS);
+	p->at = r2c2_zalloc((size_t)n * sizeof(*p->at));
+	queue = r2c2_zalloc((size_t)n * sizeof(*queue));
+	seen = r2c2_zalloc(n);
+	if (!p->coord || !p->at || !queue || !seen)
+		goto out;
+	err = 0;
+	for (u = 0; u < n; u++) {
+		const u16 *nb = p->nbr + (size_t)u * R2C2_MAX_PORTS;
+		const u8 *np = p->nbr_port + (size_t)u * R2C2_MAX_PORTS;
+
+		/* the dimensions' ports linked, to the other way, no more */
+		for (k = 0; k < R2C2_MAX_PORTS; k++) {
+			bool want = k < 2 * nd;
+			bool has = nb[k] != R2C2_IDX_NONE;
+
+			if (want != has || (want && np[k] != (k ^ 1)))
+				goto none;
+		}
+	}
+	/* every node reached once, its coordinates from where it was reached */
+	seen[0] = 1;
+	while (head < tail) {
+		const u8 *cu;
+
+		u = queue[head++];
+		cu = p->coord + (size_t)u * R2C2_MAX_DIMS;
+		for (k = 0; k < 2 * nd; k++) {
+			u8 *cv;
+
+			v = p->nbr[(size_t)u * R2C2_MAX_PORTS + k];
+			if (seen[v])
+				continue;
+			seen[v] = 1;
+			queue[tail++] = (u16)v;
+			cv = p->coord + (size_t)v * R2C2_MAX_DIMS;
+			memcpy(cv, cu, R2C2_MAX_DIMS);
+			i = k / 2;
+			cv[i] = (u8)((cu[i] + (k & 1 ? p->radix[i] - 1 : 1)) %
+				     p->radix[i]);
+		}
+	}
+	if (tail != n)
+		goto none;
+	memset(seen, 0, n);
+	for (u = 0; u < n; u++) {
+		const u8 *cu = p->coord + (size_t)u * R2C2_MAX_DIMS;
+		unsigned int at = 0;
+
+		for (i = nd; i--;)
+			at = at * p->radix[i] + cu[i];
+		if (seen[at]++)
+			goto none;
+		p->at[at] = (u16)u;
+		for (k = 0; k < 2 * nd; k++) {
+			const u8 *cv;
+			unsigned int j, want;
+
+			v = p->nbr[(size_t)u * R2C2_MAX_PORTS + k];
+			cv = p->coord + (size_t)v * R2C2_MAX_DIMS;
+			for (j = 0; j < nd; j++) {
+				want = cu[j];
+				if (j == k / 2)
+					want = (want + (k & 1 ? p->radix[j] - 1 : 1)) %
+					       p->radix[j];
+				if (cv[j] != want)
+					goto none;
+			}
+		}
+	}
+	p->ndims = (u8)nd;
+	goto out;
+none:
+	r2c2_free(p->coord);
+	r2c2_free(p->at);
+	p->coord = NULL;
+	p->at = NULL;
+out:
+	r2c2_free(queue);
+	r2c2_free(seen);
+	return err;
+}
+
+/**
+ * r2c2_paths_coords() - find WLB's torus in a graph's tables
+ * @p: tables of r2c2_paths_build() or of an update of them; their
+ *	@ndims, @radix, @coord and @at are set (see struct r2c2_paths)
+ *
+ * Return: 0 (also for a graph that is not a torus), or -ENOMEM.
+ */
+int r2c2_paths_coords(struct r2c2_paths *p)
+{
+	r2c2_free(p->coord);
+	r2c2_free(p->at);
+	p->coord = NULL;
+	p->at = NULL;
+	p->ndims = 0;
+	memset(p->radix, 0, sizeof(p->radix));
+	return p->n ? paths_coords(p) : 0;
+}
+
 /**
  * r2c2_paths_build() - compute distance and path-count tables of a graph
  * @p: filled in; free with r2c2_paths_free()
@@ -94,6 +230,7 @@ static void paths_block(struct r2c2_paths *p, unsigned int d0,
  * Breadth-first search towards 64 destinations at a time, one bit each
  * (paths_block()), the path counts level by level. O(n / 64 * diameter *
  * links) word operations, and O(n * n * minimal next hops) for the counts.
+ * Then WLB's coordinates, where the graph is a torus (r2c2_paths_coords()).
  * May sleep (allocates with GFP_KERNEL in the kernel, and offers the CPU
  * once per level of each 64 destinations).
  *
@@ -146,7 +283,9 @@ int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 	memset(p->dist, R2C2_DIST_INF, nn);
 	for (d = 0; d < n; d += 64)
 		paths_block(p, d, n - d < 64 ? n - d : 64, reach, front, next);
-	err = 0;
+	err = paths_coords(p);
+	if (err)
+		goto fail;
 	goto out;
 
 fail:
@@ -169,6 +308,8 @@ void r2c2_paths_free(struct r2c2_paths *p)
 	r2c2_free(p->nbr_port);
 	r2c2_free(p->dist);
 	r2c2_free(p->npaths);
+	r2c2_free(p->coord);
+	r2c2_free(p->at);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -291,6 +432,77 @@ static int r2c2_leg_sample(const struct r2c2_paths *p, u8 rproto, u16 s,
 	return len;
 }
 
+/*
+ * WLB's quadrants of s -> d: bit i of a quadrant set when dimension i
+ * goes the - way. off[i]: d's offset from s the + way; qw[q]: the
+ * quadrant's weight, the product over the dimensions of k - off (+) or
+ * off (-), 0 where its route would pass R2C2_MAX_HOPS. Returns their sum
+ * (at most the node count).
+ */
+static u32 wlb_quads(const struct r2c2_paths *p, u16 s, u16 d, u8 *off,
+		     u32 *qw)
+{
+	const u8 *cs = p->coord + (size_t)s * R2C2_MAX_DIMS;
+	const u8 *cd = p->coord + (size_t)d * R2C2_MAX_DIMS;
+	unsigned int nd = p->ndims, i, q, len;
+	u32 total = 0, w;
+
+	for (i = 0; i < nd; i++)
+		off[i] = (u8)((cd[i] + p->radix[i] - cs[i]) % p->radix[i]);
+	for (q = 0; q < 1u << nd; q++) {
+		w = 1;
+		len = 0;
+		for (i = 0; i < nd; i++) {
+			unsigned int k = p->radix[i];
+
+			if (q >> i & 1) {
+				w *= off[i];
+				len += (k - off[i]) % k;
+			} else {
+				w *= k - off[i];
+				len += off[i];
+			}
+		}
+		qw[q] = len > R2C2_MAX_HOPS ? 0 : w;
+		total += qw[q];
+	}
+	return total;
+}
+
+/* a WLB route of s -> d, on a torus (p->ndims); see enum r2c2_rproto */
+static int wlb_sample(const struct r2c2_paths *p, u16 s, u16 d,
+		      r2c2_rand_fn rnd, void *ctx, u8 *hops)
+{
+	u32 qw[1u << R2C2_MAX_DIMS], total, r, acc = 0;
+	unsigned int nd = p->ndims, i, q, h, span[R2C2_MAX_DIMS];
+	unsigned int a[R2C2_MAX_DIMS];
+	u8 off[R2C2_MAX_DIMS];
+	int len = 0;
+
+	total = wlb_quads(p, s, d, off, qw);
+	if (!total)
+		return -E2BIG;
+	r = (u32)(((u64)rnd(ctx) * total) >> 32);
+	for (q = 0; q < (1u << nd) - 1; q++) {
+		acc += qw[q];
+		if (r < acc)
+			break;
+	}
+	for (i = 0; i < nd; i++) {
+		span[i] = q >> i & 1 ? (p->radix[i] - off[i]) % p->radix[i] :
+				       off[i];
+		a[i] = (unsigned int)(((u64)rnd(ctx) * (span[i] + 1)) >> 32);
+	}
+	/* to the intermediate, then from it, each in dimension order */
+	for (i = 0; i < nd; i++)
+		for (h = 0; h < a[i]; h++)
+			hops[len++] = (u8)(2 * i + (q >> i & 1));
+	for (i = 0; i < nd; i++)
+		for (h = a[i]; h < span[i]; h++)
+			hops[len++] = (u8)(2 * i + (q >> i & 1));
+	return len;
+}
+
 /**
  * r2c2_route_sample() - draw one route from a protocol's distribution
  * @p: tables
@@ -316,6 +528,10 @@ int r2c2_route_sample(const struct r2c2_paths *p, u8 rproto, u16 s, u16 d,
 		return -EINVAL;
 	if (p->dist[(size_t)d * p->n + s] == R2C2_DIST_INF)
 		return -EHOSTUNREACH;
+	if (rproto == R2C2_RP_WLB && p->ndims)
+		return wlb_sample(p, s, d, rnd, ctx, hops);
+	if (rproto == R2C2_RP_WLB)
+		rproto = R2C2_RP_RPS;
 	if (rproto != R2C2_RP_VLB)
 		return r2c2_leg_sample(p, rproto, s, d, rnd, ctx, hops, 0);
 
@@ -456,6 +672,100 @@ static void r2c2_leg_weights(const struct r2c2_paths *p, u8 rproto, u16 s,
 	}
 }
 
+/* the point of coordinates c (of p->ndims, each in range) */
+static u16 wlb_node(const struct r2c2_paths *p, const unsigned int *c)
+{
+	unsigned int i = p->ndims, at = 0;
+
+	while (i--)
+		at = at * p->radix[i] + c[i];
+	return p->at[at];
+}
+
+/*
+ * Add scale * WLB's link use of s -> d to w. A quadrant's route crosses
+ * dimension i twice: to the intermediate (a[i] hops from where the
+ * dimensions before it left it, a[j] along each, the later ones still at
+ * s's) and from it (span[i] - a[i] hops to d's coordinate, the dimensions
+ * before it at d's, the later ones at the intermediate's). Each a[i] is
+ * uniform over 0..span[i], so the j-th link of a crossing is used with
+ * probability (span[i] - j) / (span[i] + 1) for each value of the
+ * coordinates it depends on.
+ */
+static void wlb_weights(const struct r2c2_paths *p, u16 s, u16 d,
+			double scale, double *w)
+{
+	const u8 *cs = p->coord + (size_t)s * R2C2_MAX_DIMS;
+	const u8 *cd = p->coord + (size_t)d * R2C2_MAX_DIMS;
+	unsigned int nd = p->ndims, i, j, q, h, m, cnt, rest;
+	unsigned int span[R2C2_MAX_DIMS], c[R2C2_MAX_DIMS];
+	u32 qw[1u << R2C2_MAX_DIMS], total;
+	u8 off[R2C2_MAX_DIMS];
+	int sg[R2C2_MAX_DIMS];
+
+	total = wlb_quads(p, s, d, off, qw);
+	for (q = 0; total && q < 1u << nd; q++) {
+		double f = scale * qw[q] / total;
+
+		if (!qw[q])
+			continue;
+		for (i = 0; i < nd; i++) {
+			sg[i] = q >> i & 1 ? -1 : 1;
+			span[i] = q >> i & 1 ?
+				  (p->radix[i] - off[i]) % p->radix[i] : off[i];
+		}
+		for (i = 0; i < nd; i++) {
+			unsigned int port = 2 * i + (q >> i & 1), k = p->radix[i];
+			double g;
+
+			if (!span[i])
+				continue;
+			/* to the intermediate: the dimensions before i moved */
+			for (cnt = 1, j = 0; j < i; j++)
+				cnt *= span[j] + 1;
+			g = f / cnt / (span[i] + 1);
+			for (m = 0; m < cnt; m++) {
+				for (rest = m, j = 0; j < nd; j++) {
+					c[j] = cs[j];
+					if (j < i) {
+						c[j] = (c[j] + p->radix[j] +
+							sg[j] * (int)(rest % (span[j] + 1))) %
+						       p->radix[j];
+						rest /= span[j] + 1;
+					}
+				}
+				for (h = 0; h < span[i]; h++) {
+					w[(size_t)wlb_node(p, c) * R2C2_MAX_PORTS + port] +=
+						g * (span[i] - h);
+					c[i] = (c[i] + k + sg[i]) % k;
+				}
+			}
+			/* from it: the dimensions after i at the intermediate */
+			for (cnt = 1, j = i + 1; j < nd; j++)
+				cnt *= span[j] + 1;
+			g = f / cnt / (span[i] + 1);
+			for (m = 0; m < cnt; m++) {
+				for (rest = m, j = 0; j < nd; j++) {
+					c[j] = j < i ? cd[j] : cs[j];
+					if (j > i) {
+						c[j] = (c[j] + p->radix[j] +
+							sg[j] * (int)(rest % (span[j] + 1))) %
+						       p->radix[j];
+						rest /= span[j] + 1;
+					}
+				}
+				/* the h-th link back from d's coordinate */
+				c[i] = (cd[i] + k - sg[i]) % k;
+				for (h = 0; h < span[i]; h++) {
+					w[(size_t)wlb_node(p, c) * R2C2_MAX_PORTS + port] +=
+						g * (span[i] - h);
+					c[i] = (c[i] + k - sg[i]) % k;
+				}
+			}
+		}
+	}
+}
+
 /**
  * r2c2_link_weights_add() - per-link share of a flow under a protocol
  * @p: tables
@@ -483,6 +793,12 @@ int r2c2_link_weights_add(const struct r2c2_paths *p, u8 rproto, u16 s,
 		return -EINVAL;
 	if (p->dist[(size_t)d * p->n + s] == R2C2_DIST_INF)
 		return -EHOSTUNREACH;
+	if (rproto == R2C2_RP_WLB && p->ndims) {
+		wlb_weights(p, s, d, scale, w);
+		return 0;
+	}
+	if (rproto == R2C2_RP_WLB)
+		rproto = R2C2_RP_RPS;
 	reach = calloc(p->n, sizeof(*reach));
 	listed = calloc(p->n, sizeof(*listed));
 	/* two frontiers of at most n nodes each: layer and layer + n */

@@ -28,6 +28,7 @@ static const char *const rproto_names[__R2C2_RP_MAX] = {
 	[R2C2_RP_RPS] = "rps",
 	[R2C2_RP_DOR] = "dor",
 	[R2C2_RP_VLB] = "vlb",
+	[R2C2_RP_WLB] = "wlb",
 };
 
 static void r2c2_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])

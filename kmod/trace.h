@@ -197,7 +197,8 @@ TRACE_EVENT(r2c2_route_apply,
 		  __entry->node, __entry->flow,
 		  __print_symbolic(__entry->rproto, { R2C2_RP_RPS, "rps" },
 				   { R2C2_RP_DOR, "dor" },
-				   { R2C2_RP_VLB, "vlb" }),
+				   { R2C2_RP_VLB, "vlb" },
+				   { R2C2_RP_WLB, "wlb" }),
 		  __entry->remote, __entry->ok)
 );
 

@@ -335,6 +335,24 @@ static void ut_check_route(struct kunit *test, const struct r2c2_paths *p,
 	KUNIT_ASSERT_LE(test, len, R2C2_MAX_HOPS);
 	KUNIT_ASSERT_EQ_MSG(test, ut_walk(p, s, hops, len, via), d,
 			    "%u -> %u", s, d);
+	if (rproto == R2C2_RP_WLB && p->ndims) {
+		/*
+		 * each dimension one way; the dimensions in order to the
+		 * intermediate, then in order again from it
+		 */
+		unsigned int runs = 1, way[R2C2_MAX_DIMS] = { 0 };
+
+		for (i = 0; i < len; i++) {
+			KUNIT_EXPECT_LT(test, hops[i], 2 * p->ndims);
+			way[hops[i] / 2] |= 1u << (hops[i] & 1);
+			runs += i && hops[i] / 2 < hops[i - 1] / 2;
+		}
+		for (i = 0; i < R2C2_MAX_DIMS; i++)
+			KUNIT_EXPECT_NE_MSG(test, way[i], 3u,
+					    "WLB %u -> %u: both ways along %d", s, d, i);
+		KUNIT_EXPECT_LE_MSG(test, runs, 2u, "WLB %u -> %u", s, d);
+		return;
+	}
 	if (rproto != R2C2_RP_VLB) {
 		KUNIT_EXPECT_EQ_MSG(test, len, (int)ut_dist(p, s, d),
 				    "%u -> %u", s, d);
@@ -390,8 +408,11 @@ static void r2c2_paths_build__nomem(struct kunit *test)
 	unsigned int nth;
 
 	KUNIT_ASSERT_EQ(test, r2c2_torus_nbrs(dims, 2, true, nbr, nbr_port), 9);
-	/* eight allocations; each failing alone leaves nothing behind */
-	for (nth = 1; nth <= 8; nth++) {
+	/*
+	 * eight allocations, and four for WLB's coordinates; each failing
+	 * alone leaves nothing behind
+	 */
+	for (nth = 1; nth <= 12; nth++) {
 		ut_alloc.calls = 0;
 		ut_alloc.fail_nth = nth;
 		KUNIT_EXPECT_EQ_MSG(test, r2c2_paths_build(p, 9, nbr, nbr_port),
@@ -402,13 +423,16 @@ static void r2c2_paths_build__nomem(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ(test, p->nbr_port, NULL);
 		KUNIT_EXPECT_PTR_EQ(test, p->dist, NULL);
 		KUNIT_EXPECT_PTR_EQ(test, p->npaths, NULL);
+		KUNIT_EXPECT_PTR_EQ(test, p->coord, NULL);
+		KUNIT_EXPECT_PTR_EQ(test, p->at, NULL);
 	}
 	ut_alloc.calls = 0;
-	ut_alloc.fail_nth = 9;
+	ut_alloc.fail_nth = 13;
 	KUNIT_EXPECT_EQ(test, r2c2_paths_build(p, 9, nbr, nbr_port), 0);
-	KUNIT_EXPECT_EQ(test, ut_alloc.calls, 8);
-	/* the scratch arrays are freed, the four tables kept */
-	KUNIT_EXPECT_EQ(test, ut_alloc.live, 4);
+	KUNIT_EXPECT_EQ(test, ut_alloc.calls, 12);
+	/* the scratch arrays are freed, the six tables kept */
+	KUNIT_EXPECT_EQ(test, ut_alloc.live, 6);
+	KUNIT_EXPECT_EQ(test, p->ndims, 2);
 }
 
 static void r2c2_paths_build__copies_inputs(struct kunit *test)
@@ -1179,6 +1203,46 @@ static void r2c2_route_sample__valid_walks(struct kunit *test)
 	}
 }
 
+/*
+ * WLB on an 8x8 torus: the torus found (node x + 8y at (x, y)); 0 -> 1
+ * goes the + way (1 hop) with probability 7/8, the - way (7 hops) with
+ * 1/8; on a mesh, no torus, WLB routes as RPS (minimal)
+ */
+static void r2c2_route_sample__wlb_directions(struct kunit *test)
+{
+	static const u8 dims[] = { 8, 8 };
+	struct r2c2_paths *p = ut_paths(test, 0);
+	struct ut_rng rng = { .state = 11 };
+	u8 hops[R2C2_MAX_HOPS];
+	unsigned int i, plus = 0, tries = 8000;
+	int len;
+
+	ut_build_torus(test, p, dims, 2, true);
+	KUNIT_ASSERT_EQ(test, p->ndims, 2);
+	KUNIT_EXPECT_EQ(test, p->radix[0], 8);
+	KUNIT_EXPECT_EQ(test, p->radix[1], 8);
+	KUNIT_EXPECT_EQ(test, p->coord[19 * R2C2_MAX_DIMS], 3);
+	KUNIT_EXPECT_EQ(test, p->coord[19 * R2C2_MAX_DIMS + 1], 2);
+	KUNIT_EXPECT_EQ(test, p->at[19], 19);
+	for (i = 0; i < tries; i++) {
+		len = r2c2_route_sample(p, R2C2_RP_WLB, 0, 1, ut_rand, &rng,
+					hops);
+		ut_check_route(test, p, R2C2_RP_WLB, 0, 1, hops, len);
+		KUNIT_EXPECT_TRUE(test, len == 1 || len == 7);
+		plus += len == 1;
+	}
+	/* 7000 expected, sd sqrt(8000 * 7/8 * 1/8) = 29.6: 5 sd is 148 */
+	KUNIT_EXPECT_LE(test, abs((int)plus - 7000), 148);
+	r2c2_paths_free(p);
+
+	ut_build_torus(test, p, dims, 2, false);
+	KUNIT_EXPECT_EQ(test, p->ndims, 0);
+	KUNIT_EXPECT_PTR_EQ(test, p->coord, NULL);
+	len = r2c2_route_sample(p, R2C2_RP_WLB, 0, 63, ut_rand, &rng, hops);
+	KUNIT_EXPECT_EQ(test, len, 14);
+	ut_check_route(test, p, R2C2_RP_WLB, 0, 63, hops, len);
+}
+
 static void r2c2_route_sample__dor_is_dimension_order(struct kunit *test)
 {
 	static const u8 dims[] = { 4, 3, 5 };
@@ -1834,6 +1898,7 @@ static struct kunit_case r2c2_paths_cases[] = {
 	KUNIT_CASE(r2c2_route_sample__unreachable),
 	KUNIT_CASE(r2c2_route_sample__to_self),
 	KUNIT_CASE(r2c2_route_sample__valid_walks),
+	KUNIT_CASE(r2c2_route_sample__wlb_directions),
 	KUNIT_CASE(r2c2_route_sample__dor_is_dimension_order),
 	KUNIT_CASE(r2c2_route_sample__dor_all_pairs_balanced),
 	KUNIT_CASE(r2c2_route_sample__vlb_resamples_ineligible),

@@ -616,6 +616,8 @@ ParseProto(const std::string& s, uint8_t* p)
         *p = R2C2_RP_DOR;
     else if (s == "vlb")
         *p = R2C2_RP_VLB;
+    else if (s == "wlb")
+        *p = R2C2_RP_WLB;
     else
         return false;
     return true;
@@ -662,7 +664,7 @@ Sim::Setup(std::string& err)
         return false;
     }
     if (!ParseProto(c.proto, &rp)) {
-        err = "--proto: rps, dor or vlb, not '" + c.proto + "'";
+        err = "--proto: rps, dor, vlb or wlb, not '" + c.proto + "'";
         return false;
     }
     if (!(c.rhoUs >= 1 && c.rhoUs <= 1e6)) {
@@ -1005,7 +1007,7 @@ Sim::Workload()
     }
 }
 
-/* a flow file: "SRC DST SIZE START_US [rps|dor|vlb]" a line, # comments */
+/* a flow file: "SRC DST SIZE START_US [rps|dor|vlb|wlb]" a line, # comments */
 bool
 Sim::LoadFlows(std::string& err)
 {
@@ -1038,7 +1040,7 @@ Sim::LoadFlows(std::string& err)
         Flow f;
         f.rproto = rp;
         if (ss >> pr && !ParseProto(pr, &f.rproto)) {
-            err = Fmt("%s:%u: routing '%s': rps, dor or vlb", c.flowFile.c_str(), ln, pr.c_str());
+            err = Fmt("%s:%u: routing '%s': rps, dor, vlb or wlb", c.flowFile.c_str(), ln, pr.c_str());
             return false;
         }
         if (src < 0 || dst < 0 || src >= topo->n || dst >= topo->n || src == dst) {
@@ -2040,7 +2042,7 @@ main(int argc, char** argv)
     cmd.AddValue("tcp-queue-pkts", "tcp, dctcp: packets a link's queue disc holds", c.tcpQueuePkts);
     cmd.AddValue("dctcp-k", "dctcp: ECN marking threshold K, packets", c.dctcpK);
     cmd.AddValue("tcp-min-rto-us", "tcp, dctcp: minimum retransmission timeout, us", c.tcpMinRtoUs);
-    cmd.AddValue("proto", "routing protocol of every flow: rps, dor or vlb", c.proto);
+    cmd.AddValue("proto", "routing protocol of every flow: rps, dor, vlb or wlb", c.proto);
     cmd.AddValue("headroom", "share of each link kept free (0..<1)", c.headroom);
     cmd.AddValue("initial-rate", "rate of a flow before it is rated, bit/s (0: the link rate)", c.initialRate);
     cmd.AddValue("payload", "payload bytes per packet (1..9000)", c.payload);

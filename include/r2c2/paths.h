@@ -6,7 +6,8 @@
  * packet from it, and into the userspace library, whose allocator turns
  * the same distribution into per-link weights. If the two disagreed,
  * computed rates would be wrong; they cannot, because both call
- * r2c2_next_hops() and r2c2_vlb_ok() below.
+ * r2c2_next_hops() and r2c2_vlb_ok() below, and WLB's coordinates and
+ * quadrants come from the graph by one function, r2c2_paths_build().
  *
  * Nodes are dense indices 0..n-1 (the kernel maps node addresses to
  * indices; on a torus the address is the index). A directed link is
@@ -34,6 +35,19 @@
  *	R2C2_DIST_INF when d cannot be reached
  * @npaths: n * n; @npaths[d * n + u] is the number of minimal paths from
  *	u to d (parallel links count apart), saturating at R2C2_NPATHS_MAX
+ * @ndims: WLB: the dimensions of the torus the graph is, or 0 when it is
+ *	not one (WLB then routes as RPS)
+ * @radix: the ring length of each of the @ndims dimensions
+ * @coord: n * R2C2_MAX_DIMS; @coord[u * 3 + i] is u's coordinate along
+ *	dimension i, node 0 at the origin; NULL when @ndims is 0
+ * @at: the node at each point of the torus, by x + k1 * (y + k2 * z); n
+ *	entries, NULL when @ndims is 0
+ *
+ * The graph is a torus for WLB when it is wired as r2c2_torus_nbrs()
+ * wires one: node 0's ports 0, 2, .. 2 * (ndims - 1) are linked and no
+ * higher port; port 2i of every node leads one step + along dimension i,
+ * to the neighbour's port 2i + 1, and port 2i + 1 one step - to its port
+ * 2i; and the coordinates so found give every node a point of its own.
  */
 struct r2c2_paths {
 	u16 n;
@@ -41,6 +55,10 @@ struct r2c2_paths {
 	u8 *nbr_port;
 	u8 *dist;
 	u32 *npaths;
+	u8 ndims;
+	u8 radix[R2C2_MAX_DIMS];
+	u8 *coord;
+	u16 *at;
 };
 
 /**
@@ -51,6 +69,7 @@ typedef u32 (*r2c2_rand_fn)(void *ctx);
 
 int r2c2_paths_build(struct r2c2_paths *p, u16 n, const u16 *nbr,
 		     const u8 *nbr_port);
+int r2c2_paths_coords(struct r2c2_paths *p);
 void r2c2_paths_free(struct r2c2_paths *p);
 
 int r2c2_next_hops(const struct r2c2_paths *p, u8 rproto, u16 s, u16 u,

@@ -3,7 +3,7 @@
  * flowfile.c - read a flow list for the offline allocator.
  *
  * One flow a line, '#' starts a comment:
- *	SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb] [demand=RATE] [long]
+ *	SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb|wlb] [demand=RATE] [long]
  * SRC and DST are node ids (0..n-1; on a torus id = x + k1 * (y + k2 * z)).
  * Defaults: weight 1 (1..255, as on the wire; fractions allowed), prio 0
  * (highest; 0..15), routing rps, no demand cap. "long" marks a flow whose protocol route-select may change (when
@@ -127,7 +127,7 @@ int r2c2_flows_load(const char *path, const struct r2c2_topo *t,
 				int p = r2c2_parse_rproto(eq);
 
 				if (p < 0) {
-					seterr(err, errlen, "%s:%u: unknown routing protocol '%s' (rps, dor, vlb)",
+					seterr(err, errlen, "%s:%u: unknown routing protocol '%s' (rps, dor, vlb, wlb)",
 					       path, lineno, eq);
 					goto out;
 				}

@@ -398,7 +398,13 @@ int r2c2_paths_update(struct r2c2_paths *p, const struct r2c2_paths *old,
 		if (!up.done[d])
 			up.work += one_dest(&up, old, d, removed, nr, added, na);
 	upd_free(&up);
-	return 0;
+	/* WLB's torus: found again (a torus with a link less is none) */
+	ret = r2c2_paths_coords(p);
+	if (ret) {
+		r2c2_paths_free(p);
+		memset(p, 0, sizeof(*p));
+	}
+	return ret;
 fail:
 	upd_free(&up);
 	r2c2_paths_free(p);

@@ -407,7 +407,7 @@ int r2c2_utility(const struct r2c2_rtab *rt, const struct r2c2_flow *f,
 /* ---------------------------------------------------------------- */
 
 /*
- * Parse "SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb] [demand=RATE]
+ * Parse "SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb|wlb] [demand=RATE]
  * [long]" lines ('#' comments) against topology t. *fp is malloc'd.
  * On error err names the file and line.
  */

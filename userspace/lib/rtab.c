@@ -451,6 +451,32 @@ static u16 torus_add(const struct r2c2_topo *t, unsigned int a,
 
 static int build_spectra(struct r2c2_rtab *rt);
 
+/* a minimal leg's protocol, whose vectors the base torus keeps (off[2]) */
+static bool rp_leg(unsigned int rproto)
+{
+	return rproto == R2C2_RP_RPS || rproto == R2C2_RP_DOR;
+}
+
+/*
+ * A WLB pair of a graph that is a torus (WLB's own routes), from
+ * r2c2_link_weights_add() into dense weights
+ */
+static int wlb_pair(const struct r2c2_rtab *rt, u16 s, u16 d,
+		    struct r2c2_vec *v)
+{
+	size_t nl = R2C2_NLINKS(rt->n);
+	double *w = calloc(nl, sizeof(*w));
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	ret = r2c2_link_weights_add(&rt->t->paths, R2C2_RP_WLB, s, d, 1.0, w);
+	if (!ret)
+		ret = vec_from_dense(v, w, nl);
+	free(w);
+	return ret;
+}
+
 /* onode, oport, ostart of protocol p (see struct r2c2_rtab) */
 static int build_nodeport(struct r2c2_rtab *rt, unsigned int p)
 {
@@ -1802,18 +1828,25 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	key = pair_key(rproto, s, d);
 	if (pair_find(rt, key))
 		return 0;
-	torus = rproto != R2C2_RP_VLB && rt->base &&
+	torus = rp_leg(rproto) && rt->base &&
 		leg_kept(&rt->base->p, p, rt->bc, rt->bnc, s, d);
 	if (torus) {
 		/* a leg the graph has as the torus had it: the torus's, no vector */
 		memset(&v, 0, sizeof(v));
 		ret = 0;
+	} else if (rproto == R2C2_RP_WLB && p->ndims) {
+		ret = wlb_pair(rt, s, d, &v);
 	} else if (rproto != R2C2_RP_VLB) {
-		/* a minimal leg, off the path counts where none saturated */
+		/*
+		 * a minimal leg, off the path counts where none saturated;
+		 * WLB where the graph is no torus is RPS (common/paths.c)
+		 */
+		u8 leg = rproto == R2C2_RP_WLB ? R2C2_RP_RPS : rproto;
+
 		ret = leg_vec(p, rt->from + (size_t)s * rt->n, rt->legn,
-			      rproto, s, d, &v);
+			      leg, s, d, &v);
 		if (ret == -EAGAIN)
-			ret = leg_walked(rt, rproto, s, d, &v);
+			ret = leg_walked(rt, leg, s, d, &v);
 	} else {
 		ret = vlb_pair(rt, s, d, &v);
 	}
@@ -2122,9 +2155,15 @@ size_t r2c2_rtab_carry(struct r2c2_rtab *rt, const struct r2c2_rtab *old)
 		u8 proto = (u8)(k >> 32);
 		u16 s = (u16)(k >> 16), d = (u16)k;
 		struct r2c2_vec v;
+		bool leg;
 
-		/* the torus's legs: rt has the torus too, and tells them again */
-		if (!e->key || e->base || proto == R2C2_RP_VLB ||
+		/*
+		 * the torus's legs: rt has the torus too, and tells them
+		 * again; WLB is RPS's leg where neither graph is a torus
+		 */
+		leg = rp_leg(proto) || (proto == R2C2_RP_WLB && !po->ndims &&
+					!pn->ndims);
+		if (!e->key || e->base || !leg ||
 		    pair_find(rt, e->key) || !leg_kept(po, pn, c, nc, s, d))
 			continue;
 		vec_share(&v, &e->v);
@@ -2232,8 +2271,8 @@ void r2c2_rtab_nodeport(const struct r2c2_rtab *rt, u8 rproto,
 {
 	bool ok = rt->sym && rproto < __R2C2_RP_MAX;
 
-	if (!rt->sym && rt->base && rproto != R2C2_RP_VLB &&
-	    rproto < __R2C2_RP_MAX) {	/* the legs of the base torus */
+	if (!rt->sym && rt->base && rp_leg(rproto)) {
+		/* the legs of the base torus */
 		*node = rt->base->onode[rproto];
 		*port16 = rt->base->oport[rproto];
 		*start = rt->base->ostart[rproto];
@@ -2250,7 +2289,7 @@ const u16 *r2c2_rtab_obyte(const struct r2c2_rtab *rt, u8 rproto, u16 *hi,
 	bool ok = rt->sym && rproto < __R2C2_RP_MAX;
 
 	if (!rt->sym && rt->base) {	/* the legs of the base torus */
-		bool leg = rproto < __R2C2_RP_MAX && rproto != R2C2_RP_VLB;
+		bool leg = rp_leg(rproto);
 
 		*hi = rt->base->obhi;	/* whatever rproto: one hi */
 		*coef = leg ? rt->base->obcoef[rproto] : NULL;

@@ -267,6 +267,7 @@ static const char *const rproto_names[__R2C2_RP_MAX] = {
 	[R2C2_RP_RPS] = "rps",
 	[R2C2_RP_DOR] = "dor",
 	[R2C2_RP_VLB] = "vlb",
+	[R2C2_RP_WLB] = "wlb",
 };
 
 int r2c2_parse_rproto(const char *s)

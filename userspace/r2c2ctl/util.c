@@ -248,7 +248,7 @@ int parse_rproto(const char *s, uint8_t *v)
 
 	/* keywords are exact on the command line; files may say "RPS" */
 	if (i < 0 || strcmp(r2c2_rproto_name(i), s))
-		return bad("routing", s, "expected rps, dor or vlb");
+		return bad("routing", s, "expected rps, dor, vlb or wlb");
 	*v = (uint8_t)i;
 	return 0;
 }

@@ -190,7 +190,7 @@ int conf_set(struct r2c2d_conf *c, const char *key, const char *val,
 	}
 	if (!strcmp(key, "ga_protos")) {
 		if (get_protos(val, &c->ga_protos)) {
-			range = "a comma list of rps, dor, vlb";
+			range = "a comma list of rps, dor, vlb, wlb";
 			goto bad;
 		}
 		return 0;

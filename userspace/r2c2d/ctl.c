@@ -195,6 +195,7 @@ static void ga_show(struct r2c2d *d, struct json_writer *jw, uint64_t now)
 		j_u64(jw, "rps", x->count[R2C2_RP_RPS]);
 		j_u64(jw, "dor", x->count[R2C2_RP_DOR]);
 		j_u64(jw, "vlb", x->count[R2C2_RP_VLB]);
+		j_u64(jw, "wlb", x->count[R2C2_RP_WLB]);
 		j_fix(jw, "duration_ms", (double)x->duration_ns / 1e6, 2);
 		j_u64(jw, "generations", x->generations);
 		j_u64(jw, "evaluations", x->evaluations);

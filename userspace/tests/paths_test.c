@@ -3,13 +3,15 @@
  * paths_test.c - edge cases of the userspace half of common/paths.c
  * (r2c2_link_weights_add) that the table tests do not reach, and
  * r2c2_paths_build() against a plain breadth-first search on graphs that
- * are no torus. TAP output.
+ * are no torus, and WLB: its torus found in the graph, and the routes
+ * r2c2_route_sample() draws against r2c2_link_weights_add(). TAP output.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <r2c2/paths.h>
+#include "r2c2_alloc.h"
 
 static int n_test, n_fail;
 
@@ -196,6 +198,202 @@ static void build_vs_reference(void)
 	ok(inf > 0, what);
 }
 
+static u32 xs_rand(void *ctx)
+{
+	u64 *x = ctx;
+
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (u32)(*x >> 32);
+}
+
+#define WLB_ROUTES	20000
+#define WLB_MAXN	64
+
+/*
+ * Draw WLB_ROUTES routes s -> d and compare each link's share with
+ * expected weights w (each link crossed at most once a route: a Bernoulli
+ * share, within 5 standard deviations + 1e-3). Returns the number of
+ * links outside; *bad counts routes that end elsewhere or are too long.
+ */
+static int sample_vs(const struct r2c2_paths *p, u8 rproto, u16 s, u16 d,
+		     const double *w, u64 seed, int *bad)
+{
+	static unsigned int cnt[WLB_MAXN * R2C2_MAX_PORTS];
+	unsigned int nl = p->n * R2C2_MAX_PORTS, l, r;
+	u8 hops[R2C2_MAX_HOPS];
+	int len, h, off = 0;
+
+	memset(cnt, 0, sizeof(cnt));
+	*bad = 0;
+	for (r = 0; r < WLB_ROUTES; r++) {
+		u16 u = s;
+
+		len = r2c2_route_sample(p, rproto, s, d, xs_rand, &seed, hops);
+		if (len < 0 || len > R2C2_MAX_HOPS) {
+			(*bad)++;
+			continue;
+		}
+		for (h = 0; h < len; h++) {
+			cnt[u * R2C2_MAX_PORTS + hops[h]]++;
+			u = p->nbr[u * R2C2_MAX_PORTS + hops[h]];
+		}
+		*bad += u != d;
+	}
+	for (l = 0; l < nl; l++) {
+		double f = (double)cnt[l] / WLB_ROUTES;
+		double sd = sqrt(w[l] * (1 - (w[l] < 1 ? w[l] : 1)) / WLB_ROUTES);
+
+		off += fabs(f - w[l]) > 5 * sd + 1e-3;
+	}
+	return off;
+}
+
+static int build_torus(struct r2c2_paths *p, const u8 *dims, unsigned int nd,
+		       bool wrap, u16 *nbr, u8 *np)
+{
+	int n = r2c2_torus_nbrs(dims, nd, wrap, nbr, np);
+
+	return n <= 0 ? -1 : r2c2_paths_build(p, (u16)n, nbr, np);
+}
+
+/*
+ * WLB: the torus r2c2_paths_build() finds in a graph, the sampler against
+ * the weights, the mesh and the cut torus where it is RPS, and quadrants
+ * longer than R2C2_MAX_HOPS left out
+ */
+static void wlb_tests(void)
+{
+	static const u8 shapes[][3] = { { 8, 8, 1 }, { 3, 4, 5 }, { 4, 4, 4 } };
+	static const u8 nds[] = { 2, 3, 3 };
+	static u16 nbr[64 * R2C2_MAX_PORTS], nbr2[64 * R2C2_MAX_PORTS];
+	static u8 np[64 * R2C2_MAX_PORTS];
+	static double w[64 * R2C2_MAX_PORTS], w2[64 * R2C2_MAX_PORTS];
+	struct r2c2_paths p, q;
+	unsigned int i, j, u, k, coords_ok, off_all = 0, bad_all = 0;
+	unsigned int fit_ok = 1, same = 1, rps_off = 0;
+	char what[200];
+	u64 seed = 0x9e3779b97f4a7c15ull;
+	int bad, r1, r2;
+
+	for (i = 0; i < 3; i++) {
+		if (build_torus(&p, shapes[i], nds[i], true, nbr, np)) {
+			ok(0, "WLB: torus built");
+			return;
+		}
+		coords_ok = p.ndims == nds[i] && p.coord && p.at;
+		for (j = 0; coords_ok && j < nds[i]; j++)
+			coords_ok = p.radix[j] == shapes[i][j];
+		for (u = 0; coords_ok && u < p.n; u++) {
+			unsigned int rest = u;
+
+			for (j = 0; j < nds[i]; j++) {
+				coords_ok &= p.coord[u * R2C2_MAX_DIMS + j] ==
+					     rest % shapes[i][j];
+				rest /= shapes[i][j];
+			}
+			coords_ok &= p.at[u] == u;
+		}
+		snprintf(what, sizeof(what),
+			 "WLB: the %ux%ux%u torus found in the graph, every node at its coordinates",
+			 shapes[i][0], shapes[i][1], nds[i] > 2 ? shapes[i][2] : 1);
+		ok(coords_ok, what);
+		/* every 37th pair: the sampler against the weights */
+		for (u = 0; u < p.n * p.n; u += 37) {
+			u16 s = (u16)(u / p.n), d = (u16)(u % p.n);
+
+			memset(w, 0, sizeof(w));
+			if (s == d ||
+			    r2c2_link_weights_add(&p, R2C2_RP_WLB, s, d, 1, w)) {
+				continue;
+			}
+			off_all += sample_vs(&p, R2C2_RP_WLB, s, d, w, seed++, &bad);
+			bad_all += bad;
+		}
+		/* the tolerance tells WLB from RPS: sample WLB, expect RPS */
+		memset(w, 0, sizeof(w));
+		r2c2_link_weights_add(&p, R2C2_RP_RPS, 0, (u16)(p.n / 2 + 1), 1, w);
+		rps_off += sample_vs(&p, R2C2_RP_WLB, 0, (u16)(p.n / 2 + 1), w,
+				     seed++, &bad);
+		r2c2_paths_free(&p);
+	}
+	snprintf(what, sizeof(what),
+		 "WLB: %d routes of every 37th pair of 8x8, 3x4x5, 4x4x4 end at their destination (%u do not) and use each link as r2c2_link_weights_add() says (%u links outside 5 sd)",
+		 WLB_ROUTES, bad_all, off_all);
+	ok(off_all == 0 && bad_all == 0, what);
+	snprintf(what, sizeof(what),
+		 "WLB: the same check finds WLB's routes unlike RPS's weights (%u links outside)",
+		 rps_off);
+	ok(rps_off > 0, what);
+
+	/* a mesh is no torus: WLB is RPS */
+	if (build_torus(&p, shapes[0], 2, false, nbr, np)) {
+		ok(0, "WLB: mesh built");
+		return;
+	}
+	for (u = 0; u < p.n * p.n; u++) {
+		memset(w, 0, sizeof(w));
+		memset(w2, 0, sizeof(w2));
+		r2c2_link_weights_add(&p, R2C2_RP_WLB, (u16)(u / p.n), (u16)(u % p.n), 1, w);
+		r2c2_link_weights_add(&p, R2C2_RP_RPS, (u16)(u / p.n), (u16)(u % p.n), 1, w2);
+		same &= !memcmp(w, w2, sizeof(w));
+	}
+	ok(p.ndims == 0 && !p.coord && same,
+	   "WLB: an 8x8 mesh is no torus, and WLB's weights are RPS's for every pair");
+	r2c2_paths_free(&p);
+
+	/* a torus with a link cut both ways is none; restored, it is again */
+	if (build_torus(&p, shapes[0], 2, true, nbr, np)) {
+		ok(0, "WLB: torus built");
+		return;
+	}
+	memcpy(nbr2, nbr, sizeof(nbr2));
+	nbr2[0 * R2C2_MAX_PORTS + 0] = R2C2_IDX_NONE;
+	nbr2[1 * R2C2_MAX_PORTS + 1] = R2C2_IDX_NONE;
+	/* a budget of every entry: the update, never the full build */
+	r1 = r2c2_paths_update(&q, &p, nbr2, np, 64 * 64);
+	k = !r1 && q.ndims == 0 && !q.coord;
+	r2c2_paths_free(&p);
+	r2 = r2c2_paths_update(&p, &q, nbr, np, 64 * 64);
+	k &= !r2 && p.ndims == 2 && p.coord && p.radix[0] == 8;
+	snprintf(what, sizeof(what),
+		 "WLB: r2c2_paths_update() finds no torus with a link cut, and the torus again once it is back (%d, %d)",
+		 r1, r2);
+	ok(k, what);
+	r2c2_paths_free(&p);
+	r2c2_paths_free(&q);
+
+	/*
+	 * a ring of 60: offset 10 never the - way (50 hops > R2C2_MAX_HOPS);
+	 * offset 20 the - way (40 hops) with probability 20/60; offset 30
+	 * either way, half each
+	 */
+	{
+		u8 ring = 60;
+		static const struct { u16 d; double hops; } want[] = {
+			{ 10, 10 }, { 20, 40.0 / 60 * 20 + 20.0 / 60 * 40 },
+			{ 30, 30 }, { 50, 10 },
+		};
+		double h;
+
+		if (build_torus(&p, &ring, 1, true, nbr, np)) {
+			ok(0, "WLB: ring built");
+			return;
+		}
+		for (i = 0; i < 4; i++) {
+			memset(w, 0, sizeof(w));
+			r2c2_link_weights_add(&p, R2C2_RP_WLB, 0, want[i].d, 1, w);
+			for (h = 0, u = 0; u < 60 * R2C2_MAX_PORTS; u++)
+				h += w[u];
+			fit_ok &= fabs(h - want[i].hops) < 1e-9;
+			fit_ok &= !sample_vs(&p, R2C2_RP_WLB, 0, want[i].d, w, seed++, &bad) && !bad;
+		}
+		ok(fit_ok, "WLB: on a ring of 60 a quadrant over 42 hops is left out, in the weights and the sampler alike");
+		r2c2_paths_free(&p);
+	}
+}
+
 int main(void)
 {
 	u8 dims[2] = { 4, 4 };
@@ -235,11 +433,12 @@ int main(void)
 	   "RPS 0 -> 10 on 4x4 uses 4 hops in expectation");
 	ok(fabs(hops_of(&p, R2C2_RP_DOR, 0, 0, 1)) == 0,
 	   "a flow to itself uses no link");
-	ok(r2c2_link_weights_add(&p, 3, 0, 1, 1, NULL) == -EINVAL,
+	ok(r2c2_link_weights_add(&p, __R2C2_RP_MAX, 0, 1, 1, NULL) == -EINVAL,
 	   "unknown protocol is rejected");
 	r2c2_paths_free(&p);
 	dor_balance();
 	build_vs_reference();
+	wlb_tests();
 	printf("1..%d\n", n_test);
 	return n_fail != 0;
 }

@@ -34,7 +34,7 @@ fi
 check "make -C sim builds r2c2-sim" "[ -x '$SIM' ]"
 
 "$SIM" --proto=ecmp >"$T/o" 2>&1; rc=$?
-check "--proto=ecmp: exit 2, the option named" "[ $rc -eq 2 ] && grep -q -- '--proto: rps, dor or vlb' '$T/o'"
+check "--proto=ecmp: exit 2, the option named" "[ $rc -eq 2 ] && grep -q -- '--proto: rps, dor, vlb or wlb' '$T/o'"
 "$SIM" --rho-us=0 >"$T/o" 2>&1; rc=$?
 check "--rho-us=0: exit 2 with its range" "[ $rc -eq 2 ] && grep -q -- '--rho-us: 1 to 1000000' '$T/o'"
 printf '# src dst size start\n0 1 1000 0\n0 9 1000 0\n' >"$T/bad.flows"

@@ -79,12 +79,20 @@ enum r2c2_pkt_type {
  *	an odd number of hops long, else the - way
  * @R2C2_RP_VLB: Valiant: a uniformly random intermediate node, then
  *	RPS-minimal to it and RPS-minimal from it to the destination
+ * @R2C2_RP_WLB: weighted load balancing on a torus (Singh, Dally, Towles
+ *	and Gupta's RLB): along each dimension with offset D of radix k the
+ *	+ way with probability (k - D) / k, else the - way; then an
+ *	intermediate uniform over the box the chosen ways span, reached in
+ *	dimension order and left in dimension order. Quadrants whose route
+ *	would pass R2C2_MAX_HOPS are left out. On a graph that is not a
+ *	whole torus, as RPS
  * @__R2C2_RP_MAX: number of protocols
  */
 enum r2c2_rproto {
 	R2C2_RP_RPS = 0,
 	R2C2_RP_DOR = 1,
 	R2C2_RP_VLB = 2,
+	R2C2_RP_WLB = 3,
 	__R2C2_RP_MAX,
 };
 
