@@ -30,7 +30,7 @@ static void alloc_usage(FILE *f)
 	fputs("Usage: r2c2ctl [-j] alloc topology SPEC flows FILE\n"
 	      "                [ policy { maxmin | propfair } ] [ headroom H ] [ capacity RATE ]\n"
 	      "SPEC := torus:K1[xK2[xK3]] | mesh:K1[xK2[xK3]] | file:PATH | PATH, K: 2..255\n"
-	      "FILE: one flow a line, SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb]\n"
+	      "FILE: one flow a line, SRC DST [weight=W] [prio=P] [routing=rps|dor|vlb|wlb]\n"
 	      "      [demand=RATE] [long]; '#' comments. W: 1..255. Rates take k/M/G/T\n"
 	      "suffixes. Prints each flow's rate (bit/s). Defaults: maxmin, headroom 0.05,\n"
 	      "capacity 10G per directed link. Each keyword may also be written as a long\n"
@@ -85,7 +85,7 @@ static const struct alloc_opt {
 	{ "--headroom", "H", "0..0.999999", false },
 	{ "--capacity", "RATE", "such as 10G, 0 < RATE <= 1e18 bit/s", false },
 	{ "--utility", "UTILITY", "sum or min", true },
-	{ "--protos", "LIST", "a comma list of rps, dor, vlb, at most 63 characters", true },
+	{ "--protos", "LIST", "a comma list of rps, dor, vlb, wlb, at most 63 characters", true },
 	{ "--seed", "N", "0..18446744073709551615", true },
 	{ "--population", "N", "2..100000", true },
 	{ "--mutation", "P", "0..1", true },
@@ -182,14 +182,14 @@ static int parse_args(int argc, char **argv, struct alloc_args *a, bool rs,
 			char buf[64], *save = NULL, *t;
 
 			if (strlen(v) >= sizeof(buf))
-				return invalid_arg(o, v, "at most 63 characters, a comma list of rps, dor, vlb");
+				return invalid_arg(o, v, "at most 63 characters, a comma list of rps, dor, vlb, wlb");
 			snprintf(buf, sizeof(buf), "%s", v);
 			a->ga.protos = 0;
 			for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 				int p = r2c2_parse_rproto(t);
 
 				if (p < 0)
-					return invalid_arg(o, t, "unknown protocol (rps, dor, vlb)");
+					return invalid_arg(o, t, "unknown protocol (rps, dor, vlb, wlb)");
 				a->ga.protos |= 1u << p;
 			}
 			if (!a->ga.protos)
@@ -399,12 +399,15 @@ static u64 splitmix(u64 *s)
 
 int cmd_route_select(int argc, char **argv)
 {
-	static const char *const names[] = { "all-rps", "all-dor", "all-vlb" };
+	static const char *const names[__R2C2_RP_MAX] = {
+		"all-rps", "all-dor", "all-vlb", "all-wlb",
+	};
 	struct r2c2_ga_result res;
 	struct r2c2_flow *g = NULL;
 	struct alloc_args a;
 	struct loaded l;
-	double u[5], *x = NULL;
+	/* current, all-rps .. all-wlb, random */
+	double u[__R2C2_RP_MAX + 2], *x = NULL;
 	u8 allowed[__R2C2_RP_MAX];
 	unsigned int nal = 0;
 	u64 seed;
@@ -419,7 +422,7 @@ int cmd_route_select(int argc, char **argv)
 	}
 	if (ret)
 		return ret;
-	ret = load(&a, a.ga.protos | 7u, &l);
+	ret = load(&a, a.ga.protos | ((1u << __R2C2_RP_MAX) - 1), &l);
 	if (ret)
 		goto out;
 	g = malloc((l.nf ? l.nf : 1) * sizeof(*g));
@@ -427,7 +430,7 @@ int cmd_route_select(int argc, char **argv)
 	ret = R2C2CTL_EXIT_ERR;
 	if (!g || !x)
 		goto out;
-	/* baselines: current, all-RPS, all-DOR, all-VLB, random (long flows) */
+	/* baselines: current, all-RPS .. all-WLB, random (long flows) */
 	for (p = 0; p < __R2C2_RP_MAX; p++)
 		if (a.ga.protos & (1u << p))
 			allowed[nal++] = (u8)p;
@@ -447,7 +450,8 @@ int cmd_route_select(int argc, char **argv)
 	for (i = 0; i < l.nf; i++)
 		if (l.lg[i])
 			g[i].rproto = allowed[splitmix(&seed) % nal];
-	if (r2c2_utility(l.rt, g, l.nf, a.policy, a.ga.utility, a.headroom, NULL, &u[4]))
+	if (r2c2_utility(l.rt, g, l.nf, a.policy, a.ga.utility, a.headroom, NULL,
+			 &u[1 + __R2C2_RP_MAX]))
 		goto fail;
 	memcpy(g, l.f, l.nf * sizeof(*g));
 	ret = r2c2_ga_select(l.rt, g, l.nf, l.lg, &a.ga, &res);
@@ -494,7 +498,7 @@ int cmd_route_select(int argc, char **argv)
 		print_rate(key, label, u[1 + p]);
 		print_nl();
 	}
-	print_rate("random_bps", "# random   ", u[4]);
+	print_rate("random_bps", "# random   ", u[1 + __R2C2_RP_MAX]);
 	print_nl();
 	close_obj();
 	close_obj();

@@ -145,7 +145,7 @@ bad "an unknown option last is unknown, not missing a value" 'unknown argument "
 p63=$(printf 'rps,dor,vlb,%.0s' 1 2 3 4 5)rps
 "$R" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63" >/dev/null 2>"$T/err"; rc=$?
 check "--protos of 63 characters accepted (got $rc)" "[ $rc = 0 ]"
-bad "--protos of 64 characters refused with the limit" "invalid protos \"$p63,\" (at most 63 characters, a comma list of rps, dor, vlb)" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,"
+bad "--protos of 64 characters refused with the limit" "invalid protos \"$p63,\" (at most 63 characters, a comma list of rps, dor, vlb, wlb)" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,"
 bad "--protos with an unknown protocol past character 63 refused" "invalid protos \"$p63,dor,bogus\" (at most 63 characters" route-select --topology torus:4x4 --flows "$T/jw.flows" --protos "$p63,dor,bogus"
 # keywords as in the rest of r2c2ctl (iproute2's grammar); the long
 # options stay as aliases and give the same answer
