@@ -36,7 +36,9 @@
  *
  * Besides r2c2's protocols, two reference columns that are not r2c2's:
  * ROMM (the table's randomized minimal protocol) and RLB (its
- * "weighted load balancing"), computed on the torus's coordinates.
+ * "weighted load balancing"), computed here on the torus's coordinates
+ * by walking every intermediate's route: r2c2's WLB, the same algorithm
+ * from common/paths.c, must give the RLB column's values with -p dor,dor.
  * -p sets the order in which their two phases (to the intermediate and
  * from it) cross the dimensions: dor (x, then y, then z: the default),
  * rev (z, y, x), any (every order equally likely) or box (uniform over
@@ -54,13 +56,15 @@
 #include <unistd.h>
 #include "r2c2_alloc.h"
 
-#define NPROTO	5	/* r2c2's three, then ROMM and RLB (not r2c2's) */
-#define ROMM	3
-#define RLB	4
+#define NPROTO	6	/* r2c2's four, then ROMM and RLB (not r2c2's) */
+#define ROMM	4
+#define RLB	5
 #define NPAT	6
 #define PB_MAX_NODES	144
 
-static const char *const proto_name[NPROTO] = { "rps", "dor", "vlb", "romm", "rlb" };
+static const char *const proto_name[NPROTO] = {
+	"rps", "dor", "vlb", "wlb", "romm", "rlb",
+};
 static const char *const pat_name[NPAT] = {
 	"neighbour", "uniform", "complement", "transpose", "tornado", "worst",
 };

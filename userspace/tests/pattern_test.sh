@@ -7,7 +7,8 @@
 # same: dimension order (DOR), Valiant (VLB) and randomized minimal
 # (ROMM, the bench's reference column). r2c2's RPS, uniform over the
 # minimal paths, is not ROMM: only the patterns where every minimal
-# protocol is alike are checked for it.
+# protocol is alike are checked for it. r2c2's WLB (common/paths.c) must
+# equal the bench's own RLB, computed apart by walking every route.
 set -u
 cd "$(dirname "$0")/.."
 B=${PATTERN_BENCH:-./build/bench/pattern_bench}
@@ -46,6 +47,14 @@ check "worst case: DOR 0.25, VLB 0.5, ROMM 5/24 (the table: 0.21; $(val worst ro
 # the table's WLB is RLB; its neighbour (2.33) and transpose (0.57) differ
 check "RLB: uniform 0.76, complement 0.42, tornado 0.53, worst case 0.31, as the table's WLB" \
 	"near uniform rlb 0.761905 && near complement rlb 0.421053 && near tornado rlb 0.533333 && near worst rlb 0.310884"
+# same: r2c2's WLB column equals the RLB column to 1e-9 in every row
+same_wlb() {
+	awk -F'\t' 'NR == 2 { for (i = 1; i <= NF; i++) col[$i] = i }
+		NR > 2 { n++; d = $col["wlb"] - $col["rlb"]; if (d > 1e-9 || d < -1e-9) bad++ }
+		END { exit !(n == 6 && !bad) }' "$1"
+}
+check "WLB (common/paths.c) is the reference RLB in every row of 8x8 (neighbour $(val neighbour wlb), transpose $(val transpose wlb))" \
+	"same_wlb '$T/t.tsv'"
 check "worst case is the lowest of every protocol's column" \
 	"awk -F'\t' 'NR == 2 { nc = NF } NR > 2 { for (i = 2; i <= NF; i++) { if (\$1 == \"worst\") w[i] = \$i; else if (!(i in lo) || \$i < lo[i]) lo[i] = \$i } }
 		END { for (i = 2; i <= nc; i++) if (w[i] > lo[i] + 1e-9) exit 1 }' '$T/t.tsv'"
@@ -57,6 +66,8 @@ check "the committed table (Documentation/figures/data/patterns-8x8.tsv) is toda
 "$B" -t 8x8 -p dor,rev -o "$T/t.tsv" >"$T/out" 2>"$T/err"; rc=$?
 check "-p dor,rev: RLB transpose 0.575 as the table's WLB ($(val transpose rlb)), complement 0.364 and worst 0.244 not ($(val complement rlb), $(val worst rlb)); DOR unchanged" \
 	"[ $rc -eq 0 ] && head -n 1 '$T/t.tsv' | grep -q '^# pattern_bench -t 8x8 -p dor,rev ' && near transpose rlb 0.574468 && near complement rlb 0.363636 && near worst rlb 0.244444 && near transpose dor 0.25"
+"$B" -t 4x4x4 -o "$T/t3.tsv" >"$T/out" 2>"$T/err"; rc=$?
+check "WLB is the reference RLB in every row of 4x4x4 too" "[ $rc -eq 0 ] && same_wlb '$T/t3.tsv'"
 "$B" -t 8x8 -p dor,up >"$T/out" 2>"$T/err"; rc=$?
 check "a bad phase order refused, naming the option and its values" \
 	"[ $rc -eq 2 ] && grep -q -- '-p dor,up: want ORDER,ORDER, each dor, rev, any or box' '$T/err'"
