@@ -49,7 +49,7 @@ TREES=16
 EVENTS=16			# per source: each tree once
 DEG=4				# ports of a 3x3 torus node
 TYPES=(start finish update refresh)
-PROTOS=(rps dor vlb)
+PROTOS=(rps dor vlb wlb)
 MON_PIDS=()
 CAP_PIDS=()
 
@@ -67,7 +67,7 @@ expected_events()
 			if ((i == 0)); then demand=null; else demand=$((i * 1000)); fi
 			for node in $(torus_nodes); do
 				echo "$node $s $(flow_id "$s" "$i") $(((s + 1 + i % 8) % 9))" \
-					"${TYPES[i % 4]} $((i + 1)) $((i % 16)) $demand ${PROTOS[i % 3]}"
+					"${TYPES[i % 4]} $((i + 1)) $((i % 16)) $demand ${PROTOS[i % 4]}"
 			done
 		done
 	done | sort
@@ -84,7 +84,7 @@ send_events()
 		((i == 0)) && demand=unlimited
 		cmds+=("r2c2ctl event send flow $(flow_id "$s" "$i") dst $(((s + 1 + i % 8) % 9))"
 		       "type ${TYPES[i % 4]} weight $((i + 1)) prio $((i % 16))"
-		       "demand $demand routing ${PROTOS[i % 3]} || exit 1;")
+		       "demand $demand routing ${PROTOS[i % 4]} || exit 1;")
 	done
 	torus_exec "$s" bash -c "${cmds[*]}"
 }

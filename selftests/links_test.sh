@@ -13,7 +13,7 @@
 #	 [S] --- 1 ---- 2 ---- 3 --     both dimensions (24 minimal paths);
 #	  |      |      |      |        E = node 5, one hop each way.
 #
-# S sends N UDP datagrams to D (DOR, RPS) or E (VLB: D is antipodal to S,
+# S sends N UDP datagrams to D (DOR, RPS, WLB) or E (VLB: D is antipodal to S,
 # every node lies on a minimal path to it, and VLB would look like RPS)
 # over r2c0: one flow, a permanent neighbour entry so no ARP, nothing
 # comes back. Every port counts the data
@@ -22,10 +22,11 @@
 # `r2c2ctl path weights`, from the same C (common/paths.c) the kernel
 # samples its routes from:
 #   DOR  exactly the dimension-order path carries N, every other link 0;
-#   RPS, VLB  each link carries N * weight within 5 binomial sigma, links
-#        of weight 0 carry nothing, every packet is delivered;
+#   RPS, VLB, WLB  each link carries N * weight within 5 binomial sigma,
+#        links of weight 0 carry nothing, every packet is delivered (WLB:
+#        the kernel finds the torus's coordinates in its own tables);
 # and the kernel's own sampling (`route get D count M`) meets the same
-# bounds for several pairs and all three protocols.
+# bounds for several pairs and all four protocols.
 # With R2C2_TEST_XDP (xdp_links_test.sh) every port runs the XDP transit
 # program, the counters include its own, and every forwarded frame must
 # have gone through it.
@@ -44,7 +45,7 @@ require_cmd ip jq
 require_module veth
 require_r2c2
 require_tools r2c2_snap
-ksft_plan 6
+ksft_plan 7
 
 K=4
 TOPO=torus:${K}x$K
@@ -224,12 +225,13 @@ lap "setup"
 link_test dor 10 500 exact
 link_test rps 10 2000 binomial
 link_test vlb 5 2000 binomial
+link_test wlb 10 2000 binomial
 lap "packet tests"
 
 RET=0
 fails=()
 for pair in "0 10" "0 5" "3 14"; do
-	for proto in dor rps vlb; do
+	for proto in dor rps vlb wlb; do
 		# shellcheck disable=SC2086  # pair is two words
 		out=$(route_get_test $proto $pair) ||
 			fails+=("$proto ${pair/ /->}: ${out//$'\n'/; }")
@@ -238,7 +240,7 @@ for pair in "0 10" "0 5" "3 14"; do
 done
 ((${#fails[@]} == 0))
 check_err $? "${fails[*]}"
-log_test "route get count $SAMPLES: kernel sampling matches the path weights (3 pairs x 3 protocols)"
+log_test "route get count $SAMPLES: kernel sampling matches the path weights (3 pairs x 4 protocols)"
 lap "route get"
 
 RET=0
