@@ -1602,7 +1602,7 @@ Sim::Tick(uint16_t u)
     Simulator::Schedule(MicroSeconds(c.rhoUs), &Sim::Tick, this, u);
 }
 
-/* the pair's link weights in the tables (a torus has them all) */
+/* the pair's link weights in the tables (a torus has them all but WLB's) */
 void
 Sim::PreparePair(const struct r2c2_flow& f)
 {
@@ -1655,11 +1655,13 @@ Sim::Solve(uint16_t u)
     /*
      * a graph (a mesh) computes a pair's weights on first use: as r2c2d,
      * that is table work, done before the round and not charged to it;
-     * a torus's tables have every pair
+     * a torus's tables have every pair but WLB's
      */
-    for (size_t j = 0; topo->kind != R2C2_TOPO_TORUS && j < k; j++) {
+    for (size_t j = 0; j < k; j++) {
         const struct r2c2_flow& sf = scratchFlow[j];
 
+        if (topo->kind == R2C2_TOPO_TORUS && sf.rproto != R2C2_RP_WLB)
+            continue;
         if (!r2c2_rtab_prepared(rt, sf.src, sf.dst, sf.rproto)) {
             double tp = ThreadCpuS();
 

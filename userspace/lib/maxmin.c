@@ -1400,10 +1400,12 @@ static int fill_level_run(struct eng *e, const u32 *lv, u32 nlv)
 		}
 		/*
 		 * cnt[q]: below 64 links (torus:2) the first bound is 0 and
-		 * holds for a protocol without classes too
+		 * holds for a protocol without classes too. WLB's classes
+		 * are a torus's pairs of their own, not translated offsets:
+		 * never mask-indexed.
 		 */
 		for (q = 0; q < __R2C2_RP_MAX; q++)
-			if (cnt[q] &&
+			if (cnt[q] && q != R2C2_RP_WLB &&
 			    ent[q] >= (size_t)e->n * e->mw * e->nl / SYM_DIV &&
 			    ent[q] >= SYM_SPREAD * cnt[q]) {
 				e->symq |= 1u << q;

@@ -193,7 +193,7 @@ int r2c2_rtab_weights_add(const struct r2c2_rtab *rt, u16 src, u16 dst,
 /* Bytes of tables held for one protocol. */
 size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto);
 /*
- * Drop a graph's cached pair weights (a torus has none); returns the
+ * Drop a graph's cached pair weights (a torus's: its WLB pairs); returns the
  * bytes freed. Like prepare, only when no other thread reads the table.
  */
 size_t r2c2_rtab_clear(struct r2c2_rtab *rt);

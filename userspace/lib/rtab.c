@@ -697,6 +697,9 @@ static int build_sym(struct r2c2_rtab *rt)
 	for (p = 0; p < __R2C2_RP_MAX; p++) {
 		if (p == R2C2_RP_VLB && rt->vlb_split)
 			continue;
+		/* WLB's pairs as they are prepared (sym_wlb()) */
+		if (p == R2C2_RP_WLB)
+			continue;
 		rt->off[p] = calloc(n, sizeof(struct r2c2_vec));
 		if (!rt->off[p])
 			goto out;
@@ -1371,7 +1374,7 @@ void r2c2_rtab_free(struct r2c2_rtab *rt)
  * @rt: tables
  *
  * Frees every pair vector and VLB group r2c2_rtab_prepare() computed;
- * the next prepare of a pair computes it again. A no-op on a torus.
+ * the next prepare of a pair computes it again. On a torus, its WLB pairs.
  * Not thread-safe: call when no other thread reads @rt.
  *
  * Return: bytes freed (as r2c2_rtab_memory() counted them).
@@ -1381,9 +1384,8 @@ size_t r2c2_rtab_clear(struct r2c2_rtab *rt)
 	size_t freed = 0, i;
 	unsigned int p;
 
-	if (rt->sym)
-		return 0;
-	for (i = 0; i < 2 * (size_t)rt->n; i++) {
+	/* a torus's tables: its WLB pairs only */
+	for (i = 0; !rt->sym && i < 2 * (size_t)rt->n; i++) {
 		dense_put(rt->gdense[i]);
 		rt->gdense[i] = NULL;
 	}
@@ -1419,7 +1421,7 @@ const struct r2c2_vec *r2c2_rtab_offvec(const struct r2c2_rtab *rt, u8 rproto,
 					const u16 **tr)
 {
 	*tr = rt->tr;
-	if (!rt->sym || rproto >= __R2C2_RP_MAX ||
+	if (!rt->sym || rproto >= __R2C2_RP_MAX || rproto == R2C2_RP_WLB ||
 	    (rproto == R2C2_RP_VLB && (rt->vlb_split || rt->vlb_grp)))
 		return NULL;
 	return rt->off[rproto];
@@ -1795,6 +1797,32 @@ static int leg_walked(struct r2c2_rtab *rt, u8 rproto, u16 s, u16 d,
 static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
 		     const struct link_change *c, size_t nc, u16 s, u16 d);
 
+/*
+ * A torus's WLB pair, made when it is first wanted, into the cache a
+ * graph's pairs go to: WLB's vectors span many links (all 511 offsets
+ * of 8x8x8 take 10.7 MB, of 16x16x16 over 400 MB) and few flows use it.
+ * Its links are the pair's own, not translated (its fv has no tr), as a
+ * graph's are; r2c2_rtab_clear() frees them.
+ */
+static int sym_wlb(struct r2c2_rtab *rt, u16 s, u16 d)
+{
+	u64 key = pair_key(R2C2_RP_WLB, s, d);
+	struct r2c2_vec v;
+	int ret;
+
+	if (pair_find(rt, key))
+		return 0;
+	ret = wlb_pair(rt, s, d, &v);
+	if (ret)
+		return ret;
+	ret = pair_insert(rt, key, &v, false);
+	if (ret)
+		vec_free(&v);
+	else
+		rt->pair_bytes[R2C2_RP_WLB] += pair_ent_bytes(&v);
+	return ret;
+}
+
 /**
  * r2c2_rtab_prepare() - make the weights of one pair available
  * @rt: tables
@@ -1802,7 +1830,8 @@ static bool leg_kept(const struct r2c2_paths *po, const struct r2c2_paths *pn,
  * @d: destination
  * @rproto: enum r2c2_rproto
  *
- * Not thread-safe: call before sharing @rt. A no-op on a torus.
+ * Not thread-safe: call before sharing @rt. A no-op on a torus, but for
+ * WLB, whose pairs a torus's tables make as they are wanted.
  *
  * Return: 0, -EINVAL (bad node, protocol, or @s == @d), -EHOSTUNREACH
  * or -ENOMEM.
@@ -1820,7 +1849,7 @@ int r2c2_rtab_prepare(struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto)
 	if (p->dist[(size_t)d * rt->n + s] == R2C2_DIST_INF)
 		return -EHOSTUNREACH;
 	if (rt->sym)
-		return 0;
+		return rproto == R2C2_RP_WLB ? sym_wlb(rt, s, d) : 0;
 	if (rproto == R2C2_RP_VLB && graph_vlb_split(rt, s, d)) {
 		ret = graph_group(rt, s);
 		return ret ? ret : graph_group(rt, rt->n + (u32)d);
@@ -2203,6 +2232,16 @@ int r2c2_rtab_fv(const struct r2c2_rtab *rt, u16 s, u16 d, u8 rproto,
 	memset(fv, 0, sizeof(*fv));
 	if (s >= n || d >= n || s == d || rproto >= __R2C2_RP_MAX)
 		return -EINVAL;
+	if (rt->sym && rproto == R2C2_RP_WLB) {
+		/* a pair of its own (sym_wlb()), not translated */
+		e = pair_find(rt, pair_key(rproto, s, d));
+		if (!e)
+			return -ENOENT;
+		fv->nv = 1;
+		fv->scale[0] = 1.0;
+		fv->v[0] = &e->v;
+		return 0;
+	}
 	if (rt->sym) {
 		if (rproto == R2C2_RP_VLB && (rt->vlb_split ||
 		    (rt->vlb_grp && rt->vlb_grp[rt->rel[(size_t)s * n + d]]))) {
@@ -2434,7 +2473,7 @@ size_t r2c2_rtab_memory(const struct r2c2_rtab *rt, u8 rproto)
 
 	if (rproto >= __R2C2_RP_MAX)
 		return 0;
-	if (!rt->sym)
+	if (!rt->sym || rproto == R2C2_RP_WLB)	/* WLB: the pairs made */
 		return rt->pair_bytes[rproto];
 	if (rt->off[rproto])
 		for (i = 0; i < rt->n; i++)

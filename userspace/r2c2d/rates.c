@@ -15,7 +15,7 @@
 #include "r2c2d.h"
 
 /*
- * bytes of a graph's cache of pair weights (0 on a torus: no cache); the
+ * bytes of a graph's cache of pair weights (a torus's: its WLB pairs); the
  * last count while a route search prepares pairs in it
  */
 size_t r2c2d_cache_bytes(struct r2c2d *d)
@@ -23,12 +23,12 @@ size_t r2c2d_cache_bytes(struct r2c2d *d)
 	size_t b = 0;
 	unsigned int p;
 
-	if (d->topo->kind == R2C2_TOPO_TORUS)
-		return 0;
 	if (rs_tables_busy(&d->rs))
 		return d->ts.cache_bytes;
+	/* a torus caches its WLB pairs only */
 	for (p = 0; p < __R2C2_RP_MAX; p++)
-		b += r2c2_rtab_memory(d->rt, (u8)p);
+		if (d->topo->kind != R2C2_TOPO_TORUS || p == R2C2_RP_WLB)
+			b += r2c2_rtab_memory(d->rt, (u8)p);
 	return d->ts.cache_bytes = b;
 }
 
@@ -60,7 +60,8 @@ void cache_trim(struct r2c2d *d)
 /*
  * The matrix's unseen flows (mx.unseen_ix) checked against the tables
  * for a snapshot that copies the matrix's view: a flow whose pair's
- * weights are in the tables is seen (on a torus, every flow); one whose
+ * weights are in the tables is seen (on a torus, every flow but a WLB
+ * one whose offset was never prepared: sym_wlb() of rtab.c); one whose
  * pair is new goes to the solve's list to prepare (d->rd.todo, places
  * in the view) and stays unseen until a round finds it prepared; one
  * with no path goes there failed (the solve takes it out, its rate is
@@ -79,9 +80,25 @@ static int snapshot_unseen(struct r2c2d *d)
 	uint32_t k, rest = m->unseen > UNSEEN_STEP ? m->unseen - UNSEEN_STEP : 0;
 	size_t failed = 0;
 
-	if (t->kind == R2C2_TOPO_TORUS) {	/* every pair, every path */
-		while (m->unseen)
-			mx_seen(m, m->unseen - 1);
+	if (t->kind == R2C2_TOPO_TORUS) {
+		/* every pair's weights, but WLB's as pairs want them */
+		for (k = m->unseen; k--;) {
+			uint32_t i = m->unseen_ix[k];
+			const struct mx_flow *f = &m->f[i];
+
+			if (f->rproto == R2C2_RP_WLB &&
+			    !r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto))
+				rd->todo[rd->ntodo++] = i;
+			else
+				mx_seen(m, k);
+		}
+		if (!rd->ntodo)
+			return 0;
+		if (rs_running(&d->rs) || tb_carrying(&d->tb)) {
+			rd->ntodo = 0;
+			return -EAGAIN;
+		}
+		rd->prep = d->rt;
 		return 0;
 	}
 	for (k = m->unseen; k-- > rest;) {
@@ -210,12 +227,13 @@ int round_prepare(struct r2c2d *d, bool step)
 		}
 		/*
 		 * A graph's tables hold the link weights of the pairs met so
-		 * far (a torus has all, and is not asked: the question costs
-		 * a third of the snapshot): a new pair's are computed by the
+		 * far (a torus has all but WLB's, and is asked only for
+		 * those: the question costs a third of the snapshot): a new
+		 * pair's are computed by the
 		 * solve, in the worker when it runs there (rd_solve()), but
 		 * not while a route search reads the tables.
 		 */
-		if (t->kind != R2C2_TOPO_TORUS &&
+		if ((t->kind != R2C2_TOPO_TORUS || f->rproto == R2C2_RP_WLB) &&
 		    !r2c2_rtab_prepared(d->rt, f->src, f->dst, f->rproto)) {
 			if (rs_running(&d->rs) || tb_carrying(&d->tb))
 				return -EAGAIN;

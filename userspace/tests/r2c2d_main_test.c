@@ -280,6 +280,45 @@ static void round__two_node_ring(void)
 }
 
 /*
+ * WLB on a torus: its pair is not in the tables until prepared; the
+ * round prepares it (as a graph's pairs) and rates it as r2c2_maxmin()
+ * on tables with the pair prepared
+ */
+static void round__wlb_on_torus(void)
+{
+	static struct r2c2d d;
+	uint8_t dims[2] = { 4, 4 };
+	struct r2c2_flow f[2] = {
+		{ .src = 0, .dst = 5, .weight = 1, .rproto = R2C2_RP_RPS },
+		{ .src = 0, .dst = 10, .weight = 2, .rproto = R2C2_RP_WLB },
+	};
+	struct r2c2_rtab *rt = NULL;
+	double want[2] = { 0 }, a, b;
+	bool before, after;
+	int r, r2;
+
+	ok(daemon_on(&d, 0, dims, 2) == 0, "a node of a 4x4 torus");
+	add_flow(&d, 0, 1, 5, 1, R2C2_RP_RPS, R2C2_DEMAND_UNLIMITED);
+	add_flow(&d, 0, 2, 10, 2, R2C2_RP_WLB, R2C2_DEMAND_UNLIMITED);
+	before = r2c2_rtab_prepared(d.rt, 0, 10, R2C2_RP_WLB);
+	r = compute(&d);
+	if (!r2c2_rtab_prepared(d.rt, 0, 10, R2C2_RP_WLB))
+		r = compute(&d);	/* prepared in one round, rated in the next */
+	after = r2c2_rtab_prepared(d.rt, 0, 10, R2C2_RP_WLB);
+	r2 = r2c2_rtab_new(&rt, d.topo) ||
+	     r2c2_rtab_prepare(rt, 0, 10, R2C2_RP_WLB) ||
+	     r2c2_maxmin(rt, f, 2, d.conf.headroom, want, NULL);
+	a = rate_of(&d, 0, 1);
+	b = rate_of(&d, 0, 2);
+	ok(r == 0 && r2 == 0 && !before && after && b > 0 &&
+	   fabs(a - want[0]) < 1 && fabs(b - want[1]) < 1,
+	   "a WLB flow on a torus: its pair prepared by the round (before %d, after %d), rates as r2c2_maxmin()'s (%g, %g; want %g, %g)",
+	   before, after, a, b, want[0], want[1]);
+	r2c2_rtab_free(rt);
+	daemon_free(&d);
+}
+
+/*
  * Flows whose source or destination is past the topology's nodes (a
  * peer's view of a larger rack, or a hostile one): the round leaves them
  * out with no rate and counts them; the others' rates are those of the
@@ -2399,6 +2438,7 @@ int main(void)
 	signals__hup();
 	signals__reload();
 	round__two_node_ring();
+	round__wlb_on_torus();
 	round__ends_outside();
 	round__zero_demand();
 	round__view_snapshot();

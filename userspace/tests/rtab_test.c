@@ -89,7 +89,8 @@ static int compare_protos(struct r2c2_topo *t, const char *name, unsigned int np
 				}
 			}
 	ok(!bad && worst <= 1e-12, "%s: tables == r2c2_link_weights_add for all pairs x {rps,dor%s} (max diff %.2g)",
-	   name, np > R2C2_RP_VLB ? ",vlb" : "", worst);
+	   name, np > R2C2_RP_WLB ? ",vlb,wlb" : np > R2C2_RP_VLB ? ",vlb" : "",
+	   worst);
 	r2c2_rtab_free(rt);
 	free(a);
 	free(b);
@@ -795,6 +796,50 @@ static void carry_checks(void)
 	r2c2_topo_free(t);
 }
 
+/*
+ * A torus's WLB vectors are made as pairs want them: none before, the
+ * pair's (not another of its offset) after r2c2_rtab_prepare(); a
+ * max-min of an unprepared WLB flow refused, then solved once prepared;
+ * r2c2_rtab_clear() frees them
+ */
+static void wlb_lazy_check(void)
+{
+	static const u8 dims[2] = { 4, 4 };
+	struct r2c2_topo *t;
+	struct r2c2_rtab *rt;
+	struct r2c2_flow f = { .src = 0, .dst = 5, .weight = 1,
+			       .rproto = R2C2_RP_WLB };
+	struct r2c2_ws *ws = NULL;
+	double rate = 0;
+	size_t before, after;
+	bool none, same_off, other, refused, solved, cleared;
+	size_t freed;
+
+	if (r2c2_topo_grid(&t, dims, 2, true, 1.0) || r2c2_rtab_new(&rt, t)) {
+		ok(0, "WLB lazy: tables");
+		return;
+	}
+	before = r2c2_rtab_memory(rt, R2C2_RP_WLB);
+	none = !r2c2_rtab_prepared(rt, 0, 5, R2C2_RP_WLB) &&
+	       r2c2_rtab_prepared(rt, 0, 5, R2C2_RP_RPS);
+	refused = r2c2_maxmin(rt, &f, 1, 0.05, &rate, ws) != 0;
+	r2c2_rtab_prepare(rt, 0, 5, R2C2_RP_WLB);
+	after = r2c2_rtab_memory(rt, R2C2_RP_WLB);
+	same_off = r2c2_rtab_prepared(rt, 0, 5, R2C2_RP_WLB);
+	other = r2c2_rtab_prepared(rt, 10, 15, R2C2_RP_WLB);
+	solved = r2c2_maxmin(rt, &f, 1, 0.05, &rate, ws) == 0 && rate > 0;
+	freed = r2c2_rtab_clear(rt);
+	cleared = freed == after && !r2c2_rtab_memory(rt, R2C2_RP_WLB) &&
+		  !r2c2_rtab_prepared(rt, 0, 5, R2C2_RP_WLB) &&
+		  r2c2_rtab_prepared(rt, 0, 5, R2C2_RP_RPS);
+	ok(before == 0 && none && refused && after > 0 && same_off && !other &&
+	   solved && cleared,
+	   "torus 4x4: WLB's vector of a pair made when it is first wanted (%zu bytes before, %zu after; the pair prepared, another of its offset not; max-min refused before, rate %.3g after); r2c2_rtab_clear() frees them (%zu), RPS's kept",
+	   before, after, rate, freed);
+	r2c2_rtab_free(rt);
+	r2c2_topo_free(t);
+}
+
 int main(void)
 {
 	static const struct { u8 dims[3]; unsigned int nd; bool wrap; } g[] = {
@@ -824,6 +869,7 @@ int main(void)
 			clear_check(t, name);
 		r2c2_topo_free(t);
 	}
+	wlb_lazy_check();
 	for (i = 0; i < 8; i++) {
 		struct r2c2_topo *t = rand_graph(&seed, 5 + tbelow(&seed, 12), false);
 
