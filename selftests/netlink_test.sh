@@ -75,7 +75,7 @@ ERANGE|integer out of range|route_get dst:u16:2 count:u32:0
 ERANGE|integer out of range|route_get dst:u16:2 count:u32:1000001
 EHOSTUNREACH|not in the discovered graph|route_get dst:u16:99
 EINVAL|FLOW_ID and RPROTO are required|flow_set flow_id:u32:1
-ERANGE|integer out of range|flow_set flow_id:u32:1 rproto:u8:3
+ERANGE|integer out of range|flow_set flow_id:u32:1 rproto:u8:4
 EINVAL|FLOW_ID and DST are required|flow_event flow_id:u32:1
 ERANGE|integer out of range|flow_event flow_id:u32:1 dst:u16:2 demand_kbps:u32:0x40000000
 ERANGE|integer out of range|flow_event flow_id:u32:1 dst:u16:2 flow_evt:u8:9
