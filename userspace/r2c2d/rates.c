@@ -92,32 +92,26 @@ static int snapshot_unseen(struct r2c2d *d)
 			else
 				mx_seen(m, k);
 		}
-		if (!rd->ntodo)
-			return 0;
-		if (rs_running(&d->rs) || tb_carrying(&d->tb)) {
-			rd->ntodo = 0;
-			return -EAGAIN;
-		}
-		rd->prep = d->rt;
-		return 0;
-	}
-	for (k = m->unseen; k-- > rest;) {
-		uint32_t i = m->unseen_ix[k];
-		const struct mx_flow *f = &m->f[i];
+	} else {
+		for (k = m->unseen; k-- > rest;) {
+			uint32_t i = m->unseen_ix[k];
+			const struct mx_flow *f = &m->f[i];
 
-		if (!r2c2_topo_reaches(t, f->src, f->dst)) {
-			rd->todo[rd->ntodo++] = i | TODO_FAILED;
-			failed++;
-		} else if (!r2c2_rtab_prepared(d->rt, f->src, f->dst,
-					       f->rproto)) {
-			rd->todo[rd->ntodo++] = i;
-		} else {
-			mx_seen(m, k);
+			if (!r2c2_topo_reaches(t, f->src, f->dst)) {
+				rd->todo[rd->ntodo++] = i | TODO_FAILED;
+				failed++;
+			} else if (!r2c2_rtab_prepared(d->rt, f->src, f->dst,
+						       f->rproto)) {
+				rd->todo[rd->ntodo++] = i;
+			} else {
+				mx_seen(m, k);
+			}
 		}
-	}
-	if (rest) {
-		memcpy(rd->todo + rd->ntodo, m->unseen_ix, rest * sizeof(*rd->todo));
-		rd->ntodo += rest;
+		if (rest) {
+			memcpy(rd->todo + rd->ntodo, m->unseen_ix,
+			       rest * sizeof(*rd->todo));
+			rd->ntodo += rest;
+		}
 	}
 	if (!rd->ntodo)
 		return 0;
