@@ -669,7 +669,8 @@ static void r2c2_paths_free__frees_and_zeroes(struct kunit *test)
 	struct r2c2_paths *p = ut_paths(test, 0);
 
 	ut_build_torus(test, p, dims, 2, true);
-	KUNIT_EXPECT_EQ(test, ut_alloc.live, 4);
+	/* four tables, and a torus's coordinates and their index */
+	KUNIT_EXPECT_EQ(test, ut_alloc.live, 6);
 	r2c2_paths_free(p);
 	KUNIT_EXPECT_EQ(test, ut_alloc.live, 0);
 	KUNIT_EXPECT_EQ(test, p->n, 0);
@@ -677,6 +678,9 @@ static void r2c2_paths_free__frees_and_zeroes(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, p->nbr_port, NULL);
 	KUNIT_EXPECT_PTR_EQ(test, p->dist, NULL);
 	KUNIT_EXPECT_PTR_EQ(test, p->npaths, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, p->coord, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, p->at, NULL);
+	KUNIT_EXPECT_EQ(test, p->ndims, 0);
 	/* freeing again, or freeing tables never built, is harmless */
 	r2c2_paths_free(p);
 	KUNIT_EXPECT_EQ(test, ut_alloc.live, 0);
