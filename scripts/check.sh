@@ -54,8 +54,7 @@
 # the host's two cores busy): lane 1 the stock guests of step 5, install
 # and vng, lane 2 (nice 5) the icount guests, userspace, vm-debug and
 # kunit (both on the debug kernel, which a fresh machine builds meanwhile);
-# then, after lane 1, the rack, beside what is left of lane 2.
-# R2C2_CHECK_LANES=1: one step after the other, in
+# then the rack alone. R2C2_CHECK_LANES=1: one step after the other, in
 # the order above but kunit after vm-debug.
 #
 # A step whose tests do not exist yet (no userspace test target, no
@@ -806,12 +805,9 @@ step_debug()
 # sized for KASAN) and KUnit. On a warm machine lane 1 took 2,448 s with
 # the userspace tests (230 s) in it and lane 2 1,983 s without; on a fresh
 # one lane 2 waits for the debug kernel's build after the userspace
-# tests. The rack (five guests) runs in the foreground as soon as lane 1
-# is done, at nice 0 beside lane 2's rest, whose output is shown after
-# the rack's. On a slow machine lane 2 ends last: in CI's run of
-# 2026-12-07 (5,127 s in all) it ended about 530 s after lane 1 (by its
-# steps' times), and the rack, then run alone after both, took another
-# 486 s. R2C2_CHECK_LANES=1: every step one after the other.
+# tests. Lane 2's output is shown after lane 1's. The rack (five guests)
+# runs after both, alone. R2C2_CHECK_LANES=1: every step one after the
+# other.
 lane2()
 {
 	local k
@@ -851,27 +847,25 @@ if [[ ${R2C2_CHECK_LANES:-2} == 1 ]]; then
 else
 	# lane 2 in a subshell: its totals and summary lines come back in
 	# a file (lane2.result: "passed failed skipped", then the lines)
-	rm -f "$LOGDIR/lane2.result" "$LOGDIR/lane2.time"
-	t_lanes=$SECONDS
+	rm -f "$LOGDIR/lane2.result"
 	(
 		# nice 5: the stock guests of lane 1 come first (and
 		# every process of lane 2 inherits it)
 		renice -n 5 -p "$BASHPID" >/dev/null 2>&1 || true
 		passed=0 failed=0 skipped=0 report=()
 		lane2
-		echo $((SECONDS - t_lanes)) >"$LOGDIR/lane2.time"
 		{
 			echo "$passed $failed $skipped"
 			((${#report[@]} == 0)) || printf '%s\n' "${report[@]}"
 		} >"$LOGDIR/lane2.result"
 	) >"$LOGDIR/lane2.log" 2>&1 &
 	lane2_pid=$!
+	t_lanes=$SECONDS
 	section "two lanes: lane 2 (icount guests, userspace, debug, kunit) in the background, its output in build/check/lane2.log and after lane 1's"
 	lane1
 	t_lane1=$((SECONDS - t_lanes))
-	want rack && step_rack
 	wait "$lane2_pid"
-	section "lane 2's output (lane 1 took ${t_lane1}s, lane 2 $(cat "$LOGDIR/lane2.time" 2>/dev/null || echo '?')s)"
+	section "lane 2's output (lane 1 took ${t_lane1}s, lane 2 $((SECONDS - t_lanes))s)"
 	cat "$LOGDIR/lane2.log"
 	if [[ -s $LOGDIR/lane2.result ]]; then
 		{
@@ -882,6 +876,7 @@ else
 	else
 		note lane2 0 1 0 "lane 2 ended without its results (build/check/lane2.log)"
 	fi
+	want rack && step_rack
 fi
 
 # ---------------------------------------------------------------- CI
